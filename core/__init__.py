@@ -1,0 +1,21 @@
+"""glyphscope's text-extraction engine. Qt-free: the inspector only reads it."""
+
+from core.document import Document, open_document
+from core.errors import DocumentNotFound, GlyphscopeError, NotAPdf, PasswordRequired, WrongPassword
+from core.glyph import DecodeSource, Glyph, GlyphStatus
+from core.params import DEFAULT_PARAMETERS, Parameters
+
+__all__ = [
+    "DEFAULT_PARAMETERS",
+    "DecodeSource",
+    "Document",
+    "DocumentNotFound",
+    "Glyph",
+    "GlyphStatus",
+    "GlyphscopeError",
+    "NotAPdf",
+    "Parameters",
+    "PasswordRequired",
+    "WrongPassword",
+    "open_document",
+]

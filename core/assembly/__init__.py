@@ -1,0 +1,80 @@
+"""Text assembly (spec §3, §4, §8, §9): pure functions over the visible glyph list.
+
+`assemble(visible, mode, params, visible_box=..., structure=...)` returns a
+`PageText` with the text, every decision taken (as records the inspector
+draws) and the character map linking text and glyphs both ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.assembly.auto import auto_text
+from core.assembly.columns import columns_text
+from core.assembly.decisions import (
+    Baseline,
+    ColumnChangeDecision,
+    ColumnSplit,
+    Decision,
+    GridPlacement,
+    LayoutGrid,
+    LineBreakDecision,
+    StructureOrder,
+    TextColumn,
+    VerticalColumn,
+    WordGapDecision,
+)
+from core.assembly.document_text import document_text, write_document_text
+from core.assembly.layout import layout_text
+from core.assembly.page_text import CharMap, PageText
+from core.assembly.plain import plain_text
+from core.assembly.structure_mode import structure_text
+from core.geometry import Rect
+from core.glyph import Glyph
+from core.params import DEFAULT_PARAMETERS, Parameters
+from core.structure import PageStructure
+
+MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "auto")
+
+
+def assemble(
+    visible: Sequence[Glyph],
+    mode: str,
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    visible_box: Rect,
+    structure: PageStructure | None = None,
+) -> PageText:
+    """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
+    if mode == "plain":
+        return plain_text(visible, params)
+    if mode == "layout":
+        return layout_text(visible, params, visible_box)
+    if mode == "columns":
+        return columns_text(visible, params)
+    if mode == "structure":
+        return structure_text(visible, structure, params)
+    if mode == "auto":
+        return auto_text(visible, structure, params)
+    raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+
+
+__all__ = [
+    "MODES",
+    "Baseline",
+    "CharMap",
+    "ColumnChangeDecision",
+    "ColumnSplit",
+    "Decision",
+    "GridPlacement",
+    "LayoutGrid",
+    "LineBreakDecision",
+    "PageText",
+    "StructureOrder",
+    "TextColumn",
+    "VerticalColumn",
+    "WordGapDecision",
+    "assemble",
+    "document_text",
+    "write_document_text",
+]

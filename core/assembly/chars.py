@@ -1,0 +1,56 @@
+"""Character classes for the word-gap rule (spec §9) and the text a glyph contributes."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from core.glyph import Glyph
+
+# Inclusive code-point ranges counted as CJK for the no-space rule (spec §9). Kangxi and CJK
+# radicals are added on purpose: broken fonts often map ideographs to them.
+_CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x2E80, 0x2FDF),  # CJK Radicals Supplement, Kangxi Radicals
+    (0x3000, 0x303F),  # CJK Symbols and Punctuation
+    (0x3040, 0x309F),  # Hiragana
+    (0x30A0, 0x30FF),  # Katakana
+    (0x3100, 0x312F),  # Bopomofo
+    (0x3130, 0x318F),  # Hangul Compatibility Jamo
+    (0x31A0, 0x31BF),  # Bopomofo Extended
+    (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xA960, 0xA97F),  # Hangul Jamo Extended-A
+    (0xAC00, 0xD7AF),  # Hangul Syllables
+    (0xD7B0, 0xD7FF),  # Hangul Jamo Extended-B
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms (incl. half-width Katakana)
+    (0x20000, 0x2FA1F),  # Extensions B–F, compatibility supplement
+    (0x30000, 0x323AF),  # Extensions G, H
+)
+_STARTS = tuple(r[0] for r in _CJK_RANGES)
+
+# Control characters that would fake a line break (spec §9: a line break is exactly one "\n"
+# and only assembly decides them), shown as a space instead.
+_CONTROL_TO_SPACE = {c: " " for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x85, 0x2028, 0x2029)}
+
+
+def is_cjk(ch: str) -> bool:
+    cp = ord(ch)
+    i = bisect_right(_STARTS, cp) - 1
+    return i >= 0 and cp <= _CJK_RANGES[i][1]
+
+
+def is_space_char(ch: str) -> bool:
+    """Space-like for the word-gap rule, matching `Glyph.is_space`."""
+    return ch.isspace() or ch in "\u00a0\u3000" or ord(ch) <= 0x20
+
+
+def glyph_text(g: Glyph) -> str:
+    """What the glyph contributes: unresolved is one space; control breaks become spaces."""
+    text = g.unicode
+    if not text:
+        return " "
+    if text.isprintable():
+        return text
+    return text.translate(_CONTROL_TO_SPACE)

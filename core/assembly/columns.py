@@ -1,0 +1,134 @@
+"""Columns mode (spec §8, §9): split baselines at wide gaps, group segments into columns."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.assembly.baselines import Frame, Line, cluster_baselines, dominant_frame, mean_advance, median
+from core.assembly.decisions import ColumnSplit, TextColumn
+from core.assembly.flow import join_flow
+from core.assembly.page_text import PageText, TextBuilder
+from core.glyph import Glyph
+from core.params import Parameters
+
+
+@dataclass(slots=True)
+class _Segment:
+    line: int
+    glyphs: list[Glyph]
+    a0: float = 0.0
+    a1: float = 0.0
+    c0: float = 0.0
+    c1: float = 0.0
+
+
+_Split = tuple[Glyph, Glyph, float, int, int]  # before, after, gap, left segment, right segment
+
+
+def _split_lines(
+    lines: list[Line], frame: Frame, threshold: float
+) -> tuple[list[_Segment], list[_Split], list[bool]]:
+    """Segments per baseline and the (before, after, gap, left segment, right segment) splits."""
+    segments: list[_Segment] = []
+    splits: list[_Split] = []
+    line_splits: list[bool] = []
+    for li, line in enumerate(lines):
+        current: list[Glyph] = []
+        last_ink: Glyph | None = None  # spaces never bridge nor open a column gap
+        split = False
+        for g in line.glyphs:
+            if not g.is_space and last_ink is not None:
+                gap = frame.along(g.origin) - frame.along(last_ink.glyph_end)
+                if gap > threshold:
+                    segments.append(_Segment(li, current))
+                    splits.append((last_ink, g, gap, len(segments) - 1, len(segments)))
+                    current = []
+                    split = True
+            current.append(g)
+            if not g.is_space:
+                last_ink = g
+        segments.append(_Segment(li, current))
+        line_splits.append(split)
+    for s in segments:
+        s.a0, s.c0, s.a1, s.c1 = frame.extent(s.glyphs)
+    return segments, splits, line_splits
+
+
+def _column_intervals(segments: list[_Segment], line_splits: list[bool]) -> list[tuple[float, float]]:
+    """Union of the along-extents of segments from split baselines: the columns."""
+    spans = sorted((s.a0, s.a1) for s in segments if line_splits[s.line])
+    merged: list[list[float]] = []
+    for a0, a1 in spans:
+        if merged and a0 <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], a1)
+        else:
+            merged.append([a0, a1])
+    return [(a, b) for a, b in merged]
+
+
+def _assign(seg: _Segment, intervals: list[tuple[float, float]], starts: list[float]) -> int:
+    """Column with the largest overlap (leftmost on ties), else the nearest one."""
+    best, best_overlap = -1, 0.0
+    i = bisect_right(starts, seg.a1) - 1
+    while i >= 0 and intervals[i][1] >= seg.a0:
+        overlap = min(seg.a1, intervals[i][1]) - max(seg.a0, intervals[i][0])
+        if overlap >= best_overlap:
+            best, best_overlap = i, overlap
+        i -= 1
+    if best >= 0:
+        return best
+    centre = (seg.a0 + seg.a1) * 0.5
+    return min(
+        range(len(intervals)), key=lambda k: (abs((intervals[k][0] + intervals[k][1]) * 0.5 - centre), k)
+    )
+
+
+def columns_text(visible: Sequence[Glyph], params: Parameters) -> PageText:
+    out = TextBuilder()
+    if not visible:
+        return out.build("columns")
+    frame = dominant_frame(visible)
+    lines = cluster_baselines(visible, frame, params)
+    heights = [g.height for g in visible if not g.is_space and g.height > 0] or [1.0]
+    advance = mean_advance(visible) or 0.5 * median(heights)
+    threshold = params.columns_gap * advance
+    segments, splits, line_splits = _split_lines(lines, frame, threshold)
+    for before, after, gap, left, right in splits:
+        ls, rs = segments[left], segments[right]
+        out.decide(
+            ColumnSplit(
+                before.paint_index,
+                after.paint_index,
+                gap,
+                threshold,
+                params.columns_gap,
+                advance,
+                frame.quad(ls.a0, ls.c0, ls.a1, ls.c1),
+                frame.quad(rs.a0, rs.c0, rs.a1, rs.c1),
+            )
+        )
+    intervals = _column_intervals(segments, line_splits)
+    members: list[list[_Segment]]
+    if not intervals:
+        members = [segments]
+    else:
+        starts = [a for a, _ in intervals]
+        members = [[] for _ in intervals]
+        for seg in segments:
+            members[_assign(seg, intervals, starts)].append(seg)
+    members = [m for m in members if m]
+    for c, segs in enumerate(members):
+        segs.sort(key=lambda s: (s.line, s.a0))
+        glyphs = [g for s in segs for g in s.glyphs]
+        a0 = min(s.a0 for s in segs)
+        a1 = max(s.a1 for s in segs)
+        c0 = min(s.c0 for s in segs)
+        c1 = max(s.c1 for s in segs)
+        ci = out.decide(
+            TextColumn(c, frame.quad(a0, c0, a1, c1), len(segs), tuple(g.paint_index for g in glyphs))
+        )
+        out.newline(ci, 2)  # one blank line between columns
+        join_flow(glyphs, out, params)
+    return out.build("columns")

@@ -1,0 +1,111 @@
+"""Joining glyphs in a given order with the pair rules (spec §3, §4): plain, structure, columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
+from core.assembly.lines import line_break_decision
+from core.assembly.page_text import TextBuilder
+from core.assembly.vertical import vertical_columns
+from core.assembly.words import word_gap_decision
+from core.glyph import Glyph
+from core.params import Parameters
+
+
+def join_pair(prev: Glyph, cur: Glyph, out: TextBuilder, params: Parameters) -> None:
+    """Line break first; the word-gap rule applies only on the same line."""
+    lb = line_break_decision(prev, cur, params)
+    i = out.decide(lb)
+    if lb.verdict != "same_line":
+        out.newline(i)
+        return
+    wg = word_gap_decision(prev, cur, params)
+    j = out.decide(wg)
+    if wg.verdict == "inserted":
+        out.generated(" ", j)
+
+
+def _wmode_runs(glyphs: Sequence[Glyph]) -> list[tuple[bool, Sequence[Glyph]]]:
+    runs: list[tuple[bool, Sequence[Glyph]]] = []
+    start = 0
+    for i in range(1, len(glyphs) + 1):
+        if i == len(glyphs) or (glyphs[i].wmode == 1) != (glyphs[start].wmode == 1):
+            runs.append((glyphs[start].wmode == 1, glyphs[start:i]))
+            start = i
+    return runs
+
+
+def _laid_out_sideways(run: Sequence[Glyph]) -> bool:
+    """A vertical-font run painted glyph by glyph ACROSS its writing direction.
+
+    Seen in the wild (Identity-V fonts positioned along horizontal lines): most
+    consecutive glyphs step sideways instead of down the column. Reading such a
+    run as columns would reverse every line, so it takes the ordinary pair rules.
+    """
+    sideways = 0
+    for prev, cur in zip(run, run[1:]):
+        ux, uy = prev.direction
+        dx = cur.origin[0] - prev.origin[0]
+        dy = cur.origin[1] - prev.origin[1]
+        if abs(dy * ux - dx * uy) > abs(dx * ux + dy * uy):
+            sideways += 1
+    return sideways * 2 > len(run) - 1 > 0
+
+
+def _join_vertical(
+    run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
+) -> Glyph | None:
+    """Columns right to left, top to bottom; one break per column change, no geometric spaces."""
+    if _laid_out_sideways(run):
+        return _join_horizontal(run, prev, out, params)
+    columns = vertical_columns(run)
+    for c, (box, members) in enumerate(columns):
+        x0, y0, x1, y1 = box
+        quad = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        out.decide(VerticalColumn(c, quad, tuple(g.paint_index for g in members)))
+    for c, (box, members) in enumerate(columns):
+        for k, g in enumerate(members):
+            if prev is not None:
+                if k == 0 and c == 0:
+                    join_pair(prev, g, out, params)  # entering the run from other text
+                else:
+                    pbox = box if k else columns[c - 1][0]
+                    verdict: ColumnChangeVerdict = "same_column" if k else "column_change"
+                    i = out.decide(
+                        ColumnChangeDecision(
+                            prev.paint_index, g.paint_index, verdict, c, g.center[0], pbox[0], pbox[2]
+                        )
+                    )
+                    if k == 0:
+                        out.newline(i)
+            out.glyph(g)
+            prev = g
+    return prev
+
+
+def join_flow(
+    glyphs: Sequence[Glyph], out: TextBuilder, params: Parameters, prev: Glyph | None = None
+) -> Glyph | None:
+    """Emit glyphs in the given order; vertical-writing runs take their own path.
+
+    `prev` continues from text already emitted (pairs across the boundary are decided
+    with the same rules). Returns the last glyph emitted.
+    """
+    for vertical, run in _wmode_runs(glyphs):
+        if vertical:
+            prev = _join_vertical(run, prev, out, params)
+        else:
+            prev = _join_horizontal(run, prev, out, params)
+    return prev
+
+
+def _join_horizontal(
+    run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
+) -> Glyph | None:
+    for g in run:
+        if prev is not None:
+            join_pair(prev, g, out, params)
+        out.glyph(g)
+        prev = g
+    return prev

@@ -1,0 +1,102 @@
+"""Layout mode (spec §8, §9): baselines on a monospaced character grid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
+from core.assembly.chars import glyph_text, is_space_char
+from core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
+from core.assembly.page_text import PageText, TextBuilder
+from core.assembly.words import word_gap_decision
+from core.geometry import Point, Rect
+from core.glyph import Glyph
+from core.params import Parameters
+
+PITCH_FALLBACK = 1.2
+"""Row pitch when the page has a single baseline: 1.2 × median height (spec §9), the usual leading."""
+
+
+def layout_text(visible: Sequence[Glyph], params: Parameters, visible_box: Rect) -> PageText:
+    """Rows from clustered baselines, columns = round((along − left) / cell).
+
+    Everything is measured in the dominant writing frame, so a page whose text
+    is all rotated 90° lays out like an upright one. Words (split by the
+    word-gap rule) are placed on the grid; glyphs inside a word stay together,
+    and two words the grid would glue still get one space.
+    """
+    out = TextBuilder()
+    if not visible:
+        return out.build("layout")
+    frame = dominant_frame(visible)
+    lines = cluster_baselines(visible, frame, params)
+    heights = [g.height for g in visible if not g.is_space and g.height > 0] or [1.0]
+    cell = mean_advance(visible) or 0.5 * median(heights)
+    distances = [lines[i - 1].y - lines[i].y for i in range(1, len(lines))]
+    pitch = median(distances)
+    source: Literal["median", "fallback"] = "median"
+    if pitch <= 0:
+        pitch, source = PITCH_FALLBACK * median(heights), "fallback"
+    x0, y0, x1, y1 = visible_box
+    left = min(frame.along(p) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+    out.decide(LayoutGrid(frame.direction, cell, pitch, source, left))
+
+    row = 0
+    for li, line in enumerate(lines):
+        distance = lines[li - 1].y - line.y if li else 0.0
+        steps = round(distance / pitch) if li else 0
+        blank = max(0, steps - 1)
+        row = row + max(1, steps) if li else 0
+        a0, c0, a1, c1 = frame.extent(line.glyphs)
+        b = Baseline(
+            li,
+            line.y,
+            frame.quad(a0, c0, a1, c1),
+            tuple(g.paint_index for g in line.glyphs),
+            row,
+            distance,
+            blank,
+        )
+        bi = out.decide(b)
+        out.newline(bi, 1 + blank)
+        _emit_line(line.glyphs, li, out, params, frame.along, left, cell)
+    return out.build("layout")
+
+
+def _emit_line(
+    glyphs: Sequence[Glyph],
+    li: int,
+    out: TextBuilder,
+    params: Parameters,
+    along: Callable[[Point], float],
+    left: float,
+    cell: float,
+) -> None:
+    cursor = 0
+    prev: Glyph | None = None
+    for g in glyphs:
+        text = glyph_text(g)
+        starts_word = prev is None
+        inserted = False
+        if prev is not None:
+            wg = word_gap_decision(prev, g, params)
+            wi = out.decide(wg)
+            inserted = wg.verdict == "inserted"
+            starts_word = inserted or is_space_char(glyph_text(prev)[-1])
+        if starts_word and not is_space_char(text[0]):
+            position = along(g.origin) - left
+            column = round(position / cell) if cell > 0 else cursor
+            pad = column - cursor
+            if pad < 1 and inserted:
+                pad = 1  # the grid is coarser than this gap: keep the words apart
+            placement = GridPlacement(li, g.paint_index, position, column, cursor, max(pad, 0))
+            pi = out.decide(placement)
+            if pad > 0:
+                out.generated(" " * pad, pi)
+                cursor += pad
+        elif inserted:
+            out.generated(" ", wi)
+            cursor += 1
+        cursor += out.glyph(g)
+        prev = g

@@ -1,0 +1,16 @@
+"""Plain mode (spec §8): content-stream order = the visible list's paint order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.assembly.flow import join_flow
+from core.assembly.page_text import PageText, TextBuilder
+from core.glyph import Glyph
+from core.params import Parameters
+
+
+def plain_text(visible: Sequence[Glyph], params: Parameters, mode: str = "plain") -> PageText:
+    out = TextBuilder()
+    join_flow(visible, out, params)
+    return out.build(mode)

@@ -1,0 +1,37 @@
+"""Word spaces from geometry (spec §3, §9)."""
+
+from __future__ import annotations
+
+from core.assembly.chars import glyph_text, is_cjk, is_space_char
+from core.assembly.decisions import WordGapDecision, WordGapVerdict
+from core.glyph import Glyph
+from core.params import Parameters
+
+
+def word_gap_decision(prev: Glyph, cur: Glyph, params: Parameters) -> WordGapDecision:
+    """Space between two glyphs on the same line?
+
+    gap = (cur.origin − prev.glyph_end) · prev.direction, measured from the
+    glyph's OWN advance so Tc/Tw given back by TJ creates no false space;
+    threshold = word_gap × cur.height, never Tfs (producers write `1 Tf`).
+    """
+    ux, uy = prev.direction
+    gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
+    height = cur.height
+    threshold = params.word_gap * height
+    last = glyph_text(prev)[-1]
+    first = glyph_text(cur)[0]
+    verdict: WordGapVerdict
+    if is_space_char(last) or is_space_char(first):
+        verdict = "existing_space"
+    elif is_cjk(last) and is_cjk(first):
+        verdict = "cjk_pair"
+    elif gap > threshold:
+        verdict = "inserted"
+    elif gap < 0.0:
+        verdict = "negative_gap"
+    else:
+        verdict = "below_threshold"
+    return WordGapDecision(
+        prev.paint_index, cur.paint_index, verdict, gap, threshold, params.word_gap, height
+    )

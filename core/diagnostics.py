@@ -1,0 +1,76 @@
+"""Findings about a document or page, kept as data for the inspector and triage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class DiagnosticKind(str, Enum):
+    """Every kind of finding the engine records. Values are stable (JSON, tests)."""
+
+    DAMAGED_FILE_REPAIRED = "damaged_file_repaired"
+    PAGE_FAILED = "page_failed"  # the page could not be interpreted at all
+    NO_CONTENT = "no_content"
+    CONTENT_UNREADABLE = "content_unreadable"
+    MALFORMED_OPERATOR = "malformed_operator"
+    UNKNOWN_OPERATOR = "unknown_operator"
+    Q_UNDERFLOW = "q_underflow"
+    UNBALANCED_Q = "unbalanced_q"
+    TEXT_OUTSIDE_BT = "text_outside_bt"
+    MISSING_FONT = "missing_font"
+    NO_FONT_SET = "no_font_set"
+    FONT_FAILED = "font_failed"
+    FONT_WITHOUT_TOUNICODE = "font_without_tounicode"
+    TOUNICODE_BROKEN = "tounicode_broken"
+    UNRESOLVED_GLYPHS = "unresolved_glyphs"
+    FALLBACK_DECODING = "fallback_decoding"
+    UNSORTED_W = "unsorted_w"
+    OVERLAPPING_W = "overlapping_w"
+    MISSING_WIDTHS = "missing_widths"
+    FORM_CYCLE = "form_cycle"
+    FORM_DEPTH_CAP = "form_depth_cap"
+    MISSING_XOBJECT = "missing_xobject"
+    GLYPHS_OUTSIDE_FORM_BBOX = "glyphs_outside_form_bbox"
+    TEXT_FROM_FORMS = "text_from_forms"
+    CULLED_GLYPHS = "culled_glyphs"
+    DUPLICATE_GLYPHS = "duplicate_glyphs"
+    TF_ONE_SCALED_TM = "tf_one_scaled_tm"
+    INVISIBLE_TEXT = "invisible_text"
+    MARKED_CONTENT_UNBALANCED = "marked_content_unbalanced"
+    UNTAGGED_SHARE = "untagged_share"
+    STRUCTURE_UNUSABLE = "structure_unusable"
+    STRUCTURE_DEPTH_CAP = "structure_depth_cap"
+    NO_TEXT = "no_text"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    kind: DiagnosticKind
+    severity: Severity
+    message: str  # one line a support engineer understands
+    page: int | None = None  # 1-based; None for document-level findings
+    token_index: int | None = None  # page-stream instruction it concerns, if any
+    font_key: str | None = None
+    form_path: tuple[str, ...] = ()
+    glyphs: tuple[int, ...] = field(default=())  # paint indices of the glyphs it concerns
+    count: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind.value,
+            "severity": self.severity.value,
+            "message": self.message,
+            "page": self.page,
+            "token_index": self.token_index,
+            "font_key": self.font_key,
+            "form_path": list(self.form_path),
+            "glyphs": list(self.glyphs),
+            "count": self.count,
+        }

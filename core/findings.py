@@ -1,0 +1,107 @@
+"""All findings of a page: the interpreter's, plus those of the passes and the structure tree.
+
+The interpreter's diagnostics do not depend on thresholds; culling, dedupe
+and tagging findings do, so they are computed here from a classification.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from core.document import Document
+from core.page import InterpretedPage
+from core.params import DEFAULT_PARAMETERS, Parameters
+from core.passes import ClassifiedGlyphs, classify
+
+UNTAGGED_TRUST_RATIO = 4  # spec §8: structure order is trusted only when untagged × 4 ≤ total
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def pass_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    n = page.page_number
+    if classified.culls:
+        idx = tuple(c.paint_index for c in classified.culls)
+        sample = "".join(page.glyphs[i].unicode for i in idx[:40]).strip()
+        out.append(
+            Diagnostic(
+                DiagnosticKind.CULLED_GLYPHS,
+                Severity.WARNING,
+                f"{_n(len(idx), 'glyph')} outside the visible page area (CropBox) left out of the text"
+                + (f": “{sample}”" if sample else "")
+                + " — printer slug lines, crop marks or text of a neighbouring page",
+                page=n,
+                glyphs=idx,
+                count=len(idx),
+            )
+        )
+    if classified.duplicates:
+        idx = tuple(d.paint_index for d in classified.duplicates)
+        out.append(
+            Diagnostic(
+                DiagnosticKind.DUPLICATE_GLYPHS,
+                Severity.WARNING,
+                f"{_n(len(idx), 'glyph')} painted twice in the same place (fake bold, overprint or a "
+                "repeated footer) read once",
+                page=n,
+                glyphs=idx,
+                count=len(idx),
+            )
+        )
+    return out
+
+
+def structure_findings(page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any) -> list[Diagnostic]:
+    if structure is None or not getattr(structure, "has_tree", False):
+        return []
+    n = page.page_number
+    out: list[Diagnostic] = []
+    if getattr(structure, "depth_capped", False):
+        out.append(
+            Diagnostic(
+                DiagnosticKind.STRUCTURE_DEPTH_CAP,
+                Severity.WARNING,
+                "the structure tree is nested deeper than 128 levels: the deeper part was not read",
+                page=n,
+            )
+        )
+    visible = classified.visible
+    if not visible:
+        return out
+    tagged_ids = set(structure.mcid_order)
+    untagged = tuple(g.paint_index for g in visible if g.mcid is None or g.mcid not in tagged_ids)
+    if len(untagged) == len(visible):
+        out.append(
+            Diagnostic(
+                DiagnosticKind.STRUCTURE_UNUSABLE,
+                Severity.INFO,
+                "the document is tagged but the structure tree does not reach this page's text: "
+                "structure order is not available, reading order falls back to the content stream",
+                page=n,
+                glyphs=untagged,
+            )
+        )
+    elif untagged and len(untagged) * UNTAGGED_TRUST_RATIO > len(visible):
+        out.append(
+            Diagnostic(
+                DiagnosticKind.UNTAGGED_SHARE,
+                Severity.WARNING,
+                f"{len(untagged) / len(visible):.0%} of this tagged page's text is untagged: "
+                "structure order is not trusted, auto mode uses content-stream order",
+                page=n,
+                glyphs=untagged,
+                count=len(untagged),
+            )
+        )
+    return out
+
+
+def page_findings(doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS) -> list[Diagnostic]:
+    page = doc.interpret(page_number)
+    classified = classify(page, params)
+    structure = doc.structure(page_number)
+    return list(page.diagnostics) + pass_findings(page, classified) + structure_findings(page, classified, structure)

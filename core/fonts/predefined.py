@@ -1,0 +1,162 @@
+"""Adobe's predefined CMaps and character-collection maps, from pdfminer.six's data.
+
+pdfminer stores a predefined CMap as a byte trie (lead byte → CID, or → sub-trie) and
+no codespace ranges. We derive the code width per lead byte from the trie depth;
+lead bytes the trie lacks take the CMap's shortest width (RKSJ/EUC: 1, UCS2: 2).
+For the Unicode-encoded CMaps (Uni…-UCS2/UTF16/UTF8/UTF32) the width follows the
+encoding itself, so codes the collection lacks still split correctly.
+Everything is loaded once per process (functools.cache); the data is large.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from pdfminer.cmapdb import CMapDB
+
+from core.fonts.codes import CodeSplitter
+
+COLLECTIONS = ("Adobe-GB1", "Adobe-CNS1", "Adobe-Japan1", "Adobe-Korea1")
+
+# CMap-name markers → character collection (Adobe's cmap-resources naming).
+_FAMILY_MARKERS: tuple[tuple[str, str], ...] = (
+    ("UniGB", "Adobe-GB1"),
+    ("GB", "Adobe-GB1"),
+    ("UniCNS", "Adobe-CNS1"),
+    ("B5", "Adobe-CNS1"),
+    ("CNS", "Adobe-CNS1"),
+    ("ETen", "Adobe-CNS1"),
+    ("HK", "Adobe-CNS1"),
+    ("UniKS", "Adobe-Korea1"),
+    ("KSC", "Adobe-Korea1"),
+    ("UHC", "Adobe-Korea1"),
+    ("Johab", "Adobe-Korea1"),
+    ("UniJIS", "Adobe-Japan1"),
+    ("RKSJ", "Adobe-Japan1"),
+    ("EUC", "Adobe-Japan1"),  # after GB/CNS/KSC, which also use EUC
+    ("NWP", "Adobe-Japan1"),
+)
+_JAPAN1_PLAIN = {"H", "V", "Add-H", "Add-V", "Ext-H", "Ext-V", "Hankaku", "Hiragana", "Katakana", "Roman"}
+_JAPAN1_PLAIN |= {"WP-Symbol", "78-H", "78-V"}
+
+
+def unicode_form(name: str) -> str | None:
+    """ "UTF16" etc. when a CMap's codes are Unicode text (UniGB-UTF16-H), else None."""
+    if not name.startswith("Uni"):
+        return None
+    for form in ("UCS2", "UTF16", "UTF8", "UTF32"):
+        if f"-{form}-" in name:
+            return form
+    return None
+
+
+def collection_of(name: str) -> str | None:
+    """The character collection a predefined CMap's CIDs belong to."""
+    if name.startswith("Identity"):
+        return None
+    if name in _JAPAN1_PLAIN:
+        return "Adobe-Japan1"
+    for marker, collection in _FAMILY_MARKERS:
+        if marker in name:
+            return collection
+    return None
+
+
+def decode_unicode_code(code: int, form: str) -> str | None:
+    """Text of a code of a Uni… CMap (the code IS the text, in the named encoding form)."""
+    try:
+        if form == "UTF32":
+            return chr(code) if code <= 0x10FFFF else None
+        if form == "UTF8":
+            raw = code.to_bytes(max(1, (code.bit_length() + 7) // 8), "big")
+            return raw.decode("utf-8")
+        # UCS2 / UTF16: 2 bytes, or a 4-byte surrogate pair
+        raw = code.to_bytes(4 if code > 0xFFFF else 2, "big")
+        return raw.decode("utf-16-be")
+    except (UnicodeDecodeError, OverflowError, ValueError):
+        return None
+
+
+def _unicode_form_widths(form: str) -> list[int]:
+    if form == "UTF32":
+        return [4] * 256
+    if form == "UTF8":
+        return [
+            1 if b < 0xC0 else 2 if b < 0xE0 else 3 if b < 0xF0 else 4 if b < 0xF8 else 1 for b in range(256)
+        ]
+    if form == "UTF16":
+        return [4 if 0xD8 <= b <= 0xDB else 2 for b in range(256)]
+    return [2] * 256
+
+
+def _trie_depth(node: object) -> int:
+    depth = 1
+    while isinstance(node, dict) and node:
+        node = next(iter(node.values()))
+        depth += 1
+    return depth
+
+
+@dataclass(frozen=True, slots=True)
+class PredefinedCMap:
+    name: str
+    wmode: int
+    splitter: CodeSplitter
+    collection: str | None
+    unicode_form: str | None
+    identity: bool
+    _trie: Mapping[int, object]
+
+    def cid(self, code: int) -> int | None:
+        """Code → CID. The code's width is not known here: try 1..4 bytes, shortest first."""
+        if self.identity:
+            return code
+        for nbytes in (1, 2, 3, 4):
+            if code >> (8 * nbytes):
+                continue
+            node: object = self._trie
+            for shift in range(8 * (nbytes - 1), -1, -8):
+                if not isinstance(node, dict):
+                    break
+                node = node.get((code >> shift) & 0xFF)
+            else:
+                if isinstance(node, int):
+                    return node
+        return None
+
+
+@cache
+def predefined_cmap(name: str) -> PredefinedCMap | None:
+    """A predefined CMap by name, or None when pdfminer does not know it."""
+    vertical = name.endswith("-V")
+    if name in ("Identity-H", "Identity-V"):
+        return PredefinedCMap(name, int(vertical), CodeSplitter.uniform(2), None, None, True, {})
+    if "/" in name or "\\" in name or ".." in name:
+        return None
+    try:
+        cmap = CMapDB.get_cmap(name)
+    except CMapDB.CMapNotFound:
+        return None
+    trie: Mapping[int, object] = getattr(cmap, "code2cid", {}) or {}
+    form = unicode_form(name)
+    if form is not None:
+        widths = _unicode_form_widths(form)
+    else:
+        known = {lead: _trie_depth(node) for lead, node in trie.items() if isinstance(lead, int)}
+        shortest = min(known.values(), default=2)
+        widths = [known.get(lead, shortest) for lead in range(256)]
+    wmode = 1 if cmap.is_vertical() or vertical else 0
+    return PredefinedCMap(name, wmode, CodeSplitter(widths), collection_of(name), form, False, trie)
+
+
+@cache
+def collection_map(collection: str, vertical: bool) -> Mapping[int, str]:
+    """CID → Unicode for an Adobe character collection ({} when unknown)."""
+    if collection not in COLLECTIONS:
+        return {}
+    try:
+        return CMapDB.get_unicode_map(collection, vertical).cid2unichr
+    except CMapDB.CMapNotFound:
+        return {}

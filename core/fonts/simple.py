@@ -1,0 +1,234 @@
+"""Simple fonts (Type1, MMType1, TrueType; Type3 builds on this): one byte per code.
+
+Every table is precomputed for the 256 codes when the font loads, so ``unicode`` and
+``width`` are list indexing in the interpreter's hot loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import repeat
+
+from core.diagnostics import DiagnosticKind
+from core.fonts.base import FontInfo, FontProblem
+from core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
+from core.fonts.encodings import (
+    KNOWN_BASE_ENCODINGS,
+    base_glyph_names,
+    glyph_unicode,
+    parse_differences,
+    type1_builtin_encoding,
+)
+from core.fonts.metrics import (
+    DEFAULT_ASCENT,
+    DEFAULT_DESCENT,
+    bbox_ascent_descent,
+    bbox_of,
+    descriptor_ascent_descent,
+    standard14_ascent_descent,
+    standard14_name,
+    standard14_widths,
+)
+from core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
+from core.glyph import DecodeSource
+
+Decoded = tuple[str, DecodeSource]
+UNRESOLVED: Decoded = ("", DecodeSource.UNRESOLVED)
+DEFAULT_TEXT_WIDTH = 0.5  # em; keeps glyphs of a font without any widths apart (0 would stack them)
+_FLAG_SYMBOLIC = 1 << 2
+_NO_BUILTIN_TABLE = ("Symbol", "ZapfDingbats")
+
+
+class SimpleFont:
+    """A one-byte font. Construction never raises on malformed entries; it records problems."""
+
+    is_type3 = False
+    wmode = 0
+
+    def __init__(self, font: object, font_id: str, subtype: str) -> None:
+        self._font = font
+        self._problems: list[FontProblem] = []
+        self.base_font = as_text(dget(font, "/BaseFont")) or ""
+        self._descriptor = dget(font, "/FontDescriptor")
+        self._std14 = standard14_name(self.base_font) if self.base_font else None
+        self._tounicode: ToUnicode = read_tounicode(font)
+        self._problems.extend(self._tounicode.problems)
+        self._differences: dict[int, str] = {}
+        self._base_names: Mapping[int, str] = {}
+        self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
+        encoding_label = self._read_encoding()
+        self._table: list[Decoded] = [self._resolve(code) for code in range(256)]
+        widths_source = self._read_widths()
+        self.ascent, self.descent = self._ascent_descent()
+        self._note_missing_tounicode()
+        self.info = FontInfo(
+            font_id=font_id,
+            subtype=subtype,
+            base_font=self.base_font,
+            encoding=encoding_label,
+            has_tounicode=self._tounicode.present,
+            tounicode_entries=self._tounicode.entries,
+            widths_source=widths_source,
+            wmode=0,
+            embedded=is_embedded(self._descriptor),
+            problems=tuple(self._problems),
+        )
+
+    # ------------------------------------------------------------ protocol
+
+    def split(self, data: bytes) -> list[tuple[int, int]]:
+        return list(zip(data, repeat(1)))
+
+    def unicode(self, code: int) -> Decoded:
+        return self._table[code] if 0 <= code < 256 else UNRESOLVED
+
+    def width(self, code: int) -> float:
+        return self._widths[code] if 0 <= code < 256 else self._default_width
+
+    def vertical(self, code: int) -> tuple[float, float, float]:
+        # Simple fonts have no vertical metrics; ISO 32000-1 §9.7.4.3 defaults.
+        return (-1.0, self.width(code) / 2.0, 0.88)
+
+    # ------------------------------------------------------------ encoding
+
+    def _read_encoding(self) -> str:
+        enc = dget(self._font, "/Encoding")
+        base: str | None = as_name(enc)
+        parts: list[str] = []
+        if enc is not None and base is None:
+            base = as_name(dget(enc, "/BaseEncoding"))
+            diffs = dget(enc, "/Differences")
+            if diffs is not None:
+                self._differences, _ = parse_differences(diffs)
+        if base is not None and base not in KNOWN_BASE_ENCODINGS:
+            self._problems.append(
+                FontProblem(
+                    DiagnosticKind.FALLBACK_DECODING, f"base encoding /{base} has no table; using built-in"
+                )
+            )
+            base = None
+        if base is not None:
+            self._base_names = base_glyph_names(base)
+            parts.append(base)
+        else:
+            parts.append(self._builtin_encoding())
+        if self._differences:
+            parts.append("Differences")
+        return " + ".join(parts)
+
+    def _builtin_encoding(self) -> str:
+        """The base when /Encoding names none (ISO 32000-1 §9.6.6): the font's own, else Standard."""
+        program = dget(self._descriptor, "/FontFile")
+        if program is not None:
+            data, _ = stream_bytes(program)
+            builtin = type1_builtin_encoding(data) if data else None
+            if builtin:
+                self._base_names = builtin
+                return "built-in (font program)"
+        name = self._std14 or ""
+        flags = as_int(dget(self._descriptor, "/Flags")) or 0
+        if name in _NO_BUILTIN_TABLE or (flags & _FLAG_SYMBOLIC and self._std14 is None):
+            self._latin1_base = True
+            return f"built-in ({name or 'symbolic'}; codes guessed as Latin-1)"
+        self._base_names = base_glyph_names("StandardEncoding")
+        return "StandardEncoding (default)"
+
+    # ------------------------------------------------------------ decoding chain (spec §6)
+
+    def _resolve(self, code: int) -> Decoded:
+        for step in (
+            self._from_tounicode,
+            self._from_differences,
+            self._from_base_encoding,
+            self._from_guess,
+        ):
+            found = step(code)
+            if found is not None:
+                return found
+        return UNRESOLVED
+
+    def _from_tounicode(self, code: int) -> Decoded | None:
+        text = self._tounicode.lookup(code)
+        return (text, DecodeSource.TOUNICODE) if text else None
+
+    def _from_differences(self, code: int) -> Decoded | None:
+        name = self._differences.get(code)
+        text = glyph_unicode(name) if name else None
+        return (text, DecodeSource.DIFFERENCES) if text else None
+
+    def _from_base_encoding(self, code: int) -> Decoded | None:
+        if code in self._differences:
+            return None  # the font replaced this code's glyph: the base table no longer describes it
+        name = self._base_names.get(code)
+        text = glyph_unicode(name) if name else None
+        return (text, DecodeSource.BASE_ENCODING) if text else None
+
+    def _from_guess(self, code: int) -> Decoded | None:
+        """Latin-1 for fonts without a usable table, and for unmappable /Differences names (g12)."""
+        if not (self._latin1_base or code in self._differences) or self._differences.get(code) == ".notdef":
+            return None
+        name = self._base_names.get(code)
+        text = (glyph_unicode(name) if name else None) or latin1_guess(code)
+        return (text, DecodeSource.FALLBACK) if text else None
+
+    def _note_missing_tounicode(self) -> None:
+        if self._tounicode.present:
+            return
+        odd = sorted(
+            c for c, name in self._differences.items() if name != ".notdef" and glyph_unicode(name) is None
+        )
+        if odd:
+            sample = ", ".join(f"{c}=/{self._differences[c]}" for c in odd[:3])
+            self._problems.append(
+                FontProblem(
+                    DiagnosticKind.FONT_WITHOUT_TOUNICODE,
+                    f"no /ToUnicode and {len(odd)} glyph name(s) outside the glyph list ({sample})",
+                )
+            )
+
+    # ------------------------------------------------------------ metrics
+
+    def _glyph_to_text_scale(self) -> float:
+        return 0.001
+
+    def _read_widths(self) -> str:
+        scale = self._glyph_to_text_scale()
+        widths = as_list(dget(self._font, "/Widths"))
+        first = as_int(dget(self._font, "/FirstChar")) or 0
+        missing = as_number(dget(self._descriptor, "/MissingWidth"))
+        afm = standard14_widths(self._std14) if self._std14 else None
+        source = "Widths" if widths else "standard-14 metrics" if afm else "none"
+        fallback = missing
+        if not widths and afm is None:
+            avg = as_number(dget(self._descriptor, "/AvgWidth"))
+            fallback = missing or avg or (DEFAULT_TEXT_WIDTH / scale if scale else 0.0)
+            source = "MissingWidth" if missing else "AvgWidth" if avg else "none"
+            self._problems.append(
+                FontProblem(
+                    DiagnosticKind.MISSING_WIDTHS,
+                    f"no /Widths and not a standard-14 font: every glyph is {fallback * scale:g} em wide ({source})",
+                )
+            )
+        table: list[float] = []
+        for code in range(256):
+            index = code - first
+            value = as_number(widths[index]) if 0 <= index < len(widths) else None
+            if value is None and afm is not None and (not widths or fallback is None):
+                value = afm.get(self._table[code][0])
+            if value is None:
+                value = fallback or 0.0
+            table.append(value * scale)
+        self._widths = table
+        self._default_width = (fallback or 0.0) * scale
+        return source
+
+    def _ascent_descent(self) -> tuple[float, float]:
+        """Descriptor /Ascent & /Descent, standard-14 AFM, /FontBBox, then 0.8 / -0.2 (spec §9)."""
+        found = descriptor_ascent_descent(self._descriptor)
+        if found is None and self._std14:
+            found = standard14_ascent_descent(self._std14)
+        if found is None:
+            found = bbox_ascent_descent(bbox_of(dget(self._descriptor, "/FontBBox")))
+        if found is None:
+            return DEFAULT_ASCENT, DEFAULT_DESCENT
+        return found[0] / 1000.0, found[1] / 1000.0

@@ -1,0 +1,95 @@
+"""The glyph record: one painted glyph, with everything needed to explain it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from core.geometry import Point, Quad
+
+
+class DecodeSource(str, Enum):
+    """Which step of the decoding chain (spec §6) produced a glyph's Unicode."""
+
+    TOUNICODE = "tounicode"  # embedded /ToUnicode CMap
+    ENCODING_CMAP = "encoding_cmap"  # /Encoding CMap whose CIDs are Unicode (e.g. UniGB-UTF16-H)
+    CID_COLLECTION = "cid_collection"  # Adobe-GB1/CNS1/Japan1/Korea1 CID → Unicode
+    DIFFERENCES = "differences"  # glyph name from /Differences (AGL, uniXXXX, uXXXXX)
+    BASE_ENCODING = "base_encoding"  # WinAnsi / MacRoman / Standard / builtin symbol sets
+    FALLBACK = "fallback"  # a guess: no encoding information answered, code taken as Latin-1 etc.
+    UNRESOLVED = "unresolved"
+
+    @property
+    def is_fallback(self) -> bool:
+        return self in (DecodeSource.FALLBACK,)
+
+
+class GlyphStatus(str, Enum):
+    KEPT = "kept"
+    CULLED = "culled"  # box centre outside the visible box (spec §5)
+    DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """One painted glyph, in user space. Field meanings: spec §1 and §9."""
+
+    paint_index: int  # position in paint order over page + forms, 0-based
+    unicode: str  # "" when unresolved
+    code: int
+    code_bytes: int
+    font_key: str  # resource name as written, e.g. "/F1"
+    font_size: float  # the Tf operand
+    origin: Point  # baseline start (includes text rise)
+    glyph_end: Point  # origin + the glyph's own advance w0*Tfs*Th
+    pen_end: Point  # origin + full advance incl. Tc, Tw
+    quad: Quad  # descent-origin, descent-advance, ascent-advance, ascent-origin
+    height: float  # |quad[0] -> quad[3]|
+    direction: Point  # unit writing direction in user space
+    wmode: int
+    token_index: int  # index of the painting instruction in the page stream; -1 inside a form
+    form_path: tuple[str, ...]  # XObject names of the Do chain, outer first
+    mcid: int | None
+    decode_source: DecodeSource
+    render_mode: int
+    rise: float
+    font_id: str  # identity of the font object (e.g. "12 0 R" or the key when direct)
+    stream_index: int = -1  # index of the painting instruction in its own stream (page or form)
+    char_spacing: float = 0.0
+    word_spacing: float = 0.0
+    horizontal_scaling: float = 100.0
+    outside_form_bbox: bool = False
+    marked_tags: tuple[str, ...] = field(default=())  # marked-content tags, outer first
+
+    @property
+    def is_space(self) -> bool:
+        """Space-like for dedupe and the word-gap rule (spec §7, §9)."""
+        u = self.unicode
+        if not u:
+            return True  # unresolved glyphs count as "already a space"
+        return u.isspace() or u in ("\u00a0", "\u3000") or (len(u) == 1 and ord(u) <= 0x20)
+
+    @property
+    def is_unresolved(self) -> bool:
+        return self.decode_source is DecodeSource.UNRESOLVED
+
+    @property
+    def from_form(self) -> bool:
+        return bool(self.form_path)
+
+    @property
+    def center(self) -> Point:
+        q = self.quad
+        return ((q[0][0] + q[2][0]) / 2.0, (q[0][1] + q[2][1]) / 2.0)
+
+    @property
+    def advance(self) -> float:
+        """Length of the glyph's own advance in user space."""
+        dx = self.glyph_end[0] - self.origin[0]
+        dy = self.glyph_end[1] - self.origin[1]
+        return (dx * dx + dy * dy) ** 0.5
+
+    @property
+    def text(self) -> str:
+        """What this glyph contributes to text: unresolved becomes one space (spec §6)."""
+        return self.unicode if self.unicode else " "

@@ -1,0 +1,782 @@
+"""The content-stream interpreter (spec §2): tokens in, Glyph records out.
+
+Tokens come from `pikepdf.parse_content_stream`; we write no lexer. One
+operator table maps each operator to its handler and operand signature,
+checked before the handler runs, so a malformed operator is skipped with a
+diagnostic and never ends the page. The interpreter decides nothing about
+words or lines: it only places and decodes glyphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import pikepdf
+
+from core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from core.fonts.base import LoadedFont
+from core.fonts.loader import FontCache
+from core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect, transform_rect
+from core.glyph import Glyph
+from core.page import FormUse, PageFont
+from core.state import GraphicsState, TextState
+
+MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
+MAX_GLYPHS_PER_PAGE = 2_000_000  # hostile files: stop painting rather than exhaust memory
+
+_N = "n"  # number operand
+_S = "s"  # string
+_A = "a"  # array
+_NAME = "N"  # name
+_ANY = "*"  # name or dict (BDC properties)
+
+# Operators we understand but that cannot affect text: paths, colours, images, shading…
+_IGNORED = frozenset(
+    "w J j M d ri i gs m l c v y h re S s f F f* B B* b b* n W W* CS cs SC SCN sc scn G g RG rg K k sh "
+    "MP DP d0 d1 BI ID EI".split()
+)
+
+
+_NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
+
+
+def _number(x: Any) -> float | None:
+    if type(x) in _NUMBER_TYPES:
+        v = float(x)
+        if v == v and v not in (float("inf"), float("-inf")):
+            return v
+    return None
+
+
+def object_id(obj: Any) -> str:
+    try:
+        num, gen = obj.objgen
+    except (AttributeError, TypeError):
+        return ""
+    return f"{num} {gen} R" if num else ""
+
+
+@dataclass(slots=True)
+class _Frame:
+    """One content stream being executed: the page's or a form's."""
+
+    resources: Any  # pikepdf.Dictionary or None
+    form_path: tuple[str, ...]
+    form_ids: tuple[str, ...]
+    base_depth: int  # gstate stack depth at entry: Q may not pop below it
+    form_ctm_inverse: Matrix | None = None  # user space → form space, for the BBox test
+    form_bbox: Rect | None = None
+    page_token: int = -1  # for forms: the page instruction whose Do started the chain
+    form_use_index: int = -1
+
+
+@dataclass(slots=True)
+class _DiagnosticSink:
+    page_number: int
+    items: list[Diagnostic] = field(default_factory=list)
+    _counts: dict[tuple[DiagnosticKind, str], int] = field(default_factory=dict)
+
+    def add(
+        self,
+        kind: DiagnosticKind,
+        severity: Severity,
+        message: str,
+        *,
+        token_index: int | None = None,
+        font_key: str | None = None,
+        form_path: tuple[str, ...] = (),
+        once_key: str | None = None,
+    ) -> None:
+        # Repeated findings of one kind and key are counted, not listed 10,000 times.
+        if once_key is not None:
+            key = (kind, once_key)
+            seen = self._counts.get(key, 0)
+            self._counts[key] = seen + 1
+            if seen:
+                return
+        self.items.append(
+            Diagnostic(
+                kind,
+                severity,
+                message,
+                page=self.page_number,
+                token_index=token_index,
+                font_key=font_key,
+                form_path=form_path,
+            )
+        )
+
+    def finish(self) -> list[Diagnostic]:
+        out = []
+        for d in self.items:
+            n = None
+            for (kind, key), count in self._counts.items():
+                if kind is d.kind and count > 1 and key in d.message:
+                    n = count
+                    break
+            if n is not None:
+                d = Diagnostic(
+                    d.kind,
+                    d.severity,
+                    f"{d.message} ({n} times)",
+                    page=d.page,
+                    token_index=d.token_index,
+                    font_key=d.font_key,
+                    form_path=d.form_path,
+                    count=n,
+                )
+            out.append(d)
+        return out
+
+
+class PageInterpreter:
+    """Runs one page's content stream and the forms it draws."""
+
+    def __init__(self, page_number: int, fonts: FontCache) -> None:
+        self.page_number = page_number
+        self.fonts = fonts
+        self.diag = _DiagnosticSink(page_number)
+        self.glyphs: list[Glyph] = []
+        self.forms: list[FormUse] = []
+        self.form_glyph_counts: list[list[int]] = []  # per form use: [glyphs, outside bbox]
+        self.page_fonts: dict[tuple[str, tuple[str, ...], str], PageFont] = {}
+        self.gs = GraphicsState()
+        self.stack: list[GraphicsState] = []
+        self.tm: Matrix = IDENTITY
+        self.tlm: Matrix = IDENTITY
+        self.in_text = False
+        self.marked: list[tuple[str, int | None]] = []  # (tag, mcid) of open marked sections
+        self.active_mcid: list[int | None] = []  # innermost active MCID after each open section
+        self.frame: _Frame = _Frame(None, (), (), 0)
+        self.token_index = -1  # page-stream instruction being run (or that started a form chain)
+        self.stream_index = -1
+        self.compat_depth = 0  # BX…EX: unknown operators are legal there
+        self.instruction_count = 0
+        self.tf_one_reported = False
+        self.glyph_cap_hit = False
+        self._table: dict[str, tuple[Callable[[list[Any]], None], str]] = {
+            "q": (self.op_q, ""),
+            "Q": (self.op_Q, ""),
+            "cm": (self.op_cm, "nnnnnn"),
+            "BT": (self.op_BT, ""),
+            "ET": (self.op_ET, ""),
+            "Tf": (self.op_Tf, "Nn"),
+            "Tc": (self.op_Tc, "n"),
+            "Tw": (self.op_Tw, "n"),
+            "Tz": (self.op_Tz, "n"),
+            "TL": (self.op_TL, "n"),
+            "Ts": (self.op_Ts, "n"),
+            "Tr": (self.op_Tr, "n"),
+            "Td": (self.op_Td, "nn"),
+            "TD": (self.op_TD, "nn"),
+            "Tm": (self.op_Tm, "nnnnnn"),
+            "T*": (self.op_Tstar, ""),
+            "Tj": (self.op_Tj, "s"),
+            "TJ": (self.op_TJ, "a"),
+            "'": (self.op_quote, "s"),
+            '"': (self.op_dquote, "nns"),
+            "BDC": (self.op_BDC, "N*"),
+            "BMC": (self.op_BMC, "N"),
+            "EMC": (self.op_EMC, ""),
+            "Do": (self.op_Do, "N"),
+            "BX": (self.op_BX, ""),
+            "EX": (self.op_EX, ""),
+        }
+
+    # ------------------------------------------------------------------ driving
+
+    def run_page(self, page_obj: Any, resources: Any) -> None:
+        try:
+            instructions = pikepdf.parse_content_stream(page_obj)
+        except (pikepdf.PdfError, ValueError, TypeError) as exc:
+            self.diag.add(
+                DiagnosticKind.CONTENT_UNREADABLE,
+                Severity.ERROR,
+                f"the page's content stream could not be read: {exc}",
+            )
+            return
+        if not instructions:
+            self.diag.add(DiagnosticKind.NO_CONTENT, Severity.INFO, "the page has no content stream")
+        self.instruction_count = len(instructions)
+        self.frame = _Frame(resources, (), (), 0)
+        self._run(instructions, page_level=True)
+        if len(self.stack) > 0:
+            self.diag.add(
+                DiagnosticKind.UNBALANCED_Q,
+                Severity.INFO,
+                f"{len(self.stack)} q without matching Q at the end of the page",
+            )
+        if self.marked:
+            self.diag.add(
+                DiagnosticKind.MARKED_CONTENT_UNBALANCED,
+                Severity.INFO,
+                f"{len(self.marked)} marked-content section(s) (BMC/BDC) not closed by EMC",
+            )
+
+    def _run(self, instructions: Sequence[Any], page_level: bool) -> None:
+        table = self._table
+        for index, ins in enumerate(instructions):
+            if page_level:
+                self.token_index = index
+            self.stream_index = index
+            if self.glyph_cap_hit:
+                return
+            if isinstance(ins, pikepdf.ContentStreamInlineImage):
+                continue  # inline images carry no text; their data was already skipped by the parser
+            op = str(ins.operator)
+            entry = table.get(op)
+            if entry is None:
+                if op not in _IGNORED and not self.compat_depth:
+                    self.diag.add(
+                        DiagnosticKind.UNKNOWN_OPERATOR,
+                        Severity.WARNING,
+                        f"unknown operator '{op}' skipped",
+                        token_index=self.token_index,
+                        form_path=self.frame.form_path,
+                        once_key=f"'{op}'",
+                    )
+                continue
+            handler, signature = entry
+            operands = list(ins.operands)
+            if signature:
+                operands = self._check(op, operands, signature)
+                if operands is None:
+                    continue
+            try:
+                handler(operands)
+            except (pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
+                # A handler tripping over a broken object skips one operator, never the page.
+                self.diag.add(
+                    DiagnosticKind.MALFORMED_OPERATOR,
+                    Severity.WARNING,
+                    f"operator '{op}' skipped: {type(exc).__name__}: {exc}",
+                    token_index=self.token_index,
+                    form_path=self.frame.form_path,
+                    once_key=f"'{op}' {type(exc).__name__}",
+                )
+
+    def _check(self, op: str, operands: list[Any], signature: str) -> list[Any] | None:
+        """Validate operand count and types; convert numbers to float."""
+        need = len(signature)
+        if len(operands) < need:
+            self.diag.add(
+                DiagnosticKind.MALFORMED_OPERATOR,
+                Severity.WARNING,
+                f"operator '{op}' skipped: {len(operands)} operand(s), {need} expected",
+                token_index=self.token_index,
+                form_path=self.frame.form_path,
+                once_key=f"'{op}' count",
+            )
+            return None
+        if len(operands) > need:
+            operands = operands[-need:]  # as pdf.js: extra leading operands are ignored
+        out: list[Any] = []
+        for kind, value in zip(signature, operands):
+            if kind == _N:
+                num = _number(value)
+                if num is None:
+                    return self._bad_type(op, value, "a number")
+                out.append(num)
+            elif kind == _S:
+                if not isinstance(value, pikepdf.String):
+                    return self._bad_type(op, value, "a string")
+                out.append(bytes(value))
+            elif kind == _A:
+                if not isinstance(value, pikepdf.Array):
+                    return self._bad_type(op, value, "an array")
+                out.append(value)
+            elif kind == _NAME:
+                if not isinstance(value, pikepdf.Name):
+                    return self._bad_type(op, value, "a name")
+                out.append(str(value))
+            else:
+                out.append(value)
+        return out
+
+    def _bad_type(self, op: str, value: Any, expected: str) -> None:
+        self.diag.add(
+            DiagnosticKind.MALFORMED_OPERATOR,
+            Severity.WARNING,
+            f"operator '{op}' skipped: operand {str(value)[:40]!r} is not {expected}",
+            token_index=self.token_index,
+            form_path=self.frame.form_path,
+            once_key=f"'{op}' type",
+        )
+        return None
+
+    # ------------------------------------------------------------ graphics state
+
+    def op_q(self, _: list[Any]) -> None:
+        self.stack.append(self.gs.copy())
+
+    def op_Q(self, _: list[Any]) -> None:
+        if len(self.stack) <= self.frame.base_depth:
+            self.diag.add(
+                DiagnosticKind.Q_UNDERFLOW,
+                Severity.WARNING,
+                "Q without a matching q ignored",
+                token_index=self.token_index,
+                form_path=self.frame.form_path,
+                once_key="Q",
+            )
+            return
+        self.gs = self.stack.pop()
+
+    def op_cm(self, o: list[Any]) -> None:
+        self.gs.ctm = multiply((o[0], o[1], o[2], o[3], o[4], o[5]), self.gs.ctm)
+
+    def op_BX(self, _: list[Any]) -> None:
+        self.compat_depth += 1
+
+    def op_EX(self, _: list[Any]) -> None:
+        self.compat_depth = max(0, self.compat_depth - 1)
+
+    # ------------------------------------------------------------- text objects
+
+    def op_BT(self, _: list[Any]) -> None:
+        self.in_text = True
+        self.tm = self.tlm = IDENTITY
+
+    def op_ET(self, _: list[Any]) -> None:
+        self.in_text = False
+
+    @property
+    def ts(self) -> TextState:
+        ts = self.gs.text
+        assert ts is not None
+        return ts
+
+    def op_Tf(self, o: list[Any]) -> None:
+        key, size = o
+        ts = self.ts
+        ts.font_key = key
+        ts.font_size = size
+        ts.font = self._font(key)
+
+    def op_Tc(self, o: list[Any]) -> None:
+        self.ts.char_spacing = o[0]
+
+    def op_Tw(self, o: list[Any]) -> None:
+        self.ts.word_spacing = o[0]
+
+    def op_Tz(self, o: list[Any]) -> None:
+        self.ts.horizontal_scaling = o[0]
+
+    def op_TL(self, o: list[Any]) -> None:
+        self.ts.leading = o[0]
+
+    def op_Ts(self, o: list[Any]) -> None:
+        self.ts.rise = o[0]
+
+    def op_Tr(self, o: list[Any]) -> None:
+        self.ts.render_mode = int(o[0])
+
+    def op_Td(self, o: list[Any]) -> None:
+        tx, ty = o
+        a, b, c, d, e, f = self.tlm
+        self.tlm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+        self.tm = self.tlm
+
+    def op_TD(self, o: list[Any]) -> None:
+        self.ts.leading = -o[1]
+        self.op_Td(o)
+
+    def op_Tm(self, o: list[Any]) -> None:
+        self.tm = self.tlm = (o[0], o[1], o[2], o[3], o[4], o[5])
+
+    def op_Tstar(self, _: list[Any]) -> None:
+        self.op_Td([0.0, -self.ts.leading])
+
+    def op_Tj(self, o: list[Any]) -> None:
+        self._show(o[0])
+
+    def op_quote(self, o: list[Any]) -> None:
+        self.op_Tstar([])
+        self._show(o[0])
+
+    def op_dquote(self, o: list[Any]) -> None:
+        self.ts.word_spacing = o[0]
+        self.ts.char_spacing = o[1]
+        self.op_Tstar([])
+        self._show(o[2])
+
+    def op_TJ(self, o: list[Any]) -> None:
+        ts = self.ts
+        for item in o[0]:
+            if isinstance(item, pikepdf.String):
+                self._show(bytes(item))
+                continue
+            num = _number(item)
+            if num is None:
+                continue  # junk inside TJ arrays is common and harmless
+            adjust = -num / 1000.0 * ts.font_size
+            font = ts.font
+            if font is not None and font.wmode == 1:
+                self._advance(0.0, adjust)
+            else:
+                self._advance(adjust * ts.horizontal_scaling / 100.0, 0.0)
+
+    def _advance(self, tx: float, ty: float) -> None:
+        a, b, c, d, e, f = self.tm
+        self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+    # ------------------------------------------------------------ glyph output
+
+    def _show(self, data: bytes) -> None:
+        ts = self.ts
+        font = ts.font
+        if not self.in_text:
+            self.diag.add(
+                DiagnosticKind.TEXT_OUTSIDE_BT,
+                Severity.INFO,
+                "text shown outside BT…ET; interpreted with the current text matrix",
+                token_index=self.token_index,
+                form_path=self.frame.form_path,
+                once_key="BT",
+            )
+        if font is None:
+            self.diag.add(
+                DiagnosticKind.NO_FONT_SET,
+                Severity.WARNING,
+                f"text shown without a usable font ({ts.font_key or 'no Tf'}): its glyphs are lost",
+                token_index=self.token_index,
+                font_key=ts.font_key or None,
+                form_path=self.frame.form_path,
+                once_key=f"{ts.font_key}",
+            )
+            return
+        if not data:
+            return
+        size = ts.font_size
+        th = ts.horizontal_scaling / 100.0
+        tc = ts.char_spacing
+        tw = ts.word_spacing
+        rise = ts.rise
+        vertical = font.wmode == 1
+        ascent, descent = font.ascent, font.descent
+        if ascent <= descent:
+            ascent, descent = 0.8, -0.2
+        frame = self.frame
+        form_path = frame.form_path
+        token_index = self.token_index if not form_path else -1
+        stream_index = self.stream_index
+        mcid = self._mcid()
+        tags = tuple(t for t, _ in self.marked)
+        font_key = ts.font_key
+        font_id = font.info.font_id or font_key
+        render_mode = ts.render_mode
+        bbox = frame.form_bbox
+        inv = frame.form_ctm_inverse
+        ctm = self.gs.ctm
+        glyphs = self.glyphs
+        tm = self.tm
+
+        if size == 1.0 and not self.tf_one_reported:
+            scale = max(abs(tm[0]), abs(tm[1]), abs(tm[2]), abs(tm[3]))
+            if scale > 1.5:
+                self.tf_one_reported = True
+                self.diag.add(
+                    DiagnosticKind.TF_ONE_SCALED_TM,
+                    Severity.INFO,
+                    f"'1 Tf' with the real size ({scale:.1f}) in the text matrix: "
+                    "thresholds use glyph box heights, never the Tf operand",
+                    token_index=self.token_index,
+                    font_key=font_key,
+                    form_path=form_path,
+                )
+
+        # M = Tm × CTM, kept up to date as the pen advances (only its translation changes),
+        # so everything but the pen position is the same for every glyph of the string.
+        a, b, c, d, e, f = multiply(tm, ctm)
+        tma, tmb, tmc, tmd, tme, tmf = tm
+        # The text rendering matrix is [size*th 0 0 size 0 rise] × M.
+        sa, sb, sc, sd = size * th * a, size * th * b, size * c, size * d
+        rc, rd = rise * c, rise * d
+        if vertical:
+            dx, dy = -c, -d  # writing goes down the text space y axis
+        else:
+            dx, dy = sa, sb
+        norm = (dx * dx + dy * dy) ** 0.5
+        direction = (dx / norm, dy / norm) if norm else (1.0, 0.0)
+        height = (ascent - descent) * (sc * sc + sd * sd) ** 0.5
+        asc_x, asc_y, desc_x, desc_y = ascent * sc, ascent * sd, descent * sc, descent * sd
+        wmode = 1 if vertical else 0
+        hscale = ts.horizontal_scaling
+        counts = self.form_glyph_counts[frame.form_use_index] if form_path else None
+        append = glyphs.append
+        for code, nbytes in font.split(data):
+            uni, source = font.unicode(code)
+            w0 = font.width(code)
+            ox, oy = e + rc, f + rd
+            wx, wy = w0 * sa, w0 * sb
+            spacing = tc + (tw if code == 32 and nbytes == 1 else 0.0)
+            if vertical:
+                w1y, vx, vy = font.vertical(code)
+                # The glyph is drawn with its position vector v at the pen (ISO 32000-1 §9.7.4.3):
+                # its box spans x ∈ [-vx, w0 - vx], y ∈ [descent - vy, ascent - vy] in glyph units.
+                ty = w1y * size + spacing
+                glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
+                pen_end = (ox + ty * c, oy + ty * d)
+                bx, by0, by1 = -vx, descent - vy, ascent - vy
+                q0 = (ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd)
+                q3 = (ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd)
+                e += ty * c
+                f += ty * d
+                tme += ty * tmc
+                tmf += ty * tmd
+            else:
+                glyph_end = (ox + wx, oy + wy)
+                tx = (w0 * size + spacing) * th
+                pen_end = (ox + tx * a, oy + tx * b)
+                q0 = (ox + desc_x, oy + desc_y)
+                q3 = (ox + asc_x, oy + asc_y)
+                e += tx * a
+                f += tx * b
+                tme += tx * tma
+                tmf += tx * tmb
+            q2 = (q3[0] + wx, q3[1] + wy)
+            outside = False
+            if counts is not None:
+                counts[0] += 1
+                if bbox is not None and inv is not None:
+                    cx = (q0[0] + q2[0]) * 0.5
+                    cy = (q0[1] + q2[1]) * 0.5
+                    fx = inv[0] * cx + inv[2] * cy + inv[4]
+                    fy = inv[1] * cx + inv[3] * cy + inv[5]
+                    if not (bbox[0] <= fx <= bbox[2] and bbox[1] <= fy <= bbox[3]):
+                        outside = True
+                        counts[1] += 1
+            append(
+                Glyph(
+                    len(glyphs),
+                    uni,
+                    code,
+                    nbytes,
+                    font_key,
+                    size,
+                    (ox, oy),
+                    glyph_end,
+                    pen_end,
+                    (q0, (q0[0] + wx, q0[1] + wy), q2, q3),
+                    height,
+                    direction,
+                    wmode,
+                    token_index,
+                    form_path,
+                    mcid,
+                    source,
+                    render_mode,
+                    rise,
+                    font_id,
+                    stream_index,
+                    tc,
+                    tw,
+                    hscale,
+                    outside,
+                    tags,
+                )
+            )
+        self.tm = (tma, tmb, tmc, tmd, tme, tmf)
+        if len(glyphs) > MAX_GLYPHS_PER_PAGE and not self.glyph_cap_hit:
+            self.glyph_cap_hit = True
+            self.diag.add(
+                DiagnosticKind.MALFORMED_OPERATOR,
+                Severity.ERROR,
+                f"more than {MAX_GLYPHS_PER_PAGE:,} glyphs on one page: interpretation stopped there",
+                token_index=self.token_index,
+            )
+
+    # ------------------------------------------------------------------ fonts
+
+    def _font(self, key: str) -> LoadedFont | None:
+        frame = self.frame
+        resources = frame.resources
+        font_obj = None
+        try:
+            fonts = resources.get("/Font") if resources is not None else None
+            if fonts is not None:
+                font_obj = fonts.get(key)
+        except (pikepdf.PdfError, AttributeError, TypeError, ValueError):
+            font_obj = None
+        if font_obj is None or not isinstance(font_obj, pikepdf.Dictionary):
+            self.diag.add(
+                DiagnosticKind.MISSING_FONT,
+                Severity.ERROR,
+                f"font {key} is not in the resources: text shown with it is lost",
+                token_index=self.token_index,
+                font_key=key,
+                form_path=frame.form_path,
+                once_key=key,
+            )
+            return None
+        font = self.fonts.get(font_obj, key)
+        ident = (key, frame.form_path, font.info.font_id)
+        if ident not in self.page_fonts:
+            self.page_fonts[ident] = PageFont(key, frame.form_path, font.info)
+        return font
+
+    # --------------------------------------------------------- marked content
+
+    def _mcid(self) -> int | None:
+        return self.active_mcid[-1] if self.active_mcid else None
+
+    def _open_marked(self, tag: str, mcid: int | None) -> None:
+        self.active_mcid.append(mcid if mcid is not None else self._mcid())
+        self.marked.append((tag, mcid))
+
+    def op_BMC(self, o: list[Any]) -> None:
+        self._open_marked(o[0], None)
+
+    def op_BDC(self, o: list[Any]) -> None:
+        tag, props = o
+        mcid: int | None = None
+        if isinstance(props, pikepdf.Name):
+            try:
+                res = self.frame.resources
+                table = res.get("/Properties") if res is not None else None
+                props = table.get(str(props)) if table is not None else None
+            except (pikepdf.PdfError, AttributeError, TypeError):
+                props = None
+        if isinstance(props, pikepdf.Dictionary):
+            value = props.get("/MCID")
+            if isinstance(value, int) and not isinstance(value, bool):
+                mcid = int(value)
+        self._open_marked(tag, mcid)
+
+    def op_EMC(self, _: list[Any]) -> None:
+        if not self.marked:
+            self.diag.add(
+                DiagnosticKind.MARKED_CONTENT_UNBALANCED,
+                Severity.INFO,
+                "EMC without an open marked-content section ignored",
+                token_index=self.token_index,
+                form_path=self.frame.form_path,
+                once_key="EMC",
+            )
+            return
+        self.marked.pop()
+        self.active_mcid.pop()
+
+    # ------------------------------------------------------------ XObjects
+
+    def op_Do(self, o: list[Any]) -> None:
+        name = o[0]
+        frame = self.frame
+        res = frame.resources
+        xobjects = res.get("/XObject") if res is not None else None
+        xobj = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
+        if not isinstance(xobj, pikepdf.Stream):
+            self.diag.add(
+                DiagnosticKind.MISSING_XOBJECT,
+                Severity.WARNING,
+                f"XObject {name} is not in the resources",
+                token_index=self.token_index,
+                form_path=frame.form_path,
+                once_key=name,
+            )
+            return
+        if xobj.get("/Subtype") != pikepdf.Name.Form:
+            return  # images and PostScript XObjects carry no text
+        ident = object_id(xobj) or f"direct:{id(xobj)}"
+        path = frame.form_path + (name,)
+        if ident in frame.form_ids:
+            chain = " → ".join(path)
+            self.diag.add(
+                DiagnosticKind.FORM_CYCLE,
+                Severity.WARNING,
+                f"form {name} draws itself ({chain}): the repeated Do was skipped, its text appears once",
+                token_index=self.token_index,
+                form_path=frame.form_path,
+                once_key=chain,
+            )
+            return
+        if len(path) > MAX_FORM_DEPTH:
+            self.diag.add(
+                DiagnosticKind.FORM_DEPTH_CAP,
+                Severity.WARNING,
+                f"forms nested deeper than {MAX_FORM_DEPTH} levels: {name} not drawn",
+                token_index=self.token_index,
+                form_path=frame.form_path,
+                once_key="depth",
+            )
+            return
+        matrix = IDENTITY
+        raw_matrix = xobj.get("/Matrix")
+        if isinstance(raw_matrix, pikepdf.Array) and len(raw_matrix) == 6:
+            values = [_number(v) for v in raw_matrix]
+            if all(v is not None for v in values):
+                matrix = tuple(values)  # type: ignore[assignment]
+        form_ctm = multiply(matrix, self.gs.ctm)
+        bbox: Rect | None = None
+        raw_bbox = xobj.get("/BBox")
+        if isinstance(raw_bbox, pikepdf.Array) and len(raw_bbox) == 4:
+            values = [_number(v) for v in raw_bbox]
+            if all(v is not None for v in values):
+                bbox = normalize_rect(*values)  # type: ignore[arg-type]
+        form_resources = xobj.get("/Resources")
+        if not isinstance(form_resources, pikepdf.Dictionary):
+            form_resources = res  # §7.8.3: a form without resources borrows the caller's
+        try:
+            instructions = pikepdf.parse_content_stream(xobj)
+        except (pikepdf.PdfError, ValueError, TypeError) as exc:
+            self.diag.add(
+                DiagnosticKind.CONTENT_UNREADABLE,
+                Severity.WARNING,
+                f"form {name} could not be read: {exc}",
+                token_index=self.token_index,
+                form_path=path,
+            )
+            return
+        use_index = len(self.forms)
+        self.form_glyph_counts.append([0, 0])
+        self.forms.append(
+            FormUse(
+                path,
+                ident,
+                transform_rect(form_ctm, bbox) if bbox else transform_rect(form_ctm, (0, 0, 0, 0)),
+                form_ctm,
+                self.token_index,
+                0,
+                0,
+            )
+        )
+        # Run the form with a stack seeded from the caller's state (an implicit q … Q).
+        saved_gs = self.gs
+        saved_stack_len = len(self.stack)
+        saved_tm, saved_tlm, saved_in_text = self.tm, self.tlm, self.in_text
+        saved_stream_index = self.stream_index
+        self.stack.append(saved_gs.copy())
+        self.gs = saved_gs.copy()
+        self.gs.ctm = form_ctm
+        self.frame = _Frame(
+            form_resources,
+            path,
+            frame.form_ids + (ident,),
+            len(self.stack),
+            invert(form_ctm) if bbox else None,
+            bbox,
+            self.token_index,
+            use_index,
+        )
+        try:
+            self._run(instructions, page_level=False)
+        finally:
+            del self.stack[saved_stack_len:]
+            self.gs = saved_gs
+            self.frame = frame
+            self.tm, self.tlm, self.in_text = saved_tm, saved_tlm, saved_in_text
+            self.stream_index = saved_stream_index
+
+
+def finish_forms(interp: PageInterpreter) -> list[FormUse]:
+    """Attach the glyph counts gathered while the forms ran."""
+    out = []
+    for use, (count, outside) in zip(interp.forms, interp.form_glyph_counts):
+        out.append(
+            FormUse(use.form_path, use.object_id, use.bbox, use.matrix, use.token_index, count, outside)
+        )
+    return out
+

@@ -1,0 +1,142 @@
+"""Page findings that need the whole glyph list (per font, per form, per page)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from core.glyph import DecodeSource, Glyph
+from core.page import FormUse, PageFont
+
+INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke: OCR layers, hidden text
+
+
+def _glyph_word(n: int) -> str:
+    return "glyph" if n == 1 else "glyphs"
+
+
+def page_diagnostics(
+    page_number: int,
+    glyphs: tuple[Glyph, ...],
+    fonts: tuple[PageFont, ...],
+    forms: tuple[FormUse, ...],
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    by_font: dict[str, list[Glyph]] = defaultdict(list)
+    for g in glyphs:
+        by_font[g.font_id].append(g)
+
+    seen_fonts: set[str] = set()
+    for pf in fonts:
+        info = pf.info
+        if info.font_id in seen_fonts:
+            continue
+        seen_fonts.add(info.font_id)
+        used = by_font.get(info.font_id, [])
+        indices = tuple(g.paint_index for g in used)
+        label = f"{pf.font_key} ({info.base_font or info.subtype})"
+        for problem in info.problems:
+            severity = Severity.INFO
+            if problem.kind in (DiagnosticKind.UNSORTED_W, DiagnosticKind.TOUNICODE_BROKEN):
+                severity = Severity.WARNING
+            if problem.kind is DiagnosticKind.FONT_WITHOUT_TOUNICODE and not used:
+                continue
+            out.append(
+                Diagnostic(
+                    problem.kind,
+                    severity,
+                    f"font {label}: {problem.message}",
+                    page=page_number,
+                    font_key=pf.font_key,
+                    form_path=pf.form_path,
+                    glyphs=indices,
+                )
+            )
+        unresolved = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.UNRESOLVED)
+        if unresolved:
+            share = len(unresolved) / max(1, len(used))
+            out.append(
+                Diagnostic(
+                    DiagnosticKind.UNRESOLVED_GLYPHS,
+                    Severity.ERROR if share > 0.2 else Severity.WARNING,
+                    f"font {label}: {len(unresolved)} of {len(used)} {_glyph_word(len(used))} have no "
+                    "Unicode (no usable ToUnicode or encoding); they become spaces in the text",
+                    page=page_number,
+                    font_key=pf.font_key,
+                    form_path=pf.form_path,
+                    glyphs=unresolved,
+                    count=len(unresolved),
+                )
+            )
+        fallback = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.FALLBACK)
+        if fallback:
+            out.append(
+                Diagnostic(
+                    DiagnosticKind.FALLBACK_DECODING,
+                    Severity.WARNING,
+                    f"font {label}: {len(fallback)} {_glyph_word(len(fallback))} decoded by a guess "
+                    "(no encoding information answered); the text may be wrong",
+                    page=page_number,
+                    font_key=pf.font_key,
+                    form_path=pf.form_path,
+                    glyphs=fallback,
+                    count=len(fallback),
+                )
+            )
+
+    for use in forms:
+        if use.glyphs_outside_bbox:
+            path = " → ".join(use.form_path)
+            outside = tuple(g.paint_index for g in glyphs if g.outside_form_bbox and g.form_path == use.form_path)
+            out.append(
+                Diagnostic(
+                    DiagnosticKind.GLYPHS_OUTSIDE_FORM_BBOX,
+                    Severity.WARNING,
+                    f"form {path}: {use.glyphs_outside_bbox} {_glyph_word(use.glyphs_outside_bbox)} lie outside "
+                    "the form's /BBox (viewers clip them; they are still extracted)",
+                    page=page_number,
+                    token_index=use.token_index,
+                    form_path=use.form_path,
+                    glyphs=outside,
+                    count=use.glyphs_outside_bbox,
+                )
+            )
+
+    from_forms = tuple(g.paint_index for g in glyphs if g.form_path)
+    if from_forms:
+        share = len(from_forms) / len(glyphs)
+        out.append(
+            Diagnostic(
+                DiagnosticKind.TEXT_FROM_FORMS,
+                Severity.INFO,
+                f"{share:.0%} of the page's glyphs ({len(from_forms)}) are painted inside Form XObjects "
+                "(watermarks, headers, reused blocks)",
+                page=page_number,
+                glyphs=from_forms,
+                count=len(from_forms),
+            )
+        )
+
+    invisible = tuple(g.paint_index for g in glyphs if g.render_mode in INVISIBLE_RENDER_MODES)
+    if invisible:
+        out.append(
+            Diagnostic(
+                DiagnosticKind.INVISIBLE_TEXT,
+                Severity.INFO,
+                f"{len(invisible)} invisible {_glyph_word(len(invisible))} (render mode 3/7, e.g. an OCR "
+                "layer): extracted although nothing is painted",
+                page=page_number,
+                glyphs=invisible,
+                count=len(invisible),
+            )
+        )
+    if not glyphs:
+        out.append(
+            Diagnostic(
+                DiagnosticKind.NO_TEXT,
+                Severity.INFO,
+                "no text glyphs on this page (empty, or the text is an image or vector outlines)",
+                page=page_number,
+            )
+        )
+    return out

@@ -1,0 +1,98 @@
+"""JSON-ready dicts of engine records (CLI output, exports). Rounded for stable, readable output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.fonts.base import FontInfo
+from core.geometry import Point
+from core.glyph import Glyph, GlyphStatus
+from core.page import FormUse, PageBoxes
+
+DIGITS = 3
+
+
+def _r(x: float) -> float:
+    v = round(x, DIGITS)
+    return 0.0 if v == 0 else v  # no "-0.0" in output
+
+
+def _pt(p: Point) -> list[float]:
+    return [_r(p[0]), _r(p[1])]
+
+
+def glyph_to_json(g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None) -> dict[str, Any]:
+    return {
+        "paint_index": g.paint_index,
+        "unicode": g.unicode,
+        "code": g.code,
+        "code_bytes": g.code_bytes,
+        "font_key": g.font_key,
+        "font_id": g.font_id,
+        "font_size": _r(g.font_size),
+        "origin": _pt(g.origin),
+        "glyph_end": _pt(g.glyph_end),
+        "pen_end": _pt(g.pen_end),
+        "quad": [_pt(p) for p in g.quad],
+        "height": _r(g.height),
+        "direction": _pt(g.direction),
+        "wmode": g.wmode,
+        "token_index": g.token_index,
+        "stream_index": g.stream_index,
+        "form_path": list(g.form_path),
+        "mcid": g.mcid,
+        "decode_source": g.decode_source.value,
+        "render_mode": g.render_mode,
+        "rise": _r(g.rise),
+        "char_spacing": _r(g.char_spacing),
+        "word_spacing": _r(g.word_spacing),
+        "horizontal_scaling": _r(g.horizontal_scaling),
+        "outside_form_bbox": g.outside_form_bbox,
+        "status": (status or GlyphStatus.KEPT).value,
+        "duplicate_of": duplicate_of,
+    }
+
+
+def rect_to_json(r: tuple[float, float, float, float] | None) -> list[float] | None:
+    return None if r is None else [_r(v) for v in r]
+
+
+def boxes_to_json(b: PageBoxes) -> dict[str, Any]:
+    return {
+        "media_box": rect_to_json(b.media_box),
+        "crop_box": rect_to_json(b.crop_box),
+        "visible_box": rect_to_json(b.visible_box),
+        "rotate": b.rotate,
+        "bleed_box": rect_to_json(b.bleed_box),
+        "trim_box": rect_to_json(b.trim_box),
+        "art_box": rect_to_json(b.art_box),
+    }
+
+
+def font_info_to_json(info: FontInfo) -> dict[str, Any]:
+    return {
+        "font_id": info.font_id,
+        "subtype": info.subtype,
+        "descendant_subtype": info.descendant_subtype,
+        "base_font": info.base_font,
+        "encoding": info.encoding,
+        "has_tounicode": info.has_tounicode,
+        "tounicode_entries": info.tounicode_entries,
+        "widths_source": info.widths_source,
+        "wmode": info.wmode,
+        "cid_collection": info.cid_collection,
+        "embedded": info.embedded,
+        "problems": [{"kind": p.kind.value, "message": p.message} for p in info.problems],
+    }
+
+
+def form_use_to_json(f: FormUse) -> dict[str, Any]:
+    return {
+        "form_path": list(f.form_path),
+        "object_id": f.object_id,
+        "bbox": [_pt(p) for p in f.bbox],
+        "matrix": [_r(v) for v in f.matrix],
+        "token_index": f.token_index,
+        "glyph_count": f.glyph_count,
+        "glyphs_outside_bbox": f.glyphs_outside_bbox,
+    }

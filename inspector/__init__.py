@@ -1,0 +1,35 @@
+"""glyphscope inspector: the desktop app (PySide6) and the headless page renderer."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def demo_pdf() -> Path:
+    """The bundled demo document, one phenomenon per page."""
+    return Path(__file__).resolve().parents[1] / "assets" / "demo.pdf"
+
+
+def _make_none_immortal() -> None:
+    """Work around PySide6 6.12 on CPython < 3.12: every void Qt method returns None WITHOUT a
+    reference, so None's count drifts down by one per call (QPainterPath.lineTo, QPainter.save,
+    QRectF.setWidth, ...) until the interpreter aborts with "none_dealloc: deallocating None".
+    CPython 3.12 made None immortal (PEP 683), which hides the bug there; here we give None
+    the same effective immortality by raising its count far beyond any drift. Checked, so a
+    build with a different object layout is left alone."""
+    if sys.version_info >= (3, 12):
+        return
+    import ctypes
+
+    bump = 1 << 40
+    before = sys.getrefcount(None)
+    cell = ctypes.c_ssize_t.from_address(id(None))
+    if cell.value != before - 1 and cell.value != before:  # not the refcount field: leave it
+        return
+    cell.value += bump
+    if sys.getrefcount(None) - before != bump:
+        cell.value -= bump
+
+
+_make_none_immortal()

@@ -1,0 +1,446 @@
+"""The page canvas: the rendered MediaBox with one custom-painted item per overlay layer."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPixmap, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPixmapItem,
+    QGraphicsScene,
+    QGraphicsTextItem,
+    QGraphicsView,
+    QStyleOptionGraphicsItem,
+    QToolTip,
+    QWidget,
+)
+
+from inspector import overlays as O
+from inspector.layers import LAYERS
+from inspector.rendering import display_size, page_transform
+from inspector.session import Session
+
+MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
+TOOLTIP_LAYERS = ("word_gaps", "line_breaks", "duplicates", "columns", "baselines")
+MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
+
+
+class LayerItem(QGraphicsItem):
+    """One overlay layer: paints its tiled paths under the page transform, only where exposed."""
+
+    def __init__(self, key: str, z: float) -> None:
+        super().__init__()
+        self.key = key
+        self.drawing: O.LayerDrawing | None = None
+        self.page_to_scene = QTransform()
+        self.rect = QRectF()
+        self.setZValue(z)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_drawing(self, drawing: O.LayerDrawing | None, page_to_scene: QTransform, rect: QRectF) -> None:
+        self.prepareGeometryChange()
+        self.drawing = drawing
+        self.page_to_scene = page_to_scene
+        self.rect = rect.adjusted(-400, -400, 400, 400)  # labels and slug text may lie outside
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self.rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self.drawing is None:
+            return
+        exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.rect
+        O.paint_layer(painter, self.drawing, self.page_to_scene, exposed)
+
+
+class SelectionItem(QGraphicsItem):
+    """The selected glyphs, the hovered glyph, and each selected duplicate's link."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page_to_scene = QTransform()
+        self.rect = QRectF()
+        self.selection = O.QPainterPath()
+        self.hover = O.QPainterPath()
+        self.setZValue(100)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_frame(self, page_to_scene: QTransform, rect: QRectF) -> None:
+        self.prepareGeometryChange()
+        self.page_to_scene = page_to_scene
+        self.rect = rect.adjusted(-400, -400, 400, 400)
+
+    def set_paths(self, selection: O.QPainterPath | None = None, hover: O.QPainterPath | None = None) -> None:
+        if selection is not None:
+            self.selection = selection
+        if hover is not None:
+            self.hover = hover
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self.rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self.selection.isEmpty():
+            O.paint_path(painter, self.selection, O.SELECTION_STYLE, self.page_to_scene)
+        if not self.hover.isEmpty():
+            O.paint_path(painter, self.hover, O.HOVER_STYLE, self.page_to_scene)
+
+
+class PageView(QGraphicsView):
+    """Shows one PageBundle; talks to the Session, never to other panels."""
+
+    cursor_moved = Signal(object)  # (x, y) in user space, or None when outside the page
+    zoom_changed = Signal(float)
+    wants_resolution = Signal(int, float)  # page, pixels per point
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("canvas")
+        self.session = session
+        self.scene_ = QGraphicsScene(self)
+        self.setScene(self.scene_)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, False)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        self.setBackgroundBrush(QBrush(QColor("#5f6368")))
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setAcceptDrops(False)  # the main window takes dropped files
+
+        self.bundle: Any = None
+        self.page_to_scene = QTransform()
+        self.page_rect = QRectF()
+        self.fit_mode = "page"  # "page", "width" or "" (free zoom)
+        self._press: QPoint | None = None
+        self._pending_scale = 0.0
+
+        self.page_item = QGraphicsPixmapItem()
+        self.page_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self.page_item.setZValue(0)
+        self.scene_.addItem(self.page_item)
+        self.paper = self.scene_.addRect(QRectF(), Qt.PenStyle.NoPen, QBrush(QColor("white")))
+        self.paper.setZValue(-1)
+        self.layer_items: dict[str, LayerItem] = {}
+        for z, spec in enumerate(LAYERS):
+            item = LayerItem(spec.key, 10 + z)
+            item.setVisible(session.layers.get(spec.key, spec.default_visible))
+            self.scene_.addItem(item)
+            self.layer_items[spec.key] = item
+        self.selection_item = SelectionItem()
+        self.scene_.addItem(self.selection_item)
+        self.message_item = QGraphicsTextItem()
+        self.message_item.setZValue(200)
+        self.message_item.setDefaultTextColor(QColor("#b71c1c"))
+        font = QFont()
+        font.setPointSize(11)
+        self.message_item.setFont(font)
+        self.message_item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.scene_.addItem(self.message_item)
+
+        self._resolution_timer = QTimer(self)
+        self._resolution_timer.setSingleShot(True)
+        self._resolution_timer.setInterval(200)
+        self._resolution_timer.timeout.connect(self._check_resolution)
+
+        session.events.layers.connect(self._on_layer)
+        session.events.mode.connect(self._on_mode)
+        session.events.selection.connect(self._on_selection)
+        session.events.hovered.connect(self._on_hovered)
+
+    # -- content ------------------------------------------------------------------------------
+    def clear(self, message: str = "") -> None:
+        self.bundle = None
+        self.page_item.setPixmap(QPixmap())
+        for item in self.layer_items.values():
+            item.set_drawing(None, QTransform(), QRectF())
+        self.selection_item.set_paths(O.QPainterPath(), O.QPainterPath())
+        self.paper.setRect(QRectF())
+        self.show_message(message)
+
+    def show_message(self, message: str, colour: str = "#b71c1c") -> None:
+        self.message_item.setDefaultTextColor(QColor(colour))
+        self.message_item.setPlainText(message)
+        self.message_item.setTextWidth(420)
+        self.message_item.setVisible(bool(message))
+        self.message_item.setPos(self.page_rect.topLeft() + QPointF(12, 12) if not self.page_rect.isEmpty() else QPointF())
+
+    def show_loading(self, page_number: int, boxes: Any = None) -> None:
+        """Keep the old page visible but say the new one is on its way; lay out the page frame if known."""
+        if boxes is not None and self.bundle is None:
+            self._set_frame(boxes)
+        self.show_message(f"Loading page {page_number}…", "#e0e0e0" if self.bundle is None else "#1565c0")
+
+    def _set_frame(self, boxes: Any) -> None:
+        w, h = display_size(boxes)
+        new_rect = QRectF(0, 0, w, h)
+        changed = new_rect != self.page_rect
+        self.page_rect = new_rect
+        self.page_to_scene = page_transform(boxes, 1.0)
+        self.paper.setRect(self.page_rect)
+        self.scene_.setSceneRect(self.page_rect.adjusted(-40, -40, 40, 40))
+        if changed:
+            self.apply_fit()
+
+    def set_bundle(self, bundle: Any) -> None:
+        self.bundle = bundle
+        self._set_frame(bundle.boxes)
+        if bundle.image is not None and not bundle.image.isNull():
+            self.page_item.setPixmap(QPixmap.fromImage(bundle.image))
+            self.page_item.setScale(1.0 / bundle.render_scale)
+        else:
+            self.page_item.setPixmap(QPixmap())
+        for key, item in self.layer_items.items():
+            drawing = bundle.overlays.layer(key, self.session.mode) if bundle.overlays is not None else None
+            item.set_drawing(drawing, self.page_to_scene, self.page_rect)
+        self.selection_item.set_frame(self.page_to_scene, self.page_rect)
+        self._on_selection(self.session.selection, "")
+        messages = [m for m in (bundle.error, bundle.render_error) if m]
+        self.show_message("\n".join(messages))
+        self._resolution_timer.start()
+
+    def set_image(self, page_number: int, scale: float, image: Any) -> None:
+        if self.bundle is None or self.bundle.page_number != page_number or image is None or image.isNull():
+            return
+        if scale <= self.bundle.render_scale:
+            return
+        self.bundle.image = image
+        self.bundle.render_scale = image.width() / max(1e-6, self.page_rect.width())
+        self.page_item.setPixmap(QPixmap.fromImage(image))
+        self.page_item.setScale(1.0 / self.bundle.render_scale)
+
+    # -- session events -----------------------------------------------------------------------
+    def _on_layer(self, key: str, visible: bool) -> None:
+        item = self.layer_items.get(key)
+        if item is not None:
+            item.setVisible(visible)
+
+    def _on_mode(self, mode: str) -> None:
+        if self.bundle is None or self.bundle.overlays is None:
+            return
+        for key in MODE_LAYERS:
+            self.layer_items[key].set_drawing(
+                self.bundle.overlays.layer(key, mode), self.page_to_scene, self.page_rect
+            )
+
+    def _quads(self) -> Any:
+        if self.bundle is None or self.bundle.analysis is None:
+            return ()
+        return [g.quad for g in self.bundle.analysis.page.glyphs]
+
+    def _on_selection(self, selection: frozenset[int], source: str) -> None:
+        if self.bundle is None or self.bundle.analysis is None:
+            self.selection_item.set_paths(O.QPainterPath())
+            return
+        glyphs = self.bundle.analysis.page.glyphs
+        quads = _QuadList(glyphs)
+        path = O.selection_path(quads, sorted(selection))
+        classified = self.bundle.analysis.classified
+        for i in selection:
+            if 0 <= i < len(glyphs):
+                target = classified.duplicate_of[i]
+                if target is not None:
+                    a, b = glyphs[i].center, glyphs[target].center
+                    path.moveTo(*a)
+                    path.lineTo(*b)
+        self.selection_item.set_paths(selection=path)
+        if selection and source != "canvas":
+            self.ensure_visible(selection)
+
+    def _on_hovered(self, paint_index: int | None) -> None:
+        if self.bundle is None or self.bundle.analysis is None or paint_index is None:
+            self.selection_item.set_paths(hover=O.QPainterPath())
+            return
+        self.selection_item.set_paths(hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index]))
+
+    def ensure_visible(self, selection: frozenset[int]) -> None:
+        if self.bundle is None or self.bundle.analysis is None:
+            return
+        glyphs = self.bundle.analysis.page.glyphs
+        rect = QRectF()
+        for i in sorted(selection)[:2000]:
+            if 0 <= i < len(glyphs):
+                q = glyphs[i].quad
+                r = self.page_to_scene.map(O.QPolygonF([QPointF(*p) for p in q])).boundingRect()
+                rect = r if rect.isNull() else rect.united(r)
+        if not rect.isNull():
+            visible = self.mapToScene(self.viewport().rect()).boundingRect()
+            if not visible.contains(rect):
+                self.centerOn(rect.center())
+
+    # -- zoom ---------------------------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        t = self.transform()
+        return math.hypot(t.m11(), t.m12())
+
+    def set_zoom(self, zoom: float, fit_mode: str = "") -> None:
+        zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
+        self.fit_mode = fit_mode
+        self.setTransform(QTransform.fromScale(zoom, zoom))
+        self.zoom_changed.emit(zoom)
+        self._resolution_timer.start()
+
+    def zoom_by(self, factor: float) -> None:
+        self.set_zoom(self.zoom * factor)
+
+    def fit_page(self) -> None:
+        if self.page_rect.isEmpty():
+            self.fit_mode = "page"
+            return
+        vp = self.viewport().rect()
+        zoom = min((vp.width() - 24) / self.page_rect.width(), (vp.height() - 24) / self.page_rect.height())
+        self.set_zoom(zoom, "page")
+        self.centerOn(self.page_rect.center())
+
+    def fit_width(self) -> None:
+        if self.page_rect.isEmpty():
+            self.fit_mode = "width"
+            return
+        vp = self.viewport().rect()
+        self.set_zoom((vp.width() - 24) / self.page_rect.width(), "width")
+        self.centerOn(QPointF(self.page_rect.center().x(), self.page_rect.top()))
+
+    def actual_size(self) -> None:
+        self.set_zoom(self.logicalDpiX() / 72.0)
+
+    def apply_fit(self) -> None:
+        if self.fit_mode == "page":
+            self.fit_page()
+        elif self.fit_mode == "width":
+            self.fit_width()
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.apply_fit()
+
+    def _check_resolution(self) -> None:
+        if self.bundle is None or self.bundle.image is None:
+            return
+        wanted = self.zoom * self.devicePixelRatioF()
+        if wanted > self.bundle.render_scale * 1.3:
+            self.wants_resolution.emit(self.bundle.page_number, min(wanted * 1.25, 12.0))
+
+    # -- mouse --------------------------------------------------------------------------------
+    def user_point(self, view_pos: QPoint) -> tuple[float, float] | None:
+        if self.page_rect.isEmpty():
+            return None
+        scene = self.mapToScene(view_pos)
+        inverse, ok = self.page_to_scene.inverted()
+        if not ok:
+            return None
+        p = inverse.map(scene)
+        return (p.x(), p.y())
+
+    def glyph_at(self, view_pos: QPoint) -> int | None:
+        if self.bundle is None or self.bundle.overlays is None:
+            return None
+        p = self.user_point(view_pos)
+        if p is None:
+            return None
+        return self.bundle.overlays.hit_index.hit(p, radius=3.0 / max(self.zoom, 1e-3))
+
+    def wheelEvent(self, event: Any) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            delta = event.angleDelta().y()
+            if delta:
+                self.zoom_by(1.0015**delta)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def mousePressEvent(self, event: Any) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: Any) -> None:
+        super().mouseReleaseEvent(event)
+        self.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        press, self._press = self._press, None
+        if press is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        pos = event.position().toPoint()
+        if (pos - press).manhattanLength() > 4:
+            return  # that was a pan
+        self.click(pos, event.modifiers())
+
+    def click(self, pos: QPoint, modifiers: Any = Qt.KeyboardModifier.NoModifier) -> int | None:
+        """Select the glyph under `pos` (view coordinates); Ctrl/Shift toggles it in the selection."""
+        index = self.glyph_at(pos)
+        additive = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier))
+        if index is None:
+            if not additive:
+                self.session.clear_selection("canvas")
+            return None
+        if additive:
+            self.session.select(self.session.selection ^ {index}, "canvas")
+        else:
+            self.session.select({index}, "canvas")
+        return index
+
+    def mouseMoveEvent(self, event: Any) -> None:
+        super().mouseMoveEvent(event)
+        pos = event.position().toPoint()
+        p = self.user_point(pos)
+        self.cursor_moved.emit(p)
+        if self._press is not None:
+            return
+        index = self.glyph_at(pos)
+        self.session.set_hovered(index)
+        tip = self.tooltip_at(pos)
+        if tip:
+            QToolTip.showText(event.globalPosition().toPoint(), tip, self.viewport())
+        else:
+            QToolTip.hideText()
+
+    def leaveEvent(self, event: Any) -> None:
+        super().leaveEvent(event)
+        self.cursor_moved.emit(None)
+        self.session.set_hovered(None)
+
+    def tooltip_at(self, pos: QPoint) -> str:
+        """The decision under the cursor in words, else a one-line glyph summary."""
+        if self.bundle is None or self.bundle.overlays is None:
+            return ""
+        p = self.user_point(pos)
+        if p is None:
+            return ""
+        radius = 6.0 / max(self.zoom, 1e-3)
+        for key in TOOLTIP_LAYERS:
+            if not self.session.layers.get(key):
+                continue
+            drawing = self.bundle.overlays.layer(key, self.session.mode)
+            marker = drawing.marker_near(p, radius) if drawing is not None else None
+            if marker is not None:
+                return marker.text
+        index = self.glyph_at(pos)
+        if index is None:
+            return ""
+        g = self.bundle.analysis.page.glyphs[index]
+        status = self.bundle.analysis.classified.status[index].value
+        origin = " › ".join(g.form_path) if g.form_path else "page stream"
+        char = g.unicode if g.unicode else "(unresolved)"
+        return f"#{index} {char!r} {g.font_key} {g.font_size:g} · {status} · {origin} · {g.decode_source.value}"
+
+
+class _QuadList:
+    """A sequence view of the glyph quads (no copy)."""
+
+    def __init__(self, glyphs: Any) -> None:
+        self.glyphs = glyphs
+
+    def __len__(self) -> int:
+        return len(self.glyphs)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.glyphs[i].quad

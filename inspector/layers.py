@@ -1,0 +1,67 @@
+"""The overlay layers: their names, colours and what each one counts (Qt-free).
+
+The legend, the canvas, the headless renderer and the tests all read this
+table, so a layer is defined exactly once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LayerSpec:
+    key: str
+    label: str
+    colour: str  # "#rrggbb"; layers with several colours give their main one
+    default_visible: bool
+    tooltip: str
+
+
+LAYERS: tuple[LayerSpec, ...] = (
+    LayerSpec("page_boxes", "Page boxes", "#2e7d32", True, "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art"),
+    LayerSpec("glyphs", "Glyph quads", "#1e63d6", True, "Every painted glyph; page stream blue, each form its own colour"),
+    LayerSpec("form_bboxes", "Form BBoxes", "#8e24aa", False, "The /BBox of every Form XObject drawn on the page"),
+    LayerSpec("culled", "Culled glyphs", "#d32f2f", True, "Box centre outside the visible box: left out of every text mode"),
+    LayerSpec("duplicates", "Duplicates", "#e91e63", True, "Dropped by dedupe, linked to the glyph they duplicate"),
+    LayerSpec("unresolved", "Unresolved", "#b71c1c", True, "No Unicode: the decoding chain found nothing"),
+    LayerSpec("fallback", "Fallback-decoded", "#f9a825", True, "Unicode guessed by the fallback step"),
+    LayerSpec("word_gaps", "Word gaps", "#2e7d32", False, "Every gap between consecutive glyphs: space inserted or not"),
+    LayerSpec("line_breaks", "Line breaks", "#00838f", False, "Where a new line was started, with displacement and threshold"),
+    LayerSpec("reading_order", "Reading order", "#3949ab", False, "Path through the glyphs in the order of the selected mode"),
+    LayerSpec("structure_order", "Structure (MCID)", "#6d4c41", False, "Glyphs coloured by MCID, path in structure order"),
+    LayerSpec("columns", "Column boxes", "#ef6c00", False, "Columns found by columns mode"),
+    LayerSpec("baselines", "Baselines", "#00897b", False, "Baselines of layout mode"),
+)
+
+LAYER_KEYS: tuple[str, ...] = tuple(layer.key for layer in LAYERS)
+LAYER_BY_KEY = {layer.key: layer for layer in LAYERS}
+
+NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss
+
+# Colours of glyph origins: the page stream first, then one per distinct form path.
+PAGE_STREAM_COLOUR = "#1e63d6"
+FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
+
+# Word-gap markers.
+GAP_INSERTED_COLOUR = "#2e7d32"
+GAP_NOT_INSERTED_COLOUR = "#9e9e9e"
+GAP_NEAR_MISS_COLOUR = "#ff6d00"
+
+
+def form_colour(index: int) -> str:
+    return FORM_COLOURS[index % len(FORM_COLOURS)]
+
+
+def mcid_colour(mcid: int) -> str:
+    """A stable, well-separated hue per MCID (golden-ratio steps)."""
+    hue = (mcid * 0.618033988749895) % 1.0
+    return _hsv_to_hex(hue, 0.65, 0.85)
+
+
+def _hsv_to_hex(h: float, s: float, v: float) -> str:
+    i = int(h * 6.0) % 6
+    f = h * 6.0 - int(h * 6.0)
+    p, q, t = v * (1 - s), v * (1 - f * s), v * (1 - (1 - f) * s)
+    r, g, b = [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][i]
+    return "#{:02x}{:02x}{:02x}".format(int(r * 255), int(g * 255), int(b * 255))

@@ -1,0 +1,107 @@
+"""The legend: one row per layer with its colour, an on/off box and its count on this page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from inspector import layers as L
+from inspector.session import Session
+
+
+def swatch(colour: str, size: int = 14, fill_alpha: int = 110) -> QPixmap:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    from PySide6.QtGui import QPainter, QPen
+
+    painter = QPainter(pixmap)
+    fill = QColor(colour)
+    fill.setAlpha(fill_alpha)
+    painter.setBrush(fill)
+    painter.setPen(QPen(QColor(colour), 2))
+    painter.drawRect(1, 1, size - 3, size - 3)
+    painter.end()
+    return pixmap
+
+
+class LegendPanel(QWidget):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.checks: dict[str, QCheckBox] = {}
+        self.counts: dict[str, QLabel] = {}
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        for row, spec in enumerate(L.LAYERS):
+            sw = QLabel()
+            sw.setPixmap(swatch(spec.colour))
+            check = QCheckBox(spec.label)
+            check.setObjectName(f"legend.{spec.key}")
+            check.setToolTip(spec.tooltip)
+            check.setChecked(session.layers[spec.key])
+            check.toggled.connect(lambda on, key=spec.key: self.session.set_layer_visible(key, on))
+            count = QLabel("–")
+            count.setObjectName(f"legend.{spec.key}.count")
+            count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            count.setMinimumWidth(44)
+            grid.addWidget(sw, row, 0)
+            grid.addWidget(check, row, 1)
+            grid.addWidget(count, row, 2)
+            self.checks[spec.key] = check
+            self.counts[spec.key] = count
+        outer.addLayout(grid)
+        self.keys = QLabel()
+        self.keys.setObjectName("legend.key")
+        self.keys.setWordWrap(True)
+        self.keys.setTextFormat(Qt.TextFormat.RichText)
+        outer.addWidget(self.keys)
+        outer.addStretch(1)
+        self._facts: Any = None
+        self._overlays: Any = None
+        session.events.layers.connect(self._on_layer)
+        session.events.mode.connect(lambda mode: self.set_counts(self._facts, self._overlays))
+        self.set_counts(None, None)
+
+    def _on_layer(self, key: str, visible: bool) -> None:
+        check = self.checks.get(key)
+        if check is not None and check.isChecked() != visible:
+            check.setChecked(visible)
+
+    def count(self, key: str) -> int | None:
+        text = self.counts[key].text()
+        return int(text) if text.isdigit() else None
+
+    def set_counts(self, facts: Any, overlays: Any) -> None:
+        """Counts of the current page from the engine's records (`PageFacts.layer_counts`)."""
+        self._facts, self._overlays = facts, overlays
+        if facts is None:
+            for label in self.counts.values():
+                label.setText("–")
+            self.keys.setText("")
+            return
+        counts = facts.layer_counts(self.session.mode)
+        for key, label in self.counts.items():
+            label.setText(str(counts.get(key, 0)))
+        view = facts.view(self.session.mode)
+        inserted = sum(1 for d in view.word_gaps if d.inserted)
+        near = sum(1 for d in view.word_gaps if d.near_miss)
+        rows = ["<b>Glyph origins</b>"]
+        rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
+        form_colours = overlays.form_colours if overlays is not None else {}
+        for path, colour in form_colours.items():
+            rows.append(_key_row(colour, "form " + " › ".join(path)))
+        rows.append(f"<b>Word gaps ({self.session.mode})</b>")
+        rows.append(_key_row(L.GAP_INSERTED_COLOUR, f"space inserted ({inserted})"))
+        rows.append(_key_row(L.GAP_NOT_INSERTED_COLOUR, f"no space ({len(view.word_gaps) - inserted})"))
+        rows.append(_key_row(L.GAP_NEAR_MISS_COLOUR, f"near miss, within ±20 % of the threshold ({near})"))
+        self.keys.setText("<br>".join(rows))
+
+
+def _key_row(colour: str, text: str) -> str:
+    return f'<span style="color:{colour}; font-size:14px">■</span> {text}'

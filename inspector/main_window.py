@@ -1,0 +1,505 @@
+"""The main window: the canvas in the middle, panels in docks, everything driven by the Session."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSpinBox,
+    QToolBar,
+    QWidget,
+)
+
+from core.errors import PasswordRequired, WrongPassword
+from inspector import dialogs
+from inspector.canvas import PageView
+from inspector.layers import LAYER_KEYS
+from inspector.legend import LegendPanel
+from inspector.panels import add_panel
+from inspector.panels.details import GlyphDetailsPanel
+from inspector.panels.document_text import DocumentTextPanel
+from inspector.panels.glyph_table import GlyphTablePanel
+from inspector.panels.pages import PageListPanel
+from inspector.panels.text import MODE_TITLES, TextPanel
+from inspector.session import MODES, Session
+from inspector.workers import CancelToken, PageBundle, PageLoader, Worker, WorkerPool, render_job
+
+MAX_RECENT = 10
+SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
+
+
+def make_settings() -> QSettings:
+    """Ini settings in the user scope (tests redirect that scope to a temporary folder)."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
+
+
+def open_job(source: str, password: str | None, *, token: CancelToken) -> Any:
+    from core.document import open_document
+
+    return open_document(source, password)
+
+
+class MainWindow(QMainWindow):
+    document_opened = Signal(str)  # path
+    open_failed = Signal(str)  # message
+    page_shown = Signal(int)  # a page's bundle is on screen
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        self.setWindowTitle("glyphscope inspector")
+        self.setAcceptDrops(True)
+        self.settings = settings or make_settings()
+        self.session = Session()
+        self.pool = WorkerPool(self)
+        self.loader = PageLoader(self.pool, self)
+        self.renderer: Any = None
+        self.panels: dict[str, Any] = {}
+        self.last_error: tuple[str, str] | None = None
+        self.bundle: PageBundle | None = None
+        self._open_worker: Worker | None = None
+        self._pending_page: int | None = None
+        self._page_requested_at = 0.0
+
+        self.canvas = PageView(self.session, self)
+        self.setCentralWidget(self.canvas)
+        self._build_actions()
+        self._build_panels()
+        self._build_status_bar()
+        self._restore_settings()
+
+        s = self.session
+        s.events.page.connect(self._on_page)
+        s.events.mode.connect(self._on_mode)
+        s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
+        self.loader.page_ready.connect(self._on_bundle)
+        self.loader.page_progress.connect(self._on_page_progress)
+        self.canvas.cursor_moved.connect(self._on_cursor)
+        self.canvas.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f} %"))
+        self.canvas.wants_resolution.connect(self._render_sharper)
+        self._update_actions()
+
+    # -- construction -------------------------------------------------------------------------
+    def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                action.setShortcuts([QKeySequence(k) for k in shortcut])
+            else:
+                action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        action.setObjectName(name or text)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        self.act_open = a("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, "open")
+        self.act_close = a("&Close", self.close_document, QKeySequence.StandardKey.Close, "close")
+        self.act_quit = a("&Quit", self.close, QKeySequence.StandardKey.Quit, "quit")
+        self.act_prev = a("&Previous page", self.prev_page, [Qt.Key.Key_PageUp, "Alt+Left"], "prev_page")
+        self.act_next = a("&Next page", self.next_page, [Qt.Key.Key_PageDown, "Alt+Right"], "next_page")
+        self.act_first = a("&First page", lambda: self.session.set_page(1), "Ctrl+Home", "first_page")
+        self.act_last = a("&Last page", lambda: self.session.set_page(self.session.page_count), "Ctrl+End", "last_page")
+        self.act_zoom_in = a("Zoom &in", lambda: self.canvas.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn, "zoom_in")
+        self.act_zoom_out = a("Zoom &out", lambda: self.canvas.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut, "zoom_out")
+        self.act_fit_page = a("Fit &page", self.canvas.fit_page, "Ctrl+0", "fit_page")
+        self.act_fit_width = a("Fit &width", self.canvas.fit_width, "Ctrl+2", "fit_width")
+        self.act_actual = a("&Actual size", self.canvas.actual_size, "Ctrl+1", "actual_size")
+        self.act_clear = a("Clear selection", lambda: self.session.clear_selection("window"), "Esc", "clear_selection")
+
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        file_menu.addAction(self.act_open)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.setObjectName("recent_menu")
+        file_menu.addAction(self.act_close)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+        view_menu = menu.addMenu("&View")
+        for act in (self.act_zoom_in, self.act_zoom_out, self.act_fit_page, self.act_fit_width, self.act_actual):
+            view_menu.addAction(act)
+        view_menu.addSeparator()
+        mode_menu = view_menu.addMenu("Text &mode")
+        self.mode_group = QActionGroup(self)
+        for mode in MODES:
+            act = QAction(MODE_TITLES[mode], self, checkable=True)
+            act.setChecked(mode == self.session.mode)
+            act.triggered.connect(lambda checked, m=mode: self.session.set_mode(m))
+            self.mode_group.addAction(act)
+            mode_menu.addAction(act)
+        self.layers_menu = view_menu.addMenu("&Layers")
+        self.panels_menu = view_menu.addMenu("&Panels")
+        go_menu = menu.addMenu("&Go")
+        for act in (self.act_first, self.act_prev, self.act_next, self.act_last):
+            go_menu.addAction(act)
+        help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self._action("&About glyphscope", self.about, None, "about"))
+
+        bar = QToolBar("Main", self)
+        bar.setObjectName("toolbar.main")
+        self.addToolBar(bar)
+        bar.addAction(self.act_open)
+        bar.addSeparator()
+        bar.addAction(self.act_prev)
+        self.page_spin = QSpinBox()
+        self.page_spin.setObjectName("page_spin")
+        self.page_spin.setRange(0, 0)
+        self.page_spin.setKeyboardTracking(False)
+        self.page_spin.valueChanged.connect(lambda n: self.session.set_page(n) if n else None)
+        bar.addWidget(self.page_spin)
+        self.page_count_label = QLabel(" of 0 ")
+        bar.addWidget(self.page_count_label)
+        bar.addAction(self.act_next)
+        bar.addSeparator()
+        for act in (self.act_zoom_out, self.act_zoom_in, self.act_fit_width, self.act_fit_page):
+            bar.addAction(act)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" Mode "))
+        self.mode_combo = QComboBox()
+        self.mode_combo.setObjectName("mode_combo")
+        for mode in MODES:
+            self.mode_combo.addItem(MODE_TITLES[mode], mode)
+        self.mode_combo.currentIndexChanged.connect(lambda i: self.session.set_mode(MODES[i]))
+        bar.addWidget(self.mode_combo)
+
+    def _build_panels(self) -> None:
+        s = self.session
+        self.legend = LegendPanel(s)
+        legend_dock = add_panel(self, self.legend, "legend", "left", title="Layers")
+        self.page_list = PageListPanel(s)
+        add_panel(self, self.page_list, "pages", "left", title="Pages")
+        self.splitDockWidget(legend_dock, self.panels["pages"], Qt.Orientation.Vertical)
+        self.text_panels: dict[str, TextPanel] = {mode: TextPanel(s, mode) for mode in MODES}
+        first = add_panel(self, self.text_panels[MODES[0]], f"text_{MODES[0]}", "right", title="Text: Plain")
+        # Details go below the text tabs: split before tabifying, or Qt puts them into the tab group.
+        self.details = GlyphDetailsPanel(s)
+        details_dock = add_panel(self, self.details, "details", "right", title="Glyph details")
+        self.splitDockWidget(first, details_dock, Qt.Orientation.Vertical)
+        for mode in MODES[1:]:
+            title = f"Text: {MODE_TITLES[mode]}"
+            add_panel(self, self.text_panels[mode], f"text_{mode}", "right", title=title, tabify_with=first)
+        self.document_text = DocumentTextPanel(s, self.pool)
+        self.document_text.page_requested.connect(s.set_page)
+        add_panel(self, self.document_text, "document_text", "right", title="Text: document", tabify_with=first)
+        first.raise_()
+        self.glyph_table = GlyphTablePanel(s)
+        add_panel(self, self.glyph_table, "glyph_table", "bottom", title="Glyph table")
+        for key in LAYER_KEYS:
+            check = self.legend.checks[key]
+            act = QAction(check.text(), self, checkable=True)
+            act.setChecked(s.layers[key])
+            act.toggled.connect(lambda on, k=key: s.set_layer_visible(k, on))
+            s.events.layers.connect(lambda k, on, key=key, act=act: act.setChecked(on) if k == key else None)
+            self.layers_menu.addAction(act)
+        self.resizeDocks([legend_dock], [240], Qt.Orientation.Horizontal)
+        self.resizeDocks([first], [460], Qt.Orientation.Horizontal)
+        self.resizeDocks([first, details_dock], [380, 300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.panels["glyph_table"]], [180], Qt.Orientation.Vertical)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.cursor_label = QLabel("")
+        self.cursor_label.setObjectName("status.cursor")
+        self.cursor_label.setMinimumWidth(200)
+        self.zoom_label = QLabel("")
+        self.timing_label = QLabel("")
+        self.timing_label.setObjectName("status.timing")
+        self.warning_label = QLabel("")
+        self.warning_label.setObjectName("status.warning")
+        self.warning_label.setStyleSheet("color: #b26a00")
+        bar.addPermanentWidget(self.warning_label)
+        bar.addPermanentWidget(self.timing_label)
+        bar.addPermanentWidget(self.zoom_label)
+        bar.addPermanentWidget(self.cursor_label)
+
+    # -- settings -----------------------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        st = self.settings
+        geometry = st.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 950)
+        state = st.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        for key in LAYER_KEYS:
+            value = st.value(f"layers/{key}")
+            if value is not None:
+                self.session.set_layer_visible(key, str(value).lower() in ("true", "1"))
+        mode = st.value("view/mode")
+        if mode in MODES:
+            self.session.set_mode(str(mode))
+            self.mode_combo.setCurrentIndex(MODES.index(str(mode)))
+        self._rebuild_recent()
+
+    def save_settings(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("view/mode", self.session.mode)
+        self.settings.sync()
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent/files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or []) if v]
+
+    def _remember(self, path: str) -> None:
+        files = [path] + [f for f in self.recent_files() if f != path]
+        self.settings.setValue("recent/files", files[:MAX_RECENT])
+        self.settings.sync()
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for f in files:
+            act = self.recent_menu.addAction(Path(f).name)
+            act.setToolTip(f)
+            act.setStatusTip(f)
+            act.triggered.connect(lambda checked=False, f=f: self.open_path(f))
+        self.recent_menu.setEnabled(bool(files))
+
+    # -- opening ------------------------------------------------------------------------------
+    def open_dialog(self) -> None:
+        start = str(Path(self.session.source).parent) if self.session.source else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Open PDF", start, "PDF files (*.pdf);;All files (*)")
+        if name:
+            self.open_path(name)
+
+    def open_path(self, path: str | Path, password: str | None = None, page: int | None = None) -> Worker:
+        """Open a file in a worker; the password dialog and errors follow on the GUI thread."""
+        path = str(path)
+        if self._open_worker is not None:
+            self._open_worker.cancel()
+        self._pending_page = page
+        self.statusBar().showMessage(f"Opening {path}…")
+        worker = Worker(open_job, path, password)
+        worker.signals.result.connect(lambda doc, p=path, pw=password: self._opened(doc, p, pw))
+        worker.signals.error.connect(lambda message, exc, p=path, pw=password: self._open_error(p, pw, message, exc))
+        worker.signals.finished.connect(lambda w=worker: self._open_finished(w))
+        self._open_worker = worker
+        self.pool.start(worker, priority=20)
+        return worker
+
+    def _open_finished(self, worker: Worker) -> None:
+        if self._open_worker is worker:
+            self._open_worker = None
+
+    def _open_error(self, path: str, password: str | None, message: str, exc: BaseException) -> None:
+        if isinstance(exc, (PasswordRequired, WrongPassword)):
+            new_password = dialogs.ask_password(self, Path(path).name, isinstance(exc, WrongPassword))
+            if new_password is not None:
+                self.open_path(path, new_password, self._pending_page)
+                return
+            message = f"{Path(path).name} was not opened: it needs a password."
+            self.statusBar().showMessage(message, 8000)
+            self.open_failed.emit(message)
+            return
+        text = dialogs.error_message(exc)
+        dialogs.show_error(self, dialogs.error_title(exc), text)
+        self.statusBar().showMessage(text, 10000)
+        self.open_failed.emit(text)
+
+    def _opened(self, document: Any, path: str, password: str | None) -> None:
+        from inspector.rendering import PageRenderer
+
+        self.close_document()
+        self.renderer = PageRenderer(path, password)
+        self.loader.set_document(document, self.renderer, self.session.params)
+        self.loader.mode = self.session.mode
+        self.session.set_document(document, Path(path), password)
+        self._remember(str(Path(path).resolve()))
+        count = document.page_count
+        self.page_spin.blockSignals(True)
+        self.page_spin.setRange(1 if count else 0, count)
+        self.page_spin.blockSignals(False)
+        self.page_count_label.setText(f" of {count} ")
+        warnings = tuple(getattr(document, "warnings", ()))
+        if warnings:
+            self.warning_label.setText(f"⚠ {len(warnings)} repair warning{'s' if len(warnings) > 1 else ''}")
+            self.warning_label.setToolTip("\n".join(warnings))
+            self.statusBar().showMessage(f"Opened with warnings: {warnings[0]}", 15000)
+        else:
+            self.warning_label.setText("")
+            self.warning_label.setToolTip("")
+            self.statusBar().showMessage(f"Opened {path} ({count} pages)", 5000)
+        self._update_actions()
+        self.document_opened.emit(path)
+        if count == 0:
+            self.canvas.clear("This document has no pages.")
+            return
+        page = self._pending_page or 1
+        self._pending_page = None
+        self.session.set_page(max(1, min(page, count)))
+
+    def close_document(self) -> None:
+        if self.session.document is None:
+            return
+        old_doc, old_renderer = self.session.document, self.renderer
+        self.loader.set_document(None, None, self.session.params)
+        self.session.set_document(None)
+        self.bundle = None
+        self.renderer = None
+        self.canvas.clear()
+        self._set_facts(None)
+        self.page_spin.setRange(0, 0)
+        self.page_count_label.setText(" of 0 ")
+        self.warning_label.setText("")
+        self.setWindowTitle("glyphscope inspector")
+        self._update_actions()
+        # Workers may still hold them; close once they are done.
+        QTimer.singleShot(0, lambda: self._close_later(old_doc, old_renderer))
+
+    def _close_later(self, document: Any, renderer: Any, attempts: int = 0) -> None:
+        if self.pool.active and attempts < 50:
+            QTimer.singleShot(100, lambda: self._close_later(document, renderer, attempts + 1))
+            return
+        for thing in (renderer, document):
+            try:
+                if thing is not None:
+                    thing.close()
+            except Exception:
+                pass
+
+    # -- pages --------------------------------------------------------------------------------
+    def prev_page(self) -> None:
+        if self.session.page_number > 1:
+            self.session.set_page(self.session.page_number - 1)
+
+    def next_page(self) -> None:
+        if self.session.page_number < self.session.page_count:
+            self.session.set_page(self.session.page_number + 1)
+
+    def _on_page(self, page: int) -> None:
+        self.page_spin.blockSignals(True)
+        self.page_spin.setValue(page)
+        self.page_spin.blockSignals(False)
+        self._update_actions()
+        self._page_requested_at = time.perf_counter()
+        name = self.session.source.name if self.session.source else ""
+        self.setWindowTitle(f"{name} — page {page} of {self.session.page_count} — glyphscope inspector")
+        cached = self.loader.request(page)
+        if cached is not None:
+            self._show(cached)
+        else:
+            self.canvas.show_loading(page)
+            self.timing_label.setText(f"loading page {page}…")
+
+    def _on_page_progress(self, page: int, done: int, total: int, message: str) -> None:
+        showing = self.bundle.page_number if self.bundle is not None else None
+        if page == self.session.page_number and showing != page:
+            self.timing_label.setText(message + "…")
+
+    def _on_bundle(self, bundle: PageBundle) -> None:
+        if bundle.error:
+            self.page_list.model.set_note(bundle.page_number, "error")
+        if bundle.page_number == self.session.page_number:
+            self._show(bundle)
+
+    def _show(self, bundle: PageBundle) -> None:
+        self.bundle = bundle
+        self.canvas.set_bundle(bundle)
+        self._set_facts(bundle.facts)
+        if bundle.facts is None:
+            message = bundle.error or "The page could not be analysed."
+            for panel in self.text_panels.values():
+                panel.show_error(message)
+        self.session.set_analysis(bundle.page_number, bundle.analysis, bundle.error)
+        elapsed = (time.perf_counter() - self._page_requested_at) * 1000
+        work = bundle.timings.get("total")
+        detail = f" (analyse {bundle.timings.get('analyse', 0) * 1000:.0f} ms, render {bundle.timings.get('render', 0) * 1000:.0f} ms)" if work else ""
+        self.timing_label.setText(f"page {bundle.page_number}: {elapsed:.0f} ms{detail}")
+        if bundle.error:
+            self.statusBar().showMessage(bundle.error, 10000)
+        self.page_shown.emit(bundle.page_number)
+        n = bundle.page_number
+        self.loader.prefetch([p for p in (n + 1, n - 1) if 1 <= p <= self.session.page_count])
+
+    def _set_facts(self, facts: Any) -> None:
+        overlays = self.bundle.overlays if self.bundle is not None else None
+        self.legend.set_counts(facts, overlays)
+        for panel in self.text_panels.values():
+            panel.set_facts(facts)
+        self.details.set_facts(facts)
+        self.glyph_table.set_facts(facts)
+
+    def _on_mode(self, mode: str) -> None:
+        self.loader.mode = mode
+        index = MODES.index(mode)
+        if self.mode_combo.currentIndex() != index:
+            self.mode_combo.setCurrentIndex(index)
+        self.mode_group.actions()[index].setChecked(True)
+        self.settings.setValue("view/mode", mode)
+        panel = self.text_panels[mode]
+        dock = self.panels.get(f"text_{mode}")
+        if dock is not None and panel.isVisible() is False and dock.isVisible():
+            dock.raise_()
+
+    def _render_sharper(self, page: int, scale: float) -> None:
+        if self.renderer is None or self.bundle is None or self.bundle.page_number != page:
+            return
+        worker = Worker(render_job, self.renderer, page, self.bundle.boxes, scale)
+        worker.signals.result.connect(lambda result: self.canvas.set_image(*result))
+        self.pool.start(worker, priority=-5)
+
+    def _on_cursor(self, point: Any) -> None:
+        if point is None:
+            self.cursor_label.setText("")
+        else:
+            self.cursor_label.setText(f"x {point[0]:8.2f}  y {point[1]:8.2f}  pt (user space)")
+
+    def _update_actions(self) -> None:
+        has = self.session.document is not None
+        n, count = self.session.page_number, self.session.page_count
+        self.act_close.setEnabled(has)
+        self.act_prev.setEnabled(has and n > 1)
+        self.act_first.setEnabled(has and n > 1)
+        self.act_next.setEnabled(has and n < count)
+        self.act_last.setEnabled(has and n < count)
+        self.page_spin.setEnabled(has)
+
+    # -- misc ---------------------------------------------------------------------------------
+    def about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About glyphscope",
+            "glyphscope inspector: the engine's glyphs and decisions drawn on the page, "
+            "beside the text of every mode.",
+        )
+
+    def dragEnterEvent(self, event: Any) -> None:
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: Any) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    def closeEvent(self, event: Any) -> None:
+        self.save_settings()
+        self.document_text.cancel()
+        self.pool.shutdown(3000)
+        doc, renderer = self.session.document, self.renderer
+        for thing in (renderer, doc):
+            try:
+                if thing is not None:
+                    thing.close()
+            except Exception:
+                pass
+        super().closeEvent(event)

@@ -1,0 +1,42 @@
+"""Dockable panels, all added through one factory so every dock has an objectName.
+
+`saveState`/`restoreState`, the View menu and the tests find docks by that name.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+
+AREAS = {
+    "left": Qt.DockWidgetArea.LeftDockWidgetArea,
+    "right": Qt.DockWidgetArea.RightDockWidgetArea,
+    "top": Qt.DockWidgetArea.TopDockWidgetArea,
+    "bottom": Qt.DockWidgetArea.BottomDockWidgetArea,
+}
+
+
+def add_panel(
+    window: QMainWindow, widget: QWidget, name: str, area: str = "right", *, title: str | None = None,
+    tabify_with: QDockWidget | None = None,
+) -> QDockWidget:
+    """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in the View menu."""
+    dock = QDockWidget(title or name.replace("_", " ").capitalize(), window)
+    dock.setObjectName(f"dock.{name}")
+    widget.setObjectName(widget.objectName() or f"panel.{name}")
+    dock.setWidget(widget)
+    dock.setFeatures(
+        QDockWidget.DockWidgetFeature.DockWidgetClosable
+        | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+    )
+    window.addDockWidget(AREAS[area], dock)
+    if tabify_with is not None:
+        window.tabifyDockWidget(tabify_with, dock)
+    panels_menu = getattr(window, "panels_menu", None)
+    if panels_menu is not None:
+        panels_menu.addAction(dock.toggleViewAction())
+    registry = getattr(window, "panels", None)
+    if isinstance(registry, dict):
+        registry[name] = dock
+    return dock

@@ -1,0 +1,155 @@
+"""Glyph details: every field of the record, its decode source, and the decisions that touched it."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import fields
+from enum import Enum
+from typing import Any
+
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from core.glyph import DecodeSource, Glyph
+from inspector.session import Session
+
+DECODE_SOURCE_TEXT = {
+    DecodeSource.TOUNICODE: "the font's embedded /ToUnicode CMap",
+    DecodeSource.ENCODING_CMAP: "the /Encoding CMap, whose CIDs are Unicode (e.g. UniGB-UTF16-H)",
+    DecodeSource.CID_COLLECTION: "the character collection's CID → Unicode table (Adobe-GB1/CNS1/Japan1/Korea1)",
+    DecodeSource.DIFFERENCES: "a glyph name from /Differences (Adobe Glyph List, uniXXXX, uXXXXX)",
+    DecodeSource.BASE_ENCODING: "the base encoding (WinAnsi / MacRoman / Standard / built-in symbol set)",
+    DecodeSource.FALLBACK: "a GUESS: no encoding information answered, the code was taken as Latin-1",
+    DecodeSource.UNRESOLVED: "nothing: every step of the decoding chain failed (text shows one space)",
+}
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "nan"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        if value and all(isinstance(v, tuple) for v in value):
+            return " ".join("(" + ", ".join(_fmt(x) for x in v) + ")" for v in value)
+        return "(" + ", ".join(_fmt(v) for v in value) + ")" if value else "()"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+class GlyphDetailsPanel(QWidget):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.facts: Any = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("details.browser")
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._on_link)
+        layout.addWidget(self.browser)
+        session.events.selection.connect(lambda selection, source: self.refresh())
+        session.events.mode.connect(lambda mode: self.refresh())
+        self.refresh()
+
+    def set_facts(self, facts: Any) -> None:
+        self.facts = facts
+        self.refresh()
+
+    def _on_link(self, url: QUrl) -> None:
+        text = url.toString()
+        if text.startswith("glyph:"):
+            self.session.select({int(text[6:])}, "details")
+
+    def text(self) -> str:
+        return self.browser.toPlainText()
+
+    def refresh(self) -> None:
+        facts = self.facts
+        selection = sorted(self.session.selection)
+        if facts is None:
+            self.browser.setHtml("<p><i>No page loaded.</i></p>")
+            return
+        if not selection:
+            self.browser.setHtml(
+                "<p><i>Click a glyph on the page, select text in a text panel, or pick a row in the glyph "
+                "table to see its record and every decision that touched it.</i></p>"
+            )
+            return
+        if len(selection) == 1:
+            self.browser.setHtml(self.glyph_html(selection[0]))
+            return
+        glyphs = facts.page.glyphs
+        rows = []
+        for i in selection[:200]:
+            if 0 <= i < len(glyphs):
+                g = glyphs[i]
+                rows.append(
+                    f"<tr><td><a href='glyph:{i}'>#{i}</a></td><td>{html.escape(g.text)}</td>"
+                    f"<td>{html.escape(g.font_key)}</td><td>{facts.status_of(i)}</td></tr>"
+                )
+        more = f"<p>… and {len(selection) - 200} more</p>" if len(selection) > 200 else ""
+        text = "".join(glyphs[i].text for i in selection if 0 <= i < len(glyphs))
+        self.browser.setHtml(
+            f"<h3>{len(selection)} glyphs selected</h3><p><code>{html.escape(text[:400])}</code></p>"
+            f"<table cellspacing=4><tr><th>#</th><th>text</th><th>font</th><th>status</th></tr>{''.join(rows)}"
+            f"</table>{more}"
+        )
+
+    def glyph_html(self, i: int) -> str:
+        facts = self.facts
+        glyphs = facts.page.glyphs
+        if not 0 <= i < len(glyphs):
+            return f"<p>Glyph #{i} is not on this page.</p>"
+        g: Glyph = glyphs[i]
+        status = facts.status_of(i)
+        dup = facts.classified.duplicate_of[i]
+        char = html.escape(g.unicode) if g.unicode else "<i>unresolved</i>"
+        code_point = " ".join(f"U+{ord(c):04X}" for c in g.unicode) or "—"
+        parts = [f"<h3>Glyph #{i}: <span style='font-size:large'>{char}</span> <small>{code_point}</small></h3>"]
+        status_line = f"<b>status</b>: {status}"
+        if dup is not None:
+            status_line += f" — duplicate of <a href='glyph:{dup}'>#{dup}</a>"
+        parts.append(f"<p>{status_line}<br><b>decoded by</b>: {html.escape(DECODE_SOURCE_TEXT.get(g.decode_source, ''))}"
+                     f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
+                     f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>")
+        decisions = facts.explain(i, self.session.mode)
+        if decisions:
+            items = "".join(f"<li>{html.escape(d)}</li>" for d in decisions)
+            parts.append(f"<p><b>Decisions</b></p><ul>{items}</ul>")
+        else:
+            parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
+        rows = []
+        for f in fields(Glyph):
+            rows.append(f"<tr><td><code>{f.name}</code></td><td>{html.escape(_fmt(getattr(g, f.name)))}</td></tr>")
+        for name in ("center", "advance", "is_space", "text"):
+            rows.append(f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>")
+        parts.append(f"<p><b>Record</b></p><table cellspacing=2>{''.join(rows)}</table>")
+        font = _font_for(facts.page, g)
+        if font is not None:
+            info = font.info
+            problems = "; ".join(p.message for p in info.problems) or "none"
+            parts.append(
+                "<p><b>Font</b></p><table cellspacing=2>"
+                f"<tr><td>name</td><td>{html.escape(info.base_font)} ({html.escape(info.subtype)}"
+                f"{' / ' + html.escape(info.descendant_subtype) if info.descendant_subtype else ''})</td></tr>"
+                f"<tr><td>object</td><td>{html.escape(info.font_id)}</td></tr>"
+                f"<tr><td>encoding</td><td>{html.escape(info.encoding)}</td></tr>"
+                f"<tr><td>ToUnicode</td><td>{'yes, ' + str(info.tounicode_entries) + ' entries' if info.has_tounicode else 'no'}</td></tr>"
+                f"<tr><td>widths</td><td>{html.escape(info.widths_source)}</td></tr>"
+                f"<tr><td>embedded</td><td>{'yes' if info.embedded else 'no'}</td></tr>"
+                f"<tr><td>problems</td><td>{html.escape(problems)}</td></tr></table>"
+            )
+        return "".join(parts)
+
+
+def _font_for(page: Any, g: Glyph) -> Any:
+    fallback = None
+    for font in page.fonts:
+        if font.font_key == g.font_key:
+            if tuple(font.form_path) == tuple(g.form_path):
+                return font
+            fallback = fallback or font
+    return fallback

@@ -1,0 +1,185 @@
+"""Whole-document text in any mode, extracted by a cancellable worker with progress."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.session import MODES, Session
+from inspector.workers import CancelToken, Progress, Worker, WorkerPool
+
+SEPARATOR = "\f"  # between pages, as `glyphscope text` writes it
+
+
+def document_text_job(
+    document: Any, mode: str, params: Any, *, token: CancelToken
+) -> Generator[Progress, None, list[tuple[int, str]]]:
+    """Text of every page in `mode`; a page that fails yields its error message as its text."""
+    from core.analysis import analyze_page
+
+    pages: list[tuple[int, str]] = []
+    total = document.page_count
+    for n in range(1, total + 1):
+        token.check()
+        yield Progress(n - 1, total, f"page {n} of {total}")
+        try:
+            text = analyze_page(document, n, params).texts[mode].text
+            pages.append((n, text if text is not None else ""))
+        except Exception as exc:  # one bad page must not end the document
+            pages.append((n, f"[page {n} failed: {type(exc).__name__}: {exc}]"))
+    yield Progress(total, total, "done")
+    return pages
+
+
+class DocumentTextPanel(QWidget):
+    page_requested = Signal(int)
+
+    def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.pool = pool
+        self.worker: Worker | None = None
+        self.pages: list[tuple[int, str]] = []
+        self.offsets: list[tuple[int, int]] = []  # (start offset in the editor, page number)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        bar = QHBoxLayout()
+        self.mode_combo = QComboBox()
+        self.mode_combo.setObjectName("document_text.mode")
+        self.mode_combo.addItems(list(MODES))
+        self.extract_button = QPushButton("Extract all pages")
+        self.extract_button.setObjectName("document_text.extract")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("document_text.cancel")
+        self.cancel_button.setEnabled(False)
+        self.save_button = QPushButton("Save…")
+        self.save_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("document_text.progress")
+        self.progress.setTextVisible(True)
+        for w in (QLabel("Mode"), self.mode_combo, self.extract_button, self.cancel_button, self.save_button):
+            bar.addWidget(w)
+        bar.addWidget(self.progress, 1)
+        layout.addLayout(bar)
+        self.status = QLabel("Pages are separated by a form feed; double-click a line to open its page.")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("document_text.editor")
+        self.editor.setReadOnly(True)
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.mouseDoubleClickEvent = self._double_click  # type: ignore[method-assign]
+        layout.addWidget(self.editor)
+        self.extract_button.clicked.connect(self.extract)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.save_button.clicked.connect(self.save)
+        session.events.document.connect(lambda doc: self.reset())
+        session.events.mode.connect(self.mode_combo.setCurrentText)
+
+    def reset(self) -> None:
+        self.cancel()
+        self.pages = []
+        self.offsets = []
+        self.editor.setPlainText("")
+        self.progress.reset()
+        self.save_button.setEnabled(False)
+        self.extract_button.setEnabled(self.session.document is not None)
+
+    def extract(self) -> Worker | None:
+        if self.session.document is None:
+            return None
+        self.cancel()
+        self.editor.setPlainText("")
+        self.progress.setRange(0, max(1, self.session.page_count))
+        self.progress.setValue(0)
+        worker = Worker(document_text_job, self.session.document, self.mode_combo.currentText(), self.session.params)
+        worker.signals.progress.connect(self._on_progress)
+        worker.signals.result.connect(self._on_result)
+        worker.signals.error.connect(lambda message, exc: self.status.setText(f"Failed: {message}"))
+        worker.signals.cancelled.connect(lambda: self.status.setText("Cancelled."))
+        worker.signals.finished.connect(self._on_finished)
+        self.worker = worker
+        self.extract_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("Extracting…")
+        self.pool.start(worker, priority=-1)
+        return worker
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def _on_progress(self, done: int, total: int, message: str) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.progress.setFormat(message)
+
+    def _on_result(self, pages: list[tuple[int, str]]) -> None:
+        self.pages = pages
+        chunks: list[str] = []
+        self.offsets = []
+        offset = 0
+        for n, text in pages:
+            header = f"──────── page {n} ────────\n"
+            self.offsets.append((offset, n))
+            chunk = header + text + "\n"
+            chunks.append(chunk)
+            offset += len(chunk)
+        self.editor.setPlainText("".join(chunks))
+        self.status.setText(f"{len(pages)} pages, {sum(len(t) for _, t in pages)} characters.")
+        self.save_button.setEnabled(True)
+
+    def _on_finished(self) -> None:
+        self.worker = None
+        self.extract_button.setEnabled(self.session.document is not None)
+        self.cancel_button.setEnabled(False)
+
+    def text(self) -> str:
+        """The document text exactly as extracted (pages joined by form feeds)."""
+        return SEPARATOR.join(t for _, t in self.pages)
+
+    def page_at(self, position: int) -> int | None:
+        page = None
+        for start, n in self.offsets:
+            if start <= position:
+                page = n
+            else:
+                break
+        return page
+
+    def _double_click(self, event: Any) -> None:
+        QPlainTextEdit.mouseDoubleClickEvent(self.editor, event)
+        cursor = self.editor.cursorForPosition(event.position().toPoint())
+        page = self.page_at(cursor.position())
+        if page is not None:
+            self.page_requested.emit(page)
+
+    def save(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save document text", "", "Text (*.txt)")
+        if name:
+            with open(name, "w", encoding="utf-8") as fh:
+                fh.write(self.text())
+
+    def scroll_to_page(self, page: int) -> None:
+        for start, n in self.offsets:
+            if n == page:
+                cursor = self.editor.textCursor()
+                cursor.setPosition(start)
+                cursor.movePosition(QTextCursor.MoveOperation.Down, QTextCursor.MoveMode.MoveAnchor, 0)
+                self.editor.setTextCursor(cursor)
+                self.editor.centerCursor()

@@ -1,0 +1,169 @@
+"""The inspector's Qt-free model: what is open, which page, what is selected.
+
+Views subscribe to the events below and never talk to each other; every
+setter emits only when the value really changes (napari's evented model,
+without Qt, so the model can be tested and reused headless).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from core.params import DEFAULT_PARAMETERS, Parameters
+from inspector.layers import LAYERS
+
+MODES = ("plain", "layout", "columns", "structure", "auto")
+
+
+class Event:
+    """A list of callbacks; `emit` calls them in connection order."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._callbacks: list[Callable[..., Any]] = []
+
+    def connect(self, callback: Callable[..., Any]) -> Callable[..., Any]:
+        if callback not in self._callbacks:
+            self._callbacks.append(callback)
+        return callback
+
+    def disconnect(self, callback: Callable[..., Any]) -> None:
+        if callback in self._callbacks:
+            self._callbacks.remove(callback)
+
+    def emit(self, *args: Any) -> None:
+        for callback in list(self._callbacks):
+            callback(*args)
+
+    def __len__(self) -> int:
+        return len(self._callbacks)
+
+
+class SessionEvents:
+    def __init__(self) -> None:
+        self.document = Event("document")  # (document | None)
+        self.page = Event("page")  # (page_number)
+        self.analysis = Event("analysis")  # (page_number, analysis | None, error | None)
+        self.selection = Event("selection")  # (frozenset[int], source)
+        self.hovered = Event("hovered")  # (paint_index | None)
+        self.layers = Event("layers")  # (key, visible)
+        self.mode = Event("mode")  # (mode)
+        self.params = Event("params")  # (Parameters)
+        self.status = Event("status")  # (message)
+
+
+class Session:
+    """One open document and everything the views show about it."""
+
+    def __init__(self) -> None:
+        self.events = SessionEvents()
+        self.document: Any = None
+        self.source: Path | None = None
+        self.password: str | None = None
+        self.page_count = 0
+        self.page_number = 0  # 1-based; 0 when nothing is open
+        self.analysis: Any = None  # core.analysis.PageAnalysis of the current page
+        self.page_error: str | None = None
+        self.selection: frozenset[int] = frozenset()
+        self.selection_source = ""
+        self.hovered: int | None = None
+        self.layers: dict[str, bool] = {layer.key: layer.default_visible for layer in LAYERS}
+        self.mode = "plain"
+        self.params: Parameters = DEFAULT_PARAMETERS
+
+    # -- document and page ---------------------------------------------------------------
+    def set_document(self, document: Any, source: Path | None = None, password: str | None = None) -> None:
+        if document is self.document:
+            return
+        self.document = document
+        self.source = source
+        self.password = password
+        self.page_count = int(getattr(document, "page_count", 0) or 0) if document is not None else 0
+        self.page_number = 0
+        self.analysis = None
+        self.page_error = None
+        self.selection = frozenset()
+        self.hovered = None
+        self.events.document.emit(document)
+
+    def set_page(self, page_number: int) -> None:
+        if self.page_count <= 0:
+            return
+        page_number = max(1, min(int(page_number), self.page_count))
+        if page_number == self.page_number:
+            return
+        self.page_number = page_number
+        self.analysis = None
+        self.page_error = None
+        self.hovered = None
+        if self.selection:
+            self.selection = frozenset()
+            self.selection_source = ""
+            self.events.selection.emit(self.selection, "")
+        self.events.page.emit(page_number)
+
+    def set_analysis(self, page_number: int, analysis: Any, error: str | None = None) -> None:
+        """A worker finished a page; ignored unless it is still the current page."""
+        if page_number != self.page_number:
+            return
+        if analysis is self.analysis and error == self.page_error:
+            return
+        self.analysis = analysis
+        self.page_error = error
+        self.events.analysis.emit(page_number, analysis, error)
+
+    # -- selection and hover -------------------------------------------------------------
+    def select(self, paint_indices: Iterable[int], source: str = "") -> None:
+        selection = frozenset(int(i) for i in paint_indices)
+        if selection == self.selection:
+            return
+        self.selection = selection
+        self.selection_source = source
+        self.events.selection.emit(selection, source)
+
+    def clear_selection(self, source: str = "") -> None:
+        self.select((), source)
+
+    def set_hovered(self, paint_index: int | None) -> None:
+        if paint_index == self.hovered:
+            return
+        self.hovered = paint_index
+        self.events.hovered.emit(paint_index)
+
+    # -- view options --------------------------------------------------------------------
+    def set_layer_visible(self, key: str, visible: bool) -> None:
+        if key not in self.layers:
+            raise KeyError(f"unknown layer {key!r}")
+        visible = bool(visible)
+        if self.layers[key] == visible:
+            return
+        self.layers[key] = visible
+        self.events.layers.emit(key, visible)
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+        if mode == self.mode:
+            return
+        self.mode = mode
+        self.events.mode.emit(mode)
+
+    def set_params(self, params: Parameters) -> None:
+        if params == self.params:
+            return
+        self.params = params
+        self.events.params.emit(params)
+
+    def report(self, message: str) -> None:
+        self.events.status.emit(message)
+
+    # -- convenience for views -----------------------------------------------------------
+    def glyph(self, paint_index: int) -> Any:
+        if self.analysis is None:
+            return None
+        glyphs = self.analysis.page.glyphs
+        if 0 <= paint_index < len(glyphs):
+            return glyphs[paint_index]
+        return None

@@ -1,0 +1,324 @@
+"""Long work off the GUI thread: Qt-free generators run by a QRunnable with typed signals.
+
+A job is a generator function. It yields progress as `Progress(done, total,
+message)` and returns its result (`StopIteration.value`); it receives a
+`CancelToken` and calls `token.check()` between steps. The worker turns that
+into `started / progress / result / error / finished` signals delivered on the
+GUI thread.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtGui import QImage
+
+RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
+PAGE_CACHE_SIZE = 24
+
+
+class Cancelled(Exception):
+    """Raised by `CancelToken.check` inside a job that was cancelled."""
+
+
+class CancelToken:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def check(self) -> None:
+        if self.cancelled:
+            raise Cancelled()
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    done: int
+    total: int
+    message: str = ""
+
+
+class WorkerSignals(QObject):
+    started = Signal()
+    progress = Signal(int, int, str)
+    result = Signal(object)
+    error = Signal(str, object)  # one-line message, the exception
+    finished = Signal()
+    cancelled = Signal()
+
+
+JobFunction = Callable[..., Generator[Progress, None, Any] | Any]
+
+
+class Worker(QRunnable):
+    """Runs one job in the global thread pool; keep a reference until `finished`."""
+
+    def __init__(self, job: JobFunction, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.job = job
+        self.args = args
+        self.kwargs = kwargs
+        self.token = CancelToken()
+        self.signals = WorkerSignals()
+
+    def cancel(self) -> None:
+        self.token.cancel()
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.token.cancelled
+
+    def run(self) -> None:  # worker thread
+        signals = self.signals
+        signals.started.emit()
+        try:
+            self.token.check()
+            outcome = self.job(*self.args, token=self.token, **self.kwargs)
+            if isinstance(outcome, Generator):
+                while True:
+                    try:
+                        step = next(outcome)
+                    except StopIteration as stop:
+                        outcome = stop.value
+                        break
+                    self.token.check()
+                    if isinstance(step, Progress):
+                        signals.progress.emit(step.done, step.total, step.message)
+            self.token.check()
+            signals.result.emit(outcome)
+        except Cancelled:
+            signals.cancelled.emit()
+        except Exception as exc:  # every failure becomes an `error` signal, never a dead thread
+            message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+            signals.error.emit(message, exc)
+        finally:
+            signals.finished.emit()
+
+
+class WorkerPool(QObject):
+    """Starts workers and keeps them alive until they finish."""
+
+    def __init__(self, parent: QObject | None = None, max_threads: int = 3) -> None:
+        super().__init__(parent)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(max_threads)
+        self.active: set[Worker] = set()
+
+    def start(self, worker: Worker, priority: int = 0) -> Worker:
+        self.active.add(worker)
+        worker.signals.finished.connect(lambda w=worker: self.active.discard(w))
+        self.pool.start(worker, priority)
+        return worker
+
+    def cancel_all(self) -> None:
+        for worker in list(self.active):
+            worker.cancel()
+
+    def shutdown(self, timeout_ms: int = 3000) -> None:
+        self.cancel_all()
+        self.pool.clear()
+        self.pool.waitForDone(timeout_ms)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages
+
+
+@dataclass(slots=True)
+class PageBundle:
+    """Everything the canvas and panels show for one page, computed off the GUI thread."""
+
+    page_number: int
+    boxes: Any  # core.page.PageBoxes
+    analysis: Any = None  # core.analysis.PageAnalysis
+    facts: Any = None  # inspector.engine.PageFacts
+    overlays: Any = None  # inspector.overlays.PageOverlays
+    image: QImage | None = None
+    render_scale: float = RENDER_SCALE
+    error: str | None = None  # why the page could not be interpreted
+    render_error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def load_page_job(
+    document: Any,
+    renderer: Any,
+    page_number: int,
+    params: Any,
+    mode: str,
+    scale: float,
+    *,
+    token: CancelToken,
+) -> Generator[Progress, None, PageBundle]:
+    """Interpret, analyse, render and build overlays for one page. Errors land in the bundle."""
+    from core.analysis import analyze_page
+    from inspector.engine import PageFacts
+    from inspector.overlays import build_overlays
+    from inspector.rendering import display_size
+
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    yield Progress(0, 3, f"interpreting page {page_number}")
+    analysis = None
+    error = None
+    try:
+        analysis = analyze_page(document, page_number, params)
+        if analysis.page.errors:
+            error = "; ".join(analysis.page.errors)
+    except Exception as exc:  # a broken page shows its error in the page area, never crashes
+        error = f"page {page_number} could not be analysed: {type(exc).__name__}: {exc}"
+    timings["analyse"] = time.perf_counter() - t0
+    token.check()
+    boxes = analysis.page.boxes if analysis is not None else document.page_boxes(page_number)
+    bundle = PageBundle(page_number, boxes, analysis=analysis, error=error, timings=timings)
+    yield Progress(1, 3, f"rendering page {page_number}")
+    t1 = time.perf_counter()
+    try:
+        bundle.image = renderer.render(page_number, boxes, scale)
+        bundle.render_scale = bundle.image.width() / max(1e-6, display_size(boxes)[0])
+    except Exception as exc:
+        bundle.render_error = f"the page could not be rendered: {type(exc).__name__}: {exc}"
+    timings["render"] = time.perf_counter() - t1
+    token.check()
+    if analysis is not None:
+        yield Progress(2, 3, f"drawing overlays of page {page_number}")
+        t2 = time.perf_counter()
+        try:
+            bundle.facts = PageFacts(analysis)
+            bundle.overlays = build_overlays(bundle.facts, mode)
+        except Exception as exc:
+            bundle.error = f"overlays could not be built: {type(exc).__name__}: {exc}"
+            bundle.overlays = None
+        timings["overlays"] = time.perf_counter() - t2
+    timings["total"] = time.perf_counter() - t0
+    return bundle
+
+
+def render_job(renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken) -> tuple[int, float, QImage]:
+    token.check()
+    image = renderer.render(page_number, boxes, scale)
+    return page_number, scale, image
+
+
+class PageCache:
+    """LRU of PageBundles by page number."""
+
+    def __init__(self, size: int = PAGE_CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[int, PageBundle] = OrderedDict()
+
+    def get(self, page_number: int) -> PageBundle | None:
+        bundle = self._items.get(page_number)
+        if bundle is not None:
+            self._items.move_to_end(page_number)
+        return bundle
+
+    def put(self, bundle: PageBundle) -> None:
+        self._items[bundle.page_number] = bundle
+        self._items.move_to_end(bundle.page_number)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __contains__(self, page_number: int) -> bool:
+        return page_number in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class PageLoader(QObject):
+    """Loads pages on demand through workers, caches them, and prefetches the neighbours."""
+
+    page_ready = Signal(object)  # PageBundle
+    page_progress = Signal(int, int, int, str)  # page, done, total, message
+
+    def __init__(self, pool: WorkerPool, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.pool = pool
+        self.cache = PageCache()
+        self.document: Any = None
+        self.renderer: Any = None
+        self.params: Any = None
+        self.mode = "plain"
+        self.generation = 0
+        self.in_flight: dict[int, Worker] = {}
+
+    def set_document(self, document: Any, renderer: Any, params: Any) -> None:
+        for worker in self.in_flight.values():
+            worker.cancel()
+        self.in_flight.clear()
+        self.cache.clear()
+        self.generation += 1
+        self.document = document
+        self.renderer = renderer
+        self.params = params
+
+    def set_params(self, params: Any) -> None:
+        if params == self.params:
+            return
+        self.params = params
+        self.cache.clear()
+        self.generation += 1
+        for worker in self.in_flight.values():
+            worker.cancel()
+        self.in_flight.clear()
+
+    def request(self, page_number: int, prefetch: bool = False) -> PageBundle | None:
+        """The cached bundle now, or None and `page_ready` later."""
+        cached = self.cache.get(page_number)
+        if cached is not None:
+            return cached
+        if self.document is None or page_number in self.in_flight:
+            return None
+        if not 1 <= page_number <= self.document.page_count:
+            return None
+        worker = Worker(load_page_job, self.document, self.renderer, page_number, self.params, self.mode, RENDER_SCALE)
+        generation = self.generation
+        worker.signals.result.connect(lambda bundle, g=generation: self._done(bundle, g))
+        worker.signals.error.connect(lambda message, exc, n=page_number, g=generation: self._failed(n, message, g))
+        worker.signals.progress.connect(lambda d, t, m, n=page_number: self.page_progress.emit(n, d, t, m))
+        worker.signals.finished.connect(lambda n=page_number, w=worker: self._finished(n, w))
+        self.in_flight[page_number] = worker
+        self.pool.start(worker, priority=0 if prefetch else 10)
+        return None
+
+    def _finished(self, page_number: int, worker: Worker) -> None:
+        if self.in_flight.get(page_number) is worker:
+            del self.in_flight[page_number]
+
+    def _done(self, bundle: PageBundle, generation: int) -> None:
+        if generation != self.generation:
+            return
+        self.cache.put(bundle)
+        self.page_ready.emit(bundle)
+
+    def _failed(self, page_number: int, message: str, generation: int) -> None:
+        if generation != self.generation or self.document is None:
+            return
+        try:
+            boxes = self.document.page_boxes(page_number)
+        except Exception:
+            return
+        bundle = PageBundle(page_number, boxes, error=message)
+        self.page_ready.emit(bundle)
+
+    def prefetch(self, page_numbers: list[int]) -> None:
+        for n in page_numbers:
+            if n not in self.cache and n not in self.in_flight:
+                self.request(n, prefetch=True)
+
+    def busy(self) -> bool:
+        return bool(self.in_flight)

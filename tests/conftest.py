@@ -1,0 +1,49 @@
+"""Shared test setup: Qt runs offscreen, settings go to a temporary folder, corpus files are optional."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("GLYPHSCOPE_CORPUS", REPO.parent / "shared" / "corpus"))
+DEMO = REPO / "assets" / "demo.pdf"
+
+
+def corpus_file(name: str) -> Path:
+    """A file of the shared corpus, or skip the test saying which one is missing."""
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus file {name} not available under {CORPUS}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled demo PDF; built into a temporary folder from assets/make_demo.py when absent."""
+    if DEMO.exists():
+        return DEMO
+    script = REPO / "assets" / "make_demo.py"
+    if not script.exists():
+        pytest.skip("assets/demo.pdf and assets/make_demo.py are both missing")
+    out = tmp_path_factory.mktemp("demo") / "demo.pdf"
+    subprocess.run([sys.executable, str(script), str(out)], check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _isolated_qsettings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """QSettings of GUI tests live in tmp_path, never in the user's real configuration."""
+    if "PySide6.QtCore" not in sys.modules and not request.node.path.name.startswith("test_gui"):
+        return
+    from PySide6.QtCore import QSettings
+
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+        QSettings.setPath(fmt, QSettings.Scope.SystemScope, str(tmp_path / "settings-system"))

@@ -1,0 +1,105 @@
+"""Tiny PDFs built with pikepdf, one rule each (shared by the engine tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pikepdf
+
+
+def helvetica(pdf: pikepdf.Pdf, base: str = "/Helvetica", encoding: str | None = "/WinAnsiEncoding") -> Any:
+    d = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name(base))
+    if encoding:
+        d.Encoding = pikepdf.Name(encoding)
+    return pdf.make_indirect(d)
+
+
+def identity_h_font(pdf: pikepdf.Pdf, widths: list[Any] | None = None, tounicode: bytes | None = None) -> Any:
+    """A non-embedded Type0 font with Identity-H and a ToUnicode CMap (CID = Unicode here)."""
+    cid = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.CIDFontType2,
+        BaseFont=pikepdf.Name("/ArialMT"),
+        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0),
+        DW=1000,
+        FontDescriptor=pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.FontDescriptor,
+                FontName=pikepdf.Name("/ArialMT"),
+                Flags=32,
+                FontBBox=[-665, -325, 2000, 1040],
+                ItalicAngle=0,
+                Ascent=905,
+                Descent=-212,
+                CapHeight=716,
+                StemV=80,
+            )
+        ),
+    )
+    if widths is not None:
+        cid.W = pikepdf.Array(widths)
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font,
+        Subtype=pikepdf.Name.Type0,
+        BaseFont=pikepdf.Name("/ArialMT"),
+        Encoding=pikepdf.Name("/Identity-H"),
+        DescendantFonts=[pdf.make_indirect(cid)],
+    )
+    if tounicode is None:
+        tounicode = identity_tounicode()
+    font.ToUnicode = pdf.make_stream(tounicode)
+    return pdf.make_indirect(font)
+
+
+def identity_tounicode() -> bytes:
+    """ToUnicode mapping 2-byte codes 0x0020–0x00FF and 0x4E00–0x9FFF to themselves."""
+    return (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /Test-UCS def /CMapType 2 def\n"
+        b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+        b"2 beginbfrange <0020> <00FF> <0020> <4E00> <9FFF> <4E00> endbfrange\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+
+
+def make_pdf(
+    pages: list[bytes],
+    fonts: dict[str, Any] | None = None,
+    *,
+    media_box: list[float] | None = None,
+    crop_box: list[float] | None = None,
+    xobjects: dict[str, Any] | None = None,
+    pdf: pikepdf.Pdf | None = None,
+) -> pikepdf.Pdf:
+    """A PDF whose pages draw the given content streams with shared resources.
+
+    `fonts` values may be callables taking the pdf (to build indirect objects in it).
+    """
+    pdf = pdf or pikepdf.new()
+    resolved = {}
+    for key, value in (fonts or {"/F1": helvetica}).items():
+        resolved[key] = value(pdf) if callable(value) else value
+    resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(resolved))
+    if xobjects:
+        resources.XObject = pikepdf.Dictionary(
+            {k: (v(pdf) if callable(v) else v) for k, v in xobjects.items()}
+        )
+    for content in pages:
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=media_box or [0, 0, 612, 792],
+            Resources=resources,
+            Contents=pdf.make_stream(content),
+        )
+        if crop_box:
+            page.CropBox = crop_box
+        pdf.pages.append(pikepdf.Page(page))
+    return pdf
+
+
+def to_bytes(pdf: pikepdf.Pdf) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()

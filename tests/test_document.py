@@ -1,0 +1,91 @@
+"""Opening documents: typed errors, repair warnings, the corpus, and core's independence from Qt."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+import core
+from core.document import open_document
+from core.errors import DocumentNotFound, NotAPdf, PasswordRequired, WrongPassword
+from tests import corpus
+from tests.pdfbuild import make_pdf, to_bytes
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _encrypted(tmp_path: Path) -> Path:
+    pdf = make_pdf([b"BT /F1 10 Tf (secret) Tj ET"])
+    out = tmp_path / "locked.pdf"
+    pdf.save(out, encryption=pikepdf.Encryption(user="u", owner="o"))
+    return out
+
+
+def test_open_from_path_and_bytes(tmp_path):
+    path = tmp_path / "a.pdf"
+    path.write_bytes(to_bytes(make_pdf([b"BT /F1 10 Tf (x) Tj ET"])))
+    assert open_document(path).page_count == 1
+    assert open_document(path.read_bytes()).page_count == 1
+
+
+def test_file_not_found(tmp_path):
+    with pytest.raises(DocumentNotFound):
+        open_document(tmp_path / "missing.pdf")
+
+
+def test_not_a_pdf(tmp_path):
+    p = tmp_path / "notes.pdf"
+    p.write_text("hello, I am a text file")
+    with pytest.raises(NotAPdf):
+        open_document(p)
+    with pytest.raises(NotAPdf):
+        open_document(b"%PDF-1.7 but nothing else")
+
+
+def test_password_required_and_wrong_and_right(tmp_path):
+    path = _encrypted(tmp_path)
+    with pytest.raises(PasswordRequired):
+        open_document(path)
+    with pytest.raises(WrongPassword):
+        open_document(path, "nope")
+    doc = open_document(path, "u")
+    assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "secret"
+
+
+def test_damaged_file_opens_with_a_warning(tmp_path):
+    data = to_bytes(make_pdf([b"BT /F1 10 Tf (still here) Tj ET"]))
+    broken = data[: data.rindex(b"xref")] + b"trailer garbage\n"  # xref table cut away
+    doc = open_document(broken)
+    assert doc.warnings and "repaired" in doc.warnings[0]
+    assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "still here"
+
+
+def test_the_inspected_file_is_never_written(tmp_path):
+    path = tmp_path / "a.pdf"
+    path.write_bytes(to_bytes(make_pdf([b"BT /F1 10 Tf (x) Tj ET"])))
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    doc = open_document(path)
+    doc.interpret(1)
+    doc.close()
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+def test_core_imports_no_qt_and_lies_in_this_repo():
+    assert Path(core.__file__).resolve().is_relative_to(REPO)
+    code = "import sys, core, core.analysis, core.document; print(any(m.startswith(('PySide6', 'shiboken')) for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("name", corpus.files() or ["(corpus missing)"])
+def test_every_corpus_page_interprets(name):
+    folder = corpus.require()
+    doc = open_document(folder / name, corpus.password(name))
+    assert doc.page_count >= 1
+    for n in range(1, doc.page_count + 1):
+        page = doc.interpret(n)
+        assert not page.errors, page.errors

@@ -1,0 +1,80 @@
+"""The user-space → pixel mapping shared by the canvas and the headless renderer."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.page import PageBoxes
+from inspector.rendering import display_size, page_matrix
+from tests.conftest import corpus_file
+
+BOX = (0.0, 0.0, 200.0, 100.0)
+
+
+def boxes(rotate: int, media=BOX) -> PageBoxes:
+    return PageBoxes(media, media, media, rotate)
+
+
+def apply(m, x, y):
+    a, b, c, d, e, f = m
+    return (round(a * x + c * y + e, 6), round(b * x + d * y + f, 6))
+
+
+@pytest.mark.parametrize(
+    "rotate, size, top_left_user",
+    [(0, (200, 100), (0, 100)), (90, (100, 200), (0, 0)), (180, (200, 100), (200, 0)), (270, (100, 200), (200, 100))],
+)
+def test_page_matrix_rotates_clockwise_like_viewers(rotate, size, top_left_user) -> None:
+    b = boxes(rotate)
+    assert display_size(b) == size
+    m = page_matrix(b, 1.0)
+    # The user-space corner that ends up at the displayed top-left pixel:
+    assert apply(m, *top_left_user) == (0.0, 0.0)
+    # Every MediaBox corner lands on a corner of the displayed image.
+    corners = {apply(m, x, y) for x in (0, 200) for y in (0, 100)}
+    w, h = size
+    assert corners == {(0, 0), (w, 0), (0, h), (w, h)}
+
+
+def test_page_matrix_scales_and_honours_an_offset_mediabox() -> None:
+    b = boxes(0, (50.0, 60.0, 250.0, 160.0))
+    m = page_matrix(b, 2.0)
+    assert apply(m, 50, 160) == (0.0, 0.0)
+    assert apply(m, 250, 60) == (400.0, 200.0)
+
+
+def test_headless_render_draws_the_whole_mediabox_with_layers(demo_pdf) -> None:
+    from core.document import open_document
+    from inspector.render_image import parse_layers, render_page_image
+
+    doc = open_document(demo_pdf)
+    try:
+        image = render_page_image(doc, 7, parse_layers("all"), scale=1.0)
+        b = doc.page_boxes(7)
+        w, h = display_size(b)
+        assert (image.width(), image.height()) == (round(w), round(h))
+        assert b.media_box != b.visible_box  # page 7 has a CropBox smaller than its MediaBox
+        # Pixels outside the visible box were rendered (the slug line is there, not blank)
+        assert image.pixelColor(5, 5).isValid()
+    finally:
+        doc.close()
+    with pytest.raises(ValueError, match="unknown layer"):
+        parse_layers("glyphs,bogus")
+
+
+def test_rotated_corpus_page_renders_in_display_orientation() -> None:
+    path = corpus_file("pdfbox__PDFBOX-2984-rotations.pdf")
+    from core.document import open_document
+    from inspector.rendering import PageRenderer
+
+    doc = open_document(path)
+    renderer = PageRenderer(path)
+    try:
+        for n in range(1, doc.page_count + 1):
+            b = doc.page_boxes(n)
+            image = renderer.render(n, b, 0.5)
+            w, h = display_size(b, 0.5)
+            assert abs(image.width() - w) <= 1 and abs(image.height() - h) <= 1, (n, b.rotate)
+    finally:
+        renderer.close()
+        doc.close()
