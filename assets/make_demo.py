@@ -44,6 +44,27 @@ HELV_BOLD = [
 # fmt: on
 EMDASH_W = 1000  # same in all three fonts
 
+# Page 15: three vertical columns, in reading order (the right-most column first).
+# "tategaki no rei" / "migi kara hidari e" / "yomimasu" ("vertical writing example" /
+# "right to left" / "is read"). Source kept ASCII: the same strings as \u escapes.
+VERTICAL_COLUMNS = (
+    "\u7e26\u66f8\u304d\u306e\u4f8b",  # tategaki no rei
+    "\u53f3\u304b\u3089\u5de6\u3078",  # migi kara hidari e
+    "\u8aad\u307f\u307e\u3059",  # yomimasu
+)
+# UCS-2 code -> Adobe-Japan1 CID through UniJIS-UCS2-V (same as -H here: no vertical variants
+# among these characters), from Adobe's cmap-resources; the kana are 0x3041 + n -> 842 + n.
+JAPAN1_CID = {
+    "\u7e26": 2382,
+    "\u66f8": 2427,
+    "\u4f8b": 4011,
+    "\u53f3": 1224,
+    "\u5de6": 2088,
+    "\u8aad": 3233,
+    **{chr(u): 842 + u - 0x3041 for u in range(0x3041, 0x3094)},
+}
+KANA_W1Y = -900  # /W2 vertical advance of the kana; /DW2 [880 -1000] covers the kanji
+
 
 def width(text: str, size: float, table: list[int] = HELV) -> float:
     """Advance of `text` in points (no Tc/Tw)."""
@@ -239,41 +260,93 @@ class Demo:
             )
         )
 
-    def song_font(self) -> pikepdf.Object:
-        """Non-embedded Adobe-GB1 font through the predefined UniGB-UCS2-H CMap (codes = UCS-2)."""
+    def cid_font(
+        self, base: str, ordering: str, supplement: int, bbox: list[int], stemv: int, **metrics
+    ) -> pikepdf.Object:
+        """Non-embedded CIDFontType0 descendant (no FontFile: the viewer substitutes a font).
+
+        Ascent 880 / Descent -120 is the ideographic em box, so a vertical glyph hangs exactly
+        one em below its /DW2 position vector (vy = 880). `metrics`: /W, /W2, /DW2.
+        """
         descriptor = self.pdf.make_indirect(
             Dictionary(
                 Type=Name.FontDescriptor,
-                FontName=Name("/STSong-Light"),
+                FontName=Name("/" + base),
                 Flags=6,
-                FontBBox=Array([-25, -254, 1000, 880]),
+                FontBBox=Array(bbox),
                 ItalicAngle=0,
                 Ascent=880,
                 Descent=-120,
                 CapHeight=880,
-                StemV=93,
-            )
-        )
-        cidfont = self.pdf.make_indirect(
-            Dictionary(
-                Type=Name.Font,
-                Subtype=Name.CIDFontType0,
-                BaseFont=Name("/STSong-Light"),
-                CIDSystemInfo=Dictionary(Registry="Adobe", Ordering="GB1", Supplement=2),
-                FontDescriptor=descriptor,
-                DW=1000,
-                W=Array([1, 95, 500]),  # half-width ASCII range of Adobe-GB1
+                StemV=stemv,
             )
         )
         return self.pdf.make_indirect(
             Dictionary(
                 Type=Name.Font,
-                Subtype=Name.Type0,
-                BaseFont=Name("/STSong-Light-UniGB-UCS2-H"),
-                Encoding=Name("/UniGB-UCS2-H"),
-                DescendantFonts=Array([cidfont]),
-                ToUnicode=self.tounicode({ord(c): c for c in "95\u540e"}),
+                Subtype=Name.CIDFontType0,
+                BaseFont=Name("/" + base),
+                CIDSystemInfo=Dictionary(Registry="Adobe", Ordering=ordering, Supplement=supplement),
+                FontDescriptor=descriptor,
+                DW=1000,
+                **metrics,
             )
+        )
+
+    def ucs2_font(self, cidfont: pikepdf.Object, encoding: str, chars: str) -> pikepdf.Object:
+        """Type0 font over a predefined Uni…-UCS2 CMap: codes are UCS-2, so ToUnicode maps code → itself."""
+        return self.pdf.make_indirect(
+            Dictionary(
+                Type=Name.Font,
+                Subtype=Name.Type0,
+                BaseFont=Name(f"{cidfont.BaseFont}-{encoding}"),
+                Encoding=Name("/" + encoding),
+                DescendantFonts=Array([cidfont]),
+                ToUnicode=self.tounicode({ord(c): c for c in sorted(set(chars))}),
+            )
+        )
+
+    def song_font(self) -> pikepdf.Object:
+        """Non-embedded Adobe-GB1 font through the predefined UniGB-UCS2-H CMap (codes = UCS-2)."""
+        cidfont = self.cid_font(
+            "STSong-Light",
+            "GB1",
+            2,
+            [-25, -254, 1000, 880],
+            93,
+            W=Array([1, 95, 500]),  # half-width ASCII range of Adobe-GB1
+        )
+        return self.ucs2_font(cidfont, "UniGB-UCS2-H", "95\u540e")
+
+    def heisei_fonts(self, chars: str) -> tuple[pikepdf.Object, pikepdf.Object]:
+        """Non-embedded Adobe-Japan1 HeiseiMin-W3: (WMode 1 /UniJIS-UCS2-V font, /UniJIS-UCS2-H font).
+
+        Both Type0 fonts share one descendant; only the vertical one uses its /DW2 and /W2.
+        /W2 gives the kana a 900 vertical advance (tighter, like proportional kana), in both
+        forms: `c [w1y v1x v1y]` and `c_first c_last w1y v1x v1y`. Kanji fall back to /DW2.
+        """
+        kana = [JAPAN1_CID[c] for c in sorted(set(chars)) if "\u3041" <= c <= "\u3093"]
+        w2 = Array()
+        cids = sorted(set(kana))
+        i = 0
+        while i < len(cids):
+            if i + 1 < len(cids) and cids[i + 1] == cids[i] + 1:
+                w2.extend([cids[i], cids[i + 1], KANA_W1Y, 500, 880])
+                i += 2
+            else:
+                w2.extend([cids[i], Array([KANA_W1Y, 500, 880])])
+                i += 1
+        cidfont = self.cid_font(
+            "HeiseiMin-W3",
+            "Japan1",
+            2,
+            [-123, -257, 1001, 910],
+            69,
+            DW2=Array([880, -1000]),
+            W2=w2,
+        )
+        return self.ucs2_font(cidfont, "UniJIS-UCS2-V", chars), self.ucs2_font(
+            cidfont, "UniJIS-UCS2-H", chars
         )
 
 
@@ -358,6 +431,10 @@ PAGES = {
         "'BEADED DECADE' uses a Type3 font whose glyphs are boxes drawn by /CharProcs; its "
         "/Differences use AGL names, so it decodes. The empty box holds text in render mode 3 "
         "(an OCR layer): invisible but page text. A correct extractor reads both.",
+    ),
+    15: (
+        "Page 15 \u2014 Vertical writing (WMode 1): columns read right to left, each top to bottom",
+        "Three columns in a Type0 /UniJIS-UCS2-V font (/DW2, /W2); a correct extractor reads 3 lines:",
     ),
 }
 
@@ -773,6 +850,50 @@ def page_type3_invisible(d: Demo) -> None:
     d.add_page(head + "".join(out), d.resources({"T3": t3}))
 
 
+def page_vertical(d: Demo) -> None:
+    """Three WMode 1 columns, right to left; the pen is each glyph's top centre (/DW2 vy = 880)."""
+    head, y = header(*PAGES[15])
+    chars = "".join(VERTICAL_COLUMNS)
+    fv, fh = d.heisei_fonts(chars)
+    # The expected reading, horizontally: /UniJIS-UCS2-H text with Helvetica separators.
+    sep = "/F1 12 Tf ( / ) Tj /FH 12 Tf "
+    expected = sep.join(f"{hex2(ord(c) for c in col)} Tj " for col in VERTICAL_COLUMNS)
+    size, pitch, x0, top = 28, 50, 356, y - 30
+    # One BT: Tm places the right-most column, each Td moves one column pitch to the left
+    # (relative to the start of the previous column, not to where its pen stopped).
+    moves = [f"1 0 0 1 {num(x0)} {num(top)} Tm"] + [f"{-pitch} 0 Td"] * (len(VERTICAL_COLUMNS) - 1)
+    columns = "".join(
+        f"{move} {hex2(ord(c) for c in col)} Tj\n" for move, col in zip(moves, VERTICAL_COLUMNS)
+    )
+    low = top - size * 5 - 24
+    out = [
+        f"BT /FH 12 Tf 72 {num(y)} Td {expected}ET\n",
+        f"BT /FV {size} Tf\n{columns}ET\n",
+        text_line(
+            "F1",
+            9,
+            72,
+            low,
+            "Above: non-embedded HeiseiMin-W3 (Adobe-Japan1-2); codes are UCS-2, the CMap gives the CIDs.",
+        ),
+        text_line(
+            "F1",
+            9,
+            72,
+            low - 12,
+            f"/DW2 [880 -1000]: kanji advance 1 em down; /W2 gives the kana [{KANA_W1Y} 500 880].",
+        ),
+        text_line(
+            "F1",
+            9,
+            72,
+            low - 24,
+            "Romanized: tategaki no rei / migi kara hidari e / yomimasu (right column first).",
+        ),
+    ]
+    d.add_page(head + "".join(out), d.resources({"FV": fv, "FH": fh}))
+
+
 # ---------------------------------------------------------------------------- document
 
 
@@ -808,6 +929,7 @@ def build() -> pikepdf.Pdf:
     page_qq_font(d)
     page_columns(d)
     page_type3_invisible(d)
+    page_vertical(d)
 
     # Page tree: page 7 hangs below an intermediate /Pages node that carries its boxes.
     pdf = d.pdf

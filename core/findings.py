@@ -74,7 +74,10 @@ def structure_findings(page: InterpretedPage, classified: ClassifiedGlyphs, stru
         return out
     tagged_ids = set(structure.mcid_order)
     untagged = tuple(g.paint_index for g in visible if g.mcid is None or g.mcid not in tagged_ids)
+    claims_tags = bool(structure.mcid_order) or getattr(structure, "page_has_struct_parents", False)
     if len(untagged) == len(visible):
+        if not claims_tags:
+            return out  # an untagged page of a tagged document: nothing was promised
         out.append(
             Diagnostic(
                 DiagnosticKind.STRUCTURE_UNUSABLE,

@@ -15,7 +15,8 @@ class DecodeSource(str, Enum):
     ENCODING_CMAP = "encoding_cmap"  # /Encoding CMap whose CIDs are Unicode (e.g. UniGB-UTF16-H)
     CID_COLLECTION = "cid_collection"  # Adobe-GB1/CNS1/Japan1/Korea1 CID → Unicode
     DIFFERENCES = "differences"  # glyph name from /Differences (AGL, uniXXXX, uXXXXX)
-    BASE_ENCODING = "base_encoding"  # WinAnsi / MacRoman / Standard / builtin symbol sets
+    BASE_ENCODING = "base_encoding"  # WinAnsi / MacRoman / Standard / the Type1 program's built-in
+    FONT_PROGRAM = "font_program"  # embedded TrueType cmap of an Identity font: inferred, not declared
     FALLBACK = "fallback"  # a guess: no encoding information answered, code taken as Latin-1 etc.
     UNRESOLVED = "unresolved"
 

@@ -23,12 +23,12 @@ def _make_none_immortal() -> None:
     import ctypes
 
     bump = 1 << 40
-    before = sys.getrefcount(None)
     cell = ctypes.c_ssize_t.from_address(id(None))
-    if cell.value != before - 1 and cell.value != before:  # not the refcount field: leave it
+    if abs(cell.value - sys.getrefcount(None)) > 64:  # not the refcount field: leave it alone
         return
-    cell.value += bump
-    if sys.getrefcount(None) - before != bump:
+    before = cell.value
+    cell.value = before + bump
+    if abs(sys.getrefcount(None) - (before + bump)) > 64:
         cell.value -= bump
 
 

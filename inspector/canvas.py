@@ -200,8 +200,7 @@ class PageView(QGraphicsView):
         else:
             self.page_item.setPixmap(QPixmap())
         for key, item in self.layer_items.items():
-            drawing = bundle.overlays.layer(key, self.session.mode) if bundle.overlays is not None else None
-            item.set_drawing(drawing, self.page_to_scene, self.page_rect)
+            item.set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
         self.selection_item.set_frame(self.page_to_scene, self.page_rect)
         self._on_selection(self.session.selection, "")
         messages = [m for m in (bundle.error, bundle.render_error) if m]
@@ -219,23 +218,23 @@ class PageView(QGraphicsView):
         self.page_item.setScale(1.0 / self.bundle.render_scale)
 
     # -- session events -----------------------------------------------------------------------
+    def _drawing(self, key: str) -> O.LayerDrawing | None:
+        """A layer's drawing, built now only if the layer is shown (hidden ones wait until toggled on)."""
+        if self.bundle is None or self.bundle.overlays is None or not self.session.layers.get(key):
+            return None
+        return self.bundle.overlays.layer(key, self.session.mode)
+
     def _on_layer(self, key: str, visible: bool) -> None:
         item = self.layer_items.get(key)
-        if item is not None:
-            item.setVisible(visible)
+        if item is None:
+            return
+        if visible and item.drawing is None:
+            item.set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
+        item.setVisible(visible)
 
     def _on_mode(self, mode: str) -> None:
-        if self.bundle is None or self.bundle.overlays is None:
-            return
         for key in MODE_LAYERS:
-            self.layer_items[key].set_drawing(
-                self.bundle.overlays.layer(key, mode), self.page_to_scene, self.page_rect
-            )
-
-    def _quads(self) -> Any:
-        if self.bundle is None or self.bundle.analysis is None:
-            return ()
-        return [g.quad for g in self.bundle.analysis.page.glyphs]
+            self.layer_items[key].set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
 
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:

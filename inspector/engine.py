@@ -1,9 +1,10 @@
-"""What the views need from one mode's PageText, in one normalised shape (Qt-free).
+"""What the views need from one mode's PageText, in one place (Qt-free).
 
 core.assembly records its decisions and the character map as data; this
 module is the single place that reads them, so the canvas, the panels, the
-legend counts and the headless renderer cannot disagree, and a change of
-the assembly records touches one file.
+legend counts and the headless renderer cannot disagree. Records are kept as
+they are (no copies, no wrappers) and described only when someone reads
+them: a 20,000-glyph page has ~100,000 decisions.
 """
 
 from __future__ import annotations
@@ -11,120 +12,40 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.geometry import Point, Quad
+from core.assembly import (
+    Baseline,
+    ColumnChangeDecision,
+    ColumnSplit,
+    LineBreakDecision,
+    TextColumn,
+    VerticalColumn,
+    WordGapDecision,
+)
+from core.geometry import Point
+from core.glyph import DecodeSource
 from inspector.layers import NEAR_MISS
 
 
-@dataclass(frozen=True, slots=True)
-class WordGap:
-    index: int  # position in the mode's decision list
-    before: int  # paint index of the glyph before the gap
-    after: int  # paint index of the glyph after it
-    gap: float
-    threshold: float
-    verdict: str
-    inserted: bool
-    text: str  # the engine's own sentence
-
-    @property
-    def near_miss(self) -> bool:
-        if self.verdict not in ("inserted", "below_threshold") or self.threshold <= 0:
-            return False
-        return abs(self.gap - self.threshold) <= NEAR_MISS * self.threshold
-
-
-@dataclass(frozen=True, slots=True)
-class LineBreak:
-    index: int
-    before: int
-    after: int
-    displacement: float
-    threshold: float
-    verdict: str
-    new_line: bool
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ColumnBox:
-    index: int
-    quad: Quad
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Split:
-    """Columns mode: a baseline split between two glyphs."""
-
-    index: int
-    before: int
-    after: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Baseline:
-    index: int
-    start: Point
-    end: Point
-    text: str
-
-
-@dataclass(slots=True)
-class TextView:
-    """One mode's text with its decisions and both directions of the character map."""
-
-    mode: str
-    text: str  # "" when the mode has no text (structure without structure)
-    available: bool
-    structured: bool | None
-    untagged: int | None
-    reason: str | None
-    char_glyphs: Any  # per character: paint index, or -1 for a generated character (array('i'))
-    char_map: Any  # core.assembly.CharMap: paint index -> its character range
-    word_gaps: list[WordGap] = field(default_factory=list)
-    line_breaks: list[LineBreak] = field(default_factory=list)
-    columns: list[ColumnBox] = field(default_factory=list)
-    baselines: list[Baseline] = field(default_factory=list)
-    splits: list[Split] = field(default_factory=list)
-    other: list[str] = field(default_factory=list)  # sentences of the remaining decisions (grid, order)
-    order: list[int] = field(default_factory=list)  # paint indices in text order, each once
-
-    def chars_for(self, paint_indices: Any) -> list[int]:
-        out: list[int] = []
-        chars_of = self.char_map.chars_of_glyph
-        for i in paint_indices:
-            out.extend(chars_of(i))
-        out.sort()
-        return out
-
-    def glyphs_for(self, start: int, end: int) -> list[int]:
-        """Paint indices of the characters in [start, end)."""
-        seen: dict[int, None] = {}
-        for i in self.char_glyphs[max(0, start) : max(0, end)]:
-            if i >= 0:
-                seen[i] = None
-        return list(seen)
-
-    def decisions_for(self, paint_index: int) -> list[WordGap | LineBreak]:
-        out: list[WordGap | LineBreak] = []
-        for d in self.word_gaps:
-            if d.before == paint_index or d.after == paint_index:
-                out.append(d)
-        for d in self.line_breaks:
-            if d.before == paint_index or d.after == paint_index:
-                out.append(d)
-        return out
-
-
-def _describe(record: Any) -> str:
+def describe(record: Any) -> str:
+    """The engine's own sentence for a decision record."""
     try:
         return str(record.describe())
     except Exception as exc:  # a broken sentence must not hide the record
         return f"{type(record).__name__} (describe() failed: {type(exc).__name__}: {exc})"
 
 
-def _baseline_ends(b: Any) -> tuple[Point, Point]:
+def is_near_miss(d: WordGapDecision) -> bool:
+    """A gap within ±20 % of its threshold, decided either way: the decisions worth a look."""
+    if d.verdict not in ("inserted", "below_threshold") or d.threshold <= 0:
+        return False
+    return abs(d.gap - d.threshold) <= NEAR_MISS * d.threshold
+
+
+def is_line_break(d: Any) -> bool:
+    return bool(d.is_break)
+
+
+def baseline_ends(b: Baseline) -> tuple[Point, Point]:
     """The baseline as a segment: the line's box quad runs along the frame; `y` is its across position."""
     q = b.quad
     ux, uy = q[1][0] - q[0][0], q[1][1] - q[0][1]
@@ -138,60 +59,89 @@ def _baseline_ends(b: Any) -> tuple[Point, Point]:
     return ((a0 * ux - y * uy, a0 * uy + y * ux), (a1 * ux - y * uy, a1 * uy + y * ux))
 
 
-def text_view(mode: str, page_text: Any) -> TextView:
-    from core.assembly import (
-        Baseline as BaselineRecord,
-    )
-    from core.assembly import (
-        ColumnChangeDecision,
-        ColumnSplit,
-        LineBreakDecision,
-        TextColumn,
-        VerticalColumn,
-        WordGapDecision,
-    )
+@dataclass(slots=True)
+class TextView:
+    """One mode's text with its decisions (engine records) and the character map."""
 
-    text = page_text.text or ""
-    cmap = page_text.char_map
-    char_glyphs = cmap.glyph  # array('i'): indexed, never copied
-    view = TextView(
-        mode=mode,
-        text=text,
-        available=page_text.text is not None,
-        structured=page_text.structured,
-        untagged=page_text.untagged,
-        reason=page_text.reason,
-        char_glyphs=char_glyphs,
-        char_map=cmap,
-    )
-    for i, r in enumerate(page_text.decisions):
+    mode: str
+    page_text: Any  # core.assembly.PageText
+    text: str  # "" when the mode has no text (structure without structure)
+    available: bool
+    word_gaps: list[WordGapDecision] = field(default_factory=list)
+    line_breaks: list[Any] = field(default_factory=list)  # LineBreakDecision | ColumnChangeDecision
+    columns: list[Any] = field(default_factory=list)  # TextColumn | VerticalColumn
+    splits: list[ColumnSplit] = field(default_factory=list)
+    baselines: list[Baseline] = field(default_factory=list)
+    other: list[Any] = field(default_factory=list)  # grid, placements, structure order
+    _order: list[int] | None = None
+    _touching: dict[int, list[Any]] | None = None
+
+    @property
+    def structured(self) -> bool | None:
+        return self.page_text.structured
+
+    @property
+    def untagged(self) -> int | None:
+        return self.page_text.untagged
+
+    @property
+    def reason(self) -> str | None:
+        return self.page_text.reason
+
+    @property
+    def char_glyphs(self) -> Any:
+        return self.page_text.char_map.glyph
+
+    @property
+    def order(self) -> list[int]:
+        """Paint indices in text order, each once."""
+        if self._order is None:
+            self._order = list(dict.fromkeys(i for i in self.page_text.char_map.glyph if i >= 0))
+        return self._order
+
+    def chars_for(self, paint_indices: Any) -> list[int]:
+        out: list[int] = []
+        chars_of = self.page_text.char_map.chars_of_glyph
+        for i in paint_indices:
+            out.extend(chars_of(i))
+        out.sort()
+        return out
+
+    def glyphs_for(self, start: int, end: int) -> list[int]:
+        """Paint indices of the characters in [start, end)."""
+        glyph = self.page_text.char_map.glyph
+        return list(dict.fromkeys(i for i in glyph[max(0, start) : max(0, end)] if i >= 0))
+
+    def decisions_for(self, paint_index: int) -> list[Any]:
+        if self._touching is None:
+            touching: dict[int, list[Any]] = {}
+            for d in (*self.word_gaps, *self.line_breaks, *self.splits):
+                touching.setdefault(d.before, []).append(d)
+                touching.setdefault(d.after, []).append(d)
+            self._touching = touching
+        return self._touching.get(paint_index, [])
+
+
+def text_view(mode: str, page_text: Any) -> TextView:
+    view = TextView(mode, page_text, page_text.text or "", page_text.text is not None)
+    for r in page_text.decisions:
         if isinstance(r, WordGapDecision):
-            view.word_gaps.append(
-                WordGap(i, r.before, r.after, r.gap, r.threshold, str(r.verdict), r.inserted, _describe(r))
-            )
-        elif isinstance(r, LineBreakDecision):
-            view.line_breaks.append(
-                LineBreak(i, r.before, r.after, r.displacement, r.threshold, str(r.verdict), r.is_break, _describe(r))
-            )
-        elif isinstance(r, ColumnChangeDecision):
-            view.line_breaks.append(
-                LineBreak(i, r.before, r.after, 0.0, 0.0, str(r.verdict), r.is_break, _describe(r))
-            )
+            view.word_gaps.append(r)
+        elif isinstance(r, (LineBreakDecision, ColumnChangeDecision)):
+            view.line_breaks.append(r)
         elif isinstance(r, (TextColumn, VerticalColumn)):
-            view.columns.append(ColumnBox(r.column, r.quad, _describe(r)))
+            view.columns.append(r)
         elif isinstance(r, ColumnSplit):
-            view.splits.append(Split(i, r.before, r.after, _describe(r)))
-        elif isinstance(r, BaselineRecord):
-            start, end = _baseline_ends(r)
-            view.baselines.append(Baseline(r.line, start, end, _describe(r)))
+            view.splits.append(r)
+        elif isinstance(r, Baseline):
+            view.baselines.append(r)
         else:
-            view.other.append(_describe(r))
-    seen: dict[int, None] = {}
-    for gi in char_glyphs:
-        if gi >= 0 and gi not in seen:
-            seen[gi] = None
-    view.order = list(seen)
+            view.other.append(r)
     return view
+
+
+def _count(records: Any, kinds: Any, test: Any = None) -> int:
+    return sum(1 for r in records if isinstance(r, kinds) and (test is None or test(r)))
 
 
 class PageFacts:
@@ -203,12 +153,12 @@ class PageFacts:
         self.classified = analysis.classified
         self._views: dict[str, TextView] = {}
         self._form_index: dict[tuple[str, ...], int] | None = None
+        self._counts: dict[str, dict[str, int]] = {}
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
         if view is None:
-            view = text_view(mode, self.analysis.texts[mode])
-            self._views[mode] = view
+            view = self._views[mode] = text_view(mode, self.analysis.texts[mode])
         return view
 
     @property
@@ -225,15 +175,16 @@ class PageFacts:
         return self._form_index
 
     def layer_counts(self, mode: str) -> dict[str, int]:
-        """The number the legend shows for every layer, straight from the engine's records."""
-        from core.glyph import DecodeSource
-
-        page, classified = self.page, self.classified
+        """The number the legend shows for every layer, counted on the engine's own records."""
+        cached = self._counts.get(mode)
+        if cached is not None:
+            return cached
+        page, classified, texts = self.page, self.classified, self.analysis.texts
         boxes = page.boxes
-        view = self.view(mode)
-        structure_view = self.view("structure")
+        decisions = texts[mode].decisions
         extra_boxes = sum(1 for b in (boxes.bleed_box, boxes.trim_box, boxes.art_box) if b is not None)
-        return {
+        structure_usable = texts["structure"].text is not None
+        counts = {
             "page_boxes": 1 + extra_boxes,
             "glyphs": len(page.glyphs),
             "form_bboxes": len(page.forms),
@@ -241,15 +192,15 @@ class PageFacts:
             "duplicates": len(classified.duplicates),
             "unresolved": sum(1 for g in page.glyphs if g.decode_source is DecodeSource.UNRESOLVED),
             "fallback": sum(1 for g in page.glyphs if g.decode_source is DecodeSource.FALLBACK),
-            "word_gaps": len(view.word_gaps),
-            "line_breaks": sum(1 for d in view.line_breaks if d.new_line),
-            "reading_order": len(view.order),
-            "structure_order": sum(1 for g in classified.visible if g.mcid is not None)
-            if structure_view.available
-            else 0,
-            "columns": len(self.view("columns").columns),
-            "baselines": len(self.view("layout").baselines),
+            "word_gaps": _count(decisions, WordGapDecision),
+            "line_breaks": _count(decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break),
+            "reading_order": len(self.view(mode).order),
+            "structure_order": sum(1 for g in classified.visible if g.mcid is not None) if structure_usable else 0,
+            "columns": _count(texts["columns"].decisions, (TextColumn, VerticalColumn)),
+            "baselines": _count(texts["layout"].decisions, Baseline),
         }
+        self._counts[mode] = counts
+        return counts
 
     # -- explanations ----------------------------------------------------------------------
     def status_of(self, paint_index: int) -> str:
@@ -273,10 +224,18 @@ class PageFacts:
                 )
             elif d.duplicate_of == paint_index:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
-        view = self.view(mode)
-        for d in view.decisions_for(paint_index):
-            lines.append(f"{mode}: {d.text}")
-        if mode != "plain":
-            for d in self.view("plain").decisions_for(paint_index):
-                lines.append(f"plain: {d.text}")
+        glyphs = self.page.glyphs
+        for m in (mode, "plain") if mode != "plain" else (mode,):
+            for d in self.view(m).decisions_for(paint_index):
+                if d.after == paint_index:
+                    where = f"after #{d.before} {_char(glyphs, d.before)}"
+                else:
+                    where = f"before #{d.after} {_char(glyphs, d.after)}"
+                lines.append(f"{m}, {where}: {describe(d)}")
         return lines
+
+
+def _char(glyphs: Any, i: int) -> str:
+    if 0 <= i < len(glyphs):
+        return repr(glyphs[i].unicode) if glyphs[i].unicode else "(unresolved)"
+    return "?"

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from inspector import layers as L
+from inspector.engine import is_near_miss
 from inspector.session import Session
 
 
@@ -89,8 +90,8 @@ class LegendPanel(QWidget):
         for key, label in self.counts.items():
             label.setText(str(counts.get(key, 0)))
         view = facts.view(self.session.mode)
-        inserted = sum(1 for d in view.word_gaps if d.inserted)
-        near = sum(1 for d in view.word_gaps if d.near_miss)
+        inserted = sum(1 for d in view.word_gaps if d.verdict == "inserted")
+        near = sum(1 for d in view.word_gaps if is_near_miss(d))
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
         form_colours = overlays.form_colours if overlays is not None else {}

@@ -51,7 +51,8 @@ def open_job(source: str, password: str | None, *, token: CancelToken) -> Any:
 class MainWindow(QMainWindow):
     document_opened = Signal(str)  # path
     open_failed = Signal(str)  # message
-    page_shown = Signal(int)  # a page's bundle is on screen
+    page_shown = Signal(int)  # a page with its analysis and overlays is on screen
+    page_painted = Signal(int)  # the rendered page is on screen (its analysis may still be running)
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +84,9 @@ class MainWindow(QMainWindow):
         s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
         s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
         self.loader.page_ready.connect(self._on_bundle)
+        self.loader.page_preview.connect(self._on_preview)
+        s.events.layers.connect(lambda key, on: self._update_prebuild())
+        self._update_prebuild()
         self.loader.page_progress.connect(self._on_page_progress)
         self.canvas.cursor_moved.connect(self._on_cursor)
         self.canvas.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f} %"))
@@ -403,6 +407,21 @@ class MainWindow(QMainWindow):
         if page == self.session.page_number and showing != page:
             self.timing_label.setText(message + "…")
 
+    def _update_prebuild(self) -> None:
+        self.loader.prebuild = tuple(k for k, on in self.session.layers.items() if on)
+
+    def _on_preview(self, bundle: PageBundle) -> None:
+        """The rendered page arrives before its analysis: show it at once."""
+        if bundle.page_number != self.session.page_number:
+            return
+        if self.bundle is not None and self.bundle.page_number == bundle.page_number:
+            return
+        self.bundle = None
+        self.canvas.set_bundle(bundle)
+        self._set_facts(None)
+        self.canvas.show_message(f"Interpreting page {bundle.page_number}…", "#1565c0")
+        self.page_painted.emit(bundle.page_number)
+
     def _on_bundle(self, bundle: PageBundle) -> None:
         if bundle.error:
             self.page_list.model.set_note(bundle.page_number, "error")
@@ -412,6 +431,8 @@ class MainWindow(QMainWindow):
     def _show(self, bundle: PageBundle) -> None:
         self.bundle = bundle
         self.canvas.set_bundle(bundle)
+        if bundle.image is not None:
+            self.page_painted.emit(bundle.page_number)
         self._set_facts(bundle.facts)
         if bundle.facts is None:
             message = bundle.error or "The page could not be analysed."

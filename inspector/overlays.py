@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from core.geometry import Point, Quad, Rect
 from core.glyph import DecodeSource, GlyphStatus
 from inspector import layers as L
-from inspector.engine import PageFacts, TextView
+from inspector.engine import PageFacts, TextView, baseline_ends, describe, is_near_miss
 from inspector.spatial import GlyphHitIndex, PointIndex
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
@@ -53,11 +53,15 @@ class Label:
 
 @dataclass(slots=True)
 class Marker:
-    """Something with a tooltip at a point (a decision): the canvas shows `text` on hover."""
+    """Something with a tooltip at a point: a decision record (described on demand) or a sentence."""
 
     point: Point
-    text: str
+    source: Any  # str, or an engine record with describe()
     glyphs: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return self.source if isinstance(self.source, str) else describe(self.source)
 
 
 @dataclass(slots=True)
@@ -104,7 +108,11 @@ class _Builder:
         if not (math.isfinite(cx) and math.isfinite(cy)):
             return
         path = self._path(style, cx, cy)
-        path.addPolygon(QPolygonF([QPointF(*q[0]), QPointF(*q[1]), QPointF(*q[2]), QPointF(*q[3]), QPointF(*q[0])]))
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        path.moveTo(x0, y0)
+        path.lineTo(x1, y1)
+        path.lineTo(x2, y2)
+        path.lineTo(x3, y3)
         path.closeSubpath()
 
     def rect(self, style: Style, r: Rect) -> None:
@@ -162,50 +170,47 @@ def _normal_point(p: Point, direction: Point, length: float) -> Point:
 # Building
 
 
-@dataclass(slots=True)
 class PageOverlays:
-    """All layer drawings of one page; mode layers are built on first use per mode."""
+    """The layer drawings of one page, each built on first use (mode layers once per mode)."""
 
-    facts: PageFacts
-    static: dict[str, LayerDrawing]
-    by_mode: dict[str, dict[str, LayerDrawing]]
-    hit_index: GlyphHitIndex
-    form_colours: dict[tuple[str, ...], str]
+    def __init__(self, facts: PageFacts) -> None:
+        self.facts = facts
+        self.form_colours = {path: L.form_colour(i) for path, i in facts.form_index.items()}
+        self.static: dict[str, LayerDrawing] = {}
+        self.by_mode: dict[str, dict[str, LayerDrawing]] = {}
+        self.hit_index = GlyphHitIndex([g.quad for g in facts.page.glyphs])
 
     def layer(self, key: str, mode: str) -> LayerDrawing | None:
-        if key in self.static:
-            return self.static[key]
-        drawings = self.by_mode.get(mode)
-        if drawings is None:
-            drawings = self.by_mode[mode] = build_mode_layers(self.facts, mode)
-        return drawings.get(key)
+        if key in MODE_LAYER_BUILDERS:
+            drawings = self.by_mode.setdefault(mode, {})
+            drawing = drawings.get(key)
+            if drawing is None:
+                drawing = drawings[key] = MODE_LAYER_BUILDERS[key](self.facts, mode)
+            return drawing
+        builder = STATIC_LAYER_BUILDERS.get(key)
+        if builder is None:
+            return None
+        drawing = self.static.get(key)
+        if drawing is None:
+            drawing = self.static[key] = builder(self.facts, self.form_colours)
+        return drawing
 
 
-def build_overlays(facts: PageFacts, mode: str) -> PageOverlays:
-    page = facts.page
-    form_colours = {path: L.form_colour(i) for path, i in facts.form_index.items()}
-    static = build_static_layers(facts, form_colours)
-    return PageOverlays(
-        facts=facts,
-        static=static,
-        by_mode={mode: build_mode_layers(facts, mode)},
-        hit_index=GlyphHitIndex([g.quad for g in page.glyphs]),
-        form_colours=form_colours,
-    )
+def build_overlays(facts: PageFacts, mode: str, prebuild: Iterable[str] = ()) -> PageOverlays:
+    """Overlays of a page; the layers in `prebuild` are drawn now (in the worker), the rest on demand."""
+    overlays = PageOverlays(facts)
+    for key in prebuild:
+        overlays.layer(key, mode)
+    return overlays
 
 
 def _page_rect(facts: PageFacts) -> Rect:
     return facts.page.boxes.media_box
 
 
-def build_static_layers(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> dict[str, LayerDrawing]:
-    page, classified = facts.page, facts.classified
-    glyphs = page.glyphs
-    boxes = page.boxes
-    rect = _page_rect(facts)
-    out: dict[str, LayerDrawing] = {}
-
-    b = _Builder("page_boxes", rect)
+def _page_boxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    boxes = facts.page.boxes
+    b = _Builder("page_boxes", _page_rect(facts))
     b.rect(Style("#757575", 1.0, line_alpha=200), boxes.media_box)
     extra = (
         (boxes.bleed_box, "#1565c0", "BleedBox"),
@@ -217,38 +222,50 @@ def build_static_layers(facts: PageFacts, form_colours: dict[tuple[str, ...], st
             b.rect(Style(colour, 1.0, dash=True), box)
             b.drawing.labels.append(Label((box[0], box[1]), name, colour))
     b.rect(Style(L.LAYER_BY_KEY["page_boxes"].colour, 2.0), boxes.visible_box)
-    b.drawing.labels.append(Label((boxes.visible_box[0], boxes.visible_box[3]), "visible box", "#2e7d32"))
-    out["page_boxes"] = b.finish()
+    if boxes.visible_box != boxes.media_box:
+        b.drawing.labels.append(Label((boxes.visible_box[0], boxes.visible_box[3]), "visible box", "#2e7d32"))
+    return b.finish()
 
-    b = _Builder("glyphs", rect)
-    page_style = Style(L.PAGE_STREAM_COLOUR, 1.0, fill=L.PAGE_STREAM_COLOUR, fill_alpha=40, line_alpha=170)
+
+def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    b = _Builder("glyphs", _page_rect(facts))
+    page_style = Style(L.PAGE_STREAM_COLOUR, 1.0, fill=L.PAGE_STREAM_COLOUR, fill_alpha=22, line_alpha=110)
     form_styles = {
-        path: Style(colour, 1.0, fill=colour, fill_alpha=50, line_alpha=190) for path, colour in form_colours.items()
+        path: Style(colour, 1.0, fill=colour, fill_alpha=35, line_alpha=160) for path, colour in form_colours.items()
     }
-    for g in glyphs:
+    for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
-    out["glyphs"] = b.finish()
+    return b.finish()
 
-    b = _Builder("form_bboxes", rect)
-    for form in page.forms:
+
+def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    b = _Builder("form_bboxes", _page_rect(facts))
+    for form in facts.page.forms:
         colour = form_colours.get(tuple(form.form_path), L.FORM_COLOURS[0])
         b.polygon(Style(colour, 1.5, dash=True), form.bbox)
         name = " › ".join(form.form_path) or form.object_id
-        b.drawing.labels.append(Label(form.bbox[3], f"{name} ({form.glyph_count} glyphs)", colour))
-    out["form_bboxes"] = b.finish()
+        outside = f", {form.glyphs_outside_bbox} outside its BBox" if form.glyphs_outside_bbox else ""
+        b.drawing.labels.append(Label(form.bbox[3], f"{name} {form.object_id} ({form.glyph_count} glyphs{outside})", colour))
+    return b.finish()
 
-    b = _Builder("culled", rect)
-    culled_style = Style(L.LAYER_BY_KEY["culled"].colour, 1.5, fill="#ef5350", fill_alpha=90)
-    for c in classified.culls:
-        b.quad(culled_style, glyphs[c.paint_index].quad)
-    out["culled"] = b.finish()
 
-    b = _Builder("duplicates", rect)
-    dup_colour = L.LAYER_BY_KEY["duplicates"].colour
-    dup_style = Style(dup_colour, 1.5, fill=dup_colour, fill_alpha=80)
-    link_style = Style(dup_colour, 1.5)
-    kept_style = Style(dup_colour, 1.0, fill="#ffffff", fill_alpha=200)
-    for d in classified.duplicates:
+def _culled_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    b = _Builder("culled", _page_rect(facts))
+    style = Style(L.LAYER_BY_KEY["culled"].colour, 1.5, fill="#ef5350", fill_alpha=90)
+    glyphs = facts.page.glyphs
+    for c in facts.classified.culls:
+        b.quad(style, glyphs[c.paint_index].quad)
+    return b.finish()
+
+
+def _duplicates_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    b = _Builder("duplicates", _page_rect(facts))
+    colour = L.LAYER_BY_KEY["duplicates"].colour
+    dup_style = Style(colour, 1.5, fill=colour, fill_alpha=80)
+    link_style = Style(colour, 1.5)
+    kept_style = Style(colour, 1.0, fill="#ffffff", fill_alpha=200)
+    glyphs = facts.page.glyphs
+    for d in facts.classified.duplicates:
         dup, kept = glyphs[d.paint_index], glyphs[d.duplicate_of]
         b.quad(dup_style, dup.quad)
         a, k = _centre(dup.quad), _centre(kept.quad)
@@ -262,27 +279,22 @@ def build_static_layers(facts: PageFacts, form_colours: dict[tuple[str, ...], st
                 (d.paint_index, d.duplicate_of),
             )
         )
-    out["duplicates"] = b.finish()
-
-    b = _Builder("unresolved", rect)
-    unresolved_style = Style(L.LAYER_BY_KEY["unresolved"].colour, 2.0, fill="#b71c1c", fill_alpha=110)
-    b2 = _Builder("fallback", rect)
-    fallback_style = Style("#f57f17", 1.5, fill=L.LAYER_BY_KEY["fallback"].colour, fill_alpha=110)
-    for g in glyphs:
-        if g.decode_source is DecodeSource.UNRESOLVED:
-            b.quad(unresolved_style, g.quad)
-        elif g.decode_source is DecodeSource.FALLBACK:
-            b2.quad(fallback_style, g.quad)
-    out["unresolved"] = b.finish()
-    out["fallback"] = b2.finish()
-
-    out["structure_order"] = _structure_layer(facts, rect)
-    out["columns"] = _columns_layer(facts.view("columns"), glyphs, rect)
-    out["baselines"] = _baselines_layer(facts.view("layout"), rect)
-    return out
+    return b.finish()
 
 
-def _structure_layer(facts: PageFacts, rect: Rect) -> LayerDrawing:
+def _decode_layer(key: str, source: DecodeSource, style: Style) -> Any:
+    def build(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+        b = _Builder(key, _page_rect(facts))
+        for g in facts.page.glyphs:
+            if g.decode_source is source:
+                b.quad(style, g.quad)
+        return b.finish()
+
+    return build
+
+
+def _structure_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    rect = _page_rect(facts)
     b = _Builder("structure_order", rect)
     view = facts.view("structure")
     if not view.available:
@@ -301,20 +313,22 @@ def _structure_layer(facts: PageFacts, rect: Rect) -> LayerDrawing:
             style = styles[g.mcid] = Style(colour, 1.0, fill=colour, fill_alpha=90)
         b.quad(style, g.quad)
         first_of.setdefault(g.mcid, g.paint_index)
-    b.polyline(Style(L.LAYER_BY_KEY["structure_order"].colour, 1.2, line_alpha=170), [_centre(glyphs[i].quad) for i in view.order])
+    path_style = Style(L.LAYER_BY_KEY["structure_order"].colour, 1.2, line_alpha=170)
+    b.polyline(path_style, [_centre(glyphs[i].quad) for i in view.order])
     for mcid, i in first_of.items():
-        q = glyphs[i].quad
-        b.drawing.labels.append(Label(q[3], f"MCID {mcid}", L.mcid_colour(mcid)))
+        b.drawing.labels.append(Label(glyphs[i].quad[3], f"MCID {mcid}", L.mcid_colour(mcid)))
     return b.finish()
 
 
-def _columns_layer(view: TextView, glyphs: Sequence[Any], rect: Rect) -> LayerDrawing:
-    b = _Builder("columns", rect)
+def _columns_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    view = facts.view("columns")
+    glyphs = facts.page.glyphs
+    b = _Builder("columns", _page_rect(facts))
     colour = L.LAYER_BY_KEY["columns"].colour
     for col in view.columns:
         b.polygon(Style(colour, 2.0, fill=colour, fill_alpha=18, dash=True), col.quad)
-        b.drawing.labels.append(Label(col.quad[3], f"column {col.index + 1}", colour))
-        b.drawing.markers.append(Marker(col.quad[3], col.text, ()))
+        b.drawing.labels.append(Label(col.quad[3], f"column {col.column + 1}", colour))
+        b.drawing.markers.append(Marker(col.quad[3], col, ()))
     split_style = Style(colour, 2.5)
     n = len(glyphs)
     for split in view.splits:
@@ -324,26 +338,26 @@ def _columns_layer(view: TextView, glyphs: Sequence[Any], rect: Rect) -> LayerDr
         mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
         top = _normal_point(mid, prev.direction, max(cur.height, 0.5))
         b.segment(split_style, mid, top)
-        b.drawing.markers.append(Marker(mid, split.text, (split.before, split.after)))
+        b.drawing.markers.append(Marker(mid, split, (split.before, split.after)))
     return b.finish()
 
 
-def _baselines_layer(view: TextView, rect: Rect) -> LayerDrawing:
-    b = _Builder("baselines", rect)
+def _baselines_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    view = facts.view("layout")
+    b = _Builder("baselines", _page_rect(facts))
     style = Style(L.LAYER_BY_KEY["baselines"].colour, 1.0)
     for line in view.baselines:
-        b.segment(style, line.start, line.end)
-        b.drawing.markers.append(Marker(line.start, line.text, ()))
+        start, end = baseline_ends(line)
+        b.segment(style, start, end)
+        b.drawing.markers.append(Marker(start, line, line.glyphs[:1]))
     return b.finish()
 
 
-def build_mode_layers(facts: PageFacts, mode: str) -> dict[str, LayerDrawing]:
+def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     view = facts.view(mode)
     glyphs = facts.page.glyphs
-    rect = _page_rect(facts)
     n = len(glyphs)
-
-    b = _Builder("word_gaps", rect)
+    b = _Builder("word_gaps", _page_rect(facts))
     inserted = Style(L.GAP_INSERTED_COLOUR, 1.5)
     not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.0)
     near_miss = Style(L.GAP_NEAR_MISS_COLOUR, 3.0)
@@ -356,34 +370,45 @@ def build_mode_layers(facts: PageFacts, mode: str) -> dict[str, LayerDrawing]:
         mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
         height = max(cur.height, 0.5)
         top = _normal_point(mid, prev.direction, height * 0.85)
-        if d.near_miss:
+        near = is_near_miss(d)
+        if near:
             style = near_miss
-        elif d.inserted:
+        elif d.verdict == "inserted":
             style = inserted
         elif d.verdict == "below_threshold":
             style = not_inserted
         else:
             style = other
         b.segment(style, mid, top)
-        if d.near_miss:
+        if near:
             b.dot(near_dot, top, max(height * 0.12, 0.5))
-        b.drawing.markers.append(Marker(((mid[0] + top[0]) / 2, (mid[1] + top[1]) / 2), d.text, (d.before, d.after)))
-    word_gaps = b.finish()
+        b.drawing.markers.append(Marker(((mid[0] + top[0]) / 2, (mid[1] + top[1]) / 2), d, (d.before, d.after)))
+    return b.finish()
 
-    b = _Builder("line_breaks", rect)
+
+def _line_breaks_layer(facts: PageFacts, mode: str) -> LayerDrawing:
+    view = facts.view(mode)
+    glyphs = facts.page.glyphs
+    n = len(glyphs)
+    b = _Builder("line_breaks", _page_rect(facts))
     colour = L.LAYER_BY_KEY["line_breaks"].colour
     link = Style(colour, 1.5)
     dot = Style(colour, 1.0, fill=colour, fill_alpha=220)
     for d in view.line_breaks:
-        if not d.new_line or not (0 <= d.before < n and 0 <= d.after < n):
+        if not d.is_break or not (0 <= d.before < n and 0 <= d.after < n):
             continue
         prev, cur = glyphs[d.before], glyphs[d.after]
         b.segment(link, prev.glyph_end, cur.origin)
         b.dot(dot, cur.origin, max(cur.height * 0.1, 0.5))
-        b.drawing.markers.append(Marker(cur.origin, d.text, (d.before, d.after)))
-    line_breaks = b.finish()
+        b.drawing.markers.append(Marker(cur.origin, d, (d.before, d.after)))
+    return b.finish()
 
-    b = _Builder("reading_order", rect)
+
+def _reading_order_layer(facts: PageFacts, mode: str) -> LayerDrawing:
+    view = facts.view(mode)
+    glyphs = facts.page.glyphs
+    n = len(glyphs)
+    b = _Builder("reading_order", _page_rect(facts))
     colour = L.LAYER_BY_KEY["reading_order"].colour
     order = [i for i in view.order if 0 <= i < n]
     b.polyline(Style(colour, 1.2, line_alpha=200), [_centre(glyphs[i].quad) for i in order])
@@ -392,8 +417,30 @@ def build_mode_layers(facts: PageFacts, mode: str) -> dict[str, LayerDrawing]:
         b.dot(Style("#2e7d32", 1.0, fill="#43a047", fill_alpha=230), _centre(first.quad), max(first.height * 0.3, 1.0))
         b.dot(Style("#c62828", 1.0, fill="#e53935", fill_alpha=230), _centre(last.quad), max(last.height * 0.3, 1.0))
         b.drawing.labels.append(Label(_centre(first.quad), f"start ({mode})", "#2e7d32"))
-    reading = b.finish()
-    return {"word_gaps": word_gaps, "line_breaks": line_breaks, "reading_order": reading}
+    return b.finish()
+
+
+STATIC_LAYER_BUILDERS = {
+    "page_boxes": _page_boxes_layer,
+    "glyphs": _glyphs_layer,
+    "form_bboxes": _form_bboxes_layer,
+    "culled": _culled_layer,
+    "duplicates": _duplicates_layer,
+    "unresolved": _decode_layer(
+        "unresolved", DecodeSource.UNRESOLVED, Style(L.LAYER_BY_KEY["unresolved"].colour, 2.0, fill="#b71c1c", fill_alpha=110)
+    ),
+    "fallback": _decode_layer(
+        "fallback", DecodeSource.FALLBACK, Style("#f57f17", 1.5, fill=L.LAYER_BY_KEY["fallback"].colour, fill_alpha=110)
+    ),
+    "structure_order": _structure_layer,
+    "columns": _columns_layer,
+    "baselines": _baselines_layer,
+}
+MODE_LAYER_BUILDERS = {
+    "word_gaps": _word_gaps_layer,
+    "line_breaks": _line_breaks_layer,
+    "reading_order": _reading_order_layer,
+}
 
 
 # ---------------------------------------------------------------------------------------------

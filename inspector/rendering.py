@@ -130,6 +130,13 @@ class PageRenderer:
             self._pdf = pikepdf.open(source, password=self._password or "", suppress_warnings=True)
         return self._pdf
 
+    def boxes(self, page_number: int) -> PageBoxes:
+        """The page's boxes read from this handle (same rules as the engine: core.document.page_boxes)."""
+        from core.document import page_boxes
+
+        with self._lock:
+            return page_boxes(self._open().pages[page_number - 1].obj)
+
     def page_bytes(self, page_number: int, boxes: PageBoxes) -> bytes:
         with self._lock:
             return single_page_pdf(self._open(), page_number, boxes)

@@ -61,9 +61,9 @@ def format_table(rows: list[TriageRow]) -> str:
     lines: list[list[str]] = [list(COLUMNS)]
     for r in rows:
         if r.failed:
-            lines.append(
-                [f"{r.score:.1f}", "-", "-", "-", "-", "-", "-", "-", "-", "-", f"{r.file}: ERROR {r.error}"]
-            )
+            # Engine errors usually name the file already.
+            label = f"ERROR {r.error}" if r.file in (r.error or "") else f"{r.file}: ERROR {r.error}"
+            lines.append([f"{r.score:.1f}", "-", "-", "-", "-", "-", "-", "-", "-", "-", label])
             continue
         sev = r.findings_by_severity
         lines.append(
@@ -131,7 +131,8 @@ def report_json(rows: list[TriageRow]) -> dict[str, Any]:
 
 
 def run_triage(args: argparse.Namespace) -> int:
-    jobs = getattr(args, "jobs", 1) or 1
+    jobs = getattr(args, "jobs", None)
+    jobs = 1 if jobs is None else jobs
     if jobs < 1:
         return _usage("--jobs must be at least 1")
     files, missing = expand_paths(args.paths)

@@ -46,9 +46,17 @@ class Progress:
     message: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """A result worth showing before the job is done (e.g. the rendered page before its analysis)."""
+
+    value: Any
+
+
 class WorkerSignals(QObject):
     started = Signal()
     progress = Signal(int, int, str)
+    partial = Signal(object)
     result = Signal(object)
     error = Signal(str, object)  # one-line message, the exception
     finished = Signal()
@@ -93,6 +101,8 @@ class Worker(QRunnable):
                     self.token.check()
                     if isinstance(step, Progress):
                         signals.progress.emit(step.done, step.total, step.message)
+                    elif isinstance(step, Partial):
+                        signals.partial.emit(step.value)
             self.token.check()
             signals.result.emit(outcome)
         except Cancelled:
@@ -157,10 +167,14 @@ def load_page_job(
     params: Any,
     mode: str,
     scale: float,
+    prebuild: tuple[str, ...] = (),
     *,
     token: CancelToken,
-) -> Generator[Progress, None, PageBundle]:
-    """Interpret, analyse, render and build overlays for one page. Errors land in the bundle."""
+) -> Generator[Progress | Partial, None, PageBundle]:
+    """Render (shown at once as a preview), then interpret, analyse and draw the overlays of one page.
+
+    Errors land in the bundle: a broken page shows its error in the page area.
+    """
     from core.analysis import analyze_page
     from inspector.engine import PageFacts
     from inspector.overlays import build_overlays
@@ -168,37 +182,42 @@ def load_page_job(
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    yield Progress(0, 3, f"interpreting page {page_number}")
-    analysis = None
-    error = None
-    try:
-        analysis = analyze_page(document, page_number, params)
-        if analysis.page.errors:
-            error = "; ".join(analysis.page.errors)
-    except Exception as exc:  # a broken page shows its error in the page area, never crashes
-        error = f"page {page_number} could not be analysed: {type(exc).__name__}: {exc}"
-    timings["analyse"] = time.perf_counter() - t0
-    token.check()
-    boxes = analysis.page.boxes if analysis is not None else document.page_boxes(page_number)
-    bundle = PageBundle(page_number, boxes, analysis=analysis, error=error, timings=timings)
-    yield Progress(1, 3, f"rendering page {page_number}")
-    t1 = time.perf_counter()
+    boxes = renderer.boxes(page_number)
+    bundle = PageBundle(page_number, boxes, timings=timings)
+    yield Progress(0, 3, f"rendering page {page_number}")
     try:
         bundle.image = renderer.render(page_number, boxes, scale)
         bundle.render_scale = bundle.image.width() / max(1e-6, display_size(boxes)[0])
     except Exception as exc:
         bundle.render_error = f"the page could not be rendered: {type(exc).__name__}: {exc}"
-    timings["render"] = time.perf_counter() - t1
+    timings["render"] = time.perf_counter() - t0
+    yield Partial(PageBundle(page_number, boxes, image=bundle.image, render_scale=bundle.render_scale,
+                             render_error=bundle.render_error, timings=dict(timings)))
     token.check()
-    if analysis is not None:
+    yield Progress(1, 3, f"interpreting page {page_number}")
+    t1 = time.perf_counter()
+    try:
+        analysis = analyze_page(document, page_number, params)
+        bundle.analysis = analysis
+        bundle.boxes = analysis.page.boxes
+        if analysis.page.errors:
+            bundle.error = "; ".join(analysis.page.errors)
+    except Exception as exc:  # a broken page shows its error in the page area, never crashes
+        bundle.error = f"page {page_number} could not be analysed: {type(exc).__name__}: {exc}"
+    timings["analyse"] = time.perf_counter() - t1
+    token.check()
+    if bundle.analysis is not None:
         yield Progress(2, 3, f"drawing overlays of page {page_number}")
         t2 = time.perf_counter()
         try:
-            bundle.facts = PageFacts(analysis)
-            bundle.overlays = build_overlays(bundle.facts, mode)
+            facts = PageFacts(bundle.analysis)
+            for m in bundle.analysis.texts:
+                facts.view(m)
+            facts.layer_counts(mode)
+            bundle.overlays = build_overlays(facts, mode, prebuild)
+            bundle.facts = facts
         except Exception as exc:
             bundle.error = f"overlays could not be built: {type(exc).__name__}: {exc}"
-            bundle.overlays = None
         timings["overlays"] = time.perf_counter() - t2
     timings["total"] = time.perf_counter() - t0
     return bundle
@@ -243,6 +262,7 @@ class PageLoader(QObject):
     """Loads pages on demand through workers, caches them, and prefetches the neighbours."""
 
     page_ready = Signal(object)  # PageBundle
+    page_preview = Signal(object)  # PageBundle with the rendered image only
     page_progress = Signal(int, int, int, str)  # page, done, total, message
 
     def __init__(self, pool: WorkerPool, parent: QObject | None = None) -> None:
@@ -253,6 +273,7 @@ class PageLoader(QObject):
         self.renderer: Any = None
         self.params: Any = None
         self.mode = "plain"
+        self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
         self.generation = 0
         self.in_flight: dict[int, Worker] = {}
 
@@ -285,8 +306,11 @@ class PageLoader(QObject):
             return None
         if not 1 <= page_number <= self.document.page_count:
             return None
-        worker = Worker(load_page_job, self.document, self.renderer, page_number, self.params, self.mode, RENDER_SCALE)
+        worker = Worker(
+            load_page_job, self.document, self.renderer, page_number, self.params, self.mode, RENDER_SCALE, self.prebuild
+        )
         generation = self.generation
+        worker.signals.partial.connect(lambda b, g=generation: self.page_preview.emit(b) if g == self.generation else None)
         worker.signals.result.connect(lambda bundle, g=generation: self._done(bundle, g))
         worker.signals.error.connect(lambda message, exc, n=page_number, g=generation: self._failed(n, message, g))
         worker.signals.progress.connect(lambda d, t, m, n=page_number: self.page_progress.emit(n, d, t, m))
@@ -309,7 +333,7 @@ class PageLoader(QObject):
         if generation != self.generation or self.document is None:
             return
         try:
-            boxes = self.document.page_boxes(page_number)
+            boxes = self.renderer.boxes(page_number)
         except Exception:
             return
         bundle = PageBundle(page_number, boxes, error=message)

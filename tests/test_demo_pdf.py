@@ -100,7 +100,7 @@ def test_generator_is_deterministic(tmp_path):
 
 
 def test_page_count_syntax_and_ids(pdf):
-    assert len(pdf.pages) == 14
+    assert len(pdf.pages) == 15
     assert pdf.check_pdf_syntax() == []
     assert "/Info" not in pdf.trailer  # no dates, nothing that changes between runs
     assert len(pdf.trailer.ID) == 2
@@ -252,10 +252,56 @@ def test_page_14_type3_and_invisible_text(pdf):
     assert any(op == "Tr" and operands[0] == 3 for operands, op in ops(pdf.pages[13]))
 
 
+def shown_by_font(obj) -> list[tuple[str, bytes]]:
+    """(font resource name, bytes) of every Tj string, in stream order."""
+    out, font = [], None
+    for operands, op in ops(obj):
+        if op == "Tf":
+            font = str(operands[0])
+        elif op == "Tj":
+            out.append((font, bytes(operands[0])))
+    return out
+
+
+def tounicode_pairs(font) -> dict[int, str]:
+    text = font.ToUnicode.read_bytes().decode("ascii")
+    body = text.split("beginbfchar")[1].split("endbfchar")[0]
+    pairs = [line.split() for line in body.strip().splitlines()]
+    return {int(code[1:-1], 16): bytes.fromhex(uni[1:-1]).decode("utf-16-be") for code, uni in pairs}
+
+
+def test_page_15_vertical_writing_mode(pdf):
+    page = pdf.pages[14].obj
+    fonts = page.Resources.Font
+    fv = fonts.FV
+    assert fv.Subtype == "/Type0" and str(fv.Encoding).endswith("-V")  # a WMode 1 CMap
+    assert fv.Encoding == "/UniJIS-UCS2-V" and fonts.FH.Encoding == "/UniJIS-UCS2-H"
+    cidfont = fv.DescendantFonts[0]
+    assert cidfont.CIDSystemInfo.Ordering == "Japan1"
+    assert [int(x) for x in cidfont.DW2] == [880, -1000] and len(cidfont.W2) > 0
+    assert not any(k in cidfont.FontDescriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+    columns = ["\u7e26\u66f8\u304d\u306e\u4f8b", "\u53f3\u304b\u3089\u5de6\u3078", "\u8aad\u307f\u307e\u3059"]
+    shown = [data for font, data in shown_by_font(page) if font == "/FV"]
+    to_unicode = tounicode_pairs(fv)
+    decoded = [
+        "".join(to_unicode[int.from_bytes(s[i : i + 2], "big")] for i in range(0, len(s), 2)) for s in shown
+    ]
+    assert decoded == columns  # stream order == reading order
+    # the expected reading is also printed horizontally in the UniJIS-UCS2-H font
+    horizontal = [data.decode("utf-16-be") for font, data in shown_by_font(page) if font == "/FH"]
+    assert horizontal == columns
+    # one BT: Tm puts the first column right-most, each Td steps one column to the left
+    stream = ops(page)
+    tf_at = next(i for i, (operands, op) in enumerate(stream) if op == "Tf" and operands[0] == "/FV")
+    moves = [(op, [float(x) for x in operands]) for operands, op in stream[tf_at:] if op in ("Tm", "Td")][:3]
+    assert moves[0][0] == "Tm" and [op for op, _ in moves[1:]] == ["Td", "Td"]
+    assert all(operands[0] < 0 and operands[1] == 0 for _, operands in moves[1:])
+
+
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_renders_with_pdftoppm(tmp_path):
     run = subprocess.run(
         ["pdftoppm", "-r", "20", "-png", str(DEMO), str(tmp_path / "p")], capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr
-    assert len(list(tmp_path.glob("p-*.png"))) == 14
+    assert len(list(tmp_path.glob("p-*.png"))) == 15

@@ -17,18 +17,26 @@ def pdf() -> pikepdf.Pdf:
     return pikepdf.new()
 
 
-def type0(pdf: pikepdf.Pdf, encoding: object, ordering: str = "Identity", **descendant: object) -> pikepdf.Object:
+def type0(
+    pdf: pikepdf.Pdf, encoding: object, ordering: str = "Identity", **descendant: object
+) -> pikepdf.Object:
     cid_font = pikepdf.Dictionary(
         Type=Name.Font,
         Subtype=Name.CIDFontType0,
         BaseFont=Name.Test,
-        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String(ordering), Supplement=0),
+        CIDSystemInfo=pikepdf.Dictionary(
+            Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String(ordering), Supplement=0
+        ),
         FontDescriptor=pikepdf.Dictionary(Type=Name.FontDescriptor, Ascent=880, Descent=-120, Flags=4),
         **descendant,
     )
     return pdf.make_indirect(
         pikepdf.Dictionary(
-            Type=Name.Font, Subtype=Name.Type0, BaseFont=Name.Test, Encoding=encoding, DescendantFonts=[cid_font]
+            Type=Name.Font,
+            Subtype=Name.Type0,
+            BaseFont=Name.Test,
+            Encoding=encoding,
+            DescendantFonts=[cid_font],
         )
     )
 
@@ -101,12 +109,17 @@ def test_w_both_forms_and_dw(pdf: pikepdf.Pdf) -> None:
     f = load_font(type0(pdf, Name("/Identity-H"), W=[1, [500, 600], 10, 20, 300], DW=900), "/F1")
     assert f.width(1) == pytest.approx(0.5) and f.width(2) == pytest.approx(0.6)
     assert f.width(15) == pytest.approx(0.3) and f.width(5) == pytest.approx(0.9)
-    assert f.info.widths_source == "W" and not kinds(f) & {DiagnosticKind.UNSORTED_W, DiagnosticKind.OVERLAPPING_W}
+    assert f.info.widths_source == "W" and not kinds(f) & {
+        DiagnosticKind.UNSORTED_W,
+        DiagnosticKind.OVERLAPPING_W,
+    }
 
 
 def test_w_unsorted_and_overlapping_first_written_wins(pdf: pikepdf.Pdf) -> None:
     # Latin text written after a broad CJK range: binary search on the raw array would miss it.
-    f = load_font(type0(pdf, Name("/Identity-H"), W=[100, 200, 1000, 3, [250, 260], 150, [555], 0, 2, 400]), "/F1")
+    f = load_font(
+        type0(pdf, Name("/Identity-H"), W=[100, 200, 1000, 3, [250, 260], 150, [555], 0, 2, 400]), "/F1"
+    )
     assert f.width(3) == pytest.approx(0.25) and f.width(4) == pytest.approx(0.26)
     assert f.width(150) == pytest.approx(1.0)  # covered by [100..200] written first, not by 150 [555]
     assert f.width(1) == pytest.approx(0.4)
@@ -133,3 +146,21 @@ def test_composite_ascent_from_descendant_descriptor(pdf: pikepdf.Pdf) -> None:
     f = load_font(type0(pdf, Name("/Identity-H")), "/F1")
     assert (f.ascent, f.descent) == (pytest.approx(0.88), pytest.approx(-0.12))
     assert f.info.subtype == "Type0" and f.info.descendant_subtype == "CIDFontType0"
+
+
+def test_identity_named_tounicode(pdf: pikepdf.Pdf) -> None:
+    obj = type0(pdf, Name("/Identity-H"))
+    obj.ToUnicode = Name("/Identity-H")  # not a CMap, but producers mean code = Unicode
+    f = load_font(obj, "/F1")
+    assert f.unicode(0x4E2D) == ("中", DecodeSource.TOUNICODE)
+
+
+def test_identity_encoding_cmap_as_tounicode_is_only_a_last_guess(pdf: pikepdf.Pdf) -> None:
+    obj = type0(pdf, Name("/Identity-H"))
+    obj.ToUnicode = pdf.make_stream(
+        b"/CMapName /Identity-H def 1 begincodespacerange <0000> <FFFF> endcodespacerange "
+        b"1 begincidrange <0000> <FFFF> 0 endcidrange"
+    )
+    f = load_font(obj, "/F1")
+    assert f.info.tounicode_entries == 0
+    assert f.unicode(0x41) == ("A", DecodeSource.FALLBACK)

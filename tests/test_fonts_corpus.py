@@ -8,7 +8,6 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from core.diagnostics import DiagnosticKind
 from core.fonts import FontCache
 from core.glyph import DecodeSource
 
@@ -21,11 +20,30 @@ def _passwords() -> dict[str, str]:
 
 
 def _fonts_of(page: pikepdf.Page) -> list[tuple[str, pikepdf.Object]]:
-    resources = page.obj.get("/Resources")
-    fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
-    if not isinstance(fonts, pikepdf.Dictionary):
-        return []
-    return [(key, fonts[key]) for key in fonts.keys()]
+    """Fonts of the page's resources and of the forms it draws (nested, each form once)."""
+    found: list[tuple[str, pikepdf.Object]] = []
+    seen: set[tuple[int, int]] = set()
+    pending = [page.obj.get("/Resources")]
+    while pending:
+        resources = pending.pop()
+        if not isinstance(resources, pikepdf.Dictionary):
+            continue
+        fonts = resources.get("/Font")
+        if isinstance(fonts, pikepdf.Dictionary):
+            found.extend((key, fonts[key]) for key in fonts)
+        xobjects = resources.get("/XObject")
+        if not isinstance(xobjects, pikepdf.Dictionary):
+            continue
+        for key in xobjects:
+            xobj = xobjects[key]
+            if (
+                isinstance(xobj, pikepdf.Stream)
+                and xobj.get("/Subtype") == "/Form"
+                and xobj.objgen not in seen
+            ):
+                seen.add(xobj.objgen)
+                pending.append(xobj.get("/Resources"))
+    return found
 
 
 def test_every_corpus_font_loads() -> None:
@@ -49,7 +67,11 @@ def test_every_corpus_font_loads() -> None:
                         assert font.width(code) == font.width(code)  # not NaN
                         font.vertical(code)
                     assert font.descent < font.ascent, (path.name, key)
-                    assert all(p.kind in DiagnosticKind for p in font.info.problems)
+                    # an internal error would hide behind the never-raise stand-in font: none is allowed
+                    assert not [p for p in font.info.problems if "could not be loaded" in p.message], (
+                        path.name,
+                        key,
+                    )
                     loaded += 1
     assert loaded > 50
 

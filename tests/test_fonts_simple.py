@@ -32,7 +32,12 @@ def kinds(f) -> set[DiagnosticKind]:
 
 def test_tounicode_wins_over_encoding(pdf: pikepdf.Pdf) -> None:
     f = load_font(
-        font(pdf, BaseFont=Name.Helvetica, Encoding=Name.WinAnsiEncoding, ToUnicode=tounicode(pdf, b"1 beginbfchar <41> <0042> endbfchar")),
+        font(
+            pdf,
+            BaseFont=Name.Helvetica,
+            Encoding=Name.WinAnsiEncoding,
+            ToUnicode=tounicode(pdf, b"1 beginbfchar <41> <0042> endbfchar"),
+        ),
         "/F1",
     )
     assert f.unicode(0x41) == ("B", DecodeSource.TOUNICODE)
@@ -55,8 +60,12 @@ def test_broken_tounicode_is_recorded_and_falls_through(pdf: pikepdf.Pdf) -> Non
 
 
 def test_differences_glyph_names(pdf: pikepdf.Pdf) -> None:
-    diffs = pikepdf.Array([65, Name("/uni00E9"), Name("/u1F600"), Name("/f_f_i"), Name("/a.sc"), Name("/g12")])
-    f = load_font(font(pdf, BaseFont=Name("/XYZ+Custom"), Encoding=pikepdf.Dictionary(Differences=diffs)), "/F1")
+    diffs = pikepdf.Array(
+        [65, Name("/uni00E9"), Name("/u1F600"), Name("/f_f_i"), Name("/a.sc"), Name("/g12")]
+    )
+    f = load_font(
+        font(pdf, BaseFont=Name("/XYZ+Custom"), Encoding=pikepdf.Dictionary(Differences=diffs)), "/F1"
+    )
     assert f.unicode(65) == ("\u00e9", DecodeSource.DIFFERENCES)
     assert f.unicode(66) == ("\U0001f600", DecodeSource.DIFFERENCES)
     assert f.unicode(67) == ("ffi", DecodeSource.DIFFERENCES)
@@ -78,10 +87,11 @@ def test_base_encodings(pdf: pikepdf.Pdf) -> None:
     assert std.unicode(0x01) == ("", DecodeSource.UNRESOLVED)
 
 
-def test_symbolic_truetype_without_encoding_is_a_latin1_guess(pdf: pikepdf.Pdf) -> None:
+def test_symbolic_truetype_without_encoding_is_a_cp1252_guess(pdf: pikepdf.Pdf) -> None:
     desc = pikepdf.Dictionary(Type=Name.FontDescriptor, Flags=4, Ascent=900, Descent=-200)
     f = load_font(font(pdf, Subtype=Name.TrueType, BaseFont=Name("/ABCDEF+Foo"), FontDescriptor=desc), "/F1")
     assert f.unicode(0x41) == ("A", DecodeSource.FALLBACK)
+    assert f.unicode(0x92) == ("\u2019", DecodeSource.FALLBACK)
     assert f.unicode(0x05) == ("", DecodeSource.UNRESOLVED)
 
 
@@ -119,7 +129,9 @@ def test_missing_widths_reported(pdf: pikepdf.Pdf) -> None:
 
 
 def test_ascent_sources_bbox_and_nonsense(pdf: pikepdf.Pdf) -> None:
-    bbox_only = pikepdf.Dictionary(Type=Name.FontDescriptor, Ascent=0, Descent=0, FontBBox=[-100, -250, 1000, 950])
+    bbox_only = pikepdf.Dictionary(
+        Type=Name.FontDescriptor, Ascent=0, Descent=0, FontBBox=[-100, -250, 1000, 950]
+    )
     f = load_font(font(pdf, BaseFont=Name.Foo, Widths=[500], FontDescriptor=bbox_only), "/F1")
     assert (f.ascent, f.descent) == (pytest.approx(0.95), pytest.approx(-0.25))
     nothing = load_font(font(pdf, BaseFont=Name.Foo, Widths=[500]), "/F2")
@@ -158,7 +170,9 @@ def test_split_is_one_byte(pdf: pikepdf.Pdf) -> None:
         pikepdf.Dictionary(),
         pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Bogus),
         pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Type1, Widths=Name.Foo, FirstChar=(1, 2), Encoding=5),
-        pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Type1, FontDescriptor=pikepdf.Array([1]), ToUnicode=3),
+        pikepdf.Dictionary(
+            Type=Name.Font, Subtype=Name.Type1, FontDescriptor=pikepdf.Array([1]), ToUnicode=3
+        ),
         pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Type3, FontMatrix=[0, 0, 0, 0, 0, 0], Widths=[None]),
         pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Type0, DescendantFonts=[5], Encoding=Name("/Nope-H")),
         pikepdf.Array([1, 2]),

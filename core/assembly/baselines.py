@@ -64,18 +64,21 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> Frame:
     The ascent side is voted by the same glyphs (quad[0] → quad[3] against the left normal).
     """
     counts: dict[int, int] = {}
-    for g in glyphs:
-        if not g.is_space:
-            deg = _degrees(g.direction)
-            counts[deg] = counts.get(deg, 0) + 1
+    ink = [g for g in glyphs if not g.is_space]
+    degrees: dict[tuple[float, float], int] = {}  # few distinct directions per page
+    for g in ink:
+        deg = degrees.get(g.direction)
+        if deg is None:
+            deg = degrees[g.direction] = _degrees(g.direction)
+        counts[deg] = counts.get(deg, 0) + 1
     if not counts:
         return Frame(1.0, 0.0)
     best = min(counts, key=lambda d: (-counts[d], d))
     exact = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
     ux, uy = exact.get(best) or (math.cos(math.radians(best)), math.sin(math.radians(best)))
     vote = 0
-    for g in glyphs:
-        if not g.is_space and _degrees(g.direction) == best:
+    for g in ink:
+        if degrees[g.direction] == best:
             q = g.quad
             side = (q[3][1] - q[0][1]) * ux - (q[3][0] - q[0][0]) * uy
             vote += 1 if side >= 0 else -1

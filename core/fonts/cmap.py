@@ -156,16 +156,19 @@ def tokenize(data: bytes) -> tuple[list[object], int]:
             if want is _MARK_ARRAY:
                 tokens.append(items)
             else:
-                tokens.append(
-                    {
-                        items[i].value: items[i + 1]
-                        for i in range(0, len(items) - 1, 2)
-                        if isinstance(items[i], Name)
-                    }
-                )
+                tokens.append(_fold_dict(items))
         else:
             tokens.append(Keyword(text.decode("latin-1")))
     return tokens, garbage
+
+
+def _fold_dict(items: list[object]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for i in range(0, len(items) - 1, 2):
+        key = items[i]
+        if isinstance(key, Name):
+            out[key.value] = items[i + 1]
+    return out
 
 
 def utf16_text(data: bytes) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from core.diagnostics import DiagnosticKind
 from core.fonts.base import FontProblem
 from core.fonts.cmap import parse_cmap
+from core.fonts.encodings import base_glyph_names, glyph_unicode
 from core.fonts.pdfobj import as_name, dget, is_dict, stream_bytes
 
 EMBEDDED_KEYS = ("/FontFile", "/FontFile2", "/FontFile3")
@@ -19,9 +20,11 @@ class ToUnicode:
 
     present: bool = False
     mapping: Mapping[int, str] = field(default_factory=dict)
-    identity: bool = (
-        False  # /ToUnicode /Identity-H: a non-standard name that producers mean as code = Unicode
-    )
+    # /ToUnicode /Identity-H: not a CMap stream, but producers mean "code = Unicode" (PDFBox reads it so).
+    identity: bool = False
+    # An embedded Identity-H/V *encoding* CMap given as /ToUnicode (no bf entries, PDFBOX-4322):
+    # it falls through like an empty one; "code = Unicode" is only the chain's last guess.
+    identity_guess: bool = False
     codespace: list[tuple[int, int, int]] = field(default_factory=list)
     problems: list[FontProblem] = field(default_factory=list)
 
@@ -34,6 +37,11 @@ class ToUnicode:
         if text is None and self.identity and 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
             return chr(code)
         return text
+
+    def guess(self, code: int) -> str | None:
+        if self.identity_guess and 0x20 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+            return chr(code)
+        return None
 
 
 def read_tounicode(font: object) -> ToUnicode:
@@ -63,7 +71,14 @@ def read_tounicode(font: object) -> ToUnicode:
     if parsed.problems:
         shown = "; ".join(parsed.problems[:3]) + (" …" if len(parsed.problems) > 3 else "")
         problems.append(FontProblem(DiagnosticKind.TOUNICODE_BROKEN, f"/ToUnicode CMap: {shown}"))
-    return ToUnicode(present=True, mapping=parsed.to_unicode, codespace=parsed.codespace, problems=problems)
+    identity_guess = not parsed.to_unicode and (parsed.name or "").startswith("Identity-")
+    return ToUnicode(
+        present=True,
+        mapping=parsed.to_unicode,
+        codespace=parsed.codespace,
+        problems=problems,
+        identity_guess=identity_guess,
+    )
 
 
 def is_embedded(descriptor: object) -> bool:
@@ -71,7 +86,11 @@ def is_embedded(descriptor: object) -> bool:
 
 
 def latin1_guess(code: int) -> str | None:
-    """The code read as Latin-1, for printable codes only (a FALLBACK guess)."""
+    """The code read as Windows-1252 (Latin-1 plus the 0x80-0x9F punctuation), printable codes only.
+
+    A FALLBACK guess: it is what most fonts without encoding information were typed in.
+    """
     if 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xFF:
         return chr(code)
-    return None
+    name = base_glyph_names("WinAnsiEncoding").get(code) if 0x80 <= code <= 0x9F else None
+    return glyph_unicode(name) if name else None

@@ -228,6 +228,7 @@ class CompositeFont:
             self._from_encoding_cmap,
             self._from_collection,
             self._from_font_program,
+            self._from_identity_guess,
         ):
             found = step(code)
             if found is not None:
@@ -266,6 +267,10 @@ class CompositeFont:
             return None
         gid = self._cid_to_gid.get(cid, 0) if self._cid_to_gid is not None else cid
         text = self._glyph_map.get(gid)
+        return (text, DecodeSource.FONT_PROGRAM) if text else None
+
+    def _from_identity_guess(self, code: int) -> Decoded | None:
+        text = self._tounicode.guess(code)
         return (text, DecodeSource.FALLBACK) if text else None
 
     def _load_glyph_map(self) -> dict[int, str]:
@@ -300,7 +305,7 @@ class CompositeFont:
         elif self._collection_maps:
             how = f"decoded through the {self.collection} collection"
         elif dget(self._descriptor, "/FontFile2") is not None:
-            how = "only the embedded TrueType cmap can be tried (a FALLBACK guess)"
+            how = "only the embedded TrueType cmap can be tried (an inference)"
         else:
             how = f"CIDs of {self.collection or 'an unknown collection'} cannot be decoded"
         self._problem(DiagnosticKind.FONT_WITHOUT_TOUNICODE, f"composite font without /ToUnicode: {how}")

@@ -30,13 +30,11 @@ def base_glyph_names(encoding: str) -> Mapping[int, str]:
     out: dict[int, str] = {}
     for row in ENCODING:
         code = row[column]
-        if code is not None:
+        if isinstance(code, int):
             out[code] = row[0]
     if encoding == "WinAnsiEncoding":
-        # ISO 32000-1 Annex D note 6: WinAnsi code 240 octal (0xA0) is also a space, and
-        # 255 octal (0xAD) a hyphen; latin_enc lists only the primary positions.
-        out.setdefault(0xA0, "space")
-        out.setdefault(0xAD, "hyphen")
+        # ISO 32000-1 Annex D note 6: WinAnsi 255 octal (0xAD) is the hyphen; latin_enc lists a space there.
+        out[0xAD] = "hyphen"
     return out
 
 

@@ -127,7 +127,8 @@ class CIDMetricsTable:
 def parse_cid_metrics(obj: object, group: int) -> CIDMetricsTable:
     """Parse /W (group=1) or /W2 (group=3): ``c [v …]`` and ``c_first c_last v…`` forms."""
     items = as_list(obj)
-    raw: list[tuple[int, int, object]] = []  # (first, last, per-CID runs or one shared tuple), file order
+    # (first, last, per-CID runs, one shared value tuple) in file order; exactly one of the last two is set
+    raw: list[tuple[int, int, list[tuple[float, ...]] | None, tuple[float, ...] | None]] = []
     malformed = 0
     i = 0
     n = len(items)
@@ -145,18 +146,18 @@ def parse_cid_metrics(obj: object, group: int) -> CIDMetricsTable:
                 malformed += 1
             runs = [tuple(usable[k : k + group]) for k in range(0, len(usable) - group + 1, group)]
             if runs:
-                raw.append((first, first + len(runs) - 1, runs))
+                raw.append((first, first + len(runs) - 1, runs, None))
             i += 2
             continue
         last = as_int(nxt)
-        shared = [as_number(v) for v in items[i + 2 : i + 2 + group]]
-        if last is None or len(shared) < group or last < first:
+        operands = [as_number(v) for v in items[i + 2 : i + 2 + group]]
+        if last is None or len(operands) < group or last < first:
             malformed += 1
             i += 2 + group
             continue
-        clean = tuple(v for v in shared if v is not None)
-        if len(clean) == group:
-            raw.append((first, last, clean))
+        shared = tuple(v for v in operands if v is not None)
+        if len(shared) == group:
+            raw.append((first, last, None, shared))
         else:
             malformed += 1
         i += 2 + group
@@ -171,13 +172,13 @@ def parse_cid_metrics(obj: object, group: int) -> CIDMetricsTable:
     single: dict[int, tuple[int, tuple[float, ...]]] = {}
     wide: list[tuple[int, int, int, tuple[float, ...]]] = []
     for order in range(len(raw) - 1, -1, -1):  # backwards, so the entry written first is stored last
-        first, last, values = raw[order]
-        if isinstance(values, list):
-            for offset, run in enumerate(values):
+        first, last, per_cid, constant = raw[order]
+        if per_cid is not None:
+            for offset, run in enumerate(per_cid):
                 single[first + offset] = (order, run)
-        elif last - first >= _EXPAND_LIMIT:
-            wide.append((first, last, order, values))  # type: ignore[arg-type]
-        else:
+        elif constant is not None and last - first >= _EXPAND_LIMIT:
+            wide.append((first, last, order, constant))
+        elif constant is not None:
             for cid in range(first, last + 1):
-                single[cid] = (order, values)  # type: ignore[assignment]
+                single[cid] = (order, constant)
     return CIDMetricsTable(single, tuple(wide), len(raw), unsorted, overlapping, malformed)

@@ -56,6 +56,7 @@ class SimpleFont:
         self._differences: dict[int, str] = {}
         self._base_names: Mapping[int, str] = {}
         self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
+        self._explicit_base = False  # /Encoding or /BaseEncoding named a table
         encoding_label = self._read_encoding()
         self._table: list[Decoded] = [self._resolve(code) for code in range(256)]
         widths_source = self._read_widths()
@@ -108,6 +109,7 @@ class SimpleFont:
             )
             base = None
         if base is not None:
+            self._explicit_base = True
             self._base_names = base_glyph_names(base)
             parts.append(base)
         else:
@@ -129,7 +131,7 @@ class SimpleFont:
         flags = as_int(dget(self._descriptor, "/Flags")) or 0
         if name in _NO_BUILTIN_TABLE or (flags & _FLAG_SYMBOLIC and self._std14 is None):
             self._latin1_base = True
-            return f"built-in ({name or 'symbolic'}; codes guessed as Latin-1)"
+            return f"built-in ({name or 'symbolic'}; codes guessed as Windows-1252)"
         self._base_names = base_glyph_names("StandardEncoding")
         return "StandardEncoding (default)"
 
@@ -164,11 +166,20 @@ class SimpleFont:
         return (text, DecodeSource.BASE_ENCODING) if text else None
 
     def _from_guess(self, code: int) -> Decoded | None:
-        """Latin-1 for fonts without a usable table, and for unmappable /Differences names (g12)."""
+        """Windows-1252 for fonts without a usable table, and for unmappable /Differences names (g12)."""
+        identity = self._tounicode.guess(code)
+        if identity:
+            return (identity, DecodeSource.FALLBACK)
         if not (self._latin1_base or code in self._differences) or self._differences.get(code) == ".notdef":
             return None
-        name = self._base_names.get(code)
-        text = (glyph_unicode(name) if name else None) or latin1_guess(code)
+        # A name like "/232" (Type3 fonts of some producers) states the code itself; codes are then
+        # far more often Windows-1252 than the default Standard table (0xE8 "è", not "Ł").
+        diff_name = self._differences.get(code, "")
+        if diff_name.isdigit() or not self._explicit_base:
+            text = latin1_guess(code)
+        else:
+            name = self._base_names.get(code)
+            text = (glyph_unicode(name) if name else None) or latin1_guess(code)
         return (text, DecodeSource.FALLBACK) if text else None
 
     def _note_missing_tounicode(self) -> None:

@@ -4,7 +4,7 @@ CID → GID through /CIDToGIDMap (Identity or a stream of big-endian uint16), th
 Unicode by inverting the embedded font's best cmap subtable (fontTools). This is an
 inference, not a text mapping the PDF declares (one glyph may serve several code
 points; glyphs reached only through ligature substitution have no entry), so its
-answers are tagged FALLBACK. Loaded lazily: only fonts that reach this step pay.
+answers are tagged FONT_PROGRAM, apart from what the PDF declares. Loaded lazily: only fonts that reach this step pay.
 """
 
 from __future__ import annotations

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelection, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
@@ -302,9 +310,17 @@ class GlyphTablePanel(QWidget):
         try:
             self.table.selectionModel().select(qsel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
             if rows:
-                self.table.scrollTo(self.model.index(rows[0], 0))
+                index = self.model.index(rows[0], 0)
+                self.table.scrollTo(index)
+                # After a model reset the view lays itself out later; scroll again once it has.
+                persistent = QPersistentModelIndex(index)
+                QTimer.singleShot(0, lambda: self._scroll_to(persistent))
         finally:
             self._updating = False
+
+    def _scroll_to(self, persistent: QPersistentModelIndex) -> None:
+        if persistent.isValid():
+            self.table.scrollTo(self.model.index(persistent.row(), persistent.column()))
 
     def selected_paint_indices(self) -> list[int]:
         return sorted(self.model.paint_index(i.row()) for i in self.table.selectionModel().selectedRows())

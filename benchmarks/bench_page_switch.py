@@ -1,0 +1,190 @@
+"""Page-switch benchmark of the inspector window (render + interpret + overlays + paint).
+
+    python benchmarks/bench_page_switch.py [--pages 1000] [--glyphs 20000]
+
+Builds two files with pikepdf in a temporary folder: a dense page (~20,000
+glyphs on each of 6 pages) and a 1,000-page file, then drives the real
+MainWindow offscreen and prints:
+
+* first page painted: open_path() → page on screen and painted;
+* first visit: switching to a page not seen yet (work in a worker, prefetch on);
+* after the first visit: switching back to a page already seen (the cache);
+* paint: one full repaint of the canvas with every layer on.
+
+Targets (issue 4): median switch after the first visit < 150 ms, first page < 1.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pikepdf  # noqa: E402
+
+
+def font(pdf: pikepdf.Pdf) -> pikepdf.Dictionary:
+    return pdf.make_indirect(
+        pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    )
+
+
+def dense_pdf(path: Path, glyphs: int, pages: int = 6) -> None:
+    """Pages of tiny text: `glyphs` glyphs each, 100 per line, words of 6 letters."""
+    pdf = pikepdf.new()
+    f = font(pdf)
+    per_line = 100
+    lines = max(1, glyphs // per_line)
+    size = 700.0 / lines
+    words = "lorem ipsum dolor sitame conse adipis elitse doeius tempor incidi ".replace(" ", "")
+    for p in range(pages):
+        ops = [f"BT /F1 {size * 0.9:.3f} Tf"]
+        for i in range(lines):
+            text = "".join(words[(i * 7 + j + p) % len(words)] + (" " if j % 7 == 6 else "") for j in range(per_line))
+            text = text[:per_line].replace("(", "").replace(")", "")
+            ops.append(f"1 0 0 1 36 {760 - i * size:.3f} Tm ({text}) Tj")
+        ops.append("ET")
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=[0, 0, 612, 792],
+            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=f)),
+            Contents=pdf.make_stream("\n".join(ops).encode()),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    pdf.save(path)
+
+
+def long_pdf(path: Path, pages: int) -> None:
+    """`pages` ordinary pages of a few text lines each."""
+    pdf = pikepdf.new()
+    f = font(pdf)
+    for p in range(pages):
+        ops = ["BT /F1 11 Tf 72 720 Td 14 TL"]
+        for i in range(40):
+            ops.append(f"(Page {p + 1}, line {i + 1}: the quick brown fox jumps over the lazy dog.) '")
+        ops.append("ET")
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=[0, 0, 612, 792],
+            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=f)),
+            Contents=pdf.make_stream("\n".join(ops).encode()),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    pdf.save(path)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pages", type=int, default=1000)
+    ap.add_argument("--glyphs", type=int, default=20000)
+    args = ap.parse_args()
+
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    tmp = Path(tempfile.mkdtemp(prefix="glyphscope-bench-"))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
+    from inspector.layers import LAYER_KEYS
+    from inspector.main_window import MainWindow, make_settings
+
+    def wait(signal, page: int | None = None, timeout: int = 60_000) -> None:
+        loop = QEventLoop()
+
+        def done(*a: object) -> None:
+            if page is None or (a and a[0] == page):
+                loop.quit()
+
+        signal.connect(done)
+        QTimer.singleShot(timeout, loop.quit)
+        loop.exec()
+        signal.disconnect(done)
+
+    def switch(w: MainWindow, page: int) -> float:
+        t = time.perf_counter()
+        if w.loader.cache.get(page) is not None:
+            w.session.set_page(page)
+        else:
+            w.session.set_page(page)
+            wait(w.page_shown, page)
+        w.canvas.viewport().repaint()
+        return (time.perf_counter() - t) * 1000
+
+    def idle(w: MainWindow) -> None:
+        """Let prefetching finish so a measurement is not sharing the CPU with it."""
+        while w.loader.busy():
+            loop = QEventLoop()
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+
+    def open_and_paint(w: MainWindow, path: Path) -> float:
+        t = time.perf_counter()
+        w.open_path(path)
+        wait(w.page_shown)
+        w.canvas.viewport().repaint()
+        return (time.perf_counter() - t) * 1000
+
+    results = []
+    dense = tmp / "dense.pdf"
+    long = tmp / "long.pdf"
+    t = time.perf_counter()
+    dense_pdf(dense, args.glyphs)
+    long_pdf(long, args.pages)
+    print(f"built test files in {time.perf_counter() - t:.1f} s under {tmp}")
+
+    for label, path, visit in (("dense page", dense, range(1, 7)), (f"{args.pages}-page file", long, None)):
+        w = MainWindow(settings=make_settings())
+        w.resize(1600, 1000)
+        w.show()
+        first = open_and_paint(w, path)
+        glyphs = w.legend.count("glyphs")
+        count = w.session.page_count
+        pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
+        pages = [p for p in pages if p <= count]
+        idle(w)
+        first_visits = []
+        for p in pages[1:]:
+            first_visits.append(switch(w, p))
+            idle(w)
+        revisits = []
+        for _ in range(3):
+            for p in pages:
+                revisits.append(switch(w, p))
+        for key in LAYER_KEYS:
+            w.session.set_layer_visible(key, True)
+        paints = []
+        for _ in range(5):
+            t = time.perf_counter()
+            w.canvas.viewport().repaint()
+            paints.append((time.perf_counter() - t) * 1000)
+        w.canvas.set_zoom(6.0)
+        zoomed = []
+        for _ in range(5):
+            t = time.perf_counter()
+            w.canvas.viewport().repaint()
+            zoomed.append((time.perf_counter() - t) * 1000)
+        results.append(
+            (label, glyphs, first, statistics.median(first_visits), statistics.median(revisits),
+             statistics.median(paints), statistics.median(zoomed))
+        )
+        w.close()
+
+    print()
+    print(f"{'file':<18}{'glyphs/page':>12}{'first page':>12}{'1st visit':>11}{'revisit':>9}"
+          f"{'paint all':>11}{'paint 600%':>12}   (ms, medians)")
+    for label, glyphs, first, fv, rv, paint, zoom in results:
+        print(f"{label:<18}{glyphs:>12}{first:>12.0f}{fv:>11.0f}{rv:>9.0f}{paint:>11.0f}{zoom:>12.0f}")
+    ok = all(r[2] < 1500 and r[4] < 150 for r in results)
+    print("\ntargets: first page < 1500 ms, switch after the first visit < 150 ms:", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
