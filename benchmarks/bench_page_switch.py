@@ -124,12 +124,22 @@ def main() -> int:
             QTimer.singleShot(20, loop.quit)
             loop.exec()
 
-    def open_and_paint(w: MainWindow, path: Path) -> float:
+    def open_and_paint(w: MainWindow, path: Path) -> tuple[float, float]:
+        """(page painted, page analysed with its overlays), in ms from open_path()."""
+        marks: dict[str, float] = {}
         t = time.perf_counter()
+
+        def painted(page: int) -> None:
+            w.canvas.viewport().repaint()
+            marks.setdefault("painted", time.perf_counter())
+
+        w.page_painted.connect(painted)
         w.open_path(path)
         wait(w.page_shown)
         w.canvas.viewport().repaint()
-        return (time.perf_counter() - t) * 1000
+        done = time.perf_counter()
+        w.page_painted.disconnect(painted)
+        return (marks.get("painted", done) - t) * 1000, (done - t) * 1000
 
     results = []
     dense = tmp / "dense.pdf"
@@ -143,7 +153,7 @@ def main() -> int:
         w = MainWindow(settings=make_settings())
         w.resize(1600, 1000)
         w.show()
-        first = open_and_paint(w, path)
+        first, analysed = open_and_paint(w, path)
         glyphs = w.legend.count("glyphs")
         count = w.session.page_count
         pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
@@ -171,17 +181,25 @@ def main() -> int:
             w.canvas.viewport().repaint()
             zoomed.append((time.perf_counter() - t) * 1000)
         results.append(
-            (label, glyphs, first, statistics.median(first_visits), statistics.median(revisits),
+            (label, glyphs, first, analysed, statistics.median(first_visits), statistics.median(revisits),
              statistics.median(paints), statistics.median(zoomed))
         )
         w.close()
 
     print()
-    print(f"{'file':<18}{'glyphs/page':>12}{'first page':>12}{'1st visit':>11}{'revisit':>9}"
-          f"{'paint all':>11}{'paint 600%':>12}   (ms, medians)")
-    for label, glyphs, first, fv, rv, paint, zoom in results:
-        print(f"{label:<18}{glyphs:>12}{first:>12.0f}{fv:>11.0f}{rv:>9.0f}{paint:>11.0f}{zoom:>12.0f}")
-    ok = all(r[2] < 1500 and r[4] < 150 for r in results)
+    print(
+        f"{'file':<18}{'glyphs/page':>12}{'1st painted':>12}{'1st analysed':>13}{'1st visit':>11}{'revisit':>9}"
+        f"{'paint all':>11}{'paint 600%':>12}   (ms, medians)"
+    )
+    for label, glyphs, first, analysed, fv, rv, paint, zoom in results:
+        print(
+            f"{label:<18}{glyphs:>12}{first:>12.0f}{analysed:>13.0f}{fv:>11.0f}{rv:>9.0f}{paint:>11.0f}{zoom:>12.0f}"
+        )
+    print(
+        "\n1st painted: open → rendered page on screen; 1st analysed: → glyphs, decisions and text panels too;\n"
+        "1st visit: switch to a page not seen before (prefetch on); revisit: switch to a page seen before."
+    )
+    ok = all(r[2] < 1500 and r[5] < 150 for r in results)
     print("\ntargets: first page < 1500 ms, switch after the first visit < 150 ms:", "met" if ok else "NOT met")
     return 0 if ok else 1
 

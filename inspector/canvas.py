@@ -120,6 +120,7 @@ class PageView(QGraphicsView):
         self.bundle: Any = None
         self.page_to_scene = QTransform()
         self.page_rect = QRectF()
+        self.content_rect = QRectF()  # the page plus any glyphs painted off it
         self.fit_mode = "page"  # "page", "width" or "" (free zoom)
         self._press: QPoint | None = None
         self._pending_scale = 0.0
@@ -194,14 +195,23 @@ class PageView(QGraphicsView):
     def set_bundle(self, bundle: Any) -> None:
         self.bundle = bundle
         self._set_frame(bundle.boxes)
+        content = self.page_rect
+        bounds = bundle.overlays.hit_index.bounds if bundle.overlays is not None else None
+        if bounds is not None:
+            # Glyphs painted off the MediaBox (culled, far away) stay reachable by scrolling.
+            glyph_rect = self.page_to_scene.mapRect(QRectF(QPointF(bounds[0], bounds[1]), QPointF(bounds[2], bounds[3])))
+            limit = max(self.page_rect.width(), self.page_rect.height())
+            content = content.united(glyph_rect).intersected(self.page_rect.adjusted(-limit, -limit, limit, limit))
+        self.scene_.setSceneRect(content.adjusted(-40, -40, 40, 40))
+        self.content_rect = content
         if bundle.image is not None and not bundle.image.isNull():
             self.page_item.setPixmap(QPixmap.fromImage(bundle.image))
             self.page_item.setScale(1.0 / bundle.render_scale)
         else:
             self.page_item.setPixmap(QPixmap())
         for key, item in self.layer_items.items():
-            item.set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
-        self.selection_item.set_frame(self.page_to_scene, self.page_rect)
+            item.set_drawing(self._drawing(key), self.page_to_scene, content)
+        self.selection_item.set_frame(self.page_to_scene, content)
         self._on_selection(self.session.selection, "")
         messages = [m for m in (bundle.error, bundle.render_error) if m]
         self.show_message("\n".join(messages))
@@ -229,12 +239,12 @@ class PageView(QGraphicsView):
         if item is None:
             return
         if visible and item.drawing is None:
-            item.set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
+            item.set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
         item.setVisible(visible)
 
     def _on_mode(self, mode: str) -> None:
         for key in MODE_LAYERS:
-            self.layer_items[key].set_drawing(self._drawing(key), self.page_to_scene, self.page_rect)
+            self.layer_items[key].set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
 
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -62,6 +63,21 @@ def _pages(doc: Document, spec: str | None) -> list[int]:
         return list(parse_page_range(spec or "", doc.page_count))
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
+
+
+_ESCAPES = {"f": "\f", "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\"}
+
+
+def _unescape(text: str) -> str:
+    r"""Backslash escapes in --separator (\f, \n, \t, \xHH, \uHHHH); other characters as typed."""
+
+    def repl(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code[0] in "xu":
+            return chr(int(code[1:], 16))
+        return _ESCAPES[code]
+
+    return re.sub(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[fntr0\\])", repl, text)
 
 
 def _params(args: argparse.Namespace) -> Parameters:
@@ -179,24 +195,31 @@ def cmd_text(args: argparse.Namespace) -> int:
             "mode": args.mode,
             "warnings": list(doc.warnings),
             "pages": [
-                {"page": n, "text": t.text, "structured": t.structured, "untagged": t.untagged}
+                {"page": n, "text": t.text, "structured": _structured(args.mode, t), "untagged": t.untagged}
                 | ({"reason": t.reason} if t.reason else {})
                 for n, t in results
             ],
         }
         _write_json(obj, args.output)
         return EXIT_OK
-    separator = args.separator.encode("utf-8").decode("unicode_escape") if args.separator else "\f"
+    separator = _unescape(args.separator) if args.separator is not None else "\f"
     text = separator.join((t.text or "") for _, t in results)
     data = (b"\xef\xbb\xbf" if args.bom else b"") + text.encode("utf-8")
     if args.output:
         Path(args.output).write_bytes(data)
         print(f"glyphscope: {len(results)} page(s) written to {args.output}", file=sys.stderr)
     else:
-        sys.stdout.buffer.write(data)
-        if text and not args.output:
-            sys.stdout.buffer.write(b"\n")
+        sys.stdout.buffer.write(data)  # exact bytes: page text has no trailing newline (spec §9)
     return EXIT_OK
+
+
+def _structured(mode: str, t: Any) -> bool | None:
+    """Whether structure order made the text: null for modes that never use it (issue 3)."""
+    if mode == "structure":
+        return t.text is not None
+    if mode == "auto":
+        return bool(t.structured)
+    return None
 
 
 def cmd_decisions(args: argparse.Namespace) -> int:

@@ -414,8 +414,10 @@ def _reading_order_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     b.polyline(Style(colour, 1.2, line_alpha=200), [_centre(glyphs[i].quad) for i in order])
     if order:
         first, last = glyphs[order[0]], glyphs[order[-1]]
-        b.dot(Style("#2e7d32", 1.0, fill="#43a047", fill_alpha=230), _centre(first.quad), max(first.height * 0.3, 1.0))
-        b.dot(Style("#c62828", 1.0, fill="#e53935", fill_alpha=230), _centre(last.quad), max(last.height * 0.3, 1.0))
+        start_style = Style("#2e7d32", 1.0, fill="#43a047", fill_alpha=160)
+        end_style = Style("#c62828", 1.0, fill="#e53935", fill_alpha=160)
+        b.dot(start_style, _centre(first.quad), max(first.height * 0.15, 0.8))
+        b.dot(end_style, _centre(last.quad), max(last.height * 0.15, 0.8))
         b.drawing.labels.append(Label(_centre(first.quad), f"start ({mode})", "#2e7d32"))
     return b.finish()
 

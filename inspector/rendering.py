@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,11 @@ def single_page_pdf(pdf: pikepdf.Pdf, page_number: int, boxes: PageBoxes) -> byt
         if key in page:
             del page[key]
     buffer = io.BytesIO()
-    out.save(buffer, compress_streams=False, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    with warnings.catch_warnings():
+        # pikepdf warns that copied widget annotations are unreachable from /AcroForm: irrelevant
+        # for a throwaway copy that is only rendered.
+        warnings.simplefilter("ignore")
+        out.save(buffer, compress_streams=False, object_stream_mode=pikepdf.ObjectStreamMode.disable)
     out.close()
     return buffer.getvalue()
 

@@ -71,6 +71,12 @@ class GlyphHitIndex:
         self.quads = quads
         self.boxes = [quad_box(q) for q in quads]
         self.grid = GridIndex(self.boxes)
+        finite = [b for b in self.boxes if all(math.isfinite(v) for v in b)]
+        self.bounds: tuple[float, float, float, float] | None = (
+            (min(b[0] for b in finite), min(b[1] for b in finite), max(b[2] for b in finite), max(b[3] for b in finite))
+            if finite
+            else None
+        )
 
     def hit(self, p: Point, radius: float = 0.0) -> int | None:
         best: int | None = None

@@ -161,11 +161,6 @@ def test_vertical_columns_right_to_left_top_to_bottom() -> None:
     assert not text.decisions_of(WordGapDecision)
 
 
-@pytest.mark.xfail(
-    reason="sideways vertical runs are detected and read in paint order, but the pair rules still "
-    "measure along the vertical direction, so every glyph step sideways is a line break",
-    strict=True,
-)
 def test_vertical_font_placed_along_horizontal_lines_reads_as_lines() -> None:
     f = GlyphFactory()
     for row, word in enumerate(("South", "Carolina")):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from core.assembly.baselines import Frame, Line, cluster_baselines, dominant_frame, mean_advance, median
 from core.assembly.decisions import ColumnSplit, TextColumn
-from core.assembly.flow import join_flow
+from core.assembly.flow import join_flow, laid_out_sideways, wmode_runs
 from core.assembly.page_text import PageText, TextBuilder
 from core.glyph import Glyph
 from core.params import Parameters
@@ -85,9 +85,30 @@ def _assign(seg: _Segment, intervals: list[tuple[float, float]], starts: list[fl
     )
 
 
+def _split_vertical(visible: Sequence[Glyph]) -> tuple[list[Glyph], list[Glyph]]:
+    """Horizontal glyphs, and the glyphs of vertical-writing runs that really run in columns.
+
+    Vertical writing has its own column logic (right to left, spec §4), so it is
+    kept out of the baseline clustering and emitted as one block after the
+    horizontal columns.
+    """
+    horizontal: list[Glyph] = []
+    vertical: list[Glyph] = []
+    for is_vertical, run in wmode_runs(visible):
+        if is_vertical and not laid_out_sideways(run):
+            vertical.extend(run)
+        else:
+            horizontal.extend(run)
+    return horizontal, vertical
+
+
 def columns_text(visible: Sequence[Glyph], params: Parameters) -> PageText:
     out = TextBuilder()
     if not visible:
+        return out.build("columns")
+    visible, vertical = _split_vertical(visible)
+    if not visible:
+        join_flow(vertical, out, params)
         return out.build("columns")
     frame = dominant_frame(visible)
     lines = cluster_baselines(visible, frame, params)
@@ -131,4 +152,11 @@ def columns_text(visible: Sequence[Glyph], params: Parameters) -> PageText:
         )
         out.newline(ci, 2)  # one blank line between columns
         join_flow(glyphs, out, params)
+    if vertical:
+        xs = [p[0] for g in vertical for p in g.quad]
+        ys = [p[1] for g in vertical for p in g.quad]
+        box = ((min(xs), min(ys)), (max(xs), min(ys)), (max(xs), max(ys)), (min(xs), max(ys)))
+        ci = out.decide(TextColumn(len(members), box, 1, tuple(g.paint_index for g in vertical)))
+        out.newline(ci, 2)
+        join_flow(vertical, out, params)
     return out.build("columns")

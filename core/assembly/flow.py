@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
 from core.assembly.lines import line_break_decision
@@ -26,7 +27,7 @@ def join_pair(prev: Glyph, cur: Glyph, out: TextBuilder, params: Parameters) -> 
         out.generated(" ", j)
 
 
-def _wmode_runs(glyphs: Sequence[Glyph]) -> list[tuple[bool, Sequence[Glyph]]]:
+def wmode_runs(glyphs: Sequence[Glyph]) -> list[tuple[bool, Sequence[Glyph]]]:
     runs: list[tuple[bool, Sequence[Glyph]]] = []
     start = 0
     for i in range(1, len(glyphs) + 1):
@@ -36,7 +37,7 @@ def _wmode_runs(glyphs: Sequence[Glyph]) -> list[tuple[bool, Sequence[Glyph]]]:
     return runs
 
 
-def _laid_out_sideways(run: Sequence[Glyph]) -> bool:
+def laid_out_sideways(run: Sequence[Glyph]) -> bool:
     """A vertical-font run painted glyph by glyph ACROSS its writing direction.
 
     Seen in the wild (Identity-V fonts positioned along horizontal lines): most
@@ -53,12 +54,27 @@ def _laid_out_sideways(run: Sequence[Glyph]) -> bool:
     return sideways * 2 > len(run) - 1 > 0
 
 
+def _as_horizontal(g: Glyph) -> Glyph:
+    """A vertical-font glyph seen as a horizontal one: its box's bottom edge is its baseline.
+
+    For runs painted sideways the pair rules must measure along the line the glyphs
+    actually follow, not down the (unused) vertical writing direction.
+    """
+    q0, q1, _, q3 = g.quad
+    dx, dy = q1[0] - q0[0], q1[1] - q0[1]
+    norm = (dx * dx + dy * dy) ** 0.5
+    if norm == 0:
+        return g
+    height = ((q3[0] - q0[0]) ** 2 + (q3[1] - q0[1]) ** 2) ** 0.5
+    return replace(g, origin=q0, glyph_end=q1, pen_end=q1, direction=(dx / norm, dy / norm), height=height)
+
+
 def _join_vertical(
     run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
 ) -> Glyph | None:
     """Columns right to left, top to bottom; one break per column change, no geometric spaces."""
-    if _laid_out_sideways(run):
-        return _join_horizontal(run, prev, out, params)
+    if laid_out_sideways(run):
+        return _join_horizontal([_as_horizontal(g) for g in run], prev, out, params)
     columns = vertical_columns(run)
     for c, (box, members) in enumerate(columns):
         x0, y0, x1, y1 = box
@@ -92,7 +108,7 @@ def join_flow(
     `prev` continues from text already emitted (pairs across the boundary are decided
     with the same rules). Returns the last glyph emitted.
     """
-    for vertical, run in _wmode_runs(glyphs):
+    for vertical, run in wmode_runs(glyphs):
         if vertical:
             prev = _join_vertical(run, prev, out, params)
         else:
