@@ -48,9 +48,28 @@ def synthetic_page(n: int) -> list[Any]:
             gx = x + dx
             quad = ((gx, y - 2), (gx + 5, y - 2), (gx + 5, y + 7), (gx, y + 7))
             glyphs.append(
-                Glyph(len(glyphs), chr(97 + i % 26), 97 + i % 26, 1, "/F1", 10.0, (gx, y), (gx + 5, y),
-                      (gx + 5, y), quad, 9.25, (1.0, 0.0), 0, i, (), None, DecodeSource.BASE_ENCODING, 0,
-                      0.0, "1 0 R")
+                Glyph(
+                    len(glyphs),
+                    chr(97 + i % 26),
+                    97 + i % 26,
+                    1,
+                    "/F1",
+                    10.0,
+                    (gx, y),
+                    (gx + 5, y),
+                    (gx + 5, y),
+                    quad,
+                    9.25,
+                    (1.0, 0.0),
+                    0,
+                    i,
+                    (),
+                    None,
+                    DecodeSource.BASE_ENCODING,
+                    0,
+                    0.0,
+                    "1 0 R",
+                )
             )
         i += 1
     return glyphs[:n]

@@ -32,7 +32,9 @@ import pikepdf  # noqa: E402
 
 def font(pdf: pikepdf.Pdf) -> pikepdf.Dictionary:
     return pdf.make_indirect(
-        pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+        )
     )
 
 
@@ -47,7 +49,9 @@ def dense_pdf(path: Path, glyphs: int, pages: int = 6) -> None:
     for p in range(pages):
         ops = [f"BT /F1 {size * 0.9:.3f} Tf"]
         for i in range(lines):
-            text = "".join(words[(i * 7 + j + p) % len(words)] + (" " if j % 7 == 6 else "") for j in range(per_line))
+            text = "".join(
+                words[(i * 7 + j + p) % len(words)] + (" " if j % 7 == 6 else "") for j in range(per_line)
+            )
             text = text[:per_line].replace("(", "").replace(")", "")
             ops.append(f"1 0 0 1 36 {760 - i * size:.3f} Tm ({text}) Tj")
         ops.append("ET")
@@ -90,6 +94,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
+    app.setApplicationName("glyphscope-bench")
     tmp = Path(tempfile.mkdtemp(prefix="glyphscope-bench-"))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
     from inspector.layers import LAYER_KEYS
@@ -181,8 +186,16 @@ def main() -> int:
             w.canvas.viewport().repaint()
             zoomed.append((time.perf_counter() - t) * 1000)
         results.append(
-            (label, glyphs, first, analysed, statistics.median(first_visits), statistics.median(revisits),
-             statistics.median(paints), statistics.median(zoomed))
+            (
+                label,
+                glyphs,
+                first,
+                analysed,
+                statistics.median(first_visits),
+                statistics.median(revisits),
+                statistics.median(paints),
+                statistics.median(zoomed),
+            )
         )
         w.close()
 
@@ -200,7 +213,9 @@ def main() -> int:
         "1st visit: switch to a page not seen before (prefetch on); revisit: switch to a page seen before."
     )
     ok = all(r[2] < 1500 and r[5] < 150 for r in results)
-    print("\ntargets: first page < 1500 ms, switch after the first visit < 150 ms:", "met" if ok else "NOT met")
+    print(
+        "\ntargets: first page < 1500 ms, switch after the first visit < 150 ms:", "met" if ok else "NOT met"
+    )
     return 0 if ok else 1
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from core.geometry import Point, Quad
+from core.records import fast_init
 
 
 class DecodeSource(str, Enum):
@@ -31,6 +32,7 @@ class GlyphStatus(str, Enum):
     DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
 
 
+@fast_init  # built once per painted glyph: see core/records.py
 @dataclass(frozen=True, slots=True)
 class Glyph:
     """One painted glyph, in user space. Field meanings: spec §1 and §9."""

@@ -9,6 +9,7 @@ words or lines: it only places and decodes glyphs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -40,6 +41,7 @@ _IGNORED = frozenset(
 )
 
 
+_ALL_NUMBERS = frozenset(("n", "nn", "nnnnnn"))
 _NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
 
 
@@ -150,6 +152,7 @@ class PageInterpreter:
         self.in_text = False
         self.marked: list[tuple[str, int | None]] = []  # (tag, mcid) of open marked sections
         self.active_mcid: list[int | None] = []  # innermost active MCID after each open section
+        self.marked_tags: tuple[str, ...] = ()  # tags of the open sections, outer first
         self.frame: _Frame = _Frame(None, (), (), 0)
         self.token_index = -1  # page-stream instruction being run (or that started a form chain)
         self.stream_index = -1
@@ -242,7 +245,18 @@ class PageInterpreter:
             handler, signature = entry
             operands = list(ins.operands)
             if signature:
-                operands = self._check(op, operands, signature)
+                if len(operands) == len(signature) and signature in _ALL_NUMBERS:
+                    # Fast path for the all-number operators (Td, Tm, cm, Tc, …); _check explains failures.
+                    try:
+                        numbers = [float(x) for x in operands]
+                    except TypeError:
+                        numbers = None
+                    if numbers is not None and math.isfinite(sum(numbers)):
+                        operands = numbers
+                    else:
+                        operands = self._check(op, operands, signature)
+                else:
+                    operands = self._check(op, operands, signature)
                 if operands is None:
                     continue
             try:
@@ -464,7 +478,7 @@ class PageInterpreter:
         token_index = self.token_index if not form_path else -1
         stream_index = self.stream_index
         mcid = self._mcid()
-        tags = tuple(t for t, _ in self.marked)
+        tags = self.marked_tags
         font_key = ts.font_key
         font_id = font.info.font_id or font_key
         render_mode = ts.render_mode
@@ -507,9 +521,7 @@ class PageInterpreter:
         hscale = ts.horizontal_scaling
         counts = self.form_glyph_counts[frame.form_use_index] if form_path else None
         append = glyphs.append
-        for code, nbytes in font.split(data):
-            uni, source = font.unicode(code)
-            w0 = font.width(code)
+        for code, nbytes, uni, source, w0 in font.decode(data):
             ox, oy = e + rc, f + rd
             wx, wy = w0 * sa, w0 * sb
             spacing = tc + (tw if code == 32 and nbytes == 1 else 0.0)
@@ -626,6 +638,7 @@ class PageInterpreter:
     def _open_marked(self, tag: str, mcid: int | None) -> None:
         self.active_mcid.append(mcid if mcid is not None else self._mcid())
         self.marked.append((tag, mcid))
+        self.marked_tags = self.marked_tags + (tag,)
 
     def op_BMC(self, o: list[Any]) -> None:
         self._open_marked(o[0], None)
@@ -659,6 +672,7 @@ class PageInterpreter:
             return
         self.marked.pop()
         self.active_mcid.pop()
+        self.marked_tags = self.marked_tags[:-1]
 
     # ------------------------------------------------------------ XObjects
 

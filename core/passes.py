@@ -5,6 +5,7 @@ Pure functions: they re-run with other parameters without re-interpreting.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from core.geometry import Point, Rect
@@ -103,6 +104,8 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
             continue
         radius = params.dedupe_scan * (a.height if a.height > 0 else typical)
         ax, ay = a.origin
+        if not (math.isfinite(ax) and math.isfinite(ay)):
+            continue  # hostile matrices can overflow; such a glyph is nowhere to compare
         fx, fy = ax / cell, ay / cell
         cx, cy = int(fx // 1), int(fy // 1)
         if radius <= cell / 2:

@@ -51,7 +51,9 @@ class LayerItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self.rect
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
         if self.drawing is None:
             return
         exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.rect
@@ -85,7 +87,9 @@ class SelectionItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self.rect
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
         if not self.selection.isEmpty():
             O.paint_path(painter, self.selection, O.SELECTION_STYLE, self.page_to_scene)
         if not self.hover.isEmpty():
@@ -173,7 +177,9 @@ class PageView(QGraphicsView):
         self.message_item.setPlainText(message)
         self.message_item.setTextWidth(420)
         self.message_item.setVisible(bool(message))
-        self.message_item.setPos(self.page_rect.topLeft() + QPointF(12, 12) if not self.page_rect.isEmpty() else QPointF())
+        self.message_item.setPos(
+            self.page_rect.topLeft() + QPointF(12, 12) if not self.page_rect.isEmpty() else QPointF()
+        )
 
     def show_loading(self, page_number: int, boxes: Any = None) -> None:
         """Keep the old page visible but say the new one is on its way; lay out the page frame if known."""
@@ -199,9 +205,13 @@ class PageView(QGraphicsView):
         bounds = bundle.overlays.hit_index.bounds if bundle.overlays is not None else None
         if bounds is not None:
             # Glyphs painted off the MediaBox (culled, far away) stay reachable by scrolling.
-            glyph_rect = self.page_to_scene.mapRect(QRectF(QPointF(bounds[0], bounds[1]), QPointF(bounds[2], bounds[3])))
+            glyph_rect = self.page_to_scene.mapRect(
+                QRectF(QPointF(bounds[0], bounds[1]), QPointF(bounds[2], bounds[3]))
+            )
             limit = max(self.page_rect.width(), self.page_rect.height())
-            content = content.united(glyph_rect).intersected(self.page_rect.adjusted(-limit, -limit, limit, limit))
+            content = content.united(glyph_rect).intersected(
+                self.page_rect.adjusted(-limit, -limit, limit, limit)
+            )
         self.scene_.setSceneRect(content.adjusted(-40, -40, 40, 40))
         self.content_rect = content
         if bundle.image is not None and not bundle.image.isNull():
@@ -269,7 +279,9 @@ class PageView(QGraphicsView):
         if self.bundle is None or self.bundle.analysis is None or paint_index is None:
             self.selection_item.set_paths(hover=O.QPainterPath())
             return
-        self.selection_item.set_paths(hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index]))
+        self.selection_item.set_paths(
+            hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
+        )
 
     def ensure_visible(self, selection: frozenset[int]) -> None:
         if self.bundle is None or self.bundle.analysis is None:
@@ -439,7 +451,9 @@ class PageView(QGraphicsView):
         status = self.bundle.analysis.classified.status[index].value
         origin = " › ".join(g.form_path) if g.form_path else "page stream"
         char = g.unicode if g.unicode else "(unresolved)"
-        return f"#{index} {char!r} {g.font_key} {g.font_size:g} · {status} · {origin} · {g.decode_source.value}"
+        return (
+            f"#{index} {char!r} {g.font_key} {g.font_size:g} · {status} · {origin} · {g.decode_source.value}"
+        )
 
 
 class _QuadList:

@@ -195,7 +195,9 @@ class PageFacts:
             "word_gaps": _count(decisions, WordGapDecision),
             "line_breaks": _count(decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break),
             "reading_order": len(self.view(mode).order),
-            "structure_order": sum(1 for g in classified.visible if g.mcid is not None) if structure_usable else 0,
+            "structure_order": sum(1 for g in classified.visible if g.mcid is not None)
+            if structure_usable
+            else 0,
             "columns": _count(texts["columns"].decisions, (TextColumn, VerticalColumn)),
             "baselines": _count(texts["layout"].decisions, Baseline),
         }

@@ -19,17 +19,59 @@ class LayerSpec:
 
 
 LAYERS: tuple[LayerSpec, ...] = (
-    LayerSpec("page_boxes", "Page boxes", "#2e7d32", True, "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art"),
-    LayerSpec("glyphs", "Glyph quads", "#1e63d6", True, "Every painted glyph; page stream blue, each form its own colour"),
-    LayerSpec("form_bboxes", "Form BBoxes", "#8e24aa", False, "The /BBox of every Form XObject drawn on the page"),
-    LayerSpec("culled", "Culled glyphs", "#d32f2f", True, "Box centre outside the visible box: left out of every text mode"),
-    LayerSpec("duplicates", "Duplicates", "#e91e63", True, "Dropped by dedupe, linked to the glyph they duplicate"),
+    LayerSpec(
+        "page_boxes", "Page boxes", "#2e7d32", True, "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art"
+    ),
+    LayerSpec(
+        "glyphs",
+        "Glyph quads",
+        "#1e63d6",
+        True,
+        "Every painted glyph; page stream blue, each form its own colour",
+    ),
+    LayerSpec(
+        "form_bboxes", "Form BBoxes", "#8e24aa", False, "The /BBox of every Form XObject drawn on the page"
+    ),
+    LayerSpec(
+        "culled",
+        "Culled glyphs",
+        "#d32f2f",
+        True,
+        "Box centre outside the visible box: left out of every text mode",
+    ),
+    LayerSpec(
+        "duplicates", "Duplicates", "#e91e63", True, "Dropped by dedupe, linked to the glyph they duplicate"
+    ),
     LayerSpec("unresolved", "Unresolved", "#b71c1c", True, "No Unicode: the decoding chain found nothing"),
     LayerSpec("fallback", "Fallback-decoded", "#f9a825", True, "Unicode guessed by the fallback step"),
-    LayerSpec("word_gaps", "Word gaps", "#2e7d32", False, "Every gap between consecutive glyphs: space inserted or not"),
-    LayerSpec("line_breaks", "Line breaks", "#00838f", False, "Where a new line was started, with displacement and threshold"),
-    LayerSpec("reading_order", "Reading order", "#3949ab", False, "Path through the glyphs in the order of the selected mode"),
-    LayerSpec("structure_order", "Structure (MCID)", "#6d4c41", False, "Glyphs coloured by MCID, path in structure order"),
+    LayerSpec(
+        "word_gaps",
+        "Word gaps",
+        "#2e7d32",
+        False,
+        "Every gap between consecutive glyphs: space inserted or not",
+    ),
+    LayerSpec(
+        "line_breaks",
+        "Line breaks",
+        "#00838f",
+        False,
+        "Where a new line was started, with displacement and threshold",
+    ),
+    LayerSpec(
+        "reading_order",
+        "Reading order",
+        "#3949ab",
+        False,
+        "Path through the glyphs in the order of the selected mode",
+    ),
+    LayerSpec(
+        "structure_order",
+        "Structure (MCID)",
+        "#6d4c41",
+        False,
+        "Glyphs coloured by MCID, path in structure order",
+    ),
     LayerSpec("columns", "Column boxes", "#ef6c00", False, "Columns found by columns mode"),
     LayerSpec("baselines", "Baselines", "#00897b", False, "Baselines of layout mode"),
 )
@@ -64,4 +106,4 @@ def _hsv_to_hex(h: float, s: float, v: float) -> str:
     f = h * 6.0 - int(h * 6.0)
     p, q, t = v * (1 - s), v * (1 - f * s), v * (1 - (1 - f) * s)
     r, g, b = [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][i]
-    return "#{:02x}{:02x}{:02x}".format(int(r * 255), int(g * 255), int(b * 255))
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"

@@ -31,7 +31,7 @@ from inspector.panels.glyph_table import GlyphTablePanel
 from inspector.panels.pages import PageListPanel
 from inspector.panels.text import MODE_TITLES, TextPanel
 from inspector.session import MODES, Session
-from inspector.workers import CancelToken, PageBundle, PageLoader, Worker, WorkerPool, render_job
+from inspector.workers import CancelToken, PageBundle, PageLoader, Worker, WorkerPool, alive, render_job
 
 MAX_RECENT = 10
 SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
@@ -114,13 +114,21 @@ class MainWindow(QMainWindow):
         self.act_prev = a("&Previous page", self.prev_page, [Qt.Key.Key_PageUp, "Alt+Left"], "prev_page")
         self.act_next = a("&Next page", self.next_page, [Qt.Key.Key_PageDown, "Alt+Right"], "next_page")
         self.act_first = a("&First page", lambda: self.session.set_page(1), "Ctrl+Home", "first_page")
-        self.act_last = a("&Last page", lambda: self.session.set_page(self.session.page_count), "Ctrl+End", "last_page")
-        self.act_zoom_in = a("Zoom &in", lambda: self.canvas.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn, "zoom_in")
-        self.act_zoom_out = a("Zoom &out", lambda: self.canvas.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut, "zoom_out")
+        self.act_last = a(
+            "&Last page", lambda: self.session.set_page(self.session.page_count), "Ctrl+End", "last_page"
+        )
+        self.act_zoom_in = a(
+            "Zoom &in", lambda: self.canvas.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn, "zoom_in"
+        )
+        self.act_zoom_out = a(
+            "Zoom &out", lambda: self.canvas.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut, "zoom_out"
+        )
         self.act_fit_page = a("Fit &page", self.canvas.fit_page, "Ctrl+0", "fit_page")
         self.act_fit_width = a("Fit &width", self.canvas.fit_width, "Ctrl+2", "fit_width")
         self.act_actual = a("&Actual size", self.canvas.actual_size, "Ctrl+1", "actual_size")
-        self.act_clear = a("Clear selection", lambda: self.session.clear_selection("window"), "Esc", "clear_selection")
+        self.act_clear = a(
+            "Clear selection", lambda: self.session.clear_selection("window"), "Esc", "clear_selection"
+        )
 
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
@@ -131,7 +139,13 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
         view_menu = menu.addMenu("&View")
-        for act in (self.act_zoom_in, self.act_zoom_out, self.act_fit_page, self.act_fit_width, self.act_actual):
+        for act in (
+            self.act_zoom_in,
+            self.act_zoom_out,
+            self.act_fit_page,
+            self.act_fit_width,
+            self.act_actual,
+        ):
             view_menu.addAction(act)
         view_menu.addSeparator()
         mode_menu = view_menu.addMenu("Text &mode")
@@ -195,7 +209,9 @@ class MainWindow(QMainWindow):
             add_panel(self, self.text_panels[mode], f"text_{mode}", "right", title=title, tabify_with=first)
         self.document_text = DocumentTextPanel(s, self.pool)
         self.document_text.page_requested.connect(s.set_page)
-        add_panel(self, self.document_text, "document_text", "right", title="Text: document", tabify_with=first)
+        add_panel(
+            self, self.document_text, "document_text", "right", title="Text: document", tabify_with=first
+        )
         first.raise_()
         self.glyph_table = GlyphTablePanel(s)
         add_panel(self, self.glyph_table, "glyph_table", "bottom", title="Glyph table")
@@ -291,9 +307,11 @@ class MainWindow(QMainWindow):
         self._pending_page = page
         self.statusBar().showMessage(f"Opening {path}…")
         worker = Worker(open_job, path, password)
-        worker.signals.result.connect(lambda doc, p=path, pw=password: self._opened(doc, p, pw))
-        worker.signals.error.connect(lambda message, exc, p=path, pw=password: self._open_error(p, pw, message, exc))
-        worker.signals.finished.connect(lambda w=worker: self._open_finished(w))
+        worker.signals.result.connect(alive(self, lambda doc, p=path, pw=password: self._opened(doc, p, pw)))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc, p=path, pw=password: self._open_error(p, pw, message, exc))
+        )
+        worker.signals.finished.connect(alive(self, lambda w=worker: self._open_finished(w)))
         self._open_worker = worker
         self.pool.start(worker, priority=20)
         return worker
@@ -441,7 +459,11 @@ class MainWindow(QMainWindow):
         self.session.set_analysis(bundle.page_number, bundle.analysis, bundle.error)
         elapsed = (time.perf_counter() - self._page_requested_at) * 1000
         work = bundle.timings.get("total")
-        detail = f" (analyse {bundle.timings.get('analyse', 0) * 1000:.0f} ms, render {bundle.timings.get('render', 0) * 1000:.0f} ms)" if work else ""
+        detail = (
+            f" (analyse {bundle.timings.get('analyse', 0) * 1000:.0f} ms, render {bundle.timings.get('render', 0) * 1000:.0f} ms)"
+            if work
+            else ""
+        )
         self.timing_label.setText(f"page {bundle.page_number}: {elapsed:.0f} ms{detail}")
         if bundle.error:
             self.statusBar().showMessage(bundle.error, 10000)
@@ -473,7 +495,7 @@ class MainWindow(QMainWindow):
         if self.renderer is None or self.bundle is None or self.bundle.page_number != page:
             return
         worker = Worker(render_job, self.renderer, page, self.bundle.boxes, scale)
-        worker.signals.result.connect(lambda result: self.canvas.set_image(*result))
+        worker.signals.result.connect(alive(self, lambda result: self.canvas.set_image(*result)))
         self.pool.start(worker, priority=-5)
 
     def _on_cursor(self, point: Any) -> None:

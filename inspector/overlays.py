@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from core.geometry import Point, Quad, Rect
 from core.glyph import DecodeSource, GlyphStatus
 from inspector import layers as L
-from inspector.engine import PageFacts, TextView, baseline_ends, describe, is_near_miss
+from inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
 from inspector.spatial import GlyphHitIndex, PointIndex
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
@@ -231,7 +231,8 @@ def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) ->
     b = _Builder("glyphs", _page_rect(facts))
     page_style = Style(L.PAGE_STREAM_COLOUR, 1.0, fill=L.PAGE_STREAM_COLOUR, fill_alpha=22, line_alpha=110)
     form_styles = {
-        path: Style(colour, 1.0, fill=colour, fill_alpha=35, line_alpha=160) for path, colour in form_colours.items()
+        path: Style(colour, 1.0, fill=colour, fill_alpha=35, line_alpha=160)
+        for path, colour in form_colours.items()
     }
     for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
@@ -245,7 +246,9 @@ def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str
         b.polygon(Style(colour, 1.5, dash=True), form.bbox)
         name = " › ".join(form.form_path) or form.object_id
         outside = f", {form.glyphs_outside_bbox} outside its BBox" if form.glyphs_outside_bbox else ""
-        b.drawing.labels.append(Label(form.bbox[3], f"{name} {form.object_id} ({form.glyph_count} glyphs{outside})", colour))
+        b.drawing.labels.append(
+            Label(form.bbox[3], f"{name} {form.object_id} ({form.glyph_count} glyphs{outside})", colour)
+        )
     return b.finish()
 
 
@@ -382,7 +385,9 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
         b.segment(style, mid, top)
         if near:
             b.dot(near_dot, top, max(height * 0.12, 0.5))
-        b.drawing.markers.append(Marker(((mid[0] + top[0]) / 2, (mid[1] + top[1]) / 2), d, (d.before, d.after)))
+        b.drawing.markers.append(
+            Marker(((mid[0] + top[0]) / 2, (mid[1] + top[1]) / 2), d, (d.before, d.after))
+        )
     return b.finish()
 
 
@@ -429,10 +434,14 @@ STATIC_LAYER_BUILDERS = {
     "culled": _culled_layer,
     "duplicates": _duplicates_layer,
     "unresolved": _decode_layer(
-        "unresolved", DecodeSource.UNRESOLVED, Style(L.LAYER_BY_KEY["unresolved"].colour, 2.0, fill="#b71c1c", fill_alpha=110)
+        "unresolved",
+        DecodeSource.UNRESOLVED,
+        Style(L.LAYER_BY_KEY["unresolved"].colour, 2.0, fill="#b71c1c", fill_alpha=110),
     ),
     "fallback": _decode_layer(
-        "fallback", DecodeSource.FALLBACK, Style("#f57f17", 1.5, fill=L.LAYER_BY_KEY["fallback"].colour, fill_alpha=110)
+        "fallback",
+        DecodeSource.FALLBACK,
+        Style("#f57f17", 1.5, fill=L.LAYER_BY_KEY["fallback"].colour, fill_alpha=110),
     ),
     "structure_order": _structure_layer,
     "columns": _columns_layer,
@@ -499,12 +508,17 @@ def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransf
 
 def _meets(bounds: QRectF, rect: QRectF) -> bool:
     """Overlap test that, unlike QRectF.intersects, accepts zero-width bounds (straight lines)."""
-    return bounds.left() <= rect.right() and bounds.right() >= rect.left() and bounds.top() <= rect.bottom() and (
-        bounds.bottom() >= rect.top()
+    return (
+        bounds.left() <= rect.right()
+        and bounds.right() >= rect.left()
+        and bounds.top() <= rect.bottom()
+        and (bounds.bottom() >= rect.top())
     )
 
 
-def paint_labels(painter: QPainter, labels: Iterable[Label], page_to_scene: QTransform, exposed: QRectF) -> None:
+def paint_labels(
+    painter: QPainter, labels: Iterable[Label], page_to_scene: QTransform, exposed: QRectF
+) -> None:
     """Text at a constant screen size, upright whatever the page rotation."""
     world = painter.worldTransform()
     zoom = math.hypot(world.m11(), world.m12()) or 1.0
@@ -527,7 +541,9 @@ def selection_path(glyph_quads: Sequence[Quad], indices: Iterable[int]) -> QPain
     for i in indices:
         if 0 <= i < n:
             q = glyph_quads[i]
-            path.addPolygon(QPolygonF([QPointF(*q[0]), QPointF(*q[1]), QPointF(*q[2]), QPointF(*q[3]), QPointF(*q[0])]))
+            path.addPolygon(
+                QPolygonF([QPointF(*q[0]), QPointF(*q[1]), QPointF(*q[2]), QPointF(*q[3]), QPointF(*q[0])])
+            )
             path.closeSubpath()
     return path
 

@@ -27,9 +27,13 @@ def ensure_gui_application() -> Any:
 
 
 def parse_layers(spec: str | Iterable[str] | None) -> set[str]:
-    """"all", "none", or comma-separated layer keys; raises ValueError naming the valid keys."""
+    """ "all", "none", or comma-separated layer keys; raises ValueError naming the valid keys."""
     if spec is None:
-        return {k for k in LAYER_KEYS if k in ("page_boxes", "glyphs", "culled", "duplicates", "unresolved", "fallback")}
+        return {
+            k
+            for k in LAYER_KEYS
+            if k in ("page_boxes", "glyphs", "culled", "duplicates", "unresolved", "fallback")
+        }
     items = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
     if items == ["all"]:
         return set(LAYER_KEYS)
@@ -42,7 +46,11 @@ def parse_layers(spec: str | Iterable[str] | None) -> set[str]:
 
 
 def render_page_image(
-    doc: Any, page_number: int, layers: set[str] | Iterable[str], scale: float = 2.0, mode: str = "plain",
+    doc: Any,
+    page_number: int,
+    layers: set[str] | Iterable[str],
+    scale: float = 2.0,
+    mode: str = "plain",
     params: Any = None,
 ) -> Any:
     """The page (whole MediaBox) at `scale` pixels per point with `layers` drawn over it."""
@@ -54,7 +62,13 @@ def render_page_image(
     from core.params import DEFAULT_PARAMETERS
     from inspector.engine import PageFacts
     from inspector.overlays import build_overlays, paint_layer
-    from inspector.rendering import clamp_scale, display_size, page_transform, render_pdf_bytes, single_page_pdf
+    from inspector.rendering import (
+        clamp_scale,
+        display_size,
+        page_transform,
+        render_pdf_bytes,
+        single_page_pdf,
+    )
 
     analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
     boxes = analysis.page.boxes

@@ -328,7 +328,8 @@ def _file_section(
     facts = (
         f"{row.pages} page(s), {row.glyphs} glyphs ({row.visible_glyphs} in the text): "
         f"{row.pct_culled:.1f}% culled, {row.pct_duplicates:.1f}% duplicates, {row.pct_from_forms:.1f}% from "
-        f"forms, {row.pct_unresolved:.1f}% unresolved; {row.fonts_without_tounicode} of "
+        f"forms, {row.pct_unresolved:.1f}% unresolved, {row.pct_fallback:.1f}% decoded by a guess; "
+        f"{row.fonts_without_tounicode} of "
         f"{row.fonts_without_tounicode_total} fonts without ToUnicode lost glyphs"
     )
     if row.structure_usable is not None:

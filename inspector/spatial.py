@@ -73,7 +73,12 @@ class GlyphHitIndex:
         self.grid = GridIndex(self.boxes)
         finite = [b for b in self.boxes if all(math.isfinite(v) for v in b)]
         self.bounds: tuple[float, float, float, float] | None = (
-            (min(b[0] for b in finite), min(b[1] for b in finite), max(b[2] for b in finite), max(b[3] for b in finite))
+            (
+                min(b[0] for b in finite),
+                min(b[1] for b in finite),
+                max(b[2] for b in finite),
+                max(b[3] for b in finite),
+            )
             if finite
             else None
         )

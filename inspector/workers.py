@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
@@ -115,6 +116,16 @@ class Worker(QRunnable):
             signals.finished.emit()
 
 
+def alive(owner: QObject, fn: Callable[..., Any]) -> Callable[..., None]:
+    """`fn`, called only while `owner` still exists: a worker may report after its window closed."""
+
+    def call(*args: Any) -> None:
+        if shiboken6.isValid(owner):
+            fn(*args)
+
+    return call
+
+
 class WorkerPool(QObject):
     """Starts workers and keeps them alive until they finish."""
 
@@ -191,8 +202,16 @@ def load_page_job(
     except Exception as exc:
         bundle.render_error = f"the page could not be rendered: {type(exc).__name__}: {exc}"
     timings["render"] = time.perf_counter() - t0
-    yield Partial(PageBundle(page_number, boxes, image=bundle.image, render_scale=bundle.render_scale,
-                             render_error=bundle.render_error, timings=dict(timings)))
+    yield Partial(
+        PageBundle(
+            page_number,
+            boxes,
+            image=bundle.image,
+            render_scale=bundle.render_scale,
+            render_error=bundle.render_error,
+            timings=dict(timings),
+        )
+    )
     token.check()
     yield Progress(1, 3, f"interpreting page {page_number}")
     t1 = time.perf_counter()
@@ -223,7 +242,9 @@ def load_page_job(
     return bundle
 
 
-def render_job(renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken) -> tuple[int, float, QImage]:
+def render_job(
+    renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken
+) -> tuple[int, float, QImage]:
     token.check()
     image = renderer.render(page_number, boxes, scale)
     return page_number, scale, image
@@ -307,14 +328,27 @@ class PageLoader(QObject):
         if not 1 <= page_number <= self.document.page_count:
             return None
         worker = Worker(
-            load_page_job, self.document, self.renderer, page_number, self.params, self.mode, RENDER_SCALE, self.prebuild
+            load_page_job,
+            self.document,
+            self.renderer,
+            page_number,
+            self.params,
+            self.mode,
+            RENDER_SCALE,
+            self.prebuild,
         )
         generation = self.generation
-        worker.signals.partial.connect(lambda b, g=generation: self.page_preview.emit(b) if g == self.generation else None)
-        worker.signals.result.connect(lambda bundle, g=generation: self._done(bundle, g))
-        worker.signals.error.connect(lambda message, exc, n=page_number, g=generation: self._failed(n, message, g))
-        worker.signals.progress.connect(lambda d, t, m, n=page_number: self.page_progress.emit(n, d, t, m))
-        worker.signals.finished.connect(lambda n=page_number, w=worker: self._finished(n, w))
+        worker.signals.partial.connect(
+            alive(self, lambda b, g=generation: self.page_preview.emit(b) if g == self.generation else None)
+        )
+        worker.signals.result.connect(alive(self, lambda bundle, g=generation: self._done(bundle, g)))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc, n=page_number, g=generation: self._failed(n, message, g))
+        )
+        worker.signals.progress.connect(
+            alive(self, lambda d, t, m, n=page_number: self.page_progress.emit(n, d, t, m))
+        )
+        worker.signals.finished.connect(alive(self, lambda n=page_number, w=worker: self._finished(n, w)))
         self.in_flight[page_number] = worker
         self.pool.start(worker, priority=0 if prefetch else 10)
         return None

@@ -126,7 +126,13 @@ def test_drop_a_file_opens_it(qtbot, window, demo_pdf) -> None:
 
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(demo_pdf))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
         window.dropEvent(event)
     assert window.session.source.name == demo_pdf.name

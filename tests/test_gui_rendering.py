@@ -22,7 +22,12 @@ def apply(m, x, y):
 
 @pytest.mark.parametrize(
     "rotate, size, top_left_user",
-    [(0, (200, 100), (0, 100)), (90, (100, 200), (0, 0)), (180, (200, 100), (200, 0)), (270, (100, 200), (200, 100))],
+    [
+        (0, (200, 100), (0, 100)),
+        (90, (100, 200), (0, 0)),
+        (180, (200, 100), (200, 0)),
+        (270, (100, 200), (200, 100)),
+    ],
 )
 def test_page_matrix_rotates_clockwise_like_viewers(rotate, size, top_left_user) -> None:
     b = boxes(rotate)

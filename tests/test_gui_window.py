@@ -78,7 +78,9 @@ def test_open_demo_navigate_and_counts_match_the_engine(qtbot, window, demo_pdf)
             "fallback": sum(1 for g in glyphs if g.decode_source is DecodeSource.FALLBACK),
             "word_gaps": sum(1 for d in decisions if isinstance(d, WordGapDecision)),
             "line_breaks": sum(
-                1 for d in decisions if isinstance(d, (LineBreakDecision, ColumnChangeDecision)) and d.is_break
+                1
+                for d in decisions
+                if isinstance(d, (LineBreakDecision, ColumnChangeDecision)) and d.is_break
             ),
             "columns": sum(
                 1 for d in analysis.texts["columns"].decisions if isinstance(d, (TextColumn, VerticalColumn))
@@ -260,3 +262,128 @@ def test_settings_persist_recent_files_and_layout(qtbot, demo_pdf) -> None:
     for name, dock in w2.panels.items():
         assert dock.objectName() == f"dock.{name}"
     w2.close()
+
+
+def test_hover_shows_user_space_cursor_and_decision_tooltips(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=2)
+    plain = w.bundle.analysis.texts["plain"]
+    gap = next(d for d in plain.decisions if isinstance(d, WordGapDecision) and d.inserted)
+    w.legend.checks["word_gaps"].click()
+    drawing = w.canvas.layer_items["word_gaps"].drawing
+    marker = next(m for m in drawing.markers if m.glyphs == (gap.before, gap.after))
+    canvas = w.canvas
+    canvas.set_zoom(4.0)
+    scene = canvas.page_to_scene.map(QPointF(*marker.point))
+    canvas.centerOn(scene)
+    pos = canvas.mapFromScene(scene)
+    assert canvas.tooltip_at(pos) == gap.describe()
+    assert gap.describe().startswith("space inserted: gap")
+    qtbot.mouseMove(canvas.viewport(), pos)
+    x, y = canvas.user_point(pos)
+    assert f"{x:8.2f}".strip() in w.cursor_label.text() and "user space" in w.cursor_label.text()
+    assert w.session.hovered is not None or canvas.glyph_at(pos) is None
+
+
+def test_zoom_actions_and_ctrl_wheel(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=3)
+    canvas = w.canvas
+    w.act_fit_width.trigger()
+    width_zoom = canvas.zoom
+    w.act_fit_page.trigger()
+    assert canvas.zoom < width_zoom  # a portrait page: fitting the page is smaller than fitting its width
+    before = canvas.zoom
+    w.act_zoom_in.trigger()
+    assert canvas.zoom > before
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+
+    event = QWheelEvent(
+        QPointF(100, 100),
+        QPointF(100, 100),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    before = canvas.zoom
+    canvas.wheelEvent(event)
+    assert canvas.zoom > before
+
+
+def test_page_errors_show_in_the_page_area(qtbot, window, demo_pdf, monkeypatch) -> None:
+    import core.analysis
+
+    real = core.analysis.analyze_page
+
+    def failing(doc, n, params=None):
+        if n == 3:
+            raise ValueError("synthetic failure on page 3")
+        return real(doc, n, params) if params is not None else real(doc, n)
+
+    monkeypatch.setattr(core.analysis, "analyze_page", failing)
+    w = window
+    open_file(qtbot, w, demo_pdf, page=3)
+    assert "synthetic failure on page 3" in w.canvas.message_item.toPlainText()
+    assert w.canvas.message_item.isVisible()
+    assert not w.canvas.page_item.pixmap().isNull()  # the rendering is still there
+    assert "synthetic failure" in w.text_panels["plain"].header.text()
+    go_to(qtbot, w, 4)  # and the next page works
+    assert w.bundle.analysis is not None and not w.canvas.message_item.isVisible()
+
+
+def test_thousand_page_file_opens_at_once_and_loads_pages_on_demand(qtbot, window, tmp_path) -> None:
+    import pikepdf
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    )
+    for n in range(1000):
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=[0, 0, 300, 200],
+            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+            Contents=pdf.make_stream(f"BT /F1 12 Tf 20 100 Td (Page {n + 1}) Tj ET".encode()),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    path = tmp_path / "long.pdf"
+    pdf.save(path)
+    w = window
+    open_file(qtbot, w, path)
+    assert w.session.page_count == 1000
+    assert w.page_list.model.rowCount() == 1000
+    assert len(w.loader.cache) <= 3  # the page shown and its prefetched neighbours, nothing else
+    go_to(qtbot, w, 1000)
+    assert w.bundle.analysis.texts["plain"].text == "Page 1000"
+    qtbot.keyClick(w, Qt.Key.Key_PageUp)
+    qtbot.waitUntil(lambda: w.bundle is not None and w.bundle.page_number == 999, timeout=TIMEOUT)
+
+
+def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
+    """`glyphscope` without a file: the window opens the bundled demo (here the built copy)."""
+    import inspector
+    import inspector.app
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    monkeypatch.setattr(inspector.app, "demo_pdf", lambda: demo_pdf)
+    seen: list[int] = []
+
+    def poll() -> None:
+        windows = [x for x in QApplication.topLevelWidgets() if isinstance(x, MainWindow) and x.isVisible()]
+        shown = [x for x in windows if x.bundle is not None]
+        if shown:
+            seen.append(shown[0].session.page_count)
+            shown[0].close()
+            QApplication.instance().quit()
+        else:
+            QTimer.singleShot(50, poll)
+
+    QTimer.singleShot(50, poll)
+    QTimer.singleShot(30_000, QApplication.instance().quit)  # never hang the suite
+    assert inspector.app.run_gui(None, None, None) == 0
+    assert seen and seen[0] > 1

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from core.geometry import Point, Quad
+from core.records import fast_init
 
 WordGapVerdict: TypeAlias = Literal[
     "inserted", "below_threshold", "existing_space", "cjk_pair", "negative_gap"
@@ -31,6 +32,7 @@ def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
+@fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class WordGapDecision:
     """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction."""
@@ -72,6 +74,7 @@ class WordGapDecision:
         return f"no space: both glyphs are CJK (gap {_f(self.gap)} pt, threshold {_f(self.threshold)} pt)"
 
 
+@fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class LineBreakDecision:
     """Spec §4 for one pair: d = (cur.origin − prev.origin) · normal(prev.direction).
@@ -123,6 +126,7 @@ class LineBreakDecision:
         return f"same line: displacement {_f(d)} pt ≤ {rule}"
 
 
+@fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class ColumnChangeDecision:
     """Vertical writing (spec §4, §9): a glyph stays in the column when its box centre lies in it."""
@@ -240,6 +244,7 @@ class Baseline:
         return text
 
 
+@fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class GridPlacement:
     """Layout mode: a word placed at a grid column, padded with spaces from the cursor."""

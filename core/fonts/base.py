@@ -39,6 +39,19 @@ class FontInfo:
     problems: tuple[FontProblem, ...] = field(default=())
 
 
+# (code, byte width, unicode, decode source, width w0): everything the interpreter needs per glyph.
+DecodedCode = tuple[int, int, str, DecodeSource, float]
+
+
+def decode_codes(font: LoadedFont, data: bytes) -> list[DecodedCode]:
+    """`LoadedFont.decode` in terms of the per-code methods (fonts may do it faster)."""
+    out = []
+    for code, nbytes in font.split(data):
+        text, source = font.unicode(code)
+        out.append((code, nbytes, text, source, font.width(code)))
+    return out
+
+
 class LoadedFont(Protocol):
     """A font ready for decoding. Implementations cache per code."""
 
@@ -62,4 +75,8 @@ class LoadedFont(Protocol):
 
     def vertical(self, code: int) -> tuple[float, float, float]:
         """(w1y, vx, vy) for WMode 1 in text space per unit size (from /W2, /DW2)."""
+        ...
+
+    def decode(self, data: bytes) -> list[DecodedCode]:
+        """split + unicode + width for a whole string operand: the interpreter's hot path."""
         ...

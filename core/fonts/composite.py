@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from core.diagnostics import DiagnosticKind
-from core.fonts.base import FontInfo, FontProblem
+from core.fonts.base import DecodedCode, FontInfo, FontProblem
 from core.fonts.cmap import ParsedCMap, parse_cmap
 from core.fonts.codes import CodeSplitter
 from core.fonts.common import ToUnicode, is_embedded, read_tounicode
@@ -73,6 +73,7 @@ class CompositeFont:
         self.collection = self._cmap_collection or self._system_collection
         self._collection_maps = self._collection_tables()
         self._uni_cache: dict[int, Decoded] = {}
+        self._decoded: dict[tuple[int, int], DecodedCode] = {}
         self._glyph_map: dict[int, str] | None = None  # embedded TrueType cmap, loaded on first need
         self._cid_to_gid: Mapping[int, int] | None = None
         self._w_cache: dict[int, float] = {}
@@ -99,6 +100,17 @@ class CompositeFont:
 
     def split(self, data: bytes) -> list[tuple[int, int]]:
         return self._splitter.split(data)
+
+    def decode(self, data: bytes) -> list[DecodedCode]:
+        cache = self._decoded
+        out = []
+        for code, nbytes in self._splitter.split(data):
+            found = cache.get((code, nbytes))
+            if found is None:
+                text, source = self.unicode(code)
+                found = cache[(code, nbytes)] = (code, nbytes, text, source, self.width(code))
+            out.append(found)
+        return out
 
     def unicode(self, code: int) -> Decoded:
         found = self._uni_cache.get(code)

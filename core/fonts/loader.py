@@ -13,7 +13,7 @@ from itertools import repeat
 import pikepdf
 
 from core.diagnostics import DiagnosticKind
-from core.fonts.base import FontInfo, FontProblem, LoadedFont
+from core.fonts.base import DecodedCode, FontInfo, FontProblem, LoadedFont, decode_codes
 from core.fonts.composite import CompositeFont
 from core.fonts.metrics import DEFAULT_ASCENT, DEFAULT_DESCENT
 from core.fonts.pdfobj import as_name, as_text, dget, is_dict, object_id
@@ -57,6 +57,9 @@ class UnusableFont:
 
     def vertical(self, code: int) -> tuple[float, float, float]:
         return (-1.0, UNUSABLE_WIDTH / 2.0, 0.88)
+
+    def decode(self, data: bytes) -> list[DecodedCode]:
+        return decode_codes(self, data)
 
 
 def load_font(font_obj: pikepdf.Object, font_key: str) -> LoadedFont:

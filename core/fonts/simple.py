@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from itertools import repeat
 
 from core.diagnostics import DiagnosticKind
-from core.fonts.base import FontInfo, FontProblem
+from core.fonts.base import DecodedCode, FontInfo, FontProblem
 from core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
 from core.fonts.encodings import (
     KNOWN_BASE_ENCODINGS,
@@ -57,6 +57,7 @@ class SimpleFont:
         self._base_names: Mapping[int, str] = {}
         self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
         self._explicit_base = False  # /Encoding or /BaseEncoding named a table
+        self._decoded: list[DecodedCode] | None = None  # built on first decode()
         encoding_label = self._read_encoding()
         self._table: list[Decoded] = [self._resolve(code) for code in range(256)]
         widths_source = self._read_widths()
@@ -79,6 +80,12 @@ class SimpleFont:
 
     def split(self, data: bytes) -> list[tuple[int, int]]:
         return list(zip(data, repeat(1)))
+
+    def decode(self, data: bytes) -> list[DecodedCode]:
+        table = self._decoded
+        if table is None:
+            table = self._decoded = [(c, 1, *self._table[c], self._widths[c]) for c in range(256)]
+        return [table[b] for b in data]
 
     def unicode(self, code: int) -> Decoded:
         return self._table[code] if 0 <= code < 256 else UNRESOLVED

@@ -17,7 +17,12 @@ AREAS = {
 
 
 def add_panel(
-    window: QMainWindow, widget: QWidget, name: str, area: str = "right", *, title: str | None = None,
+    window: QMainWindow,
+    widget: QWidget,
+    name: str,
+    area: str = "right",
+    *,
+    title: str | None = None,
     tabify_with: QDockWidget | None = None,
 ) -> QDockWidget:
     """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in the View menu."""

@@ -108,13 +108,17 @@ class GlyphDetailsPanel(QWidget):
         dup = facts.classified.duplicate_of[i]
         char = html.escape(g.unicode) if g.unicode else "<i>unresolved</i>"
         code_point = " ".join(f"U+{ord(c):04X}" for c in g.unicode) or "—"
-        parts = [f"<h3>Glyph #{i}: <span style='font-size:large'>{char}</span> <small>{code_point}</small></h3>"]
+        parts = [
+            f"<h3>Glyph #{i}: <span style='font-size:large'>{char}</span> <small>{code_point}</small></h3>"
+        ]
         status_line = f"<b>status</b>: {status}"
         if dup is not None:
             status_line += f" — duplicate of <a href='glyph:{dup}'>#{dup}</a>"
-        parts.append(f"<p>{status_line}<br><b>decoded by</b>: {html.escape(DECODE_SOURCE_TEXT.get(g.decode_source, ''))}"
-                     f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
-                     f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>")
+        parts.append(
+            f"<p>{status_line}<br><b>decoded by</b>: {html.escape(DECODE_SOURCE_TEXT.get(g.decode_source, ''))}"
+            f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
+            f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>"
+        )
         decisions = facts.explain(i, self.session.mode)
         if decisions:
             items = "".join(f"<li>{html.escape(d)}</li>" for d in decisions)
@@ -123,9 +127,13 @@ class GlyphDetailsPanel(QWidget):
             parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
         rows = []
         for f in fields(Glyph):
-            rows.append(f"<tr><td><code>{f.name}</code></td><td>{html.escape(_fmt(getattr(g, f.name)))}</td></tr>")
+            rows.append(
+                f"<tr><td><code>{f.name}</code></td><td>{html.escape(_fmt(getattr(g, f.name)))}</td></tr>"
+            )
         for name in ("center", "advance", "is_space", "text"):
-            rows.append(f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>")
+            rows.append(
+                f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>"
+            )
         parts.append(f"<p><b>Record</b></p><table cellspacing=2>{''.join(rows)}</table>")
         font = _font_for(facts.page, g)
         if font is not None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.session import MODES, Session
-from inspector.workers import CancelToken, Progress, Worker, WorkerPool
+from inspector.workers import CancelToken, Progress, Worker, WorkerPool, alive
 
 SEPARATOR = "\f"  # between pages, as `glyphscope text` writes it
 
@@ -107,11 +107,15 @@ class DocumentTextPanel(QWidget):
         self.editor.setPlainText("")
         self.progress.setRange(0, max(1, self.session.page_count))
         self.progress.setValue(0)
-        worker = Worker(document_text_job, self.session.document, self.mode_combo.currentText(), self.session.params)
+        worker = Worker(
+            document_text_job, self.session.document, self.mode_combo.currentText(), self.session.params
+        )
         worker.signals.progress.connect(self._on_progress)
         worker.signals.result.connect(self._on_result)
-        worker.signals.error.connect(lambda message, exc: self.status.setText(f"Failed: {message}"))
-        worker.signals.cancelled.connect(lambda: self.status.setText("Cancelled."))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc: self.status.setText(f"Failed: {message}"))
+        )
+        worker.signals.cancelled.connect(alive(self, lambda: self.status.setText("Cancelled.")))
         worker.signals.finished.connect(self._on_finished)
         self.worker = worker
         self.extract_button.setEnabled(False)

@@ -19,8 +19,17 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.glyph import Glyph, GlyphStatus
 from inspector.overlays import status_colour
@@ -49,7 +58,11 @@ COLUMNS: tuple[Column, ...] = (
     ("char", lambda g, c, i: g.unicode if g.unicode else "∅", lambda g, c, i: g.unicode),
     ("U+", lambda g, c, i: " ".join(f"{ord(ch):04X}" for ch in g.unicode), lambda g, c, i: g.unicode),
     ("status", _status, _status),
-    ("dup of", lambda g, c, i: "" if _dup(g, c, i) is None else _dup(g, c, i), lambda g, c, i: _dup(g, c, i) if _dup(g, c, i) is not None else -1),
+    (
+        "dup of",
+        lambda g, c, i: "" if _dup(g, c, i) is None else _dup(g, c, i),
+        lambda g, c, i: _dup(g, c, i) if _dup(g, c, i) is not None else -1,
+    ),
     ("font", lambda g, c, i: g.font_key, lambda g, c, i: g.font_key),
     ("size", lambda g, c, i: f"{g.font_size:g}", lambda g, c, i: g.font_size),
     ("height", lambda g, c, i: f"{g.height:.2f}", lambda g, c, i: g.height),
@@ -58,7 +71,11 @@ COLUMNS: tuple[Column, ...] = (
     ("origin", lambda g, c, i: _origin(g), lambda g, c, i: _origin(g)),
     ("decode", lambda g, c, i: g.decode_source.value, lambda g, c, i: g.decode_source.value),
     ("code", lambda g, c, i: f"{g.code:#x}", lambda g, c, i: g.code),
-    ("MCID", lambda g, c, i: "" if g.mcid is None else g.mcid, lambda g, c, i: -1 if g.mcid is None else g.mcid),
+    (
+        "MCID",
+        lambda g, c, i: "" if g.mcid is None else g.mcid,
+        lambda g, c, i: -1 if g.mcid is None else g.mcid,
+    ),
     ("token", lambda g, c, i: g.token_index, lambda g, c, i: g.token_index),
 )
 COLUMN_NAMES = tuple(c[0] for c in COLUMNS)
@@ -153,13 +170,15 @@ class GlyphTableModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     # -- Qt model API -------------------------------------------------------------------------
-    def rowCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: Any = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section][0]
         return None
@@ -173,12 +192,25 @@ class GlyphTableModel(QAbstractTableModel):
             return str(COLUMNS[index.column()][1](g, self.classified, i))
         if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()][0] == "status":
             return QColor(status_colour(self.classified.status[i]))
+        if role == Qt.ItemDataRole.FontRole and index.column() == 1:
+            return _char_font()
         if role == Qt.ItemDataRole.UserRole:
             return i
         return None
 
     def paint_index(self, row: int) -> int:
         return self.rows[row]
+
+
+_CHAR_FONT: QFont | None = None
+
+
+def _char_font() -> QFont:
+    """The fixed-pitch system font: here it is the one with the widest script coverage (CJK)."""
+    global _CHAR_FONT
+    if _CHAR_FONT is None:
+        _CHAR_FONT = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    return _CHAR_FONT
 
 
 def _matches(g: Glyph, text: str) -> bool:
