@@ -72,10 +72,16 @@ def main() -> None:
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     files = corpus_files()
     results = {}
-    for name, fn in (("glyphscope", glyphscope_text), ("pdfminer.six", pdfminer_text), ("pdfplumber", pdfplumber_text)):
+    for name, fn in (
+        ("glyphscope", glyphscope_text),
+        ("pdfminer.six", pdfminer_text),
+        ("pdfplumber", pdfplumber_text),
+    ):
         seconds, (pages, chars) = best_of(lambda fn=fn: fn(files), args.repeat)
         results[name] = seconds
-        print(f"{name:13}: {pages:4} pages, {chars:8} chars in {seconds:6.2f} s = {pages / seconds:6.1f} pages/s")
+        print(
+            f"{name:13}: {pages:4} pages, {chars:8} chars in {seconds:6.2f} s = {pages / seconds:6.1f} pages/s"
+        )
     base = results["glyphscope"]
     for name in ("pdfminer.six", "pdfplumber"):
         print(f"glyphscope is {results[name] / base:.2f}× faster than {name}")

@@ -47,7 +47,9 @@ def analyze_page(doc: Document, page_number: int, params: Parameters = DEFAULT_P
     page = doc.interpret(page_number)
     structure = doc.structure(page_number)
     classified = classify(page, params)
-    return PageAnalysis(page, classified, structure, _assemble_all(page, classified, structure, params), params)
+    return PageAnalysis(
+        page, classified, structure, _assemble_all(page, classified, structure, params), params
+    )
 
 
 def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:

@@ -59,7 +59,7 @@ def _inherited(page_obj: Any, key: str) -> Any:
 def _rect(value: Any) -> Rect | None:
     if not isinstance(value, pikepdf.Array) or len(value) != 4:
         return None
-    nums = []
+    nums: list[float] = []
     for v in value:
         if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)):
             return None

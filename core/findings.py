@@ -55,7 +55,9 @@ def pass_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[D
     return out
 
 
-def structure_findings(page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any) -> list[Diagnostic]:
+def structure_findings(
+    page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any
+) -> list[Diagnostic]:
     if structure is None or not getattr(structure, "has_tree", False):
         return []
     n = page.page_number
@@ -103,8 +105,14 @@ def structure_findings(page: InterpretedPage, classified: ClassifiedGlyphs, stru
     return out
 
 
-def page_findings(doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS) -> list[Diagnostic]:
+def page_findings(
+    doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
+) -> list[Diagnostic]:
     page = doc.interpret(page_number)
     classified = classify(page, params)
     structure = doc.structure(page_number)
-    return list(page.diagnostics) + pass_findings(page, classified) + structure_findings(page, classified, structure)
+    return (
+        list(page.diagnostics)
+        + pass_findings(page, classified)
+        + structure_findings(page, classified, structure)
+    )

@@ -36,8 +36,55 @@ _ANY = "*"  # name or dict (BDC properties)
 
 # Operators we understand but that cannot affect text: paths, colours, images, shading…
 _IGNORED = frozenset(
-    "w J j M d ri i gs m l c v y h re S s f F f* B B* b b* n W W* CS cs SC SCN sc scn G g RG rg K k sh "
-    "MP DP d0 d1 BI ID EI".split()
+    [
+        "w",
+        "J",
+        "j",
+        "M",
+        "d",
+        "ri",
+        "i",
+        "gs",
+        "m",
+        "l",
+        "c",
+        "v",
+        "y",
+        "h",
+        "re",
+        "S",
+        "s",
+        "f",
+        "F",
+        "f*",
+        "B",
+        "B*",
+        "b",
+        "b*",
+        "n",
+        "W",
+        "W*",
+        "CS",
+        "cs",
+        "SC",
+        "SCN",
+        "sc",
+        "scn",
+        "G",
+        "g",
+        "RG",
+        "rg",
+        "K",
+        "k",
+        "sh",
+        "MP",
+        "DP",
+        "d0",
+        "d1",
+        "BI",
+        "ID",
+        "EI",
+    ]
 )
 
 
@@ -243,25 +290,31 @@ class PageInterpreter:
                     )
                 continue
             handler, signature = entry
-            operands = list(ins.operands)
+            raw = list(ins.operands)
             if signature:
-                if len(operands) == len(signature) and signature in _ALL_NUMBERS:
+                numbers: list[float] | None = None
+                if len(raw) == len(signature) and signature in _ALL_NUMBERS:
                     # Fast path for the all-number operators (Td, Tm, cm, Tc, …); _check explains failures.
                     try:
-                        numbers = [float(x) for x in operands]
+                        numbers = [float(x) for x in raw]
                     except TypeError:
                         numbers = None
-                    if numbers is not None and math.isfinite(sum(numbers)):
-                        operands = numbers
-                    else:
-                        operands = self._check(op, operands, signature)
-                else:
-                    operands = self._check(op, operands, signature)
-                if operands is None:
+                    if numbers is not None and not math.isfinite(sum(numbers)):
+                        numbers = None
+                checked = numbers if numbers is not None else self._check(op, raw, signature)
+                if checked is None:
                     continue
+                raw = checked
             try:
-                handler(operands)
-            except (pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
+                handler(raw)
+            except (
+                pikepdf.PdfError,
+                ValueError,
+                TypeError,
+                KeyError,
+                AttributeError,
+                ZeroDivisionError,
+            ) as exc:
                 # A handler tripping over a broken object skips one operator, never the page.
                 self.diag.add(
                     DiagnosticKind.MALFORMED_OPERATOR,
@@ -310,7 +363,7 @@ class PageInterpreter:
                 out.append(value)
         return out
 
-    def _bad_type(self, op: str, value: Any, expected: str) -> None:
+    def _bad_type(self, op: str, value: Any, expected: str) -> list[Any] | None:
         self.diag.add(
             DiagnosticKind.MALFORMED_OPERATOR,
             Severity.WARNING,
@@ -793,4 +846,3 @@ def finish_forms(interp: PageInterpreter) -> list[FormUse]:
             FormUse(use.form_path, use.object_id, use.bbox, use.matrix, use.token_index, count, outside)
         )
     return out
-

@@ -108,6 +108,8 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
             continue  # hostile matrices can overflow; such a glyph is nowhere to compare
         fx, fy = ax / cell, ay / cell
         cx, cy = int(fx // 1), int(fy // 1)
+        xs: tuple[int, ...]
+        ys: tuple[int, ...]
         if radius <= cell / 2:
             xs = (cx, cx - 1 if fx - cx < 0.5 else cx + 1)
             ys = (cy, cy - 1 if fy - cy < 0.5 else cy + 1)

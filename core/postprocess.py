@@ -87,7 +87,9 @@ def page_diagnostics(
     for use in forms:
         if use.glyphs_outside_bbox:
             path = " → ".join(use.form_path)
-            outside = tuple(g.paint_index for g in glyphs if g.outside_form_bbox and g.form_path == use.form_path)
+            outside = tuple(
+                g.paint_index for g in glyphs if g.outside_form_bbox and g.form_path == use.form_path
+            )
             out.append(
                 Diagnostic(
                     DiagnosticKind.GLYPHS_OUTSIDE_FORM_BBOX,

@@ -35,5 +35,5 @@ def fast_init(cls: type[T]) -> type[T]:
     exec(source, namespace)  # noqa: S102 — generated from the dataclass's own field names
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[misc,method-assign]
     return cls

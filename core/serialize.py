@@ -21,7 +21,9 @@ def _pt(p: Point) -> list[float]:
     return [_r(p[0]), _r(p[1])]
 
 
-def glyph_to_json(g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None) -> dict[str, Any]:
+def glyph_to_json(
+    g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None
+) -> dict[str, Any]:
     return {
         "paint_index": g.paint_index,
         "unicode": g.unicode,

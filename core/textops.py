@@ -12,7 +12,9 @@ from core.passes import classify
 _VALUE_KEYS = ("gap", "displacement")  # the measured number of each decision kind
 
 
-def page_text(doc: Document, page_number: int, mode: str, params: Parameters = DEFAULT_PARAMETERS) -> PageText:
+def page_text(
+    doc: Document, page_number: int, mode: str, params: Parameters = DEFAULT_PARAMETERS
+) -> PageText:
     page = doc.interpret(page_number)
     classified = classify(page, params)
     return assemble(
@@ -49,7 +51,11 @@ def page_decisions_json(
     page = doc.interpret(page_number)
     classified = classify(page, params)
     text = assemble(
-        classified.visible, mode, params, visible_box=page.boxes.visible_box, structure=doc.structure(page_number)
+        classified.visible,
+        mode,
+        params,
+        visible_box=page.boxes.visible_box,
+        structure=doc.structure(page_number),
     )
     out: list[dict[str, Any]] = []
     for c in classified.culls:
@@ -71,7 +77,10 @@ def page_decisions_json(
                 "before": dup.duplicate_of,
                 "after": dup.paint_index,
                 "value": [round(dup.along, 3), round(dup.across, 3)],
-                "threshold": [round(params.dedupe_along * dup.size, 3), round(params.dedupe_across * dup.size, 3)],
+                "threshold": [
+                    round(params.dedupe_along * dup.size, 3),
+                    round(params.dedupe_across * dup.size, 3),
+                ],
                 "description": f"duplicate of glyph {dup.duplicate_of} dropped: offset {abs(dup.along):.2f} pt "
                 f"along ≤ {params.dedupe_along:.2f} × {dup.size:.2f} pt and {abs(dup.across):.2f} pt across "
                 f"≤ {params.dedupe_across:.2f} × {dup.size:.2f} pt",

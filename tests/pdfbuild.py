@@ -20,7 +20,9 @@ def identity_h_font(pdf: pikepdf.Pdf, widths: list[Any] | None = None, tounicode
         Type=pikepdf.Name.Font,
         Subtype=pikepdf.Name.CIDFontType2,
         BaseFont=pikepdf.Name("/ArialMT"),
-        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0),
+        CIDSystemInfo=pikepdf.Dictionary(
+            Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0
+        ),
         DW=1000,
         FontDescriptor=pdf.make_indirect(
             pikepdf.Dictionary(

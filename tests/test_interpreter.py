@@ -146,8 +146,17 @@ def _form(pdf, content: bytes, *, matrix=None, bbox=(0, 0, 500, 500), resources=
 def test_form_xobject_matrix_times_ctm_and_nesting():
     pdf = pikepdf.new()
     inner = _form(pdf, b"BT /F9 10 Tf 1 1 Td (in) Tj ET", matrix=(1, 0, 0, 1, 100, 0))
-    outer = _form(pdf, b"BT /F9 10 Tf 0 0 Td (out) Tj ET /Inner Do", matrix=(2, 0, 0, 2, 0, 0), xobjects={"/Inner": inner})
-    make_pdf([b"BT /F1 10 Tf (p) Tj ET 1 0 0 1 10 10 cm /Outer Do BT /F1 10 Tf (q) Tj ET"], xobjects={"/Outer": outer}, pdf=pdf)
+    outer = _form(
+        pdf,
+        b"BT /F9 10 Tf 0 0 Td (out) Tj ET /Inner Do",
+        matrix=(2, 0, 0, 2, 0, 0),
+        xobjects={"/Inner": inner},
+    )
+    make_pdf(
+        [b"BT /F1 10 Tf (p) Tj ET 1 0 0 1 10 10 cm /Outer Do BT /F1 10 Tf (q) Tj ET"],
+        xobjects={"/Outer": outer},
+        pdf=pdf,
+    )
     page = interpret(pdf)
     assert text_of(page.glyphs) == "poutinq"  # paint order, form glyphs at their Do
     out_o = page.glyphs[1]
@@ -207,7 +216,11 @@ def test_glyphs_outside_form_bbox_are_flagged_not_dropped():
 
 
 def test_marked_content_mcid_inline_and_properties_innermost_active():
-    pdf = make_pdf([b"/P <</MCID 5>> BDC BT /F1 10 Tf (a) Tj /Span BMC (b) Tj EMC ET EMC /P /MC0 BDC BT (c) Tj ET EMC (d) Tj"])
+    pdf = make_pdf(
+        [
+            b"/P <</MCID 5>> BDC BT /F1 10 Tf (a) Tj /Span BMC (b) Tj EMC ET EMC /P /MC0 BDC BT (c) Tj ET EMC (d) Tj"
+        ]
+    )
     pdf.pages[0].Resources.Properties = pikepdf.Dictionary(MC0=pikepdf.Dictionary(MCID=7))
     page = interpret(pdf)
     assert [g.mcid for g in page.glyphs] == [5, 5, 7, None]
@@ -318,7 +331,14 @@ def test_rotated_fake_bold_is_dropped():
     cos, sin = math.cos(r), math.sin(r)
     m1 = b"%.4f %.4f %.4f %.4f 200 200 Tm" % (10 * cos, 10 * sin, -10 * sin, 10 * cos)
     # the second copy is offset 0.3 pt along its own (rotated) baseline
-    m2 = b"%.4f %.4f %.4f %.4f %.4f %.4f Tm" % (10 * cos, 10 * sin, -10 * sin, 10 * cos, 200 + 0.3 * cos, 200 + 0.3 * sin)
+    m2 = b"%.4f %.4f %.4f %.4f %.4f %.4f Tm" % (
+        10 * cos,
+        10 * sin,
+        -10 * sin,
+        10 * cos,
+        200 + 0.3 * cos,
+        200 + 0.3 * sin,
+    )
     c, text = _dedupe(b"BT /F1 1 Tf " + m1 + b" (Ro) Tj " + m2 + b" (Ro) Tj ET")
     assert text == "Ro"
 
@@ -331,7 +351,10 @@ def test_exact_duplicate_footer_is_read_once_and_spaces_too():
 
 def test_unresolved_glyphs_are_never_duplicates():
     tu = b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
-    pdf = make_pdf([b"BT /F2 10 Tf <0001> Tj ET BT /F2 10 Tf <0001> Tj ET"], fonts={"/F2": lambda p: identity_h_font(p, tounicode=tu)})
+    pdf = make_pdf(
+        [b"BT /F2 10 Tf <0001> Tj ET BT /F2 10 Tf <0001> Tj ET"],
+        fonts={"/F2": lambda p: identity_h_font(p, tounicode=tu)},
+    )
     c = classify(interpret(pdf))
     assert len(c.visible) == 2
     assert all(g.decode_source is DecodeSource.UNRESOLVED for g in c.visible)
@@ -348,8 +371,28 @@ def test_dedupe_of_100k_glyphs_is_fast():
         x, y = (i % 100) * 6.0, (i // 100) * 12.0
         quad = ((x, y - 2), (x + 5, y - 2), (x + 5, y + 8), (x, y + 8))
         glyphs.append(
-            Glyph(i, chr(97 + i % 26), 97, 1, "/F1", 10, (x, y), (x + 5, y), (x + 5, y), quad, 10.0,
-                  (1.0, 0.0), 0, i, (), None, DecodeSource.BASE_ENCODING, 0, 0.0, "1 0 R")
+            Glyph(
+                i,
+                chr(97 + i % 26),
+                97,
+                1,
+                "/F1",
+                10,
+                (x, y),
+                (x + 5, y),
+                (x + 5, y),
+                quad,
+                10.0,
+                (1.0, 0.0),
+                0,
+                i,
+                (),
+                None,
+                DecodeSource.BASE_ENCODING,
+                0,
+                0.0,
+                "1 0 R",
+            )
         )
     start = time.perf_counter()
     dedupe(glyphs)

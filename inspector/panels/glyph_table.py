@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor, QFont, QFontDatabase
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -192,25 +192,12 @@ class GlyphTableModel(QAbstractTableModel):
             return str(COLUMNS[index.column()][1](g, self.classified, i))
         if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()][0] == "status":
             return QColor(status_colour(self.classified.status[i]))
-        if role == Qt.ItemDataRole.FontRole and index.column() == 1:
-            return _char_font()
         if role == Qt.ItemDataRole.UserRole:
             return i
         return None
 
     def paint_index(self, row: int) -> int:
         return self.rows[row]
-
-
-_CHAR_FONT: QFont | None = None
-
-
-def _char_font() -> QFont:
-    """The fixed-pitch system font: here it is the one with the widest script coverage (CJK)."""
-    global _CHAR_FONT
-    if _CHAR_FONT is None:
-        _CHAR_FONT = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    return _CHAR_FONT
 
 
 def _matches(g: Glyph, text: str) -> bool:
