@@ -7,6 +7,7 @@ every change (e.g. the inspector's widened CropBox) happens on a copy.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -89,6 +90,42 @@ def page_boxes(page_obj: Any) -> PageBoxes:
         trim_box=_rect(page_obj.get("/TrimBox")),
         art_box=_rect(page_obj.get("/ArtBox")),
     )
+
+
+def _damaged_content_streams(page_obj: Any) -> list[str]:
+    """Flate content streams that end early: qpdf decodes what it can without a word.
+
+    Only single-filter Flate streams are checked (the common case, and cheap: zlib
+    in C over a few KB); the text painted after the damage is lost.
+    """
+    contents = page_obj.get("/Contents")
+    streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents]
+    out = []
+    for stream in streams:
+        if not isinstance(stream, pikepdf.Stream) or stream.get("/Filter") != pikepdf.Name.FlateDecode:
+            continue
+        try:
+            raw = stream.read_raw_bytes()
+        except pikepdf.PdfError:
+            continue
+        inflater = zlib.decompressobj()
+        try:
+            inflater.decompress(raw)
+            complete = inflater.eof
+        except zlib.error:
+            complete = False
+        if not complete:
+            label = object_id_label(stream)
+            out.append(
+                f"content stream {label}is damaged (its compressed data ends early or is corrupt): "
+                "text painted after the damage is lost"
+            )
+    return out
+
+
+def object_id_label(obj: Any) -> str:
+    num, gen = obj.objgen
+    return f"{num} {gen} R " if num else ""
 
 
 def _format_operand(value: Any, limit: int = 80) -> str:
@@ -204,6 +241,8 @@ class Document:
             )
         for w in self._drain_warnings():
             interp.diag.add(DiagnosticKind.DAMAGED_FILE_REPAIRED, Severity.WARNING, w)
+        for w in _damaged_content_streams(page_obj):
+            interp.diag.add(DiagnosticKind.CONTENT_UNREADABLE, Severity.ERROR, w)
         glyphs = tuple(interp.glyphs)
         forms = tuple(finish_forms(interp))
         fonts = tuple(interp.page_fonts.values())

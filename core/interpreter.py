@@ -205,7 +205,6 @@ class PageInterpreter:
         self.stream_index = -1
         self.compat_depth = 0  # BX…EX: unknown operators are legal there
         self.instruction_count = 0
-        self.tf_one_reported = False
         self.glyph_cap_hit = False
         self._table: dict[str, tuple[Callable[[list[Any]], None], str]] = {
             "q": (self.op_q, ""),
@@ -540,20 +539,6 @@ class PageInterpreter:
         ctm = self.gs.ctm
         glyphs = self.glyphs
         tm = self.tm
-
-        if size == 1.0 and not self.tf_one_reported:
-            scale = max(abs(tm[0]), abs(tm[1]), abs(tm[2]), abs(tm[3]))
-            if scale > 1.5:
-                self.tf_one_reported = True
-                self.diag.add(
-                    DiagnosticKind.TF_ONE_SCALED_TM,
-                    Severity.INFO,
-                    f"'1 Tf' with the real size ({scale:.1f}) in the text matrix: "
-                    "thresholds use glyph box heights, never the Tf operand",
-                    token_index=self.token_index,
-                    font_key=font_key,
-                    form_path=form_path,
-                )
 
         # M = Tm × CTM, kept up to date as the pen advances (only its translation changes),
         # so everything but the pen position is the same for every glyph of the string.

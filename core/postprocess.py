@@ -119,6 +119,27 @@ def page_diagnostics(
             )
         )
 
+    tf_one_glyphs = [g for g in glyphs if g.font_size == 1.0 and g.height > 1.5]
+    if tf_one_glyphs:
+        tf_one = tuple(g.paint_index for g in tf_one_glyphs)
+        sizes = sorted(g.height for g in tf_one_glyphs)
+        first = tf_one_glyphs[0]
+        out.append(
+            Diagnostic(
+                DiagnosticKind.TF_ONE_SCALED_TM,
+                Severity.INFO,
+                f"{len(tf_one)} {_glyph_word(len(tf_one))} set with '1 Tf' and the real size in the text "
+                f"matrix (box heights {sizes[0]:.1f}–{sizes[-1]:.1f} pt): thresholds use glyph box heights, "
+                "never the Tf operand",
+                page=page_number,
+                token_index=first.token_index if first.token_index >= 0 else None,
+                font_key=first.font_key,
+                form_path=first.form_path,
+                glyphs=tf_one,
+                count=len(tf_one),
+            )
+        )
+
     invisible = tuple(g.paint_index for g in glyphs if g.render_mode in INVISIBLE_RENDER_MODES)
     if invisible:
         out.append(

@@ -238,6 +238,7 @@ def test_one_tf_with_the_size_in_tm():
     d = only(findings_of(pdf), K.TF_ONE_SCALED_TM)
     assert d.severity is Severity.INFO
     assert d.token_index == 3 and d.font_key == "/F1"  # the Tj that showed the text
+    assert d.glyphs == (0, 1, 2, 3, 4)  # clicking the finding selects what was set that way
 
 
 def test_one_tf_without_scaling_is_not_reported():

@@ -340,7 +340,9 @@ def test_thousand_page_file_opens_at_once_and_loads_pages_on_demand(qtbot, windo
 
     pdf = pikepdf.new()
     font = pdf.make_indirect(
-        pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+        )
     )
     for n in range(1000):
         page = pikepdf.Dictionary(
@@ -365,10 +367,11 @@ def test_thousand_page_file_opens_at_once_and_loads_pages_on_demand(qtbot, windo
 
 def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
     """`glyphscope` without a file: the window opens the bundled demo (here the built copy)."""
-    import inspector
-    import inspector.app
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
+
+    import inspector
+    import inspector.app
 
     monkeypatch.setattr(inspector.app, "demo_pdf", lambda: demo_pdf)
     seen: list[int] = []
