@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from core.assembly import LineBreakDecision, PageText, WordGapDecision, assemble
 from core.assembly.chars import is_cjk
 from core.assembly.lines import BACKWARD_JUMP
