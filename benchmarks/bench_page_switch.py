@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -152,52 +153,58 @@ def main() -> int:
     t = time.perf_counter()
     dense_pdf(dense, args.glyphs)
     long_pdf(long, args.pages)
-    print(f"built test files in {time.perf_counter() - t:.1f} s under {tmp}")
-
-    for label, path, visit in (("dense page", dense, range(1, 7)), (f"{args.pages}-page file", long, None)):
-        w = MainWindow(settings=make_settings())
-        w.resize(1600, 1000)
-        w.show()
-        first, analysed = open_and_paint(w, path)
-        glyphs = w.legend.count("glyphs")
-        count = w.session.page_count
-        pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
-        pages = [p for p in pages if p <= count]
-        idle(w)
-        first_visits = []
-        for p in pages[1:]:
-            first_visits.append(switch(w, p))
+    print(f"built test files in {time.perf_counter() - t:.1f} s")
+    try:
+        for label, path, visit in (
+            ("dense page", dense, range(1, 7)),
+            (f"{args.pages}-page file", long, None),
+        ):
+            w = MainWindow(settings=make_settings())
+            w.resize(1600, 1000)
+            w.show()
+            first, analysed = open_and_paint(w, path)
+            glyphs = w.legend.count("glyphs")
+            count = w.session.page_count
+            pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
+            pages = [p for p in pages if p <= count]
             idle(w)
-        revisits = []
-        for _ in range(3):
-            for p in pages:
-                revisits.append(switch(w, p))
-        for key in LAYER_KEYS:
-            w.session.set_layer_visible(key, True)
-        paints = []
-        for _ in range(5):
-            t = time.perf_counter()
-            w.canvas.viewport().repaint()
-            paints.append((time.perf_counter() - t) * 1000)
-        w.canvas.set_zoom(6.0)
-        zoomed = []
-        for _ in range(5):
-            t = time.perf_counter()
-            w.canvas.viewport().repaint()
-            zoomed.append((time.perf_counter() - t) * 1000)
-        results.append(
-            (
-                label,
-                glyphs,
-                first,
-                analysed,
-                statistics.median(first_visits),
-                statistics.median(revisits),
-                statistics.median(paints),
-                statistics.median(zoomed),
+            first_visits = []
+            for p in pages[1:]:
+                first_visits.append(switch(w, p))
+                idle(w)
+            revisits = []
+            for _ in range(3):
+                for p in pages:
+                    revisits.append(switch(w, p))
+            for key in LAYER_KEYS:
+                w.session.set_layer_visible(key, True)
+            paints = []
+            for _ in range(5):
+                t = time.perf_counter()
+                w.canvas.viewport().repaint()
+                paints.append((time.perf_counter() - t) * 1000)
+            w.canvas.set_zoom(6.0)
+            zoomed = []
+            for _ in range(5):
+                t = time.perf_counter()
+                w.canvas.viewport().repaint()
+                zoomed.append((time.perf_counter() - t) * 1000)
+            results.append(
+                (
+                    label,
+                    glyphs,
+                    first,
+                    analysed,
+                    statistics.median(first_visits),
+                    statistics.median(revisits),
+                    statistics.median(paints),
+                    statistics.median(zoomed),
+                )
             )
-        )
-        w.close()
+            w.close()
+
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
     print()
     print(

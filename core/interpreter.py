@@ -457,33 +457,28 @@ class PageInterpreter:
         self.op_Td([0.0, -self.ts.leading])
 
     def op_Tj(self, o: list[Any]) -> None:
-        self._show(o[0])
+        self._show((o[0],))
 
     def op_quote(self, o: list[Any]) -> None:
         self.op_Tstar([])
-        self._show(o[0])
+        self._show((o[0],))
 
     def op_dquote(self, o: list[Any]) -> None:
         self.ts.word_spacing = o[0]
         self.ts.char_spacing = o[1]
         self.op_Tstar([])
-        self._show(o[2])
+        self._show((o[2],))
 
     def op_TJ(self, o: list[Any]) -> None:
-        ts = self.ts
+        parts: list[bytes | float] = []
         for item in o[0]:
             if isinstance(item, pikepdf.String):
-                self._show(bytes(item))
-                continue
-            num = _number(item)
-            if num is None:
-                continue  # junk inside TJ arrays is common and harmless
-            adjust = -num / 1000.0 * ts.font_size
-            font = ts.font
-            if font is not None and font.wmode == 1:
-                self._advance(0.0, adjust)
+                parts.append(bytes(item))
             else:
-                self._advance(adjust * ts.horizontal_scaling / 100.0, 0.0)
+                num = _number(item)
+                if num is not None:  # junk inside TJ arrays is common and harmless
+                    parts.append(num)
+        self._show(parts)
 
     def _advance(self, tx: float, ty: float) -> None:
         a, b, c, d, e, f = self.tm
@@ -491,7 +486,8 @@ class PageInterpreter:
 
     # ------------------------------------------------------------ glyph output
 
-    def _show(self, data: bytes) -> None:
+    def _show(self, parts: Sequence[bytes | float]) -> None:
+        """Paint strings; numbers between them are TJ adjustments in thousandths of text space."""
         ts = self.ts
         font = ts.font
         if not self.in_text:
@@ -513,8 +509,9 @@ class PageInterpreter:
                 form_path=self.frame.form_path,
                 once_key=f"{ts.font_key}",
             )
-            return
-        if not data:
+            for part in parts:  # nothing is painted, but TJ offsets still move the pen
+                if part.__class__ is float:
+                    self._advance(-part / 1000.0 * ts.font_size * ts.horizontal_scaling / 100.0, 0.0)  # type: ignore[operator]
             return
         size = ts.font_size
         th = ts.horizontal_scaling / 100.0
@@ -559,76 +556,91 @@ class PageInterpreter:
         hscale = ts.horizontal_scaling
         counts = self.form_glyph_counts[frame.form_use_index] if form_path else None
         append = glyphs.append
-        for code, nbytes, uni, source, w0 in font.decode(data):
-            ox, oy = e + rc, f + rd
-            wx, wy = w0 * sa, w0 * sb
-            spacing = tc + (tw if code == 32 and nbytes == 1 else 0.0)
-            if vertical:
-                w1y, vx, vy = font.vertical(code)
-                # The glyph is drawn with its position vector v at the pen (ISO 32000-1 §9.7.4.3):
-                # its box spans x ∈ [-vx, w0 - vx], y ∈ [descent - vy, ascent - vy] in glyph units.
-                ty = w1y * size + spacing
-                glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
-                pen_end = (ox + ty * c, oy + ty * d)
-                bx, by0, by1 = -vx, descent - vy, ascent - vy
-                q0 = (ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd)
-                q3 = (ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd)
-                e += ty * c
-                f += ty * d
-                tme += ty * tmc
-                tmf += ty * tmd
-            else:
-                glyph_end = (ox + wx, oy + wy)
-                tx = (w0 * size + spacing) * th
-                pen_end = (ox + tx * a, oy + tx * b)
-                q0 = (ox + desc_x, oy + desc_y)
-                q3 = (ox + asc_x, oy + asc_y)
-                e += tx * a
-                f += tx * b
-                tme += tx * tma
-                tmf += tx * tmb
-            q2 = (q3[0] + wx, q3[1] + wy)
-            outside = False
-            if counts is not None:
-                counts[0] += 1
-                if bbox is not None and inv is not None:
-                    cx = (q0[0] + q2[0]) * 0.5
-                    cy = (q0[1] + q2[1]) * 0.5
-                    fx = inv[0] * cx + inv[2] * cy + inv[4]
-                    fy = inv[1] * cx + inv[3] * cy + inv[5]
-                    if not (bbox[0] <= fx <= bbox[2] and bbox[1] <= fy <= bbox[3]):
-                        outside = True
-                        counts[1] += 1
-            append(
-                Glyph(
-                    len(glyphs),
-                    uni,
-                    code,
-                    nbytes,
-                    font_key,
-                    size,
-                    (ox, oy),
-                    glyph_end,
-                    pen_end,
-                    (q0, (q0[0] + wx, q0[1] + wy), q2, q3),
-                    height,
-                    direction,
-                    wmode,
-                    token_index,
-                    form_path,
-                    mcid,
-                    source,
-                    render_mode,
-                    rise,
-                    font_id,
-                    stream_index,
-                    tc,
-                    tw,
-                    hscale,
-                    outside,
-                    tags,
+        for part in parts:
+            if part.__class__ is float:
+                adjust = -part / 1000.0 * size  # type: ignore[operator]
+                if vertical:
+                    e += adjust * c
+                    f += adjust * d
+                    tme += adjust * tmc
+                    tmf += adjust * tmd
+                else:
+                    adjust *= th
+                    e += adjust * a
+                    f += adjust * b
+                    tme += adjust * tma
+                    tmf += adjust * tmb
+                continue
+            for code, nbytes, uni, source, w0 in font.decode(part):  # type: ignore[arg-type]
+                ox, oy = e + rc, f + rd
+                wx, wy = w0 * sa, w0 * sb
+                spacing = tc + (tw if code == 32 and nbytes == 1 else 0.0)
+                if vertical:
+                    w1y, vx, vy = font.vertical(code)
+                    # The glyph is drawn with its position vector v at the pen (ISO 32000-1 §9.7.4.3):
+                    # its box spans x ∈ [-vx, w0 - vx], y ∈ [descent - vy, ascent - vy] in glyph units.
+                    ty = w1y * size + spacing
+                    glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
+                    pen_end = (ox + ty * c, oy + ty * d)
+                    bx, by0, by1 = -vx, descent - vy, ascent - vy
+                    q0 = (ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd)
+                    q3 = (ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd)
+                    e += ty * c
+                    f += ty * d
+                    tme += ty * tmc
+                    tmf += ty * tmd
+                else:
+                    glyph_end = (ox + wx, oy + wy)
+                    tx = (w0 * size + spacing) * th
+                    pen_end = (ox + tx * a, oy + tx * b)
+                    q0 = (ox + desc_x, oy + desc_y)
+                    q3 = (ox + asc_x, oy + asc_y)
+                    e += tx * a
+                    f += tx * b
+                    tme += tx * tma
+                    tmf += tx * tmb
+                q2 = (q3[0] + wx, q3[1] + wy)
+                outside = False
+                if counts is not None:
+                    counts[0] += 1
+                    if bbox is not None and inv is not None:
+                        cx = (q0[0] + q2[0]) * 0.5
+                        cy = (q0[1] + q2[1]) * 0.5
+                        fx = inv[0] * cx + inv[2] * cy + inv[4]
+                        fy = inv[1] * cx + inv[3] * cy + inv[5]
+                        if not (bbox[0] <= fx <= bbox[2] and bbox[1] <= fy <= bbox[3]):
+                            outside = True
+                            counts[1] += 1
+                append(
+                    Glyph(
+                        len(glyphs),
+                        uni,
+                        code,
+                        nbytes,
+                        font_key,
+                        size,
+                        (ox, oy),
+                        glyph_end,
+                        pen_end,
+                        (q0, (q0[0] + wx, q0[1] + wy), q2, q3),
+                        height,
+                        direction,
+                        wmode,
+                        token_index,
+                        form_path,
+                        mcid,
+                        source,
+                        render_mode,
+                        rise,
+                        font_id,
+                        stream_index,
+                        tc,
+                        tw,
+                        hscale,
+                        outside,
+                        tags,
+                    )
                 )
-            )
         self.tm = (tma, tmb, tmc, tmd, tme, tmf)
         if len(glyphs) > MAX_GLYPHS_PER_PAGE and not self.glyph_cap_hit:
             self.glyph_cap_hit = True
