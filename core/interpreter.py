@@ -267,27 +267,31 @@ class PageInterpreter:
 
     def _run(self, instructions: Sequence[Any], page_level: bool) -> None:
         table = self._table
+        ignored = _IGNORED
         for index, ins in enumerate(instructions):
+            # Inline images come as ContentStreamInlineImage with the operator "INLINE IMAGE":
+            # ignored like every operator that cannot affect text (most of a drawing's stream).
+            op = str(ins.operator)
+            entry = table.get(op)
+            if entry is None:
+                if op in ignored or self.compat_depth:
+                    continue
+                if page_level:
+                    self.token_index = index
+                self.diag.add(
+                    DiagnosticKind.UNKNOWN_OPERATOR,
+                    Severity.WARNING,
+                    f"unknown operator '{op}' skipped",
+                    token_index=self.token_index,
+                    form_path=self.frame.form_path,
+                    once_key=f"'{op}'",
+                )
+                continue
             if page_level:
                 self.token_index = index
             self.stream_index = index
             if self.glyph_cap_hit:
                 return
-            if isinstance(ins, pikepdf.ContentStreamInlineImage):
-                continue  # inline images carry no text; their data was already skipped by the parser
-            op = str(ins.operator)
-            entry = table.get(op)
-            if entry is None:
-                if op not in _IGNORED and not self.compat_depth:
-                    self.diag.add(
-                        DiagnosticKind.UNKNOWN_OPERATOR,
-                        Severity.WARNING,
-                        f"unknown operator '{op}' skipped",
-                        token_index=self.token_index,
-                        form_path=self.frame.form_path,
-                        once_key=f"'{op}'",
-                    )
-                continue
             handler, signature = entry
             raw = list(ins.operands)
             if signature:
@@ -540,7 +544,6 @@ class PageInterpreter:
         # M = Tm × CTM, kept up to date as the pen advances (only its translation changes),
         # so everything but the pen position is the same for every glyph of the string.
         a, b, c, d, e, f = multiply(tm, ctm)
-        tma, tmb, tmc, tmd, tme, tmf = tm
         # The text rendering matrix is [size*th 0 0 size 0 rise] × M.
         sa, sb, sc, sd = size * th * a, size * th * b, size * c, size * d
         rc, rd = rise * c, rise * d
@@ -555,57 +558,51 @@ class PageInterpreter:
         wmode = 1 if vertical else 0
         hscale = ts.horizontal_scaling
         counts = self.form_glyph_counts[frame.form_use_index] if form_path else None
+        space_spacing = tc + tw  # Tw applies to the single-byte code 32 only (§9.3.3)
         append = glyphs.append
+        index = len(glyphs)
+        moved = 0.0  # total pen advance in text space, along x (horizontal) or y (vertical)
         for part in parts:
             if part.__class__ is float:
                 adjust = -part / 1000.0 * size  # type: ignore[operator]
-                if vertical:
-                    e += adjust * c
-                    f += adjust * d
-                    tme += adjust * tmc
-                    tmf += adjust * tmd
-                else:
+                if not vertical:
                     adjust *= th
                     e += adjust * a
                     f += adjust * b
-                    tme += adjust * tma
-                    tmf += adjust * tmb
+                else:
+                    e += adjust * c
+                    f += adjust * d
+                moved += adjust
                 continue
             for code, nbytes, uni, source, w0 in font.decode(part):  # type: ignore[arg-type]
                 ox, oy = e + rc, f + rd
                 wx, wy = w0 * sa, w0 * sb
-                spacing = tc + (tw if code == 32 and nbytes == 1 else 0.0)
-                if vertical:
+                spacing = space_spacing if code == 32 and nbytes == 1 else tc
+                if not vertical:
+                    tx = (w0 * size + spacing) * th
+                    ax, ay = tx * a, tx * b
+                    x0, y0 = ox + desc_x, oy + desc_y
+                    x3, y3 = ox + asc_x, oy + asc_y
+                    glyph_end = (ox + wx, oy + wy)
+                else:
                     w1y, vx, vy = font.vertical(code)
                     # The glyph is drawn with its position vector v at the pen (ISO 32000-1 §9.7.4.3):
                     # its box spans x ∈ [-vx, w0 - vx], y ∈ [descent - vy, ascent - vy] in glyph units.
-                    ty = w1y * size + spacing
-                    glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
-                    pen_end = (ox + ty * c, oy + ty * d)
+                    tx = w1y * size + spacing
+                    ax, ay = tx * c, tx * d
                     bx, by0, by1 = -vx, descent - vy, ascent - vy
-                    q0 = (ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd)
-                    q3 = (ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd)
-                    e += ty * c
-                    f += ty * d
-                    tme += ty * tmc
-                    tmf += ty * tmd
-                else:
-                    glyph_end = (ox + wx, oy + wy)
-                    tx = (w0 * size + spacing) * th
-                    pen_end = (ox + tx * a, oy + tx * b)
-                    q0 = (ox + desc_x, oy + desc_y)
-                    q3 = (ox + asc_x, oy + asc_y)
-                    e += tx * a
-                    f += tx * b
-                    tme += tx * tma
-                    tmf += tx * tmb
-                q2 = (q3[0] + wx, q3[1] + wy)
+                    x0, y0 = ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd
+                    x3, y3 = ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd
+                    glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
+                moved += tx
+                e += ax
+                f += ay
                 outside = False
                 if counts is not None:
                     counts[0] += 1
                     if bbox is not None and inv is not None:
-                        cx = (q0[0] + q2[0]) * 0.5
-                        cy = (q0[1] + q2[1]) * 0.5
+                        cx = x0 + (wx + x3 - x0) * 0.5
+                        cy = y0 + (wy + y3 - y0) * 0.5
                         fx = inv[0] * cx + inv[2] * cy + inv[4]
                         fy = inv[1] * cx + inv[3] * cy + inv[5]
                         if not (bbox[0] <= fx <= bbox[2] and bbox[1] <= fy <= bbox[3]):
@@ -613,7 +610,7 @@ class PageInterpreter:
                             counts[1] += 1
                 append(
                     Glyph(
-                        len(glyphs),
+                        index,
                         uni,
                         code,
                         nbytes,
@@ -621,8 +618,8 @@ class PageInterpreter:
                         size,
                         (ox, oy),
                         glyph_end,
-                        pen_end,
-                        (q0, (q0[0] + wx, q0[1] + wy), q2, q3),
+                        (ox + ax, oy + ay),
+                        ((x0, y0), (x0 + wx, y0 + wy), (x3 + wx, y3 + wy), (x3, y3)),
                         height,
                         direction,
                         wmode,
@@ -641,7 +638,13 @@ class PageInterpreter:
                         tags,
                     )
                 )
-        self.tm = (tma, tmb, tmc, tmd, tme, tmf)
+                index += 1
+        # Tm' = T(moved) × Tm: along its x axis for horizontal writing, y for vertical.
+        tma, tmb, tmc, tmd, tme, tmf = tm
+        if vertical:
+            self.tm = (tma, tmb, tmc, tmd, tme + moved * tmc, tmf + moved * tmd)
+        else:
+            self.tm = (tma, tmb, tmc, tmd, tme + moved * tma, tmf + moved * tmb)
         if len(glyphs) > MAX_GLYPHS_PER_PAGE and not self.glyph_cap_hit:
             self.glyph_cap_hit = True
             self.diag.add(

@@ -75,6 +75,9 @@ def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float] | None
     return along, across
 
 
+_ROW = 1 << 32  # cell key = column × _ROW + row
+
+
 def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list[DuplicateDecision]:
     """Overprint / fake-bold removal (spec §7) in expected O(n).
 
@@ -95,53 +98,58 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
     # 2×2 block of cells, so most glyphs cost 4 dictionary lookups.
     typical = heights[len(heights) // 2]
     cell = max(2.0 * params.dedupe_scan * typical, 1e-6)
-    grid: dict[str, dict[tuple[int, int], list[Glyph]]] = {}
+    grid: dict[str, dict[int, list[Glyph]]] = {}
     root: dict[int, int] = {}
     out: list[DuplicateDecision] = []
+    scan = params.dedupe_scan
+    half = cell / 2
     for a in glyphs:
         u = a.unicode
         if not u:
             continue
-        radius = params.dedupe_scan * (a.height if a.height > 0 else typical)
         ax, ay = a.origin
         if not (math.isfinite(ax) and math.isfinite(ay)):
             continue  # hostile matrices can overflow; such a glyph is nowhere to compare
         fx, fy = ax / cell, ay / cell
-        cx, cy = int(fx // 1), int(fy // 1)
-        xs: tuple[int, ...]
-        ys: tuple[int, ...]
-        if radius <= cell / 2:
-            xs = (cx, cx - 1 if fx - cx < 0.5 else cx + 1)
-            ys = (cy, cy - 1 if fy - cy < 0.5 else cy + 1)
-        else:
-            reach = int(radius / cell) + 1
-            xs = tuple(range(cx - reach, cx + reach + 1))
-            ys = tuple(range(cy - reach, cy + reach + 1))
+        cx, cy = math.floor(fx), math.floor(fy)
+        # Integer cell keys (no tuple per lookup); a collision only costs an extra comparison.
+        key = cx * _ROW + cy
         cells = grid.get(u)
         if cells is None:
-            cells = grid[u] = {}
+            grid[u] = {key: [a]}
+            continue
+        radius = scan * (a.height if a.height > 0 else typical)
+        keys: tuple[int, ...]
+        if radius <= half:
+            kx = (cx - 1 if fx - cx < 0.5 else cx + 1) * _ROW
+            ky = cy - 1 if fy - cy < 0.5 else cy + 1
+            keys = (key, kx + cy, cx * _ROW + ky, kx + ky)
+        else:
+            reach = int(radius / cell) + 1
+            keys = tuple(
+                ix * _ROW + iy
+                for ix in range(cx - reach, cx + reach + 1)
+                for iy in range(cy - reach, cy + reach + 1)
+            )
         hit: DuplicateDecision | None = None
-        for ix in xs:
-            for iy in ys:
-                bucket = cells.get((ix, iy))
-                if not bucket:
-                    continue
-                for b in bucket:
-                    off = _same_glyph(b, a, params)
-                    if off is not None:
-                        first = root.get(b.paint_index, b.paint_index)
-                        hit = DuplicateDecision(a.paint_index, first, off[0], off[1], b.height)
-                        break
-                if hit:
+        for k in keys:
+            bucket = cells.get(k)
+            if bucket is None:
+                continue
+            for b in bucket:
+                off = _same_glyph(b, a, params)
+                if off is not None:
+                    first = root.get(b.paint_index, b.paint_index)
+                    hit = DuplicateDecision(a.paint_index, first, off[0], off[1], b.height)
                     break
-            if hit:
+            if hit is not None:
                 break
         if hit is not None:
             root[a.paint_index] = hit.duplicate_of
             out.append(hit)
-        bucket = cells.get((cx, cy))
+        bucket = cells.get(key)
         if bucket is None:
-            cells[(cx, cy)] = [a]
+            cells[key] = [a]
         else:
             bucket.append(a)
     return out

@@ -22,9 +22,19 @@ def page_diagnostics(
     forms: tuple[FormUse, ...],
 ) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    # One pass over the glyphs for every per-glyph finding below.
     by_font: dict[str, list[Glyph]] = defaultdict(list)
+    from_forms_list: list[int] = []
+    invisible_list: list[int] = []
+    tf_one_glyphs: list[Glyph] = []
     for g in glyphs:
         by_font[g.font_id].append(g)
+        if g.form_path:
+            from_forms_list.append(g.paint_index)
+        if g.render_mode in INVISIBLE_RENDER_MODES:
+            invisible_list.append(g.paint_index)
+        if g.font_size == 1.0 and g.height > 1.5:
+            tf_one_glyphs.append(g)
 
     seen_fonts: set[str] = set()
     for pf in fonts:
@@ -104,7 +114,7 @@ def page_diagnostics(
                 )
             )
 
-    from_forms = tuple(g.paint_index for g in glyphs if g.form_path)
+    from_forms = tuple(from_forms_list)
     if from_forms:
         share = len(from_forms) / len(glyphs)
         out.append(
@@ -119,7 +129,6 @@ def page_diagnostics(
             )
         )
 
-    tf_one_glyphs = [g for g in glyphs if g.font_size == 1.0 and g.height > 1.5]
     if tf_one_glyphs:
         tf_one = tuple(g.paint_index for g in tf_one_glyphs)
         sizes = sorted(g.height for g in tf_one_glyphs)
@@ -140,7 +149,7 @@ def page_diagnostics(
             )
         )
 
-    invisible = tuple(g.paint_index for g in glyphs if g.render_mode in INVISIBLE_RENDER_MODES)
+    invisible = tuple(invisible_list)
     if invisible:
         out.append(
             Diagnostic(

@@ -98,8 +98,11 @@ def _read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
     return bytes(out), pos
 
 
+_WHITESPACE = b" \t\r\n\f\x00"
+
+
 def _hex_bytes(token: bytes) -> bytes:
-    digits = re.sub(rb"\s+", b"", token[1:-1])
+    digits = token[1:-1].translate(None, _WHITESPACE)
     if len(digits) % 2:
         digits += b"0"  # ISO 32000-1 §7.3.4.3: a missing final digit is 0
     return bytes.fromhex(digits.decode("ascii"))

@@ -1,0 +1,340 @@
+"""Diagnostics: the engine's findings for the page, and a document summary computed in a worker.
+
+Clicking a finding selects the glyphs it concerns (through the session) and
+asks for its instruction in the content-stream panel; clicking a summary row
+opens that page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QIcon
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.diagnostics import Diagnostic, Severity
+from inspector.session import Session
+from inspector.workers import CancelToken, Partial, Progress, Worker, WorkerPool, alive
+
+SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+SEVERITY_COLOURS = {Severity.ERROR: "#c62828", Severity.WARNING: "#b25e00", Severity.INFO: "#1565c0"}
+ROLE = Qt.ItemDataRole.UserRole
+
+
+def page_diagnostics(analysis: Any) -> list[Diagnostic]:
+    """`core.findings.page_findings` for an analysis already at hand (its own thresholds), worst first."""
+    from core.findings import pass_findings, structure_findings
+
+    page, classified = analysis.page, analysis.classified
+    found = (
+        list(page.diagnostics)
+        + pass_findings(page, classified)
+        + structure_findings(page, classified, analysis.structure)
+    )
+    return sorted(found, key=lambda d: SEVERITY_ORDER.get(d.severity, 9))
+
+
+@dataclass(frozen=True, slots=True)
+class PageSummary:
+    page: int
+    counts: dict[str, int]  # severity value -> number of findings
+    kinds: tuple[str, ...]  # distinct kinds, worst first
+    error: str | None = None
+
+
+def document_findings_job(
+    document: Any, params: Any, *, token: CancelToken
+) -> Generator[Progress | Partial, None, list[PageSummary]]:
+    """Findings by severity for every page; one PageSummary per page as a Partial, as it is done."""
+    from core.findings import page_findings
+
+    out: list[PageSummary] = []
+    total = document.page_count
+    for n in range(1, total + 1):
+        token.check()
+        yield Progress(n - 1, total, f"page {n} of {total}")
+        try:
+            found = sorted(page_findings(document, n, params), key=lambda d: SEVERITY_ORDER[d.severity])
+            counts = {s.value: sum(1 for d in found if d.severity is s) for s in Severity}
+            summary = PageSummary(n, counts, tuple(dict.fromkeys(d.kind.value for d in found)))
+        except Exception as exc:  # a page that fails is a row with its error
+            summary = PageSummary(n, {Severity.ERROR.value: 1}, ("page_failed",), f"{type(exc).__name__}: {exc}")
+        out.append(summary)
+        yield Partial(summary)
+    yield Progress(total, total, "done")
+    return out
+
+
+class DiagnosticsPanel(QWidget):
+    instruction_requested = Signal(int)  # page-stream token index of a finding
+    summary_finished = Signal()
+
+    def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.pool = pool
+        self.findings: list[Diagnostic] = []
+        self.summaries: dict[int, PageSummary] = {}
+        self.worker: Worker | None = None
+        self._summary_params: Any = None
+        self.icons = {
+            Severity.ERROR: self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
+            Severity.WARNING: self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
+            Severity.INFO: self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation),
+        }
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        layout.addWidget(splitter)
+
+        page_box = QWidget()
+        page_layout = QVBoxLayout(page_box)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        self.page_label = QLabel("No page loaded.")
+        self.page_label.setObjectName("diagnostics.page_label")
+        self.page_label.setWordWrap(True)
+        page_layout.addWidget(self.page_label)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("diagnostics.page")
+        self.tree.setHeaderLabels(["Severity", "Finding", "Glyphs"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setColumnWidth(0, 92)
+        self.tree.setColumnWidth(1, 330)
+        self.tree.itemSelectionChanged.connect(self._on_finding_selected)
+        page_layout.addWidget(self.tree)
+        splitter.addWidget(page_box)
+
+        doc_box = QWidget()
+        doc_layout = QVBoxLayout(doc_box)
+        doc_layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        title = QLabel("<b>Document</b>")
+        self.scan_button = QPushButton("Scan all pages")
+        self.scan_button.setObjectName("diagnostics.scan")
+        self.scan_button.setToolTip("Count the findings of every page (in the background)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("diagnostics.cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("diagnostics.progress")
+        self.progress.setMaximumHeight(16)
+        for w in (title, self.scan_button, self.cancel_button):
+            bar.addWidget(w)
+        bar.addWidget(self.progress, 1)
+        doc_layout.addLayout(bar)
+        self.doc_label = QLabel("")
+        self.doc_label.setObjectName("diagnostics.doc_label")
+        self.doc_label.setWordWrap(True)
+        doc_layout.addWidget(self.doc_label)
+        self.summary = QTreeWidget()
+        self.summary.setObjectName("diagnostics.summary")
+        self.summary.setHeaderLabels(["Page", "Errors", "Warnings", "Info", "Kinds"])
+        self.summary.setRootIsDecorated(False)
+        self.summary.setUniformRowHeights(True)
+        for col, width in enumerate((70, 50, 64, 40)):
+            self.summary.setColumnWidth(col, width)
+        self.summary.itemClicked.connect(self._on_summary_clicked)
+        self.summary.itemActivated.connect(self._on_summary_clicked)
+        doc_layout.addWidget(self.summary)
+        splitter.addWidget(doc_box)
+        splitter.setSizes([260, 200])
+
+        self.scan_button.clicked.connect(self.scan_document)
+        self.cancel_button.clicked.connect(self.cancel)
+        session.events.document.connect(lambda doc: self.reset_summary())
+        session.events.params.connect(self._on_params)
+        self.reset_summary()
+
+    # -- page findings ------------------------------------------------------------------------
+    def set_facts(self, facts: Any) -> None:
+        self.tree.blockSignals(True)
+        self.tree.clear()
+        self.tree.blockSignals(False)
+        if facts is None:
+            self.findings = []
+            self.page_label.setText("No page loaded." if self.session.document is None else "Loading…")
+            return
+        try:
+            self.findings = page_diagnostics(facts.analysis)
+        except Exception as exc:  # a broken finding must not take the panel down
+            self.findings = []
+            self.page_label.setText(f"<span style='color:#b71c1c'>findings failed: {exc}</span>")
+            return
+        counts = {s: sum(1 for d in self.findings if d.severity is s) for s in Severity}
+        n = facts.page.page_number
+        if not self.findings:
+            self.page_label.setText(f"<b>Page {n}</b>: no findings — nothing unusual on this page.")
+        else:
+            parts = [f"{c} {s.value}{'s' if c != 1 and s is not Severity.INFO else ''}" for s, c in counts.items() if c]
+            self.page_label.setText(f"<b>Page {n}</b>: {', '.join(parts)}. Click a finding to select its glyphs.")
+        items = []
+        for d in self.findings:
+            item = QTreeWidgetItem(["", d.message, str(len(d.glyphs)) if d.glyphs else ""])
+            item.setIcon(0, self.icons.get(d.severity, QIcon()))
+            item.setText(0, d.severity.value)
+            item.setForeground(0, QBrush(QColor(SEVERITY_COLOURS.get(d.severity, "#000"))))
+            where = []
+            if d.font_key:
+                where.append(f"font {d.font_key}")
+            if d.form_path:
+                where.append("form " + " › ".join(d.form_path))
+            if d.token_index is not None:
+                where.append(f"instruction #{d.token_index}")
+            tip = f"{d.kind.value}: {d.message}" + (f"\n({', '.join(where)})" if where else "")
+            for col in range(3):
+                item.setToolTip(col, tip)
+            item.setData(0, ROLE, d)
+            items.append(item)
+        self.tree.addTopLevelItems(items)
+
+    def _on_finding_selected(self) -> None:
+        items = self.tree.selectedItems()
+        if not items:
+            return
+        d: Diagnostic = items[0].data(0, ROLE)
+        self.activate(d)
+
+    def activate(self, d: Diagnostic) -> None:
+        if d.glyphs:
+            self.session.select(d.glyphs, "diagnostics")
+        what = f"{d.kind.value}: {len(d.glyphs)} glyph(s) selected" if d.glyphs else d.kind.value
+        self.session.report(what)
+        if d.token_index is not None and d.token_index >= 0:
+            self.instruction_requested.emit(d.token_index)
+
+    def select_finding(self, kind: str) -> Diagnostic | None:
+        """Select the first finding of `kind` as a user's click would."""
+        for row in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(row)
+            d = item.data(0, ROLE)
+            if d.kind.value == kind:
+                self.tree.setCurrentItem(item)
+                return d
+        return None
+
+    # -- document summary ---------------------------------------------------------------------
+    def reset_summary(self) -> None:
+        self.cancel()
+        self.summaries = {}
+        self.summary.clear()
+        self.progress.reset()
+        self._summary_params = None
+        has = self.session.document is not None
+        self.scan_button.setEnabled(has)
+        if not has:
+            self.doc_label.setText("")
+            return
+        self._add_document_rows()
+        self.doc_label.setText(
+            f"{self.session.page_count} pages. <i>Scan all pages</i> counts every page's findings by severity."
+        )
+
+    def _add_document_rows(self) -> None:
+        try:
+            document_level = tuple(self.session.document.diagnostics)
+        except Exception:
+            document_level = ()
+        for d in document_level:
+            item = QTreeWidgetItem(["file", "", "", "", d.message])
+            item.setIcon(0, self.icons.get(d.severity, QIcon()))
+            item.setForeground(4, QBrush(QColor(SEVERITY_COLOURS.get(d.severity, "#000"))))
+            item.setToolTip(4, d.message)
+            self.summary.addTopLevelItem(item)
+
+    def scan_document(self) -> Worker | None:
+        if self.session.document is None:
+            return None
+        self.cancel()
+        self.summaries = {}
+        self.summary.clear()
+        params = self.session.params
+        self._summary_params = params
+        worker = Worker(document_findings_job, self.session.document, params)
+        worker.signals.partial.connect(alive(self, self._on_page_summary))
+        worker.signals.progress.connect(alive(self, self._on_progress))
+        worker.signals.result.connect(alive(self, self._on_done))
+        worker.signals.error.connect(alive(self, lambda message, exc: self.doc_label.setText(f"Failed: {message}")))
+        worker.signals.cancelled.connect(alive(self, lambda: self.doc_label.setText("Scan cancelled.")))
+        worker.signals.finished.connect(alive(self, lambda w=worker: self._on_finished(w)))
+        self.worker = worker
+        self.scan_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.doc_label.setText("Scanning…")
+        self.pool.start(worker, priority=-2)
+        return worker
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def _on_progress(self, done: int, total: int, message: str) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.progress.setFormat(message)
+
+    def _on_page_summary(self, s: PageSummary) -> None:
+        self.summaries[s.page] = s
+        errors, warnings, infos = (s.counts.get(v.value, 0) for v in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+        kinds = s.error or ", ".join(s.kinds) or "clean"
+        item = QTreeWidgetItem([f"Page {s.page}", str(errors or ""), str(warnings or ""), str(infos or ""), kinds])
+        item.setData(0, ROLE, s.page)
+        worst = Severity.ERROR if errors else Severity.WARNING if warnings else Severity.INFO if infos else None
+        if worst is not None:
+            item.setIcon(0, self.icons[worst])
+            item.setForeground(4, QBrush(QColor(SEVERITY_COLOURS[worst])))
+        else:
+            item.setForeground(4, QBrush(QColor("#757575")))
+        item.setToolTip(4, kinds)
+        self.summary.addTopLevelItem(item)
+
+    def _on_done(self, summaries: list[PageSummary]) -> None:
+        self.summary.clear()
+        self._add_document_rows()
+        for s in sorted(summaries, key=lambda s: (-s.counts.get("error", 0), -s.counts.get("warning", 0), s.page)):
+            self._on_page_summary(s)
+        for s in summaries:
+            self.summaries[s.page] = s
+        totals = {v.value: sum(s.counts.get(v.value, 0) for s in summaries) for v in Severity}
+        affected = sum(1 for s in summaries if any(s.counts.values()))
+        self.doc_label.setText(
+            f"{len(summaries)} pages scanned, {affected} with findings: {totals['error']} errors, "
+            f"{totals['warning']} warnings, {totals['info']} info (worst pages first; click a row to open the page)."
+        )
+
+    def _on_finished(self, worker: Worker) -> None:
+        if self.worker is worker:
+            self.worker = None
+            self.scan_button.setEnabled(self.session.document is not None)
+            self.cancel_button.setEnabled(False)
+            self.summary_finished.emit()
+
+    def _on_params(self, params: Any) -> None:
+        if self.summaries and self._summary_params is not None and params != self._summary_params:
+            self.doc_label.setText(
+                "The thresholds changed since this scan: culled/duplicate counts may differ. Scan again to update."
+            )
+
+    def _on_summary_clicked(self, item: QTreeWidgetItem, column: int = 0) -> None:
+        page = item.data(0, ROLE)
+        if isinstance(page, int):
+            self.session.set_page(page)
+
+    def summary_rows(self) -> list[PageSummary]:
+        return [self.summaries[n] for n in sorted(self.summaries)]

@@ -1,0 +1,421 @@
+"""Tuning: every threshold of `core.params.Parameters` live, with the text change shown as a diff.
+
+A change is applied through `Session.set_params` after a short debounce; the
+window re-assembles the page (no re-interpretation) and every view follows.
+The diff compares the current mode's text of this page with the text the
+default thresholds give.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import html
+import inspect
+import textwrap
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.params import DEFAULT_PARAMETERS, Parameters
+from inspector.session import Session
+
+DEBOUNCE_MS = 150
+SLIDER_STEPS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    low: float
+    high: float
+    step: float
+    decimals: int = 2
+
+
+RANGES = {
+    "word_gap": Range(0.0, 1.5, 0.01),
+    "line_break": Range(0.05, 3.0, 0.05),
+    "dedupe_size": Range(0.0, 0.5, 0.01),
+    "dedupe_along": Range(0.0, 1.0, 0.01),
+    "dedupe_across": Range(0.0, 1.0, 0.01),
+    "dedupe_scan": Range(0.0, 2.0, 0.01),
+    "columns_gap": Range(0.25, 20.0, 0.25),
+}
+LABELS = {
+    "word_gap": "Word gap (× height)",
+    "line_break": "Line break (× height)",
+    "dedupe_size": "Dedupe: size difference",
+    "dedupe_along": "Dedupe: offset along",
+    "dedupe_across": "Dedupe: offset across",
+    "dedupe_scan": "Dedupe: scan window",
+    "columns_gap": "Columns gap (× advance)",
+}
+
+
+@lru_cache(maxsize=1)
+def field_docs() -> dict[str, str]:
+    """The attribute docstrings of Parameters (Python does not keep them at runtime: read the source)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(Parameters)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    docs: dict[str, str] = {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    for node, following in zip(body, body[1:]):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[node.target.id] = " ".join(following.value.value.split())
+    return docs
+
+
+def range_of(name: str) -> Range:
+    default = float(getattr(DEFAULT_PARAMETERS, name))
+    return RANGES.get(name, Range(0.0, max(1.0, default * 4), 0.01))
+
+
+# ---------------------------------------------------------------------------------------------
+# The diff
+
+
+@dataclass(frozen=True, slots=True)
+class TextDiff:
+    unified: str  # line-based unified diff, "" when the texts are equal
+    html: str  # the changed lines with inline character changes
+    changed_lines: int
+    spaces_added: int
+    spaces_removed: int
+    breaks_added: int
+    breaks_removed: int
+
+    @property
+    def equal(self) -> bool:
+        return not self.unified
+
+    def summary(self) -> str:
+        if self.equal:
+            return "No change against the default thresholds."
+        parts = [f"{self.changed_lines} line{'s' if self.changed_lines != 1 else ''} changed"]
+        for n, what in (
+            (self.spaces_removed, "spaces removed"),
+            (self.spaces_added, "spaces inserted"),
+            (self.breaks_removed, "line breaks removed"),
+            (self.breaks_added, "line breaks added"),
+        ):
+            if n:
+                parts.append(f"{n} {what}")
+        return ", ".join(parts)
+
+
+def _visible(s: str) -> str:
+    return html.escape(s).replace(" ", "␣").replace("\n", "⏎")
+
+
+def text_diff(default: str, current: str, context: int = 1) -> TextDiff:
+    """Unified line diff plus an inline, colour-marked character diff of the replaced lines."""
+    a, b = default.splitlines(), current.splitlines()
+    unified = "\n".join(
+        difflib.unified_diff(a, b, "default thresholds", "current thresholds", n=context, lineterm="")
+    )
+    whole = difflib.SequenceMatcher(None, default, current, autojunk=False)
+    spaces_added = spaces_removed = breaks_added = breaks_removed = 0
+    for tag, i1, i2, j1, j2 in whole.get_opcodes():
+        if tag in ("delete", "replace"):
+            spaces_removed += default[i1:i2].count(" ")
+            breaks_removed += default[i1:i2].count("\n")
+        if tag in ("insert", "replace"):
+            spaces_added += current[j1:j2].count(" ")
+            breaks_added += current[j1:j2].count("\n")
+    rows: list[str] = []
+    changed = 0
+    lines = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in lines.get_opcodes():
+        if tag == "equal":
+            continue
+        changed += max(i2 - i1, j2 - j1)
+        old, new = "\n".join(a[i1:i2]), "\n".join(b[j1:j2])
+        rows.append(f"<div class='hunk'>line {i1 + 1}{'–' + str(i2) if i2 - i1 > 1 else ''}:</div>")
+        rows.append("<pre>" + _inline(old, new) + "</pre>")
+    return TextDiff(
+        unified, "".join(rows), changed, spaces_added, spaces_removed, breaks_added, breaks_removed
+    )
+
+
+def _inline(old: str, new: str) -> str:
+    out: list[str] = []
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            out.append(html.escape(old[i1:i2]))
+            continue
+        if i2 > i1:
+            out.append(
+                f"<span style='background:#ffcdd2;color:#b71c1c;text-decoration:line-through'>{_visible(old[i1:i2])}</span>"
+            )
+        if j2 > j1:
+            out.append(f"<span style='background:#c8e6c9;color:#1b5e20'>{_visible(new[j1:j2])}</span>")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The panel
+
+
+class ParameterRow:
+    """A spin box and a slider for one field, kept in step."""
+
+    def __init__(self, name: str, on_change: Any) -> None:
+        self.name = name
+        self.range = r = range_of(name)
+        tip = f"<b>{name}</b> (default {getattr(DEFAULT_PARAMETERS, name):g})<br>{html.escape(field_docs().get(name, ''))}"
+        self.label = QLabel(LABELS.get(name, name))
+        self.label.setToolTip(tip)
+        self.spin = QDoubleSpinBox()
+        self.spin.setObjectName(f"tuning.{name}")
+        self.spin.setRange(r.low, r.high)
+        self.spin.setSingleStep(r.step)
+        self.spin.setDecimals(r.decimals)
+        self.spin.setKeyboardTracking(False)
+        self.spin.setToolTip(tip)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName(f"tuning.{name}.slider")
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.slider.setToolTip(tip)
+        self.set_value(float(getattr(DEFAULT_PARAMETERS, name)))
+        self.spin.valueChanged.connect(self._from_spin)
+        self.slider.valueChanged.connect(self._from_slider)
+        self.on_change = on_change
+
+    def _to_slider(self, value: float) -> int:
+        r = self.range
+        return round((value - r.low) / (r.high - r.low) * SLIDER_STEPS)
+
+    def set_value(self, value: float) -> None:
+        for w in (self.spin, self.slider):
+            w.blockSignals(True)
+        self.spin.setValue(value)
+        self.slider.setValue(self._to_slider(value))
+        for w in (self.spin, self.slider):
+            w.blockSignals(False)
+        self._mark()
+
+    def value(self) -> float:
+        return float(self.spin.value())
+
+    def _from_spin(self, value: float) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(self._to_slider(value))
+        self.slider.blockSignals(False)
+        self._mark()
+        self.on_change()
+
+    def _from_slider(self, position: int) -> None:
+        r = self.range
+        value = r.low + (r.high - r.low) * position / SLIDER_STEPS
+        value = round(round(value / r.step) * r.step, r.decimals)
+        self.spin.blockSignals(True)
+        self.spin.setValue(value)
+        self.spin.blockSignals(False)
+        self._mark()
+        self.on_change()
+
+    def _mark(self) -> None:
+        changed = abs(self.value() - float(getattr(DEFAULT_PARAMETERS, self.name))) > 1e-9
+        font = self.label.font()
+        font.setBold(changed)
+        self.label.setFont(font)
+
+
+class TuningPanel(QWidget):
+    applied = Signal(object)  # Parameters handed to the session
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.facts: Any = None
+        self._default_texts: dict[tuple[int, int], dict[str, str]] = {}  # (page, id of its InterpretedPage)
+        self.diff: TextDiff | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.apply_now)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        layout.addWidget(splitter)
+        controls = QWidget()
+        outer = QVBoxLayout(controls)
+        outer.setContentsMargins(4, 0, 4, 0)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        self.rows: dict[str, ParameterRow] = {}
+        for r, f in enumerate(fields(Parameters)):
+            row = ParameterRow(f.name, self._changed)
+            self.rows[f.name] = row
+            grid.addWidget(row.label, r, 0)
+            grid.addWidget(row.slider, r, 1)
+            grid.addWidget(row.spin, r, 2)
+        grid.setColumnStretch(1, 1)
+        outer.addLayout(grid)
+        bottom = QHBoxLayout()
+        self.reset_button = QPushButton("Reset to defaults")
+        self.reset_button.setObjectName("tuning.reset")
+        self.reset_button.clicked.connect(self.reset)
+        self.message = QLabel("")
+        self.message.setObjectName("tuning.message")
+        self.message.setWordWrap(True)
+        bottom.addWidget(self.reset_button)
+        bottom.addWidget(self.message, 1)
+        outer.addLayout(bottom)
+        outer.addStretch(1)
+        splitter.addWidget(controls)
+
+        diff_box = QWidget()
+        diff_layout = QVBoxLayout(diff_box)
+        diff_layout.setContentsMargins(0, 0, 0, 0)
+        self.diff_label = QLabel("")
+        self.diff_label.setObjectName("tuning.diff_label")
+        self.diff_label.setWordWrap(True)
+        diff_layout.addWidget(self.diff_label)
+        self.diff_view = QTextBrowser()
+        self.diff_view.setObjectName("tuning.diff")
+        self.diff_view.document().setDefaultStyleSheet(
+            "pre { margin: 0 0 4px 0; } .hunk { color: #616161; font-size: small; }"
+        )
+        diff_layout.addWidget(self.diff_view)
+        splitter.addWidget(diff_box)
+        splitter.setSizes([420, 520])
+
+        session.events.params.connect(self._on_params)
+        session.events.mode.connect(lambda mode: self.refresh_diff())
+        session.events.document.connect(lambda doc: self._default_texts.clear())
+
+    # -- values -------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        self.timer.start()
+
+    def values(self) -> dict[str, float]:
+        return {name: row.value() for name, row in self.rows.items()}
+
+    def set_value(self, name: str, value: float, *, immediate: bool = False) -> None:
+        """Set one threshold as the user would (debounced unless `immediate`)."""
+        self.rows[name].spin.setValue(value)
+        if immediate:
+            self.apply_now()
+
+    def apply_now(self) -> bool:
+        self.timer.stop()
+        values = self.values()
+        try:
+            params = Parameters(**values)
+        except ValueError as exc:
+            self.message.setText(f"<span style='color:#b71c1c'>Not applied: {html.escape(str(exc))}</span>")
+            return False
+        warnings = []
+        if params.dedupe_scan < max(params.dedupe_along, params.dedupe_across):
+            warnings.append(
+                "dedupe scan window is smaller than the along/across tolerances: some duplicates cannot be found"
+            )
+        self.message.setText(
+            "<span style='color:#b25e00'>" + html.escape("; ".join(warnings)) + "</span>" if warnings else ""
+        )
+        self.session.set_params(params)
+        self.applied.emit(params)
+        return True
+
+    def reset(self) -> None:
+        self.timer.stop()
+        for name, row in self.rows.items():
+            row.set_value(float(getattr(DEFAULT_PARAMETERS, name)))
+        self.apply_now()
+
+    def _on_params(self, params: Parameters) -> None:
+        for name, row in self.rows.items():
+            value = float(getattr(params, name))
+            if abs(row.value() - value) > 1e-9:
+                row.set_value(value)
+
+    # -- diff ---------------------------------------------------------------------------------
+    def set_facts(self, facts: Any) -> None:
+        self.facts = facts
+        self.refresh_diff()
+
+    def default_text(self, mode: str) -> str | None:
+        facts = self.facts
+        if facts is None:
+            return None
+        analysis = facts.analysis
+        key = (facts.page.page_number, id(facts.page))
+        texts = self._default_texts.get(key)
+        if texts is None:
+            if len(self._default_texts) > 32:
+                self._default_texts.clear()
+            texts = self._default_texts[key] = {}
+        if mode not in texts:
+            if analysis.params == DEFAULT_PARAMETERS:
+                texts[mode] = analysis.texts[mode].text or ""
+            else:
+                from core.assembly import assemble
+                from core.passes import classify
+
+                classified = classify(analysis.page, DEFAULT_PARAMETERS)
+                texts[mode] = (
+                    assemble(
+                        classified.visible,
+                        mode,
+                        DEFAULT_PARAMETERS,
+                        visible_box=analysis.page.boxes.visible_box,
+                        structure=analysis.structure,
+                    ).text
+                    or ""
+                )
+        return texts[mode]
+
+    def refresh_diff(self) -> None:
+        facts = self.facts
+        if facts is None:
+            self.diff = None
+            self.diff_label.setText("No page loaded.")
+            self.diff_view.setHtml("")
+            return
+        mode = self.session.mode
+        current = facts.view(mode).text
+        default = self.default_text(mode) or ""
+        self.diff = text_diff(default, current)
+        params = facts.analysis.params
+        changed = [
+            f"{f.name} {getattr(DEFAULT_PARAMETERS, f.name):g} → {getattr(params, f.name):g}"
+            for f in fields(Parameters)
+            if getattr(params, f.name) != getattr(DEFAULT_PARAMETERS, f.name)
+        ]
+        head = f"<b>Page {facts.page.page_number}, {mode} mode</b>: "
+        if not changed:
+            self.diff_label.setText(head + "default thresholds.")
+            self.diff_view.setHtml(
+                "<p style='color:#616161'>Move a slider: the text panels re-assemble live and the "
+                "changes against the default thresholds appear here (removed in red, inserted in green, "
+                "spaces shown as ␣, line ends as ⏎).</p>"
+            )
+            return
+        self.diff_label.setText(head + html.escape(", ".join(changed)) + " — " + html.escape(self.diff.summary()))
+        self.diff_view.setHtml(self.diff.html or "<p>The text of this page is the same as with the defaults.</p>")

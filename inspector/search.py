@@ -1,0 +1,333 @@
+"""Find in the extracted text, and say why a search fails (Qt-free).
+
+"The words are on the page but search cannot find them" is the commonest
+support ticket. When the text of a mode has no hit, we search the glyphs
+themselves (their Unicode concatenated, without the spaces and line ends
+assembly generates, spaces removed from the query too): first the kept
+glyphs in text order, then every glyph in paint order (culled and duplicates
+included), then with unresolved glyphs as wildcards. A hit there names the
+decision that separated the text from the glyphs, with its numbers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.assembly import LineBreakDecision, WordGapDecision
+from core.glyph import Glyph, GlyphStatus
+from inspector.engine import TextView, describe, text_view
+
+CONTEXT = 32  # characters of context either side of a hit
+MAX_REASONS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    page: int
+    start: int  # character offsets in the page text of the mode
+    end: int
+    context: str
+
+
+@dataclass(frozen=True, slots=True)
+class MissExplanation:
+    """The query is in the glyphs of `page` but not in its text: why, and which glyphs."""
+
+    page: int
+    message: str
+    glyphs: tuple[int, ...]
+
+
+def query_pattern(query: str, case_sensitive: bool = False) -> re.Pattern[str] | None:
+    """Words of the query, any run of whitespace between them matching any run in the text."""
+    words = query.split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(re.escape(w) for w in words), 0 if case_sensitive else re.IGNORECASE)
+
+
+def find_in_text(page: int, text: str, pattern: re.Pattern[str] | None) -> list[Hit]:
+    if pattern is None or not text:
+        return []
+    hits = []
+    for m in pattern.finditer(text):
+        if m.end() > m.start():
+            hits.append(Hit(page, m.start(), m.end(), context(text, m.start(), m.end())))
+    return hits
+
+
+def context(text: str, start: int, end: int) -> str:
+    before = text[max(0, start - CONTEXT) : start]
+    after = text[end : end + CONTEXT]
+    return (
+        ("…" if start > CONTEXT else "")
+        + before
+        + "«"
+        + text[start:end]
+        + "»"
+        + after
+        + ("…" if end + CONTEXT < len(text) else "")
+    ).replace("\n", " ⏎ ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Explaining a miss
+
+
+def _fold(s: str, case_sensitive: bool) -> str:
+    s = unicodedata.normalize("NFKC", s)
+    return s if case_sensitive else s.casefold()
+
+
+def _glyph_string(
+    glyphs: Sequence[Glyph], order: Iterable[int], case_sensitive: bool, wildcard: bool = False
+) -> tuple[str, list[int]]:
+    """The glyphs' Unicode without whitespace, and the paint index behind every character.
+
+    With `wildcard`, an unresolved glyph stands as one NUL character (matched by anything)."""
+    chars: list[str] = []
+    owner: list[int] = []
+    for i in order:
+        g = glyphs[i]
+        if not g.unicode:
+            if wildcard:
+                chars.append("\0")
+                owner.append(i)
+            continue
+        for ch in _fold(g.unicode, case_sensitive):
+            if not ch.isspace():
+                chars.append(ch)
+                owner.append(i)
+    return "".join(chars), owner
+
+
+def _query_chars(query: str, case_sensitive: bool) -> tuple[str, list[bool]]:
+    """The folded query without whitespace, and for each character whether whitespace preceded it."""
+    chars: list[str] = []
+    space_before: list[bool] = []
+    pending = False
+    for ch in _fold(query, case_sensitive):
+        if ch.isspace():
+            pending = bool(chars)
+            continue
+        chars.append(ch)
+        space_before.append(pending)
+        pending = False
+    return "".join(chars), space_before
+
+
+def _run(owner: list[int], start: int, length: int) -> list[int]:
+    return list(dict.fromkeys(owner[start : start + length]))
+
+
+def _pair_decision(view: TextView, a: int, b: int, kind: type) -> Any:
+    for d in view.decisions_for(b):
+        if isinstance(d, kind) and d.before == a and d.after == b:
+            return d
+    return None
+
+
+def _char(glyphs: Sequence[Glyph], i: int) -> str:
+    return repr(glyphs[i].unicode) if glyphs[i].unicode else "(unresolved)"
+
+
+def _spacing_reasons(
+    glyphs: Sequence[Glyph], view: TextView, owner: list[int], start: int, space_before: list[bool]
+) -> list[str]:
+    """Where the text's spaces and line ends differ from the query's, with the deciding numbers."""
+    cm = view.page_text.char_map
+    text = view.text
+    reasons: list[str] = []
+    for j in range(1, len(space_before)):
+        a, b = owner[start + j - 1], owner[start + j]
+        if a == b:
+            continue
+        ra, rb = cm.chars_of_glyph(a), cm.chars_of_glyph(b)
+        if not ra or not rb:
+            continue
+        if rb.start < ra.start:
+            reasons.append(f"the text reads {_char(glyphs, b)} before {_char(glyphs, a)}")
+            continue
+        between = text[ra.stop : rb.start]
+        has_space = any(ch.isspace() for ch in between)
+        want_space = space_before[j]
+        if has_space == want_space:
+            continue
+        pair = f"between {_char(glyphs, a)} (#{a}) and {_char(glyphs, b)} (#{b})"
+        if want_space:
+            gap = _pair_decision(view, a, b, WordGapDecision)
+            why = f" ({describe(gap)})" if gap is not None else ""
+            reasons.append(f"a space was not inserted {pair}{why}")
+        elif "\n" in between:
+            lb = _pair_decision(view, a, b, LineBreakDecision)
+            why = f" ({describe(lb)})" if lb is not None else ""
+            reasons.append(f"a line break was started {pair}{why}")
+        else:
+            gap = _pair_decision(view, a, b, WordGapDecision)
+            if gap is not None and gap.verdict == "inserted":
+                reasons.append(f"a space was inserted {pair} ({describe(gap)})")
+            else:
+                reasons.append(f"the page itself paints a space character {pair}")
+    return reasons
+
+
+def explain_miss(
+    page_number: int,
+    glyphs: Sequence[Glyph],
+    classified: Any,
+    view: TextView,
+    query: str,
+    case_sensitive: bool = False,
+) -> MissExplanation | None:
+    """Why `query` is not in `view.text` although it is on the page; None when the glyphs lack it too."""
+    q, space_before = _query_chars(query, case_sensitive)
+    if not q:
+        return None
+    mode = view.mode
+    # 1. The kept glyphs in text order: the letters are read, only spaces/line ends differ.
+    kept, owner = _glyph_string(glyphs, view.order, case_sensitive)
+    k = kept.find(q)
+    if k >= 0:
+        run = _run(owner, k, len(q))
+        reasons = _spacing_reasons(glyphs, view, owner, k, space_before)
+        if reasons:
+            more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
+            message = (
+                f"found in the glyphs but not in the {mode} text: "
+                + "; ".join(reasons[:MAX_REASONS])
+                + more
+            )
+        else:
+            compat = sorted({glyphs[i].unicode for i in run if _fold(glyphs[i].unicode, True) != glyphs[i].unicode})
+            if compat:
+                message = (
+                    f"found in the glyphs but not in the {mode} text: the text keeps the compatibility "
+                    f"character(s) {', '.join(repr(c) for c in compat)} (a ligature or presentation form) "
+                    "where the query has plain letters"
+                )
+            else:
+                message = f"found in the glyphs but not in the {mode} text: the text writes them differently"
+        return MissExplanation(page_number, message, tuple(run))
+    # 2. Every glyph in paint order: culled, dropped as duplicates, or read in another order.
+    every, owner = _glyph_string(glyphs, range(len(glyphs)), case_sensitive)
+    k = every.find(q)
+    if k >= 0:
+        run = _run(owner, k, len(q))
+        status = classified.status
+        culled = [i for i in run if status[i] is GlyphStatus.CULLED]
+        dups = [i for i in run if status[i] is GlyphStatus.DUPLICATE]
+        if culled:
+            x0, y0, x1, y1 = getattr(classified.culls[0], "visible_box", (0, 0, 0, 0)) if classified.culls else (0, 0, 0, 0)
+            message = (
+                f"found in the glyphs but not in the text: {len(culled)} of the {len(run)} glyphs are culled — "
+                f"their box centres lie outside the visible box (CropBox) [{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f}], "
+                "so no text mode reads them (slug line, crop mark or a neighbouring page)"
+            )
+        elif dups:
+            targets = sorted({classified.duplicate_of[i] for i in dups if classified.duplicate_of[i] is not None})
+            message = (
+                f"found in the glyphs but not in the text: {len(dups)} of the {len(run)} glyphs were dropped as "
+                f"duplicates (of #{', #'.join(str(t) for t in targets[:6])}): the text reads each painted place once"
+            )
+        else:
+            message = (
+                f"found in the glyphs in paint order but not in the {mode} text: {mode} mode reads these glyphs "
+                "in another order (columns, rotation or reading-order sorting separate them)"
+            )
+        return MissExplanation(page_number, message, tuple(run))
+    # 3. Unresolved glyphs: the letters may be there, but nobody knows their Unicode.
+    unresolved = [g.paint_index for g in glyphs if not g.unicode]
+    if unresolved:
+        fonts = sorted({glyphs[i].font_key for i in unresolved})
+        wild, owner = _glyph_string(glyphs, range(len(glyphs)), case_sensitive, wildcard=True)
+        pattern = re.compile("".join(f"(?:{re.escape(ch)}|\0)" for ch in q))
+        m = pattern.search(wild)
+        if m is not None and "\0" in m.group(0):
+            run = _run(owner, m.start(), m.end() - m.start())
+            missing = [i for i in run if not glyphs[i].unicode]
+            return MissExplanation(
+                page_number,
+                f"possibly in the glyphs: {len(missing)} unresolved glyph(s) of font {', '.join(fonts)} stand where "
+                "the missing letters would be — the font has no Unicode mapping for them (no /ToUnicode, unknown "
+                "glyph names), so the text shows blanks",
+                tuple(run),
+            )
+        return MissExplanation(
+            page_number,
+            f"not found, but {len(unresolved)} glyph(s) of font {', '.join(fonts)} on this page are unresolved "
+            "(no Unicode mapping): the words may be among them",
+            tuple(unresolved),
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The document search (run by a worker)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    query: str
+    mode: str
+    hits: tuple[Hit, ...]
+    explanations: tuple[MissExplanation, ...]
+    pages_searched: int
+
+
+def page_view(document: Any, page_number: int, mode: str, params: Any) -> tuple[Any, Any, TextView]:
+    """(page, classified, TextView) of one page in one mode, without assembling the other modes."""
+    from core.assembly import assemble
+    from core.passes import classify
+
+    page = document.interpret(page_number)
+    classified = classify(page, params)
+    page_text = assemble(
+        classified.visible,
+        mode,
+        params,
+        visible_box=page.boxes.visible_box,
+        structure=document.structure(page_number),
+    )
+    return page, classified, text_view(mode, page_text)
+
+
+def search_document_job(
+    document: Any,
+    query: str,
+    mode: str,
+    params: Any,
+    case_sensitive: bool,
+    skip_page: int = 0,
+    *,
+    token: Any,
+) -> Generator[Any, None, SearchResult]:
+    """Hits on every page but `skip_page` (the window searched it already), plus explanations of misses."""
+    from inspector.workers import Progress
+
+    pattern = query_pattern(query, case_sensitive)
+    hits: list[Hit] = []
+    explanations: list[MissExplanation] = []
+    total = document.page_count
+    searched = 0
+    for n in range(1, total + 1):
+        token.check()
+        yield Progress(n - 1, total, f"searching page {n} of {total}")
+        if n == skip_page:
+            continue
+        try:
+            page, classified, view = page_view(document, n, mode, params)
+        except Exception:  # a broken page is skipped, never ends the search
+            continue
+        searched += 1
+        found = find_in_text(n, view.text, pattern)
+        hits.extend(found)
+        if not found:
+            explanation = explain_miss(n, page.glyphs, classified, view, query, case_sensitive)
+            if explanation is not None and not explanation.message.startswith("not found"):
+                explanations.append(explanation)
+    yield Progress(total, total, "done")
+    return SearchResult(query, mode, tuple(hits), tuple(explanations), searched)
