@@ -11,6 +11,20 @@ def demo_pdf() -> Path:
     return Path(__file__).resolve().parents[1] / "assets" / "demo.pdf"
 
 
+def _affected_pyside() -> bool:
+    """pyproject keeps CPython 3.11 on PySide6 < 6.12; this guards installs made by hand."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version("PySide6-Essentials")
+    except metadata.PackageNotFoundError:
+        try:
+            version = metadata.version("PySide6")
+        except metadata.PackageNotFoundError:
+            return False
+    return version.startswith("6.12")
+
+
 def _make_none_immortal() -> None:
     """Work around PySide6 6.12 on CPython < 3.12: every void Qt method returns None WITHOUT a
     reference, so None's count drifts down by one per call (QPainterPath.lineTo, QPainter.save,
@@ -18,7 +32,7 @@ def _make_none_immortal() -> None:
     CPython 3.12 made None immortal (PEP 683), which hides the bug there; here we give None
     the same effective immortality by raising its count far beyond any drift. Checked, so a
     build with a different object layout is left alone."""
-    if sys.version_info >= (3, 12):
+    if sys.version_info >= (3, 12) or not _affected_pyside():
         return
     import ctypes
 

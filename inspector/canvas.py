@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPixmap, QTransform
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsScene,
     QGraphicsTextItem,
     QGraphicsView,
+    QRubberBand,
     QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
@@ -102,6 +103,7 @@ class PageView(QGraphicsView):
     cursor_moved = Signal(object)  # (x, y) in user space, or None when outside the page
     zoom_changed = Signal(float)
     wants_resolution = Signal(int, float)  # page, pixels per point
+    region_probed = Signal(object)  # (x0, y0, x1, y1) in user space: a rectangle dragged for the probe
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -128,6 +130,9 @@ class PageView(QGraphicsView):
         self.fit_mode = "page"  # "page", "width" or "" (free zoom)
         self._press: QPoint | None = None
         self._pending_scale = 0.0
+        self.probe_mode = False  # left-drag draws a probe rectangle (Shift+drag always does)
+        self._band: QRubberBand | None = None
+        self._band_origin: QPoint | None = None
 
         self.page_item = QGraphicsPixmapItem()
         self.page_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
@@ -151,6 +156,12 @@ class PageView(QGraphicsView):
         self.message_item.setFont(font)
         self.message_item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.scene_.addItem(self.message_item)
+        pen = QPen(QColor("#00838f"), 1.5, Qt.PenStyle.DashLine)
+        pen.setCosmetic(True)
+        self.probe_item = self.scene_.addRect(QRectF(), pen, QBrush(QColor(0, 131, 143, 28)))
+        self.probe_item.setZValue(150)
+        self.probe_item.setVisible(False)
+        self._probe_page = 0
 
         self._resolution_timer = QTimer(self)
         self._resolution_timer.setSingleShot(True)
@@ -170,6 +181,7 @@ class PageView(QGraphicsView):
             item.set_drawing(None, QTransform(), QRectF())
         self.selection_item.set_paths(O.QPainterPath(), O.QPainterPath())
         self.paper.setRect(QRectF())
+        self.probe_item.setVisible(False)
         self.show_message(message)
 
     def show_message(self, message: str, colour: str = "#b71c1c") -> None:
@@ -199,6 +211,8 @@ class PageView(QGraphicsView):
             self.apply_fit()
 
     def set_bundle(self, bundle: Any) -> None:
+        if bundle.page_number != self._probe_page:
+            self.probe_item.setVisible(False)
         self.bundle = bundle
         self._set_frame(bundle.boxes)
         content = self.page_rect
@@ -379,12 +393,54 @@ class PageView(QGraphicsView):
             return
         super().wheelEvent(event)
 
+    def set_probe_mode(self, on: bool) -> None:
+        self.probe_mode = bool(on)
+        self.setDragMode(
+            QGraphicsView.DragMode.NoDrag if self.probe_mode else QGraphicsView.DragMode.ScrollHandDrag
+        )
+
+    def probe(self, a: QPoint, b: QPoint) -> tuple[float, float, float, float] | None:
+        """Probe the rectangle between two view points: outline it and emit `region_probed`."""
+        pa, pb = self.user_point(a), self.user_point(b)
+        if pa is None or pb is None or self.bundle is None:
+            return None
+        rect = (min(pa[0], pb[0]), min(pa[1], pb[1]), max(pa[0], pb[0]), max(pa[1], pb[1]))
+        self.show_probe(rect)
+        self.region_probed.emit(rect)
+        return rect
+
+    def show_probe(self, rect: tuple[float, float, float, float]) -> None:
+        scene = self.page_to_scene.mapRect(QRectF(QPointF(rect[0], rect[1]), QPointF(rect[2], rect[3])))
+        self.probe_item.setRect(scene.normalized())
+        self.probe_item.setVisible(True)
+        self._probe_page = self.bundle.page_number if self.bundle is not None else 0
+
     def mousePressEvent(self, event: Any) -> None:
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if event.button() == Qt.MouseButton.LeftButton and (self.probe_mode or shift):
+            self._band_origin = event.position().toPoint()
+            if self._band is None:
+                self._band = QRubberBand(QRubberBand.Shape.Rectangle, self.viewport())
+            self._band.setGeometry(QRect(self._band_origin, QSize()))
+            self._band.show()
+            event.accept()
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             self._press = event.position().toPoint()
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: Any) -> None:
+        if self._band_origin is not None and event.button() == Qt.MouseButton.LeftButton:
+            origin, self._band_origin = self._band_origin, None
+            if self._band is not None:
+                self._band.hide()
+            pos = event.position().toPoint()
+            if (pos - origin).manhattanLength() > 4:
+                self.probe(origin, pos)
+            else:
+                self.click(pos, event.modifiers())
+            event.accept()
+            return
         super().mouseReleaseEvent(event)
         self.viewport().setCursor(Qt.CursorShape.CrossCursor)
         press, self._press = self._press, None
@@ -410,6 +466,11 @@ class PageView(QGraphicsView):
         return index
 
     def mouseMoveEvent(self, event: Any) -> None:
+        if self._band_origin is not None and self._band is not None:
+            pos = event.position().toPoint()
+            self._band.setGeometry(QRect(self._band_origin, pos).normalized())
+            self.cursor_moved.emit(self.user_point(pos))
+            return
         super().mouseMoveEvent(event)
         pos = event.position().toPoint()
         p = self.user_point(pos)

@@ -22,18 +22,35 @@ from PySide6.QtWidgets import (
 from core.errors import PasswordRequired, WrongPassword
 from inspector import dialogs
 from inspector.canvas import PageView
+from inspector.export import Exporter
 from inspector.layers import LAYER_KEYS
 from inspector.legend import LegendPanel
 from inspector.panels import add_panel
+from inspector.panels.content_stream import ContentStreamPanel
 from inspector.panels.details import GlyphDetailsPanel
+from inspector.panels.diagnostics import DiagnosticsPanel
 from inspector.panels.document_text import DocumentTextPanel
+from inspector.panels.find import FindPanel
+from inspector.panels.fonts import FontsPanel
 from inspector.panels.glyph_table import GlyphTablePanel
 from inspector.panels.pages import PageListPanel
+from inspector.panels.probe import ProbePanel
 from inspector.panels.text import MODE_TITLES, TextPanel
+from inspector.panels.tuning import TuningPanel
 from inspector.session import MODES, Session
-from inspector.workers import CancelToken, PageBundle, PageLoader, Worker, WorkerPool, alive, render_job
+from inspector.workers import (
+    CancelToken,
+    PageBundle,
+    PageLoader,
+    Worker,
+    WorkerPool,
+    alive,
+    reassemble_bundle,
+    render_job,
+)
 
 MAX_RECENT = 10
+LIVE_REASSEMBLY_GLYPHS = 4000  # pages up to this size re-assemble on the GUI thread (well under 100 ms)
 SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
 
 
@@ -70,6 +87,8 @@ class MainWindow(QMainWindow):
         self._open_worker: Worker | None = None
         self._pending_page: int | None = None
         self._page_requested_at = 0.0
+        self._tuning_worker: Worker | None = None
+        self.exporter = Exporter(self)
 
         self.canvas = PageView(self.session, self)
         self.setCentralWidget(self.canvas)
@@ -81,6 +100,7 @@ class MainWindow(QMainWindow):
         s = self.session
         s.events.page.connect(self._on_page)
         s.events.mode.connect(self._on_mode)
+        s.events.params.connect(self._on_params)
         s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
         s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
         self.loader.page_ready.connect(self._on_bundle)
@@ -137,7 +157,24 @@ class MainWindow(QMainWindow):
         self.recent_menu.setObjectName("recent_menu")
         file_menu.addAction(self.act_close)
         file_menu.addSeparator()
+        self._build_export_menu(file_menu.addMenu("&Export"))
+        file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
+        edit_menu = menu.addMenu("&Edit")
+        self.act_find = a("&Find…", self.show_find, QKeySequence.StandardKey.Find, "find")
+        self.act_find_next = a("Find &next", lambda: self.find_panel.next(), "F3", "find_next")
+        self.act_find_prev = a(
+            "Find &previous", lambda: self.find_panel.previous(), "Shift+F3", "find_previous"
+        )
+        for act in (self.act_find, self.act_find_next, self.act_find_prev):
+            edit_menu.addAction(act)
+        edit_menu.addSeparator()
+        self.act_probe = a("&Probe region (drag a rectangle)", self._toggle_probe, "Ctrl+R", "probe")
+        self.act_probe.setCheckable(True)
+        self.act_probe.setToolTip(
+            "Drag a rectangle on the page to list every glyph in it with its fate (or Shift+drag)"
+        )
+        edit_menu.addAction(self.act_probe)
         view_menu = menu.addMenu("&View")
         for act in (
             self.act_zoom_in,
@@ -183,6 +220,9 @@ class MainWindow(QMainWindow):
         for act in (self.act_zoom_out, self.act_zoom_in, self.act_fit_width, self.act_fit_page):
             bar.addAction(act)
         bar.addSeparator()
+        bar.addAction(self.act_probe)
+        bar.addAction(self.act_find)
+        bar.addSeparator()
         bar.addWidget(QLabel(" Mode "))
         self.mode_combo = QComboBox()
         self.mode_combo.setObjectName("mode_combo")
@@ -214,7 +254,8 @@ class MainWindow(QMainWindow):
         )
         first.raise_()
         self.glyph_table = GlyphTablePanel(s)
-        add_panel(self, self.glyph_table, "glyph_table", "bottom", title="Glyph table")
+        table_dock = add_panel(self, self.glyph_table, "glyph_table", "bottom", title="Glyph table")
+        self._build_triage_panels(details_dock, table_dock)
         for key in LAYER_KEYS:
             check = self.legend.checks[key]
             act = QAction(check.text(), self, checkable=True)
@@ -226,6 +267,110 @@ class MainWindow(QMainWindow):
         self.resizeDocks([first], [460], Qt.Orientation.Horizontal)
         self.resizeDocks([first, details_dock], [380, 300], Qt.Orientation.Vertical)
         self.resizeDocks([self.panels["glyph_table"]], [180], Qt.Orientation.Vertical)
+
+    def _build_triage_panels(self, details_dock: Any, table_dock: Any) -> None:
+        """Diagnostics, fonts and the probe beside the glyph details; content stream, find and tuning
+        beside the glyph table."""
+        s = self.session
+        self.diagnostics = DiagnosticsPanel(s, self.pool)
+        self.fonts = FontsPanel(s)
+        self.probe_panel = ProbePanel(s)
+        for panel, name, title in (
+            (self.diagnostics, "diagnostics", "Diagnostics"),
+            (self.fonts, "fonts", "Fonts"),
+            (self.probe_panel, "probe", "Region probe"),
+        ):
+            add_panel(self, panel, name, "right", title=title, tabify_with=details_dock)
+        self.content_stream = ContentStreamPanel(s, self.pool)
+        self.find_panel = FindPanel(s, self.pool)
+        self.tuning = TuningPanel(s)
+        for panel, name, title in (
+            (self.content_stream, "content_stream", "Content stream"),
+            (self.find_panel, "find", "Find"),
+            (self.tuning, "tuning", "Tuning"),
+        ):
+            add_panel(self, panel, name, "bottom", title=title, tabify_with=table_dock)
+        details_dock.raise_()
+        table_dock.raise_()
+        self.diagnostics.instruction_requested.connect(self._show_instruction)
+        self.canvas.region_probed.connect(self._on_region_probed)
+
+    def reveal(self, name: str) -> None:
+        """Show a dock and bring its tab to the front."""
+        dock = self.panels.get(name)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
+
+    def _show_instruction(self, token_index: int) -> None:
+        self.reveal("content_stream")
+        self.content_stream.show_instruction(token_index)
+
+    def _on_region_probed(self, rect: Any) -> None:
+        self.reveal("probe")
+        self.probe_panel.probe(rect)
+
+    def _toggle_probe(self, on: bool) -> None:
+        self.canvas.set_probe_mode(on)
+        if on:
+            self.statusBar().showMessage(
+                "Probe: drag a rectangle on the page (Shift+drag works without the tool)", 6000
+            )
+
+    def show_find(self) -> None:
+        self.reveal("find")
+        self.find_panel.focus()
+
+    def _build_export_menu(self, menu: Any) -> None:
+        ex = self.exporter
+        page_menu = menu.addMenu("Page &text")
+        doc_menu = menu.addMenu("&Document text")
+        for mode in MODES:
+            page_menu.addAction(MODE_TITLES[mode] + "…", lambda m=mode: ex.page_text(mode=m))
+            doc_menu.addAction(MODE_TITLES[mode] + "…", lambda m=mode: ex.document_text(mode=m))
+        menu.addAction("Glyph records as &JSON…", lambda: ex.glyphs_json())
+        menu.addAction("Glyph records as &CSV…", lambda: ex.glyphs_csv())
+        menu.addAction("Canvas with overlays as &PNG…", lambda: ex.canvas_png())
+        menu.addAction("T&riage report (HTML)…", lambda: ex.triage_report())
+
+    # -- live tuning --------------------------------------------------------------------------
+    def _on_params(self, params: Any) -> None:
+        """New thresholds: re-assemble the page on screen (no re-interpretation); other pages reload."""
+        self.loader.set_params(params)
+        if self._tuning_worker is not None:
+            self._tuning_worker.cancel()
+            self._tuning_worker = None
+        bundle = self.bundle
+        page = self.session.page_number
+        if bundle is None or bundle.analysis is None or bundle.page_number != page:
+            cached = self.loader.request(page) if page else None
+            if cached is not None:
+                self._show(cached)
+            return
+        mode, prebuild = self.session.mode, self.loader.prebuild
+        self._page_requested_at = time.perf_counter()
+        if len(bundle.analysis.page.glyphs) <= LIVE_REASSEMBLY_GLYPHS:
+            try:
+                fresh = reassemble_bundle(bundle, params, mode, prebuild, token=CancelToken())
+            except Exception as exc:  # never crash the window over a threshold
+                dialogs.show_error(self, "Re-assembly failed", dialogs.error_message(exc))
+                return
+            self._reassembled(fresh, params)
+            return
+        self.timing_label.setText(f"re-assembling page {page}…")
+        worker = Worker(reassemble_bundle, bundle, params, mode, prebuild)
+        worker.signals.result.connect(alive(self, lambda fresh, p=params: self._reassembled(fresh, p)))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc: dialogs.show_error(self, "Re-assembly failed", message))
+        )
+        self._tuning_worker = worker
+        self.pool.start(worker, priority=15)
+
+    def _reassembled(self, bundle: PageBundle, params: Any) -> None:
+        if params != self.session.params or bundle.page_number != self.session.page_number:
+            return
+        self.loader.cache.put(bundle)
+        self._show(bundle)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -478,6 +623,15 @@ class MainWindow(QMainWindow):
             panel.set_facts(facts)
         self.details.set_facts(facts)
         self.glyph_table.set_facts(facts)
+        for panel in (
+            self.diagnostics,
+            self.fonts,
+            self.content_stream,
+            self.tuning,
+            self.probe_panel,
+            self.find_panel,
+        ):
+            panel.set_facts(facts)
 
     def _on_mode(self, mode: str) -> None:
         self.loader.mode = mode
@@ -537,6 +691,9 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:
         self.save_settings()
         self.document_text.cancel()
+        self.diagnostics.cancel()
+        self.find_panel.cancel()
+        self.exporter.cancel()
         self.pool.shutdown(3000)
         doc, renderer = self.session.document, self.renderer
         for thing in (renderer, doc):

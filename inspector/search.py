@@ -197,12 +197,12 @@ def explain_miss(
         if reasons:
             more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
             message = (
-                f"found in the glyphs but not in the {mode} text: "
-                + "; ".join(reasons[:MAX_REASONS])
-                + more
+                f"found in the glyphs but not in the {mode} text: " + "; ".join(reasons[:MAX_REASONS]) + more
             )
         else:
-            compat = sorted({glyphs[i].unicode for i in run if _fold(glyphs[i].unicode, True) != glyphs[i].unicode})
+            compat = sorted(
+                {glyphs[i].unicode for i in run if _fold(glyphs[i].unicode, True) != glyphs[i].unicode}
+            )
             if compat:
                 message = (
                     f"found in the glyphs but not in the {mode} text: the text keeps the compatibility "
@@ -221,14 +221,20 @@ def explain_miss(
         culled = [i for i in run if status[i] is GlyphStatus.CULLED]
         dups = [i for i in run if status[i] is GlyphStatus.DUPLICATE]
         if culled:
-            x0, y0, x1, y1 = getattr(classified.culls[0], "visible_box", (0, 0, 0, 0)) if classified.culls else (0, 0, 0, 0)
+            x0, y0, x1, y1 = (
+                getattr(classified.culls[0], "visible_box", (0, 0, 0, 0))
+                if classified.culls
+                else (0, 0, 0, 0)
+            )
             message = (
                 f"found in the glyphs but not in the text: {len(culled)} of the {len(run)} glyphs are culled — "
                 f"their box centres lie outside the visible box (CropBox) [{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f}], "
                 "so no text mode reads them (slug line, crop mark or a neighbouring page)"
             )
         elif dups:
-            targets = sorted({classified.duplicate_of[i] for i in dups if classified.duplicate_of[i] is not None})
+            targets = sorted(
+                {classified.duplicate_of[i] for i in dups if classified.duplicate_of[i] is not None}
+            )
             message = (
                 f"found in the glyphs but not in the text: {len(dups)} of the {len(run)} glyphs were dropped as "
                 f"duplicates (of #{', #'.join(str(t) for t in targets[:6])}): the text reads each painted place once"

@@ -242,6 +242,37 @@ def load_page_job(
     return bundle
 
 
+def reassemble_bundle(
+    bundle: PageBundle, params: Any, mode: str, prebuild: tuple[str, ...] = (), *, token: CancelToken
+) -> PageBundle:
+    """The same page under other thresholds: passes and assembly re-run, no re-interpretation,
+    no re-rendering (live tuning). Fast pages run this on the GUI thread, big ones in a worker."""
+    from core.analysis import reassemble
+    from inspector.engine import PageFacts
+    from inspector.overlays import build_overlays
+
+    t0 = time.perf_counter()
+    analysis = reassemble(bundle.analysis, params)
+    token.check()
+    facts = PageFacts(analysis)
+    facts.layer_counts(mode)
+    overlays = build_overlays(facts, mode, prebuild)
+    timings = {"reassemble": time.perf_counter() - t0}
+    timings["total"] = timings["reassemble"]
+    return PageBundle(
+        bundle.page_number,
+        bundle.boxes,
+        analysis=analysis,
+        facts=facts,
+        overlays=overlays,
+        image=bundle.image,
+        render_scale=bundle.render_scale,
+        error=bundle.error,
+        render_error=bundle.render_error,
+        timings=timings,
+    )
+
+
 def render_job(
     renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken
 ) -> tuple[int, float, QImage]:

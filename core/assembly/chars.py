@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import NamedTuple
 
 from core.glyph import Glyph
 
@@ -46,11 +47,39 @@ def is_space_char(ch: str) -> bool:
     return ch.isspace() or ch in "\u00a0\u3000" or ord(ch) <= 0x20
 
 
+def _text_of(unicode: str) -> str:
+    if not unicode:
+        return " "
+    if unicode.isprintable():
+        return unicode
+    return unicode.translate(_CONTROL_TO_SPACE)
+
+
+class TextInfo(NamedTuple):
+    """What the pair rules need to know about a glyph's text, computed once per distinct string."""
+
+    text: str
+    first_space: bool
+    last_space: bool
+    first_cjk: bool
+    last_cjk: bool
+
+
+_INFO_CACHE: dict[str, TextInfo] = {}
+_INFO_CACHE_LIMIT = 200_000  # distinct glyph strings; hostile files cannot grow it without bound
+
+
+def text_info(g: Glyph) -> TextInfo:
+    found = _INFO_CACHE.get(g.unicode)
+    if found is None:
+        text = _text_of(g.unicode)
+        first, last = text[0], text[-1]
+        found = TextInfo(text, is_space_char(first), is_space_char(last), is_cjk(first), is_cjk(last))
+        if len(_INFO_CACHE) < _INFO_CACHE_LIMIT:
+            _INFO_CACHE[g.unicode] = found
+    return found
+
+
 def glyph_text(g: Glyph) -> str:
     """What the glyph contributes: unresolved is one space; control breaks become spaces."""
-    text = g.unicode
-    if not text:
-        return " "
-    if text.isprintable():
-        return text
-    return text.translate(_CONTROL_TO_SPACE)
+    return text_info(g).text

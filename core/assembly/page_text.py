@@ -126,8 +126,12 @@ class TextBuilder:
         n = len(text)
         self._spans.append((g.paint_index, len(self._glyph), n))
         self._parts.append(text)
-        self._glyph.extend([g.paint_index] * n)
-        self._decision.extend([-1] * n)
+        if n == 1:
+            self._glyph.append(g.paint_index)
+            self._decision.append(-1)
+        else:
+            self._glyph.extend([g.paint_index] * n)
+            self._decision.extend([-1] * n)
         self._last = text[-1]
         return n
 

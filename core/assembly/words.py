@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.assembly.chars import glyph_text, is_cjk, is_space_char
+from core.assembly.chars import text_info
 from core.assembly.decisions import WordGapDecision, WordGapVerdict
 from core.glyph import Glyph
 from core.params import Parameters
@@ -19,12 +19,12 @@ def word_gap_decision(prev: Glyph, cur: Glyph, params: Parameters) -> WordGapDec
     gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
     height = cur.height
     threshold = params.word_gap * height
-    last = glyph_text(prev)[-1]
-    first = glyph_text(cur)[0]
+    before = text_info(prev)
+    after = text_info(cur)
     verdict: WordGapVerdict
-    if is_space_char(last) or is_space_char(first):
+    if before.last_space or after.first_space:
         verdict = "existing_space"
-    elif is_cjk(last) and is_cjk(first):
+    elif before.last_cjk and after.first_cjk:
         verdict = "cjk_pair"
     elif gap > threshold:
         verdict = "inserted"

@@ -35,7 +35,9 @@ OPERATOR_COLOURS = {"Do": "#8e24aa", "BT": "#00838f", "ET": "#00838f", "Tf": "#2
 MAX_CACHED_STREAMS = 16
 
 
-def instructions_job(document: Any, page_number: int, form_path: tuple[str, ...], *, token: CancelToken) -> Any:
+def instructions_job(
+    document: Any, page_number: int, form_path: tuple[str, ...], *, token: CancelToken
+) -> Any:
     token.check()
     return document.instructions(page_number, form_path)
 
@@ -113,7 +115,9 @@ class InstructionModel(QAbstractTableModel):
     def columnCount(self, parent: Any = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section]
         return None
@@ -356,7 +360,10 @@ class ContentStreamPanel(QWidget):
         first = min(rows)
         sm.setCurrentIndex(model.index(first, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
         for r in sorted(rows)[:5000]:
-            sm.select(model.index(r, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
+            sm.select(
+                model.index(r, 0),
+                QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+            )
         view.scrollTo(model.index(first, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def show_instruction(self, token_index: int) -> None:
@@ -372,7 +379,9 @@ class ContentStreamPanel(QWidget):
                 self.page_model.index(row, 0),
                 QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
             )
-            self.page_view.scrollTo(self.page_model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.page_view.scrollTo(
+                self.page_model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
+            )
         finally:
             self._updating = False
 

@@ -72,7 +72,9 @@ def document_findings_job(
             counts = {s.value: sum(1 for d in found if d.severity is s) for s in Severity}
             summary = PageSummary(n, counts, tuple(dict.fromkeys(d.kind.value for d in found)))
         except Exception as exc:  # a page that fails is a row with its error
-            summary = PageSummary(n, {Severity.ERROR.value: 1}, ("page_failed",), f"{type(exc).__name__}: {exc}")
+            summary = PageSummary(
+                n, {Severity.ERROR.value: 1}, ("page_failed",), f"{type(exc).__name__}: {exc}"
+            )
         out.append(summary)
         yield Partial(summary)
     yield Progress(total, total, "done")
@@ -182,8 +184,14 @@ class DiagnosticsPanel(QWidget):
         if not self.findings:
             self.page_label.setText(f"<b>Page {n}</b>: no findings — nothing unusual on this page.")
         else:
-            parts = [f"{c} {s.value}{'s' if c != 1 and s is not Severity.INFO else ''}" for s, c in counts.items() if c]
-            self.page_label.setText(f"<b>Page {n}</b>: {', '.join(parts)}. Click a finding to select its glyphs.")
+            parts = [
+                f"{c} {s.value}{'s' if c != 1 and s is not Severity.INFO else ''}"
+                for s, c in counts.items()
+                if c
+            ]
+            self.page_label.setText(
+                f"<b>Page {n}</b>: {', '.join(parts)}. Click a finding to select its glyphs."
+            )
         items = []
         for d in self.findings:
             item = QTreeWidgetItem(["", d.message, str(len(d.glyphs)) if d.glyphs else ""])
@@ -270,7 +278,9 @@ class DiagnosticsPanel(QWidget):
         worker.signals.partial.connect(alive(self, self._on_page_summary))
         worker.signals.progress.connect(alive(self, self._on_progress))
         worker.signals.result.connect(alive(self, self._on_done))
-        worker.signals.error.connect(alive(self, lambda message, exc: self.doc_label.setText(f"Failed: {message}")))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc: self.doc_label.setText(f"Failed: {message}"))
+        )
         worker.signals.cancelled.connect(alive(self, lambda: self.doc_label.setText("Scan cancelled.")))
         worker.signals.finished.connect(alive(self, lambda w=worker: self._on_finished(w)))
         self.worker = worker
@@ -291,11 +301,17 @@ class DiagnosticsPanel(QWidget):
 
     def _on_page_summary(self, s: PageSummary) -> None:
         self.summaries[s.page] = s
-        errors, warnings, infos = (s.counts.get(v.value, 0) for v in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+        errors, warnings, infos = (
+            s.counts.get(v.value, 0) for v in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+        )
         kinds = s.error or ", ".join(s.kinds) or "clean"
-        item = QTreeWidgetItem([f"Page {s.page}", str(errors or ""), str(warnings or ""), str(infos or ""), kinds])
+        item = QTreeWidgetItem(
+            [f"Page {s.page}", str(errors or ""), str(warnings or ""), str(infos or ""), kinds]
+        )
         item.setData(0, ROLE, s.page)
-        worst = Severity.ERROR if errors else Severity.WARNING if warnings else Severity.INFO if infos else None
+        worst = (
+            Severity.ERROR if errors else Severity.WARNING if warnings else Severity.INFO if infos else None
+        )
         if worst is not None:
             item.setIcon(0, self.icons[worst])
             item.setForeground(4, QBrush(QColor(SEVERITY_COLOURS[worst])))
@@ -307,7 +323,9 @@ class DiagnosticsPanel(QWidget):
     def _on_done(self, summaries: list[PageSummary]) -> None:
         self.summary.clear()
         self._add_document_rows()
-        for s in sorted(summaries, key=lambda s: (-s.counts.get("error", 0), -s.counts.get("warning", 0), s.page)):
+        for s in sorted(
+            summaries, key=lambda s: (-s.counts.get("error", 0), -s.counts.get("warning", 0), s.page)
+        ):
             self._on_page_summary(s)
         for s in summaries:
             self.summaries[s.page] = s

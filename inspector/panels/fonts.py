@@ -85,7 +85,9 @@ class FontTableModel(QAbstractTableModel):
     def columnCount(self, parent: Any = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return HEADERS[section]
         return None
@@ -220,7 +222,9 @@ class FontsPanel(QWidget):
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if source == self.source:
             return
-        rows = {r for r, idx in enumerate(self.model.glyphs_of) if selection and not selection.isdisjoint(idx)}
+        rows = {
+            r for r, idx in enumerate(self.model.glyphs_of) if selection and not selection.isdisjoint(idx)
+        }
         self._updating = True
         try:
             sm = self.table.selectionModel()

@@ -417,5 +417,9 @@ class TuningPanel(QWidget):
                 "spaces shown as ␣, line ends as ⏎).</p>"
             )
             return
-        self.diff_label.setText(head + html.escape(", ".join(changed)) + " — " + html.escape(self.diff.summary()))
-        self.diff_view.setHtml(self.diff.html or "<p>The text of this page is the same as with the defaults.</p>")
+        self.diff_label.setText(
+            head + html.escape(", ".join(changed)) + " — " + html.escape(self.diff.summary())
+        )
+        self.diff_view.setHtml(
+            self.diff.html or "<p>The text of this page is the same as with the defaults.</p>"
+        )

@@ -1,0 +1,285 @@
+"""File › Export: text of any mode, glyph records (JSON / CSV), the canvas as PNG, a triage report.
+
+The writers are plain functions (tested directly); `Exporter` asks for the
+file name, runs the long ones (whole-document text, triage) in workers, and
+routes every failure through `dialogs.show_error`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from core.serialize import glyph_to_json
+from inspector import dialogs
+from inspector.workers import CancelToken, Progress, Worker, alive
+
+PAGE_SEPARATOR = "\f"  # between pages, as `glyphscope text` writes them
+POINT_FIELDS = ("origin", "glyph_end", "pen_end", "direction")
+
+
+# ---------------------------------------------------------------------------------------------
+# Writers
+
+
+def glyph_records(facts: Any) -> list[dict[str, Any]]:
+    """Every glyph of the page (kept, culled, duplicates) as `core.serialize.glyph_to_json` with status."""
+    c = facts.classified
+    return [glyph_to_json(g, c.status[i], c.duplicate_of[i]) for i, g in enumerate(facts.page.glyphs)]
+
+
+def write_glyphs_json(path: str | Path, facts: Any) -> Path:
+    path = Path(path)
+    doc = {
+        "page": facts.page.page_number,
+        "params": facts.analysis.params.to_json(),
+        "glyphs": glyph_records(facts),
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+def _flat(record: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key in POINT_FIELDS:
+            out[f"{key}_x"], out[f"{key}_y"] = value
+        elif key == "quad":
+            out[key] = " ".join(f"{x:g},{y:g}" for x, y in value)
+        elif key == "form_path":
+            out[key] = " ".join(value)
+        elif value is None:
+            out[key] = ""
+        else:
+            out[key] = value
+    return out
+
+
+def write_glyphs_csv(path: str | Path, facts: Any) -> Path:
+    path = Path(path)
+    rows = [_flat(r) for r in glyph_records(facts)]
+    columns = list(rows[0]) if rows else ["paint_index", "unicode", "status"]  # an empty page: header only
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    path = Path(path)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def page_text(facts: Any, mode: str) -> str:
+    return str(facts.view(mode).text)
+
+
+def document_text_job(
+    document: Any, mode: str, params: Any, out: str, *, token: CancelToken
+) -> Generator[Progress, None, Path]:
+    from inspector.panels.document_text import document_text_job as pages_job
+
+    pages = yield from pages_job(document, mode, params, token=token)
+    return write_text(out, PAGE_SEPARATOR.join(text for _, text in pages))
+
+
+def canvas_image(canvas: Any, scale: float = 2.0, with_selection: bool = True) -> QImage:
+    """The page area of the canvas (the displayed MediaBox) with its visible layers, at `scale` px/pt."""
+    rect = QRectF(canvas.page_rect)
+    image = QImage(
+        max(1, round(rect.width() * scale)),
+        max(1, round(rect.height() * scale)),
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    image.fill(QColor("white"))
+    hidden = [canvas.message_item] + ([] if with_selection else [canvas.selection_item])
+    was = [item.isVisible() for item in hidden]
+    for item in hidden:
+        item.setVisible(False)
+    painter = QPainter(image)
+    try:
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        canvas.scene_.render(
+            painter, QRectF(0, 0, image.width(), image.height()), rect, Qt.AspectRatioMode.IgnoreAspectRatio
+        )
+    finally:
+        painter.end()
+        for item, visible in zip(hidden, was):
+            item.setVisible(visible)
+    return image
+
+
+def triage_report_job(
+    source: str, password: str | None, params: Any, out: str, *, token: CancelToken
+) -> Generator[Progress, None, Path]:
+    from core.triage import triage_file
+    from inspector.report_html import write_html_report
+
+    yield Progress(0, 2, f"triage of {Path(source).name}")
+    row = triage_file(source, password, params)
+    token.check()
+    yield Progress(1, 2, "writing the report")
+    path = write_html_report([row], out, password, params=params)
+    yield Progress(2, 2, "done")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# The menu side
+
+FILTERS = {
+    "text": "Text (*.txt)",
+    "json": "JSON (*.json)",
+    "csv": "CSV (*.csv)",
+    "png": "PNG image (*.png)",
+    "html": "HTML report (*.html)",
+}
+
+
+class Exporter(QObject):
+    """The File › Export actions of one window."""
+
+    exported = Signal(str, str)  # kind, path
+    failed = Signal(str, str)  # kind, message
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        self.worker: Worker | None = None
+
+    def ask_path(self, kind: str, suggestion: str) -> str | None:
+        """The save dialog; tests patch this method."""
+        start = (
+            str(Path(self.window.session.source).with_name(suggestion))
+            if self.window.session.source
+            else suggestion
+        )
+        name, _ = QFileDialog.getSaveFileName(
+            self.window, f"Export {kind}", start, FILTERS[kind.split(":")[0]]
+        )
+        return name or None
+
+    def _stem(self) -> str:
+        source = self.window.session.source
+        return Path(source).stem if source else "export"
+
+    def _facts(self) -> Any:
+        bundle = self.window.bundle
+        if bundle is None or bundle.facts is None:
+            self._fail("export", "No analysed page to export: open a document and wait for the page.")
+            return None
+        return bundle.facts
+
+    def _fail(self, kind: str, message: str) -> None:
+        dialogs.show_error(
+            self.window if isinstance(self.window, QWidget) else None, "Export failed", message
+        )
+        self.window.statusBar().showMessage(f"Export failed: {message}", 10000)
+        self.failed.emit(kind, message)
+
+    def _done(self, kind: str, path: Path | str) -> None:
+        self.window.statusBar().showMessage(f"Exported {kind} to {path}", 8000)
+        self.exported.emit(kind, str(path))
+
+    def _run(self, kind: str, fn: Any, *args: Any) -> Path | None:
+        try:
+            path = fn(*args)
+        except Exception as exc:
+            self._fail(kind, dialogs.error_message(exc))
+            return None
+        self._done(kind, path)
+        return Path(path)
+
+    # -- the actions --------------------------------------------------------------------------
+    def page_text(self, path: str | None = None, mode: str | None = None) -> Path | None:
+        facts = self._facts()
+        if facts is None:
+            return None
+        mode = mode or self.window.session.mode
+        path = path or self.ask_path("text", f"{self._stem()}-p{facts.page.page_number}-{mode}.txt")
+        return self._run("text", lambda: write_text(path, page_text(facts, mode))) if path else None
+
+    def document_text(self, path: str | None = None, mode: str | None = None) -> Worker | None:
+        session = self.window.session
+        if session.document is None:
+            self._fail("document text", "No document is open.")
+            return None
+        mode = mode or session.mode
+        path = path or self.ask_path("text", f"{self._stem()}-{mode}.txt")
+        if not path:
+            return None
+        return self._start("document text", document_text_job, session.document, mode, session.params, path)
+
+    def glyphs_json(self, path: str | None = None) -> Path | None:
+        facts = self._facts()
+        if facts is None:
+            return None
+        path = path or self.ask_path("json", f"{self._stem()}-p{facts.page.page_number}-glyphs.json")
+        return self._run("json", write_glyphs_json, path, facts) if path else None
+
+    def glyphs_csv(self, path: str | None = None) -> Path | None:
+        facts = self._facts()
+        if facts is None:
+            return None
+        path = path or self.ask_path("csv", f"{self._stem()}-p{facts.page.page_number}-glyphs.csv")
+        return self._run("csv", write_glyphs_csv, path, facts) if path else None
+
+    def canvas_png(self, path: str | None = None, scale: float = 2.0) -> Path | None:
+        if self._facts() is None:
+            return None
+        n = self.window.session.page_number
+        path = path or self.ask_path("png", f"{self._stem()}-p{n}.png")
+        if not path:
+            return None
+
+        def save() -> str:
+            image = canvas_image(self.window.canvas, scale)
+            if not image.save(str(path), "PNG"):
+                raise OSError(f"could not write {path}")
+            return str(path)
+
+        return self._run("png", save)
+
+    def triage_report(self, path: str | None = None) -> Worker | None:
+        session = self.window.session
+        if session.source is None:
+            self._fail("triage report", "No document is open.")
+            return None
+        path = path or self.ask_path("html", f"{self._stem()}-triage.html")
+        if not path:
+            return None
+        return self._start(
+            "triage report", triage_report_job, str(session.source), session.password, session.params, path
+        )
+
+    def _start(self, kind: str, job: Any, *args: Any) -> Worker:
+        if self.worker is not None:
+            self.worker.cancel()
+        worker = Worker(job, *args)
+        bar = self.window.statusBar()
+        worker.signals.progress.connect(
+            alive(self, lambda d, t, m: bar.showMessage(f"Exporting {kind}: {m}…"))
+        )
+        worker.signals.result.connect(alive(self, lambda path: self._done(kind, path)))
+        worker.signals.error.connect(alive(self, lambda message, exc: self._fail(kind, message)))
+        worker.signals.finished.connect(alive(self, lambda w=worker: self._finished(w)))
+        self.worker = worker
+        self.window.pool.start(worker, priority=-3)
+        return worker
+
+    def _finished(self, worker: Worker) -> None:
+        if self.worker is worker:
+            self.worker = None
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()

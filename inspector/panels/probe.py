@@ -1,0 +1,164 @@
+"""The region probe's panel: the glyphs of a dragged rectangle with their fate, linked with the canvas."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from core.geometry import Rect
+from core.glyph import GlyphStatus
+from inspector.overlays import status_colour
+from inspector.probe import ProbeResult, probe_region
+from inspector.session import Session
+
+MAX_ROWS = 3000
+ROLE = Qt.ItemDataRole.UserRole
+FATE_COLOURS = {
+    "kept": "#2e7d32",
+    "culled": "#d32f2f",
+    "duplicate": "#e91e63",
+    "unresolved": "#b71c1c",
+    "fallback-decoded": "#b25e00",
+    "invisible": "#6d4c41",
+    "form": "#8e24aa",
+}
+
+
+class ProbePanel(QWidget):
+    source = "probe"
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.facts: Any = None
+        self.result: ProbeResult | None = None
+        self.rect: Rect | None = None
+        self._updating = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.label = QLabel(
+            "Drag a rectangle on the page with <b>Shift</b> held (or with the <b>Probe</b> tool of the "
+            "toolbar) to list every glyph in it with its fate."
+        )
+        self.label.setObjectName("probe.label")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.label)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("probe.tree")
+        self.tree.setHeaderLabels(["#", "Char", "Fate"])
+        self.tree.setColumnWidth(0, 78)
+        self.tree.setColumnWidth(1, 44)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
+        self.tree.itemSelectionChanged.connect(self._on_rows)
+        layout.addWidget(self.tree)
+        session.events.page.connect(lambda page: self.clear())
+        session.events.document.connect(lambda doc: self.clear())
+        session.events.mode.connect(lambda mode: self._rerun())
+        session.events.selection.connect(self._on_selection)
+
+    def clear(self) -> None:
+        self.result = None
+        self.rect = None
+        self.tree.clear()
+
+    def set_facts(self, facts: Any) -> None:
+        self.facts = facts
+        self._rerun()
+
+    def _rerun(self) -> None:
+        """Same rectangle, new decisions (thresholds or mode changed)."""
+        if self.rect is not None and self.facts is not None:
+            self.probe(self.rect, select=False)
+
+    def probe(self, rect: Rect, select: bool = True) -> ProbeResult | None:
+        """List the glyphs of `rect` (user space); with `select`, they become the selection."""
+        if self.facts is None:
+            self.label.setText("No page loaded.")
+            return None
+        self.rect = rect
+        result = probe_region(self.facts, self.facts.page.page_number, rect, self.session.mode)
+        self.result = result
+        self._fill(result)
+        if select:
+            if result.entries:
+                self.session.select([e.paint_index for e in result.entries], self.source)
+            else:
+                self.session.clear_selection(self.source)
+        return result
+
+    def _fill(self, result: ProbeResult) -> None:
+        x0, y0, x1, y1 = result.rect
+        where = f"[{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f}]"
+        self._updating = True
+        try:
+            self.tree.clear()
+            if not result.entries:
+                self.label.setText(
+                    f"<b>Region {where}</b> on page {result.page}:<br>"
+                    f"<span style='color:#b71c1c; font-size:large'>{html.escape(result.message)}</span>"
+                )
+                return
+            more = f" (first {MAX_ROWS} listed)" if len(result.entries) > MAX_ROWS else ""
+            self.label.setText(
+                f"<b>Region {where}</b> on page {result.page}: {html.escape(result.summary())}{more}. "
+                "Expand a glyph for the decisions around it."
+            )
+            items = []
+            for e in result.entries[:MAX_ROWS]:
+                char = e.char if e.char else "∅"
+                item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fates)])
+                item.setData(0, ROLE, e.paint_index)
+                first = e.fates[0].split(" ")[0]
+                item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(first, "#000"))))
+                item.setForeground(0, QBrush(QColor(status_colour(GlyphStatus(e.status)))))
+                item.setToolTip(2, "\n".join((*e.fates, *e.details)))
+                for line in e.details:
+                    child = QTreeWidgetItem(["", "", line])
+                    child.setData(0, ROLE, e.paint_index)
+                    child.setToolTip(2, line)
+                    child.setForeground(2, QBrush(QColor("#424242")))
+                    item.addChild(child)
+                items.append(item)
+            self.tree.addTopLevelItems(items)
+        finally:
+            self._updating = False
+
+    def _on_rows(self) -> None:
+        if self._updating:
+            return
+        indices = {item.data(0, ROLE) for item in self.tree.selectedItems()}
+        indices.discard(None)
+        if indices:
+            self.session.select(indices, self.source)
+
+    def _on_selection(self, selection: frozenset[int], source: str) -> None:
+        if source == self.source or self.result is None:
+            return
+        self._updating = True
+        try:
+            self.tree.clearSelection()
+            first = None
+            for row in range(self.tree.topLevelItemCount()):
+                item = self.tree.topLevelItem(row)
+                if item.data(0, ROLE) in selection:
+                    item.setSelected(True)
+                    first = first or item
+            if first is not None:
+                self.tree.scrollToItem(first)
+        finally:
+            self._updating = False
+
+    def entry_text(self) -> str:
+        """Everything the panel says, as plain text (for tests and copying)."""
+        lines = [self.label.text()]
+        if self.result is not None:
+            for e in self.result.entries:
+                lines.append(f"#{e.paint_index} {e.char!r}: " + "; ".join(e.fates))
+                lines.extend("    " + d for d in e.details)
+        return "\n".join(lines)
