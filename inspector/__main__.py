@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+
+def _no_display() -> bool:
+    """On X11/Wayland systems Qt aborts the process without a display; say so first."""
+    if os.environ.get("QT_QPA_PLATFORM") or not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def _gui(path: str | None, page: int | None, password: str | None) -> int:
+    if path is not None and not Path(path).exists():
+        print(f"glyphscope: file not found: {path}", file=sys.stderr)
+        return 4
+    if page is not None and page < 1:
+        print("glyphscope: --page must be 1 or more", file=sys.stderr)
+        return 2
+    if _no_display():
+        print(
+            "glyphscope: no display to open the window on (DISPLAY is not set). Use a desktop "
+            "session, `xvfb-run -a glyphscope …`, or QT_QPA_PLATFORM=offscreen; headless commands: "
+            "glyphscope --help",
+            file=sys.stderr,
+        )
+        return 1
     from inspector.app import run_gui  # Qt is imported only when a window is wanted
 
     return run_gui(path, page, password)
