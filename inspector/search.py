@@ -23,6 +23,8 @@ from inspector.engine import TextView, describe, text_view
 
 CONTEXT = 32  # characters of context either side of a hit
 MAX_REASONS = 3
+MAX_OCCURRENCES = 50  # places in the glyphs examined for the clearest explanation
+PAINTED_SPACE = "the page itself paints a space character"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +173,7 @@ def _spacing_reasons(
             if gap is not None and gap.verdict == "inserted":
                 reasons.append(f"a space was inserted {pair} ({describe(gap)})")
             else:
-                reasons.append(f"the page itself paints a space character {pair}")
+                reasons.append(f"{PAINTED_SPACE} {pair}")
     return reasons
 
 
@@ -192,8 +194,17 @@ def explain_miss(
     kept, owner = _glyph_string(glyphs, view.order, case_sensitive)
     k = kept.find(q)
     if k >= 0:
+        # Several places may hold the letters; prefer one where an engine decision made the difference.
+        candidates = []
+        start = k
+        while start >= 0 and len(candidates) < MAX_OCCURRENCES:
+            candidates.append((start, _spacing_reasons(glyphs, view, owner, start, space_before)))
+            start = kept.find(q, start + 1)
+        k, reasons = next(
+            ((at, why) for at, why in candidates if any(not r.startswith(PAINTED_SPACE) for r in why)),
+            next(((at, why) for at, why in candidates if why), candidates[0]),
+        )
         run = _run(owner, k, len(q))
-        reasons = _spacing_reasons(glyphs, view, owner, k, space_before)
         if reasons:
             more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
             message = (

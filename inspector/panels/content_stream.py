@@ -353,17 +353,13 @@ class ContentStreamPanel(QWidget):
             self._updating = False
 
     def _select_rows(self, view: QTableView, model: InstructionModel, rows: set[int]) -> None:
+        """Highlighted rows stay unselected, so a click on one of them still selects its glyphs."""
         sm = view.selectionModel()
         sm.clearSelection()
         if not rows:
             return
         first = min(rows)
         sm.setCurrentIndex(model.index(first, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
-        for r in sorted(rows)[:5000]:
-            sm.select(
-                model.index(r, 0),
-                QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
-            )
         view.scrollTo(model.index(first, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def show_instruction(self, token_index: int) -> None:
@@ -375,10 +371,8 @@ class ContentStreamPanel(QWidget):
         try:
             self.page_model.set_highlighted(self.page_model.highlighted | {row})
             sm = self.page_view.selectionModel()
-            sm.setCurrentIndex(
-                self.page_model.index(row, 0),
-                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
-            )
+            sm.clearSelection()
+            sm.setCurrentIndex(self.page_model.index(row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
             self.page_view.scrollTo(
                 self.page_model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
             )
@@ -436,13 +430,21 @@ class ContentStreamPanel(QWidget):
         """Select a page instruction as a user's click would (drives the glyph selection)."""
         row = self.page_model.row_of(token_index)
         if row is not None:
-            self.page_view.selectRow(row)
+            _select_row(self.page_view, row)
 
     def select_form_instruction(self, stream_index: int) -> None:
         row = self.form_model.row_of(stream_index)
         if row is not None:
-            self.form_view.selectRow(row)
+            _select_row(self.form_view, row)
 
     def current_row(self) -> int | None:
         index: QModelIndex = self.page_view.currentIndex()
         return index.row() if index.isValid() else None
+
+
+def _select_row(view: QTableView, row: int) -> None:
+    """Select one row as a click would, independent of the keyboard modifiers held (unlike selectRow)."""
+    index = view.model().index(row, 0)
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    view.selectionModel().setCurrentIndex(index, flags)
+    view.scrollTo(index)

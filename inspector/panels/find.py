@@ -136,8 +136,13 @@ class FindPanel(QWidget):
         self.edit.selectAll()
 
     def _rerun(self) -> None:
-        if self.query and self.session.document is not None:
-            self.search(self.query)
+        """Mode or thresholds changed: the hits' offsets are stale, search again once a page is shown."""
+        if not self.query or self.session.document is None:
+            return
+        if self.facts is None:
+            self._rerun_timer.start()
+            return
+        self.search(self.query)
 
     # -- searching ----------------------------------------------------------------------------
     def search(self, query: str | None = None) -> Worker | None:
@@ -145,6 +150,7 @@ class FindPanel(QWidget):
         if query is not None and query != self.edit.text():
             self.edit.setText(query)
         query = self.edit.text()
+        self._rerun_timer.stop()  # this search already uses the current mode and thresholds
         self.cancel()
         self.reset()
         self.query = query

@@ -215,7 +215,7 @@ class FontsPanel(QWidget):
         """Select a font's row as a user's click would; returns the row."""
         for row, f in enumerate(self.model.fonts):
             if f.font_key == font_key and tuple(f.form_path) == tuple(form_path):
-                self.table.selectRow(row)
+                _select_row(self.table, row)
                 return row
         return None
 
@@ -244,3 +244,11 @@ class FontsPanel(QWidget):
 
     def row_glyphs(self, row: int) -> list[int]:
         return list(self.model.glyphs_of[row])
+
+
+def _select_row(view: QTableView, row: int) -> None:
+    """Select one row as a click would, independent of the keyboard modifiers held (unlike selectRow)."""
+    index = view.model().index(row, 0)
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    view.selectionModel().setCurrentIndex(index, flags)
+    view.scrollTo(index)
