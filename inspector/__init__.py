@@ -37,13 +37,16 @@ def _make_none_immortal() -> None:
     import ctypes
 
     bump = 1 << 40
-    cell = ctypes.c_ssize_t.from_address(id(None))
-    if abs(cell.value - sys.getrefcount(None)) > 64:  # not the refcount field: leave it alone
-        return
-    before = cell.value
-    cell.value = before + bump
-    if abs(sys.getrefcount(None) - (before + bump)) > 64:
-        cell.value -= bump
+    # True and False drift the same way: `Signal.emit` returns True without a reference, so a
+    # session that emits a few thousand signals aborts with "bool_dealloc".
+    for singleton in (None, True, False):
+        cell = ctypes.c_ssize_t.from_address(id(singleton))
+        if abs(cell.value - sys.getrefcount(singleton)) > 64:  # not the refcount field: leave it alone
+            continue
+        before = cell.value
+        cell.value = before + bump
+        if abs(sys.getrefcount(singleton) - (before + bump)) > 64:
+            cell.value -= bump
 
 
 _make_none_immortal()

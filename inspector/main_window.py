@@ -171,6 +171,7 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         self.act_probe = a("&Probe region (drag a rectangle)", self._toggle_probe, "Ctrl+R", "probe")
         self.act_probe.setCheckable(True)
+        self.act_probe.setIconText("Probe")
         self.act_probe.setToolTip(
             "Drag a rectangle on the page to list every glyph in it with its fate (or Shift+drag)"
         )

@@ -214,7 +214,7 @@ class ContentStreamPanel(QWidget):
         self.form_view.setModel(self.form_model)
         bottom_layout.addWidget(self.form_view)
         splitter.addWidget(bottom)
-        splitter.setSizes([300, 140])
+        splitter.setSizes([260, 200])
 
         self.page_view.selectionModel().selectionChanged.connect(self._on_page_rows)
         self.form_view.selectionModel().selectionChanged.connect(self._on_form_rows)

@@ -7,6 +7,7 @@ opens that page.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -113,14 +114,21 @@ class DiagnosticsPanel(QWidget):
         page_layout.addWidget(self.page_label)
         self.tree = QTreeWidget()
         self.tree.setObjectName("diagnostics.page")
-        self.tree.setHeaderLabels(["Severity", "Finding", "Glyphs"])
+        self.tree.setHeaderLabels(["Severity", "Glyphs", "Finding"])
         self.tree.setRootIsDecorated(False)
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         self.tree.setColumnWidth(0, 92)
-        self.tree.setColumnWidth(1, 330)
+        self.tree.setColumnWidth(1, 52)
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
-        page_layout.addWidget(self.tree)
+        page_layout.addWidget(self.tree, 3)
+        self.detail = QLabel("")
+        self.detail.setObjectName("diagnostics.detail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        page_layout.addWidget(self.detail, 1)
         splitter.addWidget(page_box)
 
         doc_box = QWidget()
@@ -150,7 +158,7 @@ class DiagnosticsPanel(QWidget):
         self.summary.setHeaderLabels(["Page", "Errors", "Warnings", "Info", "Kinds"])
         self.summary.setRootIsDecorated(False)
         self.summary.setUniformRowHeights(True)
-        for col, width in enumerate((70, 50, 64, 40)):
+        for col, width in enumerate((92, 50, 64, 40)):
             self.summary.setColumnWidth(col, width)
         self.summary.itemClicked.connect(self._on_summary_clicked)
         self.summary.itemActivated.connect(self._on_summary_clicked)
@@ -169,6 +177,7 @@ class DiagnosticsPanel(QWidget):
         self.tree.blockSignals(True)
         self.tree.clear()
         self.tree.blockSignals(False)
+        self.detail.setText("")
         if facts is None:
             self.findings = []
             self.page_label.setText("No page loaded." if self.session.document is None else "Loading…")
@@ -194,7 +203,8 @@ class DiagnosticsPanel(QWidget):
             )
         items = []
         for d in self.findings:
-            item = QTreeWidgetItem(["", d.message, str(len(d.glyphs)) if d.glyphs else ""])
+            item = QTreeWidgetItem(["", str(len(d.glyphs)) if d.glyphs else "", d.message])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             item.setIcon(0, self.icons.get(d.severity, QIcon()))
             item.setText(0, d.severity.value)
             item.setForeground(0, QBrush(QColor(SEVERITY_COLOURS.get(d.severity, "#000"))))
@@ -220,12 +230,31 @@ class DiagnosticsPanel(QWidget):
         self.activate(d)
 
     def activate(self, d: Diagnostic) -> None:
+        self.detail.setText(self._detail_html(d))
         if d.glyphs:
             self.session.select(d.glyphs, "diagnostics")
         what = f"{d.kind.value}: {len(d.glyphs)} glyph(s) selected" if d.glyphs else d.kind.value
         self.session.report(what)
         if d.token_index is not None and d.token_index >= 0:
             self.instruction_requested.emit(d.token_index)
+
+    @staticmethod
+    def _detail_html(d: Diagnostic) -> str:
+        where = []
+        if d.font_key:
+            where.append(f"font {html.escape(d.font_key)}")
+        if d.form_path:
+            where.append("form " + html.escape(" › ".join(d.form_path)))
+        if d.token_index is not None:
+            where.append(f"page instruction #{d.token_index}")
+        if d.glyphs:
+            where.append(f"{len(d.glyphs)} glyph(s), selected on the page")
+        colour = SEVERITY_COLOURS.get(d.severity, "#000")
+        return (
+            f"<span style='color:{colour}'><b>{d.severity.value}</b></span> <code>{d.kind.value}</code>: "
+            f"{html.escape(d.message)}"
+            + (f"<br><span style='color:#616161'>{'; '.join(where)}</span>" if where else "")
+        )
 
     def select_finding(self, kind: str) -> Diagnostic | None:
         """Select the first finding of `kind` as a user's click would."""

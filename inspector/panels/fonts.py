@@ -6,12 +6,21 @@ single font selects its row.
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.glyph import DecodeSource
 from inspector.session import Session
@@ -27,19 +36,19 @@ SOURCE_SHORT = {
     DecodeSource.UNRESOLVED: "UNRESOLVED",
 }
 
-HEADERS = (
+HEADERS = (  # what triage needs first, then the font's identity
     "Key",
     "Form",
+    "Glyphs",
+    "Unresolved",
+    "Decoded by",
+    "ToUnicode",
+    "Problems",
     "Type",
     "Base font",
     "Encoding",
-    "ToUnicode",
     "Widths",
     "Embedded",
-    "Glyphs",
-    "Decoded by",
-    "Unresolved",
-    "Problems",
 )
 
 
@@ -173,7 +182,13 @@ class FontsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setStretchLastSection(True)
-        layout.addWidget(self.table)
+        self.card = QTextBrowser()
+        self.card.setObjectName("fonts.card")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.card)
+        splitter.setSizes([240, 150])
+        layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         session.events.selection.connect(self._on_selection)
 
@@ -204,10 +219,31 @@ class FontsPanel(QWidget):
         self.label.setText(" · ".join(parts) + ". Select a font to highlight its glyphs.")
         self._on_selection(self.session.selection, "")
 
+    def _show_card(self, rows: list[int]) -> None:
+        """Every fact of the (first) selected font, readable however narrow the dock is."""
+        if not rows:
+            self.card.setHtml("")
+            return
+        m = self.model
+        r = rows[0]
+        info = m.fonts[r].info
+        facts = [(HEADERS[c], m.cell(r, c)) for c in range(len(HEADERS))]
+        facts.insert(2, ("Object", info.font_id))
+        if info.cid_collection:
+            facts.append(("Collection", info.cid_collection))
+        facts.append(("Writing mode", "vertical" if info.wmode else "horizontal"))
+        body = "".join(
+            f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(k)}</td><td>{html.escape(v) or '—'}</td></tr>"
+            for k, v in facts
+        )
+        more = f" (+{len(rows) - 1} more selected)" if len(rows) > 1 else ""
+        self.card.setHtml(f"<b>{html.escape(m.fonts[r].font_key)}</b>{more}<table>{body}</table>")
+
     def _on_rows_selected(self, *_: Any) -> None:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        self._show_card(rows)
         if self._updating:
             return
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         glyphs = [i for r in rows for i in self.model.glyphs_of[r]]
         self.session.select(glyphs, self.source)
 

@@ -53,10 +53,18 @@ class ProbePanel(QWidget):
         self.tree.setHeaderLabels(["#", "Char", "Fate"])
         self.tree.setColumnWidth(0, 78)
         self.tree.setColumnWidth(1, 44)
-        self.tree.setUniformRowHeights(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setWordWrap(True)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.tree.itemSelectionChanged.connect(self._on_rows)
-        layout.addWidget(self.tree)
+        layout.addWidget(self.tree, 3)
+        self.detail = QLabel("")
+        self.detail.setObjectName("probe.detail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.detail, 1)
         session.events.page.connect(lambda page: self.clear())
         session.events.document.connect(lambda doc: self.clear())
         session.events.mode.connect(lambda mode: self._rerun())
@@ -66,6 +74,7 @@ class ProbePanel(QWidget):
         self.result = None
         self.rect = None
         self.tree.clear()
+        self.detail.setText("")
 
     def set_facts(self, facts: Any) -> None:
         self.facts = facts
@@ -98,6 +107,7 @@ class ProbePanel(QWidget):
         self._updating = True
         try:
             self.tree.clear()
+            self.detail.setText("")
             if not result.entries:
                 self.label.setText(
                     f"<b>Region {where}</b> on page {result.page}:<br>"
@@ -129,7 +139,23 @@ class ProbePanel(QWidget):
         finally:
             self._updating = False
 
+    def _show_detail(self, paint_index: int | None) -> None:
+        entry = None
+        if self.result is not None and paint_index is not None:
+            entry = next((e for e in self.result.entries if e.paint_index == paint_index), None)
+        if entry is None:
+            self.detail.setText("")
+            return
+        char = html.escape(repr(entry.char)) if entry.char else "<i>unresolved</i>"
+        lines = "".join(f"<li>{html.escape(d)}</li>" for d in entry.details)
+        self.detail.setText(
+            f"<b>#{entry.paint_index}</b> {char}: {html.escape(' · '.join(entry.fates))}"
+            + (f"<ul style='margin:0'>{lines}</ul>" if lines else "")
+        )
+
     def _on_rows(self) -> None:
+        current = self.tree.currentItem()
+        self._show_detail(current.data(0, ROLE) if current is not None else None)
         if self._updating:
             return
         indices = {item.data(0, ROLE) for item in self.tree.selectedItems()}
