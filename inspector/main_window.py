@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -196,6 +198,7 @@ class MainWindow(QMainWindow):
             mode_menu.addAction(act)
         self.layers_menu = view_menu.addMenu("&Layers")
         self.panels_menu = view_menu.addMenu("&Panels")
+        view_menu.addAction(self._action("&Reset window layout", self.reset_layout, None, "reset_layout"))
         go_menu = menu.addMenu("&Go")
         for act in (self.act_first, self.act_prev, self.act_next, self.act_last):
             go_menu.addAction(act)
@@ -397,9 +400,12 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1500, 950)
+        # The layout as built: what "Reset window layout" returns to, and the fallback when a
+        # saved state comes from a version with other panels (restoreState then refuses it).
+        self._default_state = self.saveState(self._layout_version())
         state = st.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+            self.restoreState(state, self._layout_version())
         for key in LAYER_KEYS:
             value = st.value(f"layers/{key}")
             if value is not None:
@@ -410,9 +416,18 @@ class MainWindow(QMainWindow):
             self.mode_combo.setCurrentIndex(MODES.index(str(mode)))
         self._rebuild_recent()
 
+    def _layout_version(self) -> int:
+        """Changes whenever the set of docks and toolbars changes, so stale layouts are not restored."""
+        widgets = [*self.findChildren(QDockWidget), *self.findChildren(QToolBar)]
+        names = sorted(w.objectName() for w in widgets)
+        return zlib.crc32("\n".join(names).encode()) & 0x7FFFFFFF
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state, self._layout_version())
+
     def save_settings(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/state", self.saveState(self._layout_version()))
         self.settings.setValue("view/mode", self.session.mode)
         self.settings.sync()
 
