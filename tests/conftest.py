@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +48,16 @@ def _isolated_qsettings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
         QSettings.setPath(fmt, QSettings.Scope.SystemScope, str(tmp_path / "settings-system"))
+
+
+@pytest.fixture
+def window(qtbot: Any) -> Any:
+    """The real main window, shown offscreen, with settings in a temporary folder."""
+    from inspector.main_window import MainWindow, make_settings
+
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    yield w
+    w.close()

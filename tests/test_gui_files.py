@@ -6,20 +6,8 @@ import pikepdf
 import pytest
 
 from inspector import dialogs
-from inspector.main_window import MainWindow, make_settings
 from tests.conftest import corpus_file
-
-TIMEOUT = 30_000
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    yield w
-    w.close()
+from tests.gui import TIMEOUT
 
 
 @pytest.fixture

@@ -6,37 +6,13 @@ import csv
 import json
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from inspector.export import canvas_image
-from inspector.main_window import MainWindow, make_settings
+from inspector.main_window import MainWindow
 from inspector.probe import NO_GLYPHS, glyphs_in
-
-TIMEOUT = 30_000
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    yield w
-    w.close()
-
-
-def open_file(qtbot, w: MainWindow, path: Path, page: int | None = None) -> None:
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
-        w.open_path(path, page=page)
-
-
-def go_to(qtbot, w: MainWindow, page: int) -> None:
-    if w.bundle is not None and w.bundle.page_number == page and w.bundle.facts is not None:
-        return
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT, check_params_cb=lambda n: n == page):
-        w.session.set_page(page)
+from tests.gui import TIMEOUT, go_to, open_file
 
 
 def drag(qtbot, w: MainWindow, rect, modifier=Qt.KeyboardModifier.ShiftModifier) -> None:

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
 
 from core.glyph import GlyphStatus
 from core.params import DEFAULT_PARAMETERS
-from inspector.main_window import MainWindow, make_settings
+from inspector.main_window import MainWindow
 from inspector.panels.tuning import field_docs, text_diff
-
-TIMEOUT = 30_000
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    yield w
-    w.close()
-
-
-def open_file(qtbot, w: MainWindow, path: Path, page: int | None = None) -> None:
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
-        w.open_path(path, page=page)
+from tests.gui import TIMEOUT, open_file
 
 
 def search(qtbot, w: MainWindow, query: str) -> None:

@@ -13,30 +13,7 @@ from core.glyph import DecodeSource, GlyphStatus
 from inspector.layers import LAYER_KEYS
 from inspector.main_window import MainWindow, make_settings
 from tests.conftest import corpus_file
-
-TIMEOUT = 30_000
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    yield w
-    w.close()
-
-
-def open_file(qtbot, w: MainWindow, path: Path, page: int | None = None, password: str | None = None) -> None:
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
-        w.open_path(path, password=password, page=page)
-
-
-def go_to(qtbot, w: MainWindow, page: int) -> None:
-    if w.bundle is not None and w.bundle.page_number == page:
-        return
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT, check_params_cb=lambda n: n == page):
-        w.session.set_page(page)
+from tests.gui import TIMEOUT, go_to, open_file
 
 
 def click_glyph(qtbot, w: MainWindow, paint_index: int) -> None:
