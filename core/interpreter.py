@@ -278,12 +278,10 @@ class PageInterpreter:
                     continue
                 if page_level:
                     self.token_index = index
-                self.diag.add(
+                self._note(
                     DiagnosticKind.UNKNOWN_OPERATOR,
                     Severity.WARNING,
                     f"unknown operator '{op}' skipped",
-                    token_index=self.token_index,
-                    form_path=self.frame.form_path,
                     once_key=f"'{op}'",
                 )
                 continue
@@ -319,25 +317,34 @@ class PageInterpreter:
                 ZeroDivisionError,
             ) as exc:
                 # A handler tripping over a broken object skips one operator, never the page.
-                self.diag.add(
+                self._note(
                     DiagnosticKind.MALFORMED_OPERATOR,
                     Severity.WARNING,
                     f"operator '{op}' skipped: {type(exc).__name__}: {exc}",
-                    token_index=self.token_index,
-                    form_path=self.frame.form_path,
                     once_key=f"'{op}' {type(exc).__name__}",
                 )
+
+    def _note(
+        self, kind: DiagnosticKind, severity: Severity, message: str, once_key: str | None = None
+    ) -> None:
+        """A finding about the instruction being run, in the stream being run."""
+        self.diag.add(
+            kind,
+            severity,
+            message,
+            token_index=self.token_index,
+            form_path=self.frame.form_path,
+            once_key=once_key,
+        )
 
     def _check(self, op: str, operands: list[Any], signature: str) -> list[Any] | None:
         """Validate operand count and types; convert numbers to float."""
         need = len(signature)
         if len(operands) < need:
-            self.diag.add(
+            self._note(
                 DiagnosticKind.MALFORMED_OPERATOR,
                 Severity.WARNING,
                 f"operator '{op}' skipped: {len(operands)} operand(s), {need} expected",
-                token_index=self.token_index,
-                form_path=self.frame.form_path,
                 once_key=f"'{op}' count",
             )
             return None
@@ -367,12 +374,10 @@ class PageInterpreter:
         return out
 
     def _bad_type(self, op: str, value: Any, expected: str) -> list[Any] | None:
-        self.diag.add(
+        self._note(
             DiagnosticKind.MALFORMED_OPERATOR,
             Severity.WARNING,
             f"operator '{op}' skipped: operand {str(value)[:40]!r} is not {expected}",
-            token_index=self.token_index,
-            form_path=self.frame.form_path,
             once_key=f"'{op}' type",
         )
         return None
@@ -384,12 +389,10 @@ class PageInterpreter:
 
     def op_Q(self, _: list[Any]) -> None:
         if len(self.stack) <= self.frame.base_depth:
-            self.diag.add(
+            self._note(
                 DiagnosticKind.Q_UNDERFLOW,
                 Severity.WARNING,
                 "Q without a matching q ignored",
-                token_index=self.token_index,
-                form_path=self.frame.form_path,
                 once_key="Q",
             )
             return
@@ -495,12 +498,10 @@ class PageInterpreter:
         ts = self.ts
         font = ts.font
         if not self.in_text:
-            self.diag.add(
+            self._note(
                 DiagnosticKind.TEXT_OUTSIDE_BT,
                 Severity.INFO,
                 "text shown outside BT…ET; interpreted with the current text matrix",
-                token_index=self.token_index,
-                form_path=self.frame.form_path,
                 once_key="BT",
             )
         if font is None:
@@ -718,8 +719,6 @@ class PageInterpreter:
                 DiagnosticKind.MARKED_CONTENT_UNBALANCED,
                 Severity.INFO,
                 "EMC without an open marked-content section ignored",
-                token_index=self.token_index,
-                form_path=self.frame.form_path,
                 once_key="EMC",
             )
             return
