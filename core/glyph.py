@@ -63,6 +63,7 @@ class Glyph:
     horizontal_scaling: float = 100.0
     outside_form_bbox: bool = False
     marked_tags: tuple[str, ...] = field(default=())  # marked-content tags, outer first
+    form_use: int = -1  # index into InterpretedPage.forms of the Do run that painted it; -1 for the page
 
     @property
     def is_space(self) -> bool:

@@ -558,7 +558,8 @@ class PageInterpreter:
         asc_x, asc_y, desc_x, desc_y = ascent * sc, ascent * sd, descent * sc, descent * sd
         wmode = 1 if vertical else 0
         hscale = ts.horizontal_scaling
-        counts = self.form_glyph_counts[frame.form_use_index] if form_path else None
+        form_use = frame.form_use_index if form_path else -1
+        counts = self.form_glyph_counts[form_use] if form_path else None
         space_spacing = tc + tw  # Tw applies to the single-byte code 32 only (§9.3.3)
         append = glyphs.append
         index = len(glyphs)
@@ -637,6 +638,7 @@ class PageInterpreter:
                         hscale,
                         outside,
                         tags,
+                        form_use,
                     )
                 )
                 index += 1

@@ -50,6 +50,7 @@ def glyph_to_json(
         "word_spacing": _r(g.word_spacing),
         "horizontal_scaling": _r(g.horizontal_scaling),
         "outside_form_bbox": g.outside_form_bbox,
+        "form_use": g.form_use,
         "status": (status or GlyphStatus.KEPT).value,
         "duplicate_of": duplicate_of,
     }

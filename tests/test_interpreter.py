@@ -413,3 +413,14 @@ def test_missing_font_loses_text_with_a_diagnostic():
     page = interpret(make_pdf([b"BT /Nope 10 Tf (x) Tj /F1 10 Tf (y) Tj ET"]))
     assert text_of(page.glyphs) == "y"
     assert DiagnosticKind.MISSING_FONT in kinds(page)
+
+
+def test_each_glyph_knows_which_do_ran_its_form():
+    pdf = pikepdf.new()
+    form = _form(pdf, b"BT /F9 10 Tf (w) Tj ET")
+    make_pdf([b"/Fm Do 1 0 0 1 0 100 cm /Fm Do"], xobjects={"/Fm": form}, pdf=pdf)
+    page = interpret(pdf)
+    first, second = page.glyphs
+    assert (first.form_use, second.form_use) == (0, 1)
+    assert [page.forms[g.form_use].token_index for g in page.glyphs] == [0, 2]
+    assert page.forms[0].glyph_count == page.forms[1].glyph_count == 1

@@ -11,7 +11,6 @@ and cached per (page, form path); the lists are item views over them, so a
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
@@ -44,45 +43,16 @@ def instructions_job(
 
 def chain_tokens(page: Any) -> list[int]:
     """For every glyph, the page-stream instruction that painted it: its own operator, or the `Do`
-    that started its form chain (-1 when unknown).
-
-    One form path can be run by several `Do`s; paint order then tells which: the right `Do` lies
-    between the page-stream glyphs painted just before and just after the form glyph."""
-    uses: dict[tuple[str, ...], list[int]] = {}
-    for form in page.forms:
-        uses.setdefault(tuple(form.form_path), []).append(form.token_index)
-    for tokens in uses.values():
-        tokens.sort()
-    glyphs = page.glyphs
-    n = len(glyphs)
-    out = [-1] * n
-    prev_token = [-1] * n  # token of the last page-stream glyph at or before i
-    last = -1
-    for i, g in enumerate(glyphs):
+    that started its form chain (-1 when unknown)."""
+    forms = page.forms
+    out = []
+    for g in page.glyphs:
         if not g.form_path:
-            last = g.token_index
-        prev_token[i] = last
-    next_token = [1 << 60] * n
-    following = 1 << 60
-    for i in range(n - 1, -1, -1):
-        g = glyphs[i]
-        if not g.form_path:
-            following = g.token_index
-        next_token[i] = following
-    for i, g in enumerate(glyphs):
-        if not g.form_path:
-            out[i] = g.token_index
-            continue
-        tokens = uses.get(g.form_path)
-        if not tokens:
-            continue
-        if len(tokens) == 1:
-            out[i] = tokens[0]
-            continue
-        lo = bisect_left(tokens, prev_token[i])
-        hi = bisect_right(tokens, next_token[i])
-        candidates = tokens[lo:hi] or tokens
-        out[i] = candidates[0]
+            out.append(g.token_index)
+        elif 0 <= g.form_use < len(forms):
+            out.append(forms[g.form_use].token_index)
+        else:
+            out.append(-1)
     return out
 
 
