@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.diagnostics import Diagnostic, Severity
+from inspector.panels.jobs import BackgroundJobPanel
 from inspector.session import Session
 from inspector.workers import CancelToken, Partial, Progress, Worker, WorkerPool, alive
 
@@ -82,7 +83,7 @@ def document_findings_job(
     return out
 
 
-class DiagnosticsPanel(QWidget):
+class DiagnosticsPanel(BackgroundJobPanel, QWidget):
     instruction_requested = Signal(int)  # page-stream token index of a finding
     summary_finished = Signal()
 
@@ -318,15 +319,6 @@ class DiagnosticsPanel(QWidget):
         self.doc_label.setText("Scanning…")
         self.pool.start(worker, priority=-2)
         return worker
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-
-    def _on_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.progress.setFormat(message)
 
     def _on_page_summary(self, s: PageSummary) -> None:
         self.summaries[s.page] = s

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.panels.jobs import BackgroundJobPanel
 from inspector.session import MODES, Session
 from inspector.workers import CancelToken, Progress, Worker, WorkerPool, alive
 
@@ -45,7 +46,7 @@ def document_text_job(
     return pages
 
 
-class DocumentTextPanel(QWidget):
+class DocumentTextPanel(BackgroundJobPanel, QWidget):
     page_requested = Signal(int)
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -123,15 +124,6 @@ class DocumentTextPanel(QWidget):
         self.status.setText("Extracting…")
         self.pool.start(worker, priority=-1)
         return worker
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-
-    def _on_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.progress.setFormat(message)
 
     def _on_result(self, pages: list[tuple[int, str]]) -> None:
         self.pages = pages

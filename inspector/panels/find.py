@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.panels.jobs import BackgroundJobPanel
 from inspector.search import (
     Hit,
     MissExplanation,
@@ -42,7 +43,7 @@ ROLE = Qt.ItemDataRole.UserRole
 MAX_LISTED = 2000
 
 
-class FindPanel(QWidget):
+class FindPanel(BackgroundJobPanel, QWidget):
     source = "find"
     search_finished = Signal()  # the whole document was searched (or the search was cancelled)
 
@@ -204,15 +205,6 @@ class FindPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.pool.start(worker, priority=-1)
         return worker
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-
-    def _on_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.progress.setFormat(message)
 
     def _on_result(self, result: SearchResult) -> None:
         if result.query != self.query or result.mode != self.mode:
