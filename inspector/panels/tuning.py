@@ -130,20 +130,18 @@ def _visible(s: str) -> str:
 
 
 def text_diff(default: str, current: str, context: int = 1) -> TextDiff:
-    """Unified line diff plus an inline, colour-marked character diff of the replaced lines."""
+    """Unified line diff plus an inline, colour-marked character diff of the replaced lines.
+
+    Character-level matching runs only inside changed hunks: over a whole 20,000-glyph page
+    difflib is quadratic enough to freeze the window for seconds.
+    """
+    if default == current:
+        return TextDiff("", "", 0, 0, 0, 0, 0)
     a, b = default.splitlines(), current.splitlines()
     unified = "\n".join(
         difflib.unified_diff(a, b, "default thresholds", "current thresholds", n=context, lineterm="")
     )
-    whole = difflib.SequenceMatcher(None, default, current, autojunk=False)
     spaces_added = spaces_removed = breaks_added = breaks_removed = 0
-    for tag, i1, i2, j1, j2 in whole.get_opcodes():
-        if tag in ("delete", "replace"):
-            spaces_removed += default[i1:i2].count(" ")
-            breaks_removed += default[i1:i2].count("\n")
-        if tag in ("insert", "replace"):
-            spaces_added += current[j1:j2].count(" ")
-            breaks_added += current[j1:j2].count("\n")
     rows: list[str] = []
     changed = 0
     lines = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -152,6 +150,13 @@ def text_diff(default: str, current: str, context: int = 1) -> TextDiff:
             continue
         changed += max(i2 - i1, j2 - j1)
         old, new = "\n".join(a[i1:i2]), "\n".join(b[j1:j2])
+        breaks_removed += max(0, (i2 - i1) - (j2 - j1))
+        breaks_added += max(0, (j2 - j1) - (i2 - i1))
+        for op, k1, k2, m1, m2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+            if op in ("delete", "replace"):
+                spaces_removed += old[k1:k2].count(" ")
+            if op in ("insert", "replace"):
+                spaces_added += new[m1:m2].count(" ")
         rows.append(f"<div class='hunk'>line {i1 + 1}{'–' + str(i2) if i2 - i1 > 1 else ''}:</div>")
         rows.append("<pre>" + _inline(old, new) + "</pre>")
     return TextDiff(
