@@ -28,6 +28,7 @@ from core.postprocess import page_diagnostics
 MAX_INHERITANCE_DEPTH = 64  # /Parent chains in hostile files can loop
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
 PAGE_CACHE_SIZE = 48
+CACHE_MAX_GLYPHS = 300_000  # ≈ 330 MB of glyph records
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,7 @@ class Document:
         self._lock = threading.RLock()
         self._fonts = FontCache()
         self._cache: OrderedDict[int, InterpretedPage] = OrderedDict()
+        self._cached_glyphs = 0
         self._structures: dict[int, Any] | None = None
         self.page_count = len(pdf.pages)
 
@@ -213,8 +215,13 @@ class Document:
             page_obj = self._page_obj(page_number)
             result = self._interpret(page_obj, page_number)
             self._cache[page_number] = result
-            while len(self._cache) > PAGE_CACHE_SIZE:
-                self._cache.popitem(last=False)
+            self._cached_glyphs += len(result.glyphs)
+            # Bounded in pages and in glyphs (~1.1 KB each): dense pages must not pile up.
+            while len(self._cache) > 1 and (
+                len(self._cache) > PAGE_CACHE_SIZE or self._cached_glyphs > CACHE_MAX_GLYPHS
+            ):
+                _, dropped = self._cache.popitem(last=False)
+                self._cached_glyphs -= len(dropped.glyphs)
             return result
 
     def _interpret(self, page_obj: Any, page_number: int) -> InterpretedPage:
@@ -331,6 +338,7 @@ class Document:
     def close(self) -> None:
         with self._lock:
             self._cache.clear()
+            self._cached_glyphs = 0
             self.pdf.close()
 
     def __enter__(self) -> Document:

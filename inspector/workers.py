@@ -22,6 +22,7 @@ from PySide6.QtGui import QImage
 
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
 PAGE_CACHE_SIZE = 24
+CACHE_MAX_GLYPHS = 250_000  # ≈ 600 MB of analyses, overlays and images at the densest
 
 
 class Cancelled(Exception):
@@ -282,11 +283,22 @@ def render_job(
 
 
 class PageCache:
-    """LRU of PageBundles by page number."""
+    """LRU of PageBundles by page number, bounded in pages and in glyphs.
 
-    def __init__(self, size: int = PAGE_CACHE_SIZE) -> None:
+    A dense page's analysis, overlays and image take ~50 MB per 20,000 glyphs, so a
+    count of pages alone would let 24 dense pages take over a gigabyte.
+    """
+
+    def __init__(self, size: int = PAGE_CACHE_SIZE, max_glyphs: int = CACHE_MAX_GLYPHS) -> None:
         self.size = size
+        self.max_glyphs = max_glyphs
         self._items: OrderedDict[int, PageBundle] = OrderedDict()
+        self._glyphs = 0
+
+    @staticmethod
+    def _weight(bundle: PageBundle) -> int:
+        analysis = bundle.analysis
+        return len(analysis.page.glyphs) if analysis is not None else 0
 
     def get(self, page_number: int) -> PageBundle | None:
         bundle = self._items.get(page_number)
@@ -295,13 +307,19 @@ class PageCache:
         return bundle
 
     def put(self, bundle: PageBundle) -> None:
+        old = self._items.get(bundle.page_number)
+        if old is not None:
+            self._glyphs -= self._weight(old)
         self._items[bundle.page_number] = bundle
         self._items.move_to_end(bundle.page_number)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._glyphs += self._weight(bundle)
+        while len(self._items) > 1 and (len(self._items) > self.size or self._glyphs > self.max_glyphs):
+            _, dropped = self._items.popitem(last=False)
+            self._glyphs -= self._weight(dropped)
 
     def clear(self) -> None:
         self._items.clear()
+        self._glyphs = 0
 
     def __contains__(self, page_number: int) -> bool:
         return page_number in self._items

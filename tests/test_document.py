@@ -89,3 +89,15 @@ def test_every_corpus_page_interprets(name):
     for n in range(1, doc.page_count + 1):
         page = doc.interpret(n)
         assert not page.errors, page.errors
+
+
+def test_page_cache_is_bounded_by_glyphs(monkeypatch):
+    import core.document as document
+
+    monkeypatch.setattr(document, "CACHE_MAX_GLYPHS", 25)
+    pdf = make_pdf([b"BT /F1 10 Tf (" + b"x" * 10 + b") Tj ET"] * 5)
+    doc = open_document(to_bytes(pdf))
+    for n in range(1, 6):
+        doc.interpret(n)
+    assert list(doc._cache) == [4, 5]  # 10 glyphs each: a third page would pass 25
+    assert doc._cached_glyphs == 20
