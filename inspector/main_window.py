@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 import zlib
 from pathlib import Path
@@ -52,6 +53,19 @@ from inspector.workers import (
 )
 
 MAX_RECENT = 10
+
+
+def _close_quietly(*things: Any) -> None:
+    """Close documents and renderers; a file that is already broken must not stop the window."""
+    for thing in things:
+        if thing is None:
+            continue
+        try:
+            thing.close()
+        except (OSError, RuntimeError, ValueError) as exc:  # pikepdf/QtPdf on a damaged file
+            print(f"glyphscope: closing {thing!r} failed: {exc}", file=sys.stderr)
+
+
 LIVE_REASSEMBLY_GLYPHS = 4000  # pages up to this size re-assemble on the GUI thread (well under 100 ms)
 SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
 
@@ -550,12 +564,7 @@ class MainWindow(QMainWindow):
         if self.pool.active and attempts < 50:
             QTimer.singleShot(100, lambda: self._close_later(document, renderer, attempts + 1))
             return
-        for thing in (renderer, document):
-            try:
-                if thing is not None:
-                    thing.close()
-            except Exception:
-                pass
+        _close_quietly(renderer, document)
 
     # -- pages --------------------------------------------------------------------------------
     def prev_page(self) -> None:
@@ -712,10 +721,5 @@ class MainWindow(QMainWindow):
         self.exporter.cancel()
         self.pool.shutdown(3000)
         doc, renderer = self.session.document, self.renderer
-        for thing in (renderer, doc):
-            try:
-                if thing is not None:
-                    thing.close()
-            except Exception:
-                pass
+        _close_quietly(renderer, doc)
         super().closeEvent(event)

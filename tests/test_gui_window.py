@@ -193,18 +193,17 @@ def test_whole_document_text_in_a_worker(qtbot, window, demo_pdf) -> None:
     w = window
     open_file(qtbot, w, demo_pdf)
     panel = w.document_text
-    worker = panel.extract()
-    with qtbot.waitSignal(worker.signals.finished, timeout=60_000):
-        pass
+    # Wait on the panel's state, not on the worker's signal: a signal emitted from the worker
+    # thread before the test connects to it would never arrive.
+    panel.extract()
+    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
     assert len(panel.pages) == w.session.page_count
     assert panel.text().count("\f") == w.session.page_count - 1
     assert panel.progress.value() == w.session.page_count
     # Cancel a second run at once: it stops without a result and without an error.
     worker = panel.extract()
     worker.cancel()
-    with qtbot.waitSignal(worker.signals.finished, timeout=60_000):
-        pass
-    assert panel.extract_button.isEnabled()
+    qtbot.waitUntil(panel.extract_button.isEnabled, timeout=60_000)
 
 
 def test_rotated_corpus_pages_keep_overlays_aligned(qtbot, window) -> None:
@@ -344,7 +343,7 @@ def test_thousand_page_file_opens_at_once_and_loads_pages_on_demand(qtbot, windo
 
 def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
     """`glyphscope` without a file: the window opens the bundled demo (here the built copy)."""
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
     import inspector
@@ -364,6 +363,15 @@ def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
             QTimer.singleShot(50, poll)
 
     QTimer.singleShot(50, poll)
-    QTimer.singleShot(30_000, QApplication.instance().quit)  # never hang the suite
-    assert inspector.app.run_gui(None, None, None) == 0
+    guard = QTimer()
+    guard.setSingleShot(True)
+    guard.timeout.connect(QApplication.instance().quit)  # never hang the suite
+    guard.start(30_000)
+    try:
+        assert inspector.app.run_gui(None, None, None) == 0
+    finally:
+        guard.stop()
+        # Closing the last window posts one more Quit; left queued it would end the event
+        # loop of whichever test waits next.
+        QCoreApplication.removePostedEvents(None, QEvent.Type.Quit)
     assert seen and seen[0] > 1
