@@ -172,7 +172,15 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     document = [d.to_json() for d in doc.diagnostics]
     if args.json:
-        _write_json({"file": args.file, "pages_total": doc.page_count, "document": document, "pages": pages})
+        _write_json(
+            {
+                "file": args.file,
+                "pages_total": doc.page_count,
+                "warnings": list(doc.warnings),
+                "document": document,
+                "pages": pages,
+            }
+        )
     else:
         for d in document:
             print(f"document\t{d['severity']}\t{d['kind']}\t{d['message']}")
