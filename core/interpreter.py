@@ -737,12 +737,10 @@ class PageInterpreter:
         xobjects = res.get("/XObject") if res is not None else None
         xobj = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
         if not isinstance(xobj, pikepdf.Stream):
-            self.diag.add(
+            self._note(
                 DiagnosticKind.MISSING_XOBJECT,
                 Severity.WARNING,
                 f"XObject {name} is not in the resources",
-                token_index=self.token_index,
-                form_path=frame.form_path,
                 once_key=name,
             )
             return
@@ -752,22 +750,18 @@ class PageInterpreter:
         path = frame.form_path + (name,)
         if ident in frame.form_ids:
             chain = " → ".join(path)
-            self.diag.add(
+            self._note(
                 DiagnosticKind.FORM_CYCLE,
                 Severity.WARNING,
                 f"form {name} draws itself ({chain}): the repeated Do was skipped, its text appears once",
-                token_index=self.token_index,
-                form_path=frame.form_path,
                 once_key=chain,
             )
             return
         if len(path) > MAX_FORM_DEPTH:
-            self.diag.add(
+            self._note(
                 DiagnosticKind.FORM_DEPTH_CAP,
                 Severity.WARNING,
                 f"forms nested deeper than {MAX_FORM_DEPTH} levels: {name} not drawn",
-                token_index=self.token_index,
-                form_path=frame.form_path,
                 once_key="depth",
             )
             return

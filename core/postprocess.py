@@ -63,36 +63,36 @@ def page_diagnostics(
                 )
             )
         unresolved = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.UNRESOLVED)
-        if unresolved:
-            share = len(unresolved) / max(1, len(used))
-            out.append(
-                Diagnostic(
-                    DiagnosticKind.UNRESOLVED_GLYPHS,
-                    Severity.ERROR if share > 0.2 else Severity.WARNING,
-                    f"font {label}: {len(unresolved)} of {len(used)} {_glyph_word(len(used))} have no "
-                    "Unicode (no usable ToUnicode or encoding); they become spaces in the text",
-                    page=page_number,
-                    font_key=pf.font_key,
-                    form_path=pf.form_path,
-                    glyphs=unresolved,
-                    count=len(unresolved),
-                )
-            )
         fallback = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.FALLBACK)
-        if fallback:
-            out.append(
-                Diagnostic(
-                    DiagnosticKind.FALLBACK_DECODING,
-                    Severity.WARNING,
-                    f"font {label}: {len(fallback)} {_glyph_word(len(fallback))} decoded by a guess "
-                    "(no encoding information answered); the text may be wrong",
-                    page=page_number,
-                    font_key=pf.font_key,
-                    form_path=pf.form_path,
-                    glyphs=fallback,
-                    count=len(fallback),
+        for kind, severity, indices, message in (
+            (
+                DiagnosticKind.UNRESOLVED_GLYPHS,
+                Severity.ERROR if len(unresolved) > 0.2 * len(used) else Severity.WARNING,
+                unresolved,
+                f"{len(unresolved)} of {len(used)} {_glyph_word(len(used))} have no Unicode (no usable "
+                "ToUnicode or encoding); they become spaces in the text",
+            ),
+            (
+                DiagnosticKind.FALLBACK_DECODING,
+                Severity.WARNING,
+                fallback,
+                f"{len(fallback)} {_glyph_word(len(fallback))} decoded by a guess (no encoding "
+                "information answered); the text may be wrong",
+            ),
+        ):
+            if indices:
+                out.append(
+                    Diagnostic(
+                        kind,
+                        severity,
+                        f"font {label}: {message}",
+                        page=page_number,
+                        font_key=pf.font_key,
+                        form_path=pf.form_path,
+                        glyphs=indices,
+                        count=len(indices),
+                    )
                 )
-            )
 
     for use in forms:
         if use.glyphs_outside_bbox:
