@@ -57,9 +57,10 @@ class SimpleFont:
         self._base_names: Mapping[int, str] = {}
         self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
         self._explicit_base = False  # /Encoding or /BaseEncoding named a table
-        self._decoded: list[DecodedCode] | None = None  # built on first decode()
+        self._decoded: list[DecodedCode | None] = [None] * 256  # filled by decode() as codes appear
         encoding_label = self._read_encoding()
-        self._table: list[Decoded] = [self._resolve(code) for code in range(256)]
+        # Resolved on first use: most fonts of a page use a few dozen of their 256 codes.
+        self._table: list[Decoded | None] = [None] * 256
         widths_source = self._read_widths()
         self.ascent, self.descent = self._ascent_descent()
         self._note_missing_tounicode()
@@ -83,12 +84,22 @@ class SimpleFont:
 
     def decode(self, data: bytes) -> list[DecodedCode]:
         table = self._decoded
-        if table is None:
-            table = self._decoded = [(c, 1, *self._table[c], self._widths[c]) for c in range(256)]
-        return [table[b] for b in data]
+        out = [table[b] for b in data]
+        if None in out:
+            for b in set(data):
+                if table[b] is None:
+                    table[b] = (b, 1, *self._entry(b), self._widths[b])
+            out = [table[b] for b in data]
+        return out  # type: ignore[return-value]
+
+    def _entry(self, code: int) -> Decoded:
+        found = self._table[code]
+        if found is None:
+            found = self._table[code] = self._resolve(code)
+        return found
 
     def unicode(self, code: int) -> Decoded:
-        return self._table[code] if 0 <= code < 256 else UNRESOLVED
+        return self._entry(code) if 0 <= code < 256 else UNRESOLVED
 
     def width(self, code: int) -> float:
         return self._widths[code] if 0 <= code < 256 else self._default_width
@@ -232,7 +243,7 @@ class SimpleFont:
             index = code - first
             value = as_number(widths[index]) if 0 <= index < len(widths) else None
             if value is None and afm is not None and (not widths or fallback is None):
-                value = afm.get(self._table[code][0])
+                value = afm.get(self._entry(code)[0])
             if value is None:
                 value = fallback or 0.0
             table.append(value * scale)
