@@ -39,6 +39,17 @@ def font(pdf: pikepdf.Pdf) -> pikepdf.Dictionary:
     )
 
 
+def add_page(pdf: pikepdf.Pdf, f: pikepdf.Dictionary, ops: list[str]) -> None:
+    """A Letter page drawing `ops` with /F1 = f."""
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=[0, 0, 612, 792],
+        Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=f)),
+        Contents=pdf.make_stream("\n".join(ops).encode()),
+    )
+    pdf.pages.append(pikepdf.Page(page))
+
+
 def dense_pdf(path: Path, glyphs: int, pages: int = 6) -> None:
     """Pages of tiny text: `glyphs` glyphs each, 100 per line, words of 6 letters."""
     pdf = pikepdf.new()
@@ -56,13 +67,7 @@ def dense_pdf(path: Path, glyphs: int, pages: int = 6) -> None:
             text = text[:per_line].replace("(", "").replace(")", "")
             ops.append(f"1 0 0 1 36 {760 - i * size:.3f} Tm ({text}) Tj")
         ops.append("ET")
-        page = pikepdf.Dictionary(
-            Type=pikepdf.Name.Page,
-            MediaBox=[0, 0, 612, 792],
-            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=f)),
-            Contents=pdf.make_stream("\n".join(ops).encode()),
-        )
-        pdf.pages.append(pikepdf.Page(page))
+        add_page(pdf, f, ops)
     pdf.save(path)
 
 
@@ -75,13 +80,7 @@ def long_pdf(path: Path, pages: int) -> None:
         for i in range(40):
             ops.append(f"(Page {p + 1}, line {i + 1}: the quick brown fox jumps over the lazy dog.) '")
         ops.append("ET")
-        page = pikepdf.Dictionary(
-            Type=pikepdf.Name.Page,
-            MediaBox=[0, 0, 612, 792],
-            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=f)),
-            Contents=pdf.make_stream("\n".join(ops).encode()),
-        )
-        pdf.pages.append(pikepdf.Page(page))
+        add_page(pdf, f, ops)
     pdf.save(path)
 
 
