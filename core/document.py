@@ -348,6 +348,12 @@ class Document:
         self.close()
 
 
+def _open_pdf(opener: Any, password: str) -> pikepdf.Pdf:
+    if hasattr(opener, "seek"):
+        opener.seek(0)
+    return pikepdf.open(opener, password=password, suppress_warnings=True)
+
+
 def _looks_like_pdf(head: bytes) -> bool:
     # Viewers accept a header anywhere in the first KiB (ISO 32000-1 annex H).
     return b"%PDF-" in head[:1024]
@@ -377,11 +383,18 @@ def open_document(source: str | Path | bytes, password: str | None = None) -> Do
     if not _looks_like_pdf(head):
         raise NotAPdf(f"{label} is not a PDF (no %PDF- header)")
     try:
-        pdf = pikepdf.open(opener, password=password or "", suppress_warnings=True)
+        pdf = _open_pdf(opener, password or "")
     except pikepdf.PasswordError:
-        if password:
+        if not password:
+            raise PasswordRequired(f"{label} is encrypted: a password is required") from None
+        # A password given for a whole batch (or by habit) must not lock out a file whose user
+        # password is empty, which opens without one.
+        try:
+            pdf = _open_pdf(opener, "")
+        except pikepdf.PasswordError:
             raise WrongPassword(f"wrong password for {label}") from None
-        raise PasswordRequired(f"{label} is encrypted: a password is required") from None
+        except (pikepdf.PdfError, ValueError, OSError) as exc:
+            raise NotAPdf(f"{label} is not a readable PDF: {exc}") from None
     except (pikepdf.PdfError, ValueError, OSError) as exc:
         raise NotAPdf(f"{label} is not a readable PDF: {exc}") from None
     try:

@@ -101,3 +101,11 @@ def test_page_cache_is_bounded_by_glyphs(monkeypatch):
         doc.interpret(n)
     assert list(doc._cache) == [4, 5]  # 10 glyphs each: a third page would pass 25
     assert doc._cached_glyphs == 20
+
+
+def test_a_password_does_not_lock_out_a_file_that_needs_none(tmp_path):
+    pdf = make_pdf([b"BT /F1 10 Tf (open) Tj ET"])
+    path = tmp_path / "empty-user-password.pdf"
+    pdf.save(path, encryption=pikepdf.Encryption(user="", owner="owner"))
+    assert open_document(path, "some batch password").page_count == 1
+    assert open_document(path, "owner").page_count == 1
