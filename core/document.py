@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -186,10 +185,6 @@ class Document:
             for w in self._warnings
         )
 
-    @property
-    def name(self) -> str:
-        return Path(self.path).name if self.path else "(in memory)"
-
     def _page_obj(self, page_number: int) -> Any:
         if not 1 <= page_number <= self.page_count:
             raise PageOutOfRange(f"page {page_number} does not exist (the document has {self.page_count})")
@@ -280,10 +275,6 @@ class Document:
             diagnostics=(Diagnostic(DiagnosticKind.PAGE_FAILED, Severity.ERROR, message, page=page_number),),
             errors=(message,),
         )
-
-    def iter_pages(self, page_numbers: list[int] | None = None) -> Iterator[InterpretedPage]:
-        for n in page_numbers or range(1, self.page_count + 1):
-            yield self.interpret(n)
 
     # ------------------------------------------------------------ structure
 

@@ -7,7 +7,6 @@ Tuples keep the interpreter's hot loop free of object overhead.
 
 from __future__ import annotations
 
-import math
 from typing import TypeAlias
 
 Point: TypeAlias = tuple[float, float]
@@ -58,31 +57,6 @@ def intersect(r1: Rect, r2: Rect) -> Rect | None:
     return (x0, y0, x1, y1)
 
 
-def contains(r: Rect, p: Point) -> bool:
-    return r[0] <= p[0] <= r[2] and r[1] <= p[1] <= r[3]
-
-
-def quad_center(q: Quad) -> Point:
-    return ((q[0][0] + q[2][0]) / 2.0, (q[0][1] + q[2][1]) / 2.0)
-
-
-def quad_bounds(q: Quad) -> Rect:
-    xs = (q[0][0], q[1][0], q[2][0], q[3][0])
-    ys = (q[0][1], q[1][1], q[2][1], q[3][1])
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 def transform_rect(m: Matrix, r: Rect) -> Quad:
     """The four corners of ``r`` mapped through ``m`` (counter-clockwise from x0,y0)."""
     return (apply(m, r[0], r[1]), apply(m, r[2], r[1]), apply(m, r[2], r[3]), apply(m, r[0], r[3]))
-
-
-def distance(p: Point, q: Point) -> float:
-    return math.hypot(q[0] - p[0], q[1] - p[1])
-
-
-def unit(dx: float, dy: float) -> Point:
-    n = math.hypot(dx, dy)
-    if n == 0:
-        return (1.0, 0.0)
-    return (dx / n, dy / n)
