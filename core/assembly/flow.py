@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from core.assembly.chars import TextInfo, text_info
 from core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
 from core.assembly.lines import line_break_decision
 from core.assembly.page_text import TextBuilder
@@ -14,14 +15,21 @@ from core.glyph import Glyph
 from core.params import Parameters
 
 
-def join_pair(prev: Glyph, cur: Glyph, out: TextBuilder, params: Parameters) -> None:
+def join_pair(
+    prev: Glyph,
+    cur: Glyph,
+    out: TextBuilder,
+    params: Parameters,
+    before: TextInfo | None = None,
+    after: TextInfo | None = None,
+) -> None:
     """Line break first; the word-gap rule applies only on the same line."""
     lb = line_break_decision(prev, cur, params)
     i = out.decide(lb)
     if lb.verdict != "same_line":
         out.newline(i)
         return
-    wg = word_gap_decision(prev, cur, params)
+    wg = word_gap_decision(prev, cur, params, before, after)
     j = out.decide(wg)
     if wg.verdict == "inserted":
         out.generated(" ", j)
@@ -119,9 +127,12 @@ def join_flow(
 def _join_horizontal(
     run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
 ) -> Glyph | None:
+    # Each glyph's text facts are looked up once and serve both pairs it belongs to.
+    before = text_info(prev) if prev is not None else None
     for g in run:
+        info = text_info(g)
         if prev is not None:
-            join_pair(prev, g, out, params)
-        out.glyph(g)
-        prev = g
+            join_pair(prev, g, out, params, before, info)
+        out.glyph(g, info.text)
+        prev, before = g, info
     return prev

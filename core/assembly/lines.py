@@ -24,7 +24,7 @@ def line_break_decision(prev: Glyph, cur: Glyph, params: Parameters) -> LineBrea
     dx = cur.origin[0] - prev.origin[0]
     dy = cur.origin[1] - prev.origin[1]
     displacement = dy * ux - dx * uy  # normal = (−uy, ux), pointing "up" from the baseline
-    height = max(prev.height, cur.height)
+    height = prev.height if prev.height > cur.height else cur.height
     threshold = params.line_break * height
     gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
     backward = -BACKWARD_JUMP * height

@@ -120,9 +120,10 @@ class TextBuilder:
         self._decisions.append(decision)
         return len(self._decisions) - 1
 
-    def glyph(self, g: Glyph) -> int:
-        """Emit the glyph's text; returns the number of characters."""
-        text = glyph_text(g)
+    def glyph(self, g: Glyph, text: str | None = None) -> int:
+        """Emit the glyph's text (`text` when the caller already has it); returns its length."""
+        if text is None:
+            text = glyph_text(g)
         n = len(text)
         self._spans.append((g.paint_index, len(self._glyph), n))
         self._parts.append(text)

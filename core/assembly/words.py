@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from core.assembly.chars import text_info
+from core.assembly.chars import TextInfo, text_info
 from core.assembly.decisions import WordGapDecision, WordGapVerdict
 from core.glyph import Glyph
 from core.params import Parameters
 
 
-def word_gap_decision(prev: Glyph, cur: Glyph, params: Parameters) -> WordGapDecision:
+def word_gap_decision(
+    prev: Glyph,
+    cur: Glyph,
+    params: Parameters,
+    before: TextInfo | None = None,
+    after: TextInfo | None = None,
+) -> WordGapDecision:
     """Space between two glyphs on the same line?
 
     gap = (cur.origin − prev.glyph_end) · prev.direction, measured from the
@@ -19,8 +25,10 @@ def word_gap_decision(prev: Glyph, cur: Glyph, params: Parameters) -> WordGapDec
     gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
     height = cur.height
     threshold = params.word_gap * height
-    before = text_info(prev)
-    after = text_info(cur)
+    if before is None:
+        before = text_info(prev)
+    if after is None:
+        after = text_info(cur)
     verdict: WordGapVerdict
     if before.last_space or after.first_space:
         verdict = "existing_space"
