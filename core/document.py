@@ -19,6 +19,7 @@ import pikepdf
 from core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
 from core.fonts.loader import FontCache
+from core.gcpause import gc_paused
 from core.geometry import Rect, intersect, normalize_rect
 from core.interpreter import PageInterpreter, finish_forms
 from core.page import InterpretedPage, PageBoxes
@@ -208,7 +209,8 @@ class Document:
                 self._cache.move_to_end(page_number)
                 return cached
             page_obj = self._page_obj(page_number)
-            result = self._interpret(page_obj, page_number)
+            with gc_paused():
+                result = self._interpret(page_obj, page_number)
             self._cache[page_number] = result
             self._cached_glyphs += len(result.glyphs)
             # Bounded in pages and in glyphs (~1.1 KB each): dense pages must not pile up.

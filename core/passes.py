@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from core.gcpause import gc_paused
 from core.geometry import Point, Rect
 from core.glyph import Glyph, GlyphStatus
 from core.page import InterpretedPage
@@ -157,6 +158,11 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
 
 def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> ClassifiedGlyphs:
     """Cull, then dedupe what survived; every glyph of the page gets its status."""
+    with gc_paused():
+        return _classify(page, params)
+
+
+def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
     culls = cull(glyphs, page.boxes.visible_box)
     culled = {c.paint_index for c in culls}

@@ -29,6 +29,7 @@ from core.assembly.layout import layout_text
 from core.assembly.page_text import CharMap, PageText
 from core.assembly.plain import plain_text
 from core.assembly.structure_mode import structure_text
+from core.gcpause import gc_paused
 from core.geometry import Rect
 from core.glyph import Glyph
 from core.params import DEFAULT_PARAMETERS, Parameters
@@ -46,6 +47,17 @@ def assemble(
     structure: PageStructure | None = None,
 ) -> PageText:
     """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
+    with gc_paused():
+        return _assemble(visible, mode, params, visible_box, structure)
+
+
+def _assemble(
+    visible: Sequence[Glyph],
+    mode: str,
+    params: Parameters,
+    visible_box: Rect,
+    structure: PageStructure | None,
+) -> PageText:
     if mode == "plain":
         return plain_text(visible, params)
     if mode == "layout":
