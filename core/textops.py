@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.assembly import PageText, assemble
+from core.analysis import analyze_page
+from core.assembly import PageText
 from core.document import Document
 from core.params import DEFAULT_PARAMETERS, Parameters
-from core.passes import classify
 
 _VALUE_KEYS = ("gap", "displacement")  # the measured number of each decision kind
 
@@ -15,15 +15,7 @@ _VALUE_KEYS = ("gap", "displacement")  # the measured number of each decision ki
 def page_text(
     doc: Document, page_number: int, mode: str, params: Parameters = DEFAULT_PARAMETERS
 ) -> PageText:
-    page = doc.interpret(page_number)
-    classified = classify(page, params)
-    return assemble(
-        classified.visible,
-        mode,
-        params,
-        visible_box=page.boxes.visible_box,
-        structure=doc.structure(page_number),
-    )
+    return analyze_page(doc, page_number, params).texts[mode]  # assembles this mode only
 
 
 def document_pages_text(
@@ -48,15 +40,9 @@ def page_decisions_json(
     doc: Document, page_number: int, mode: str = "plain", params: Parameters = DEFAULT_PARAMETERS
 ) -> dict[str, Any]:
     """Every decision that made the page text in `mode`, plus the passes' culls and drops."""
-    page = doc.interpret(page_number)
-    classified = classify(page, params)
-    text = assemble(
-        classified.visible,
-        mode,
-        params,
-        visible_box=page.boxes.visible_box,
-        structure=doc.structure(page_number),
-    )
+    analysis = analyze_page(doc, page_number, params)
+    classified = analysis.classified
+    text = analysis.texts[mode]
     out: list[dict[str, Any]] = []
     for c in classified.culls:
         out.append(

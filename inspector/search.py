@@ -297,19 +297,10 @@ class SearchResult:
 
 def page_view(document: Any, page_number: int, mode: str, params: Any) -> tuple[Any, Any, TextView]:
     """(page, classified, TextView) of one page in one mode, without assembling the other modes."""
-    from core.assembly import assemble
-    from core.passes import classify
+    from core.analysis import analyze_page
 
-    page = document.interpret(page_number)
-    classified = classify(page, params)
-    page_text = assemble(
-        classified.visible,
-        mode,
-        params,
-        visible_box=page.boxes.visible_box,
-        structure=document.structure(page_number),
-    )
-    return page, classified, text_view(mode, page_text)
+    analysis = analyze_page(document, page_number, params)
+    return analysis.page, analysis.classified, text_view(mode, analysis.texts[mode])
 
 
 def search_document_job(

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.diagnostics import Diagnostic, Severity
+from inspector.panels import detail_label
 from inspector.panels.jobs import BackgroundJobPanel
 from inspector.session import Session
 from inspector.workers import CancelToken, Partial, Progress, Worker, WorkerPool, alive
@@ -123,12 +124,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.tree.setColumnWidth(1, 52)
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
         page_layout.addWidget(self.tree, 3)
-        self.detail = QLabel("")
-        self.detail.setObjectName("diagnostics.detail")
-        self.detail.setWordWrap(True)
-        self.detail.setTextFormat(Qt.TextFormat.RichText)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.detail = detail_label("diagnostics.detail")
         page_layout.addWidget(self.detail, 1)
         splitter.addWidget(page_box)
 

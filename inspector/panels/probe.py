@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from core.geometry import Rect
 from core.glyph import GlyphStatus
 from inspector.overlays import status_colour
+from inspector.panels import detail_label
 from inspector.probe import ProbeResult, probe_region
 from inspector.session import Session
 
@@ -58,12 +59,7 @@ class ProbePanel(QWidget):
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.tree.itemSelectionChanged.connect(self._on_rows)
         layout.addWidget(self.tree, 3)
-        self.detail = QLabel("")
-        self.detail.setObjectName("probe.detail")
-        self.detail.setWordWrap(True)
-        self.detail.setTextFormat(Qt.TextFormat.RichText)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.detail = detail_label("probe.detail")
         layout.addWidget(self.detail, 1)
         session.events.page.connect(lambda page: self.clear())
         session.events.document.connect(lambda doc: self.clear())
