@@ -38,7 +38,7 @@ def median(values: list[float]) -> float:
 
 def synthetic_page(n: int) -> list[Any]:
     """n glyphs on a dense grid, every 20th one repeated as a fake-bold copy."""
-    from core.glyph import DecodeSource, Glyph
+    from glyphscope.core.glyph import DecodeSource, Glyph
 
     glyphs: list[Glyph] = []
     i = 0

@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import best_of, corpus_files, synthetic_page  # noqa: E402
-from core.document import open_document  # noqa: E402
-from core.passes import classify, dedupe  # noqa: E402
+from glyphscope.core.document import open_document  # noqa: E402
+from glyphscope.core.passes import classify, dedupe  # noqa: E402
 
 
 def glyphscope_all(files: list[tuple[Path, str | None]]) -> tuple[int, int]:

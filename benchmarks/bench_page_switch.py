@@ -97,8 +97,8 @@ def main() -> int:
     app.setApplicationName("glyphscope-bench")
     tmp = Path(tempfile.mkdtemp(prefix="glyphscope-bench-"))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    from inspector.layers import LAYER_KEYS
-    from inspector.main_window import MainWindow, make_settings
+    from glyphscope.inspector.gui.main_window import MainWindow, make_settings
+    from glyphscope.inspector.layers import LAYER_KEYS
 
     def wait(signal, page: int | None = None, timeout: int = 60_000) -> None:
         loop = QEventLoop()

@@ -27,9 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import corpus_files  # noqa: E402
-from core.assembly import MODES  # noqa: E402
-from core.document import open_document  # noqa: E402
-from core.textops import page_text  # noqa: E402
+from glyphscope.core.assembly import MODES  # noqa: E402
+from glyphscope.core.document import open_document  # noqa: E402
+from glyphscope.core.textops import page_text  # noqa: E402
 
 
 def words(text: str) -> list[str]:

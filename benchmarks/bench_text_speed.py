@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import best_of, corpus_files  # noqa: E402
-from core.document import open_document  # noqa: E402
-from core.textops import page_text  # noqa: E402
+from glyphscope.core.document import open_document  # noqa: E402
+from glyphscope.core.textops import page_text  # noqa: E402
 
 
 def glyphscope_text(files: list[tuple[Path, str | None]]) -> tuple[int, int]:

@@ -10,12 +10,12 @@ import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from core.assembly import MODES, PageText, assemble
-from core.document import Document
-from core.page import InterpretedPage
-from core.params import DEFAULT_PARAMETERS, Parameters
-from core.passes import ClassifiedGlyphs, classify
-from core.structure import PageStructure
+from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.document import Document
+from glyphscope.core.page import InterpretedPage
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.passes import ClassifiedGlyphs, classify
+from glyphscope.core.structure import PageStructure
 
 
 @dataclass(frozen=True, slots=True)

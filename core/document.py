@@ -16,14 +16,14 @@ from typing import Any
 
 import pikepdf
 
-from core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
-from core.fonts.loader import FontCache
-from core.gcpause import gc_paused
-from core.geometry import Rect, intersect, normalize_rect
-from core.interpreter import PageInterpreter, finish_forms
-from core.page import InterpretedPage, PageBoxes
-from core.postprocess import page_diagnostics
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
+from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.gcpause import gc_paused
+from glyphscope.core.geometry import Rect, intersect, normalize_rect
+from glyphscope.core.interpreter import PageInterpreter, finish_forms
+from glyphscope.core.page import InterpretedPage, PageBoxes
+from glyphscope.core.postprocess import page_diagnostics
 
 MAX_INHERITANCE_DEPTH = 64  # /Parent chains in hostile files can loop
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
@@ -282,7 +282,7 @@ class Document:
 
     def structure(self, page_number: int) -> Any:
         """The page's structure-tree facts (core.structure.PageStructure); one tree walk per document."""
-        from core.structure import PageStructure, read_structures
+        from glyphscope.core.structure import PageStructure, read_structures
 
         with self._lock:
             if self._structures is None:

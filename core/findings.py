@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from core.document import Document
-from core.page import InterpretedPage
-from core.params import DEFAULT_PARAMETERS, Parameters
-from core.passes import ClassifiedGlyphs, classify
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.document import Document
+from glyphscope.core.page import InterpretedPage
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.passes import ClassifiedGlyphs, classify
 
 UNTAGGED_TRUST_RATIO = 4  # spec §8: structure order is trusted only when untagged × 4 ≤ total
 

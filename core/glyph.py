@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from core.geometry import Point, Quad
-from core.records import fast_init
+from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.records import fast_init
 
 
 class DecodeSource(str, Enum):

@@ -17,13 +17,13 @@ from typing import Any
 
 import pikepdf
 
-from core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from core.fonts.base import LoadedFont
-from core.fonts.loader import FontCache
-from core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect, transform_rect
-from core.glyph import Glyph
-from core.page import FormUse, PageFont
-from core.state import GraphicsState, TextState
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.fonts.base import LoadedFont
+from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect, transform_rect
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.page import FormUse, PageFont
+from glyphscope.core.state import GraphicsState, TextState
 
 MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
 MAX_GLYPHS_PER_PAGE = 2_000_000  # hostile files: stop painting rather than exhaust memory

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.diagnostics import Diagnostic
-from core.fonts.base import FontInfo
-from core.geometry import Matrix, Quad, Rect
-from core.glyph import Glyph
+from glyphscope.core.diagnostics import Diagnostic
+from glyphscope.core.fonts.base import FontInfo
+from glyphscope.core.geometry import Matrix, Quad, Rect
+from glyphscope.core.glyph import Glyph
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.gcpause import gc_paused
-from core.geometry import Point, Rect
-from core.glyph import Glyph, GlyphStatus
-from core.page import InterpretedPage
-from core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.gcpause import gc_paused
+from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.core.page import InterpretedPage
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from core.glyph import DecodeSource, Glyph
-from core.page import FormUse, PageFont
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.page import FormUse, PageFont
 
 INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke: OCR layers, hidden text
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.fonts.base import FontInfo
-from core.geometry import Point
-from core.glyph import Glyph, GlyphStatus
-from core.page import FormUse, PageBoxes
+from glyphscope.core.fonts.base import FontInfo
+from glyphscope.core.geometry import Point
+from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.core.page import FormUse, PageBoxes
 
 DIGITS = 3
 

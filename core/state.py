@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from core.fonts.base import LoadedFont
-from core.geometry import IDENTITY, Matrix
+from glyphscope.core.fonts.base import LoadedFont
+from glyphscope.core.geometry import IDENTITY, Matrix
 
 
 @dataclass(slots=True)

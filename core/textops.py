@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.analysis import analyze_page
-from core.assembly import PageText
-from core.document import Document
-from core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly import PageText
+from glyphscope.core.document import Document
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 _VALUE_KEYS = ("gap", "displacement")  # the measured number of each decision kind
 

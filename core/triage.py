@@ -48,10 +48,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from core.errors import GlyphscopeError
-from core.glyph import DecodeSource
-from core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 FAILED_SCORE = 1000.0  # above any real score: unreadable files sort first
 TIME_BUDGET = 120.0  # seconds per file
@@ -328,7 +328,7 @@ def triage_file(
 
     try:
         with _Deadline(time_budget) as deadline:
-            from core.document import open_document
+            from glyphscope.core.document import open_document
 
             doc = open_document(path, password)
             try:
@@ -382,8 +382,8 @@ class _Collector:
             self.findings.append(TriageFinding.of(d))
 
     def page(self, n: int) -> None:
-        from core.findings import pass_findings, structure_findings
-        from core.passes import classify
+        from glyphscope.core.findings import pass_findings, structure_findings
+        from glyphscope.core.passes import classify
 
         doc = self.doc
         page = doc.interpret(n)

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core.document import Document, open_document
-from core.errors import GlyphscopeError
-from core.params import Parameters
+from glyphscope.core.document import Document, open_document
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.params import Parameters
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
 SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render")
@@ -57,7 +57,7 @@ def _page(doc: Document, n: int) -> int:
 
 
 def _pages(doc: Document, spec: str | None) -> list[int]:
-    from core.page_range import parse_page_range
+    from glyphscope.core.page_range import parse_page_range
 
     try:
         return list(parse_page_range(spec or "", doc.page_count))
@@ -95,8 +95,8 @@ def _params(args: argparse.Namespace) -> Parameters:
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
-    from core.passes import classify
-    from core.serialize import glyph_to_json, rect_to_json
+    from glyphscope.core.passes import classify
+    from glyphscope.core.serialize import glyph_to_json, rect_to_json
 
     doc = _open(args.file, args.password)
     n = _page(doc, args.page)
@@ -133,7 +133,7 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
-    from core.serialize import font_info_to_json
+    from glyphscope.core.serialize import font_info_to_json
 
     doc = _open(args.file, args.password)
     n = _page(doc, args.page)
@@ -163,7 +163,7 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from core.findings import page_findings
+    from glyphscope.core.findings import page_findings
 
     doc = _open(args.file, args.password)
     pages = []
@@ -191,7 +191,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 
 
 def cmd_text(args: argparse.Namespace) -> int:
-    from core.textops import document_pages_text
+    from glyphscope.core.textops import document_pages_text
 
     doc = _open(args.file, args.password)
     params = _params(args)
@@ -231,7 +231,7 @@ def _structured(mode: str, t: Any) -> bool | None:
 
 
 def cmd_decisions(args: argparse.Namespace) -> int:
-    from core.textops import page_decisions_json
+    from glyphscope.core.textops import page_decisions_json
 
     doc = _open(args.file, args.password)
     n = _page(doc, args.page)
@@ -246,13 +246,13 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 
 
 def cmd_triage(args: argparse.Namespace) -> int:
-    from inspector.triage_cli import run_triage
+    from glyphscope.inspector.triage_cli import run_triage
 
     return run_triage(args)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from inspector.render_cli import run_render
+    from glyphscope.inspector.render_cli import run_render
 
     return run_render(args)
 

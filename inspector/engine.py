@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.assembly import (
+from glyphscope.core.assembly import (
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
@@ -21,9 +21,9 @@ from core.assembly import (
     VerticalColumn,
     WordGapDecision,
 )
-from core.geometry import Point
-from core.glyph import DecodeSource
-from inspector.layers import NEAR_MISS
+from glyphscope.core.geometry import Point
+from glyphscope.core.glyph import DecodeSource
+from glyphscope.inspector.layers import NEAR_MISS
 
 
 def describe(record: Any) -> str:

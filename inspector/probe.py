@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.geometry import Rect
-from core.glyph import DecodeSource, GlyphStatus
-from inspector.spatial import quad_box
+from glyphscope.core.geometry import Rect
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.inspector.spatial import quad_box
 
 NO_GLYPHS = "no glyphs here: the text is an image or vector outlines"
 INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke (7 adds to the clip path)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from core.errors import PageOutOfRange
+from glyphscope.core.errors import PageOutOfRange
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_SCALE = 16.0
@@ -22,7 +22,7 @@ def _usage(message: str) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from inspector.report_html import ensure_gui_application, resolve_layers, supported_layers
+    from glyphscope.inspector.report_html import ensure_gui_application, resolve_layers, supported_layers
 
     available = supported_layers()
     layers, unknown = resolve_layers((args.layers or "").split(","), available)
@@ -36,7 +36,7 @@ def run_render(args: argparse.Namespace) -> int:
     if out.parent and not out.parent.resolve().is_dir():
         return _usage(f"cannot write {out}: its folder does not exist")
 
-    from core.document import open_document
+    from glyphscope.core.document import open_document
 
     doc = open_document(args.file, args.password)  # typed errors → exit codes in inspector.cli
     try:
@@ -47,7 +47,7 @@ def run_render(args: argparse.Namespace) -> int:
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
         ensure_gui_application()
-        from inspector.render_image import render_page_image
+        from glyphscope.inspector.gui.render_image import render_page_image
 
         image = render_page_image(doc, args.page, layers, scale)
         if image is None or image.isNull():

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.params import DEFAULT_PARAMETERS, Parameters
-from core.triage import FAILED_SCORE, TriageRow
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.triage import FAILED_SCORE, TriageRow
 
 DETAIL_FILES = 20  # files (worst first) that get images, fonts and texts
 PAGES_PER_FILE = 3
@@ -60,7 +60,7 @@ def ensure_gui_application() -> Any:
 
 def supported_layers() -> tuple[str, ...]:
     """Layer names inspector.render_image accepts (the keys of inspector.layers)."""
-    from inspector.layers import LAYER_KEYS
+    from glyphscope.inspector.layers import LAYER_KEYS
 
     return LAYER_KEYS
 
@@ -120,7 +120,7 @@ def png_data_uri(image: Any, palette: bool = True) -> str:
 
 def _render(doc: Any, page: int, scale: float) -> str:
     ensure_gui_application()
-    from inspector.render_image import render_page_image
+    from glyphscope.inspector.gui.render_image import render_page_image
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():
@@ -214,7 +214,7 @@ def _findings_list(row: TriageRow) -> str:
 
 
 def _font_table(doc: Any, page_number: int) -> str:
-    from core.serialize import font_info_to_json
+    from glyphscope.core.serialize import font_info_to_json
 
     page = doc.interpret(page_number)
     by_font: dict[str, Counter[str]] = {}
@@ -249,7 +249,7 @@ def _font_table(doc: Any, page_number: int) -> str:
 
 
 def _texts(doc: Any, page_number: int, params: Parameters) -> str:
-    from core.textops import page_text
+    from glyphscope.core.textops import page_text
 
     parts = []
     for mode in TEXT_MODES:
@@ -281,7 +281,7 @@ def _details(row: TriageRow, password: str | None, params: Parameters, pages: in
     """Worst pages with overlays, their fonts, and the text modes of the worst page."""
     if not row.worst_pages:
         return ""
-    from core.document import open_document
+    from glyphscope.core.document import open_document
 
     try:
         doc = open_document(row.file, password)

@@ -17,9 +17,9 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.assembly import LineBreakDecision, WordGapDecision
-from core.glyph import Glyph, GlyphStatus
-from inspector.engine import TextView, describe, text_view
+from glyphscope.core.assembly import LineBreakDecision, WordGapDecision
+from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.inspector.engine import TextView, describe, text_view
 
 CONTEXT = 32  # characters of context either side of a hit
 MAX_REASONS = 3
@@ -297,7 +297,7 @@ class SearchResult:
 
 def page_view(document: Any, page_number: int, mode: str, params: Any) -> tuple[Any, Any, TextView]:
     """(page, classified, TextView) of one page in one mode, without assembling the other modes."""
-    from core.analysis import analyze_page
+    from glyphscope.core.analysis import analyze_page
 
     analysis = analyze_page(document, page_number, params)
     return analysis.page, analysis.classified, text_view(mode, analysis.texts[mode])
@@ -314,7 +314,7 @@ def search_document_job(
     token: Any,
 ) -> Generator[Any, None, SearchResult]:
     """Hits on every page but `skip_page` (the window searched it already), plus explanations of misses."""
-    from inspector.workers import Progress
+    from glyphscope.inspector.jobs import Progress
 
     pattern = query_pattern(query, case_sensitive)
     hits: list[Hit] = []

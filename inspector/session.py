@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from core.params import DEFAULT_PARAMETERS, Parameters
-from inspector.layers import LAYERS
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.inspector.layers import LAYERS
 
 MODES = ("plain", "layout", "columns", "structure", "auto")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from core.geometry import Point, Quad
+from glyphscope.core.geometry import Point, Quad
 
 
 def point_in_quad(p: Point, q: Quad) -> bool:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.triage import TriageRow, expand_paths, triage_paths
+from glyphscope.core.triage import TriageRow, expand_paths, triage_paths
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -98,7 +98,7 @@ def _clean_line(text: str) -> str:
 
 
 def report_json(rows: list[TriageRow]) -> dict[str, Any]:
-    from core.triage import (
+    from glyphscope.core.triage import (
         W_CULLED,
         W_DUPLICATES,
         W_ERROR,
@@ -161,7 +161,7 @@ def run_triage(args: argparse.Namespace) -> int:
         Path(args.json_out).write_text(text, encoding="utf-8")
         print(f"glyphscope: JSON report written to {args.json_out}", file=sys.stderr)
     if getattr(args, "html_out", None):
-        from inspector.report_html import write_html_report
+        from glyphscope.inspector.report_html import write_html_report
 
         write_html_report(rows, args.html_out, password=args.password)
         print(f"glyphscope: HTML report written to {args.html_out}", file=sys.stderr)

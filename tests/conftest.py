@@ -53,7 +53,7 @@ def _isolated_qsettings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
 @pytest.fixture
 def window(qtbot: Any) -> Any:
     """The real main window, shown offscreen, with settings in a temporary folder."""
-    from inspector.main_window import MainWindow, make_settings
+    from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 
     w = MainWindow(settings=make_settings())
     qtbot.addWidget(w)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph import DecodeSource, Glyph
 
 ADVANCE = 0.5  # default own advance per glyph, in em
 

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from core.assembly import document_text, write_document_text
-from core.page_range import parse_page_range
+from glyphscope.core.assembly import document_text, write_document_text
+from glyphscope.core.page_range import parse_page_range
 
 
 def test_parse_page_range() -> None:

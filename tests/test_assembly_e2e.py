@@ -5,9 +5,9 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from core.assembly import PageText, assemble
-from core.document import open_document
-from core.passes import classify
+from glyphscope.core.assembly import PageText, assemble
+from glyphscope.core.document import open_document
+from glyphscope.core.passes import classify
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.assembly import MODES, Baseline, ColumnSplit, LayoutGrid, TextColumn, assemble
-from core.glyph import Glyph
-from core.structure import PageStructure
+from glyphscope.core.assembly import MODES, Baseline, ColumnSplit, LayoutGrid, TextColumn, assemble
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.structure import PageStructure
 from tests.glyph_factory import GlyphFactory
 
 BOX = (0.0, 0.0, 612.0, 792.0)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from core.assembly import LineBreakDecision, PageText, WordGapDecision, assemble
-from core.assembly.chars import is_cjk
-from core.assembly.lines import BACKWARD_JUMP
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly import LineBreakDecision, PageText, WordGapDecision, assemble
+from glyphscope.core.assembly.chars import is_cjk
+from glyphscope.core.assembly.lines import BACKWARD_JUMP
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 from tests.glyph_factory import GlyphFactory
 
 BOX = (0.0, 0.0, 612.0, 792.0)

@@ -1,4 +1,4 @@
-"""`python -m inspector …` as a user runs it: JSON shapes, exit codes, one-line errors, determinism."""
+"""`python -m glyphscope …` as a user runs it: JSON shapes, exit codes, one-line errors, determinism."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ GLYPH_KEYS = {
 def run(*args: str, check_clean_stderr: bool = True) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
     proc = subprocess.run(
-        [sys.executable, "-m", "inspector", *args], cwd=REPO, env=env, capture_output=True, timeout=120
+        [sys.executable, "-m", "glyphscope", *args], cwd=REPO, env=env, capture_output=True, timeout=120
     )
     if check_clean_stderr:
         assert b"Traceback" not in proc.stderr, proc.stderr.decode()
@@ -327,8 +327,8 @@ def test_triage_usage_errors_exit_2(tmp_path):
 
 
 def test_triage_progress_bar_only_on_a_terminal():
-    from core.triage import TriageRow
-    from inspector.triage_cli import _Progress
+    from glyphscope.core.triage import TriageRow
+    from glyphscope.inspector.triage_cli import _Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -390,8 +390,8 @@ def test_render_errors_map_to_exit_codes(files, tmp_path):
 
 
 def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
-    from inspector.layers import LAYER_KEYS
-    from inspector.report_html import resolve_layers
+    from glyphscope.inspector.layers import LAYER_KEYS
+    from glyphscope.inspector.report_html import resolve_layers
 
     known, unknown = resolve_layers(
         ["word-gaps", "Line_Breaks", "forms", "structure", "bogus", ""], LAYER_KEYS

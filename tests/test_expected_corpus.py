@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from core.assembly import assemble, document_text
-from core.assembly.chars import is_cjk
-from core.passes import classify
+from glyphscope.core.assembly import assemble, document_text
+from glyphscope.core.assembly.chars import is_cjk
+from glyphscope.core.passes import classify
 from tests import corpus
 
 FLOOR = 37  # matched fixtures; raise when the engine gets better (see the printed score)
@@ -42,7 +42,7 @@ def norm_lines(text: str) -> list[str]:
 
 @cache
 def _document(name: str) -> Any:
-    from core.document import open_document
+    from glyphscope.core.document import open_document
 
     return open_document(str(corpus.CORPUS / name), password=corpus.password(name))
 

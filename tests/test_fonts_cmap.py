@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.fonts.cmap import parse_cmap
-from core.fonts.codes import CodeSplitter
-from core.fonts.predefined import predefined_cmap
+from glyphscope.core.fonts.cmap import parse_cmap
+from glyphscope.core.fonts.codes import CodeSplitter
+from glyphscope.core.fonts.predefined import predefined_cmap
 
 HEADER = b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
 FOOTER = b"\nendcmap CMapName currentdict /CMap defineresource pop end end\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from core.fonts import FontCache
-from core.glyph import DecodeSource
+from glyphscope.core.fonts import FontCache
+from glyphscope.core.glyph import DecodeSource
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from core.diagnostics import DiagnosticKind
-from core.fonts import FontCache, load_font
-from core.glyph import DecodeSource
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.fonts import FontCache, load_font
+from glyphscope.core.glyph import DecodeSource
 
 Name = pikepdf.Name
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from inspector import dialogs
+from glyphscope.inspector.gui import dialogs
 from tests.conftest import corpus_file
 from tests.gui import TIMEOUT
 

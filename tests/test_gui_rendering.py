@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.page import PageBoxes
-from inspector.rendering import display_size, page_matrix
+from glyphscope.core.page import PageBoxes
+from glyphscope.inspector.gui.rendering import display_size, page_matrix
 from tests.conftest import corpus_file
 
 BOX = (0.0, 0.0, 200.0, 100.0)
@@ -49,8 +49,8 @@ def test_page_matrix_scales_and_honours_an_offset_mediabox() -> None:
 
 
 def test_headless_render_draws_the_whole_mediabox_with_layers(demo_pdf) -> None:
-    from core.document import open_document
-    from inspector.render_image import parse_layers, render_page_image
+    from glyphscope.core.document import open_document
+    from glyphscope.inspector.gui.render_image import parse_layers, render_page_image
 
     doc = open_document(demo_pdf)
     try:
@@ -69,8 +69,8 @@ def test_headless_render_draws_the_whole_mediabox_with_layers(demo_pdf) -> None:
 
 def test_rotated_corpus_page_renders_in_display_orientation() -> None:
     path = corpus_file("pdfbox__PDFBOX-2984-rotations.pdf")
-    from core.document import open_document
-    from inspector.rendering import PageRenderer
+    from glyphscope.core.document import open_document
+    from glyphscope.inspector.gui.rendering import PageRenderer
 
     doc = open_document(path)
     renderer = PageRenderer(path)

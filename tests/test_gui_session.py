@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from inspector.layers import LAYER_KEYS
-from inspector.session import Session
+from glyphscope.inspector.layers import LAYER_KEYS
+from glyphscope.inspector.session import Session
 
 
 class Doc:

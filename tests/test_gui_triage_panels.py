@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.glyph import DecodeSource, GlyphStatus
-from inspector.main_window import MainWindow
-from inspector.panels.fonts import HEADERS
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.inspector.gui.main_window import MainWindow
+from glyphscope.inspector.gui.panels.fonts import HEADERS
 from tests.gui import TIMEOUT, go_to, open_file
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from inspector.export import canvas_image
-from inspector.main_window import MainWindow
-from inspector.probe import NO_GLYPHS, glyphs_in
+from glyphscope.inspector.gui.export import canvas_image
+from glyphscope.inspector.gui.main_window import MainWindow
+from glyphscope.inspector.probe import NO_GLYPHS, glyphs_in
 from tests.gui import TIMEOUT, go_to, open_file
 
 
@@ -168,8 +168,8 @@ def _difference(a: QImage, b: QImage) -> tuple[float, float]:
 
 
 def test_render_image_matches_the_windows_own_drawing(qtbot, window, demo_pdf) -> None:
-    from core.document import open_document
-    from inspector.render_image import parse_layers, render_page_image
+    from glyphscope.core.document import open_document
+    from glyphscope.inspector.gui.render_image import parse_layers, render_page_image
 
     w = window
     open_file(qtbot, w, demo_pdf, page=7)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from core.glyph import GlyphStatus
-from core.params import DEFAULT_PARAMETERS
-from inspector.main_window import MainWindow
-from inspector.panels.tuning import field_docs, text_diff
+from glyphscope.core.glyph import GlyphStatus
+from glyphscope.core.params import DEFAULT_PARAMETERS
+from glyphscope.inspector.gui.main_window import MainWindow
+from glyphscope.inspector.gui.panels.tuning import field_docs, text_diff
 from tests.gui import TIMEOUT, open_file
 
 
@@ -161,7 +161,7 @@ def test_find_explains_a_miss_that_is_in_the_glyphs(qtbot, window, demo_pdf) -> 
 
 
 def test_tuning_big_pages_reassemble_in_a_worker(qtbot, window, demo_pdf, monkeypatch) -> None:
-    import inspector.main_window as main_window
+    import glyphscope.inspector.gui.main_window as main_window
 
     w = window
     open_file(qtbot, w, demo_pdf, page=2)

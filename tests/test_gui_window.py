@@ -7,11 +7,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
-from core.analysis import analyze_page
-from core.assembly import ColumnChangeDecision, LineBreakDecision, TextColumn, VerticalColumn, WordGapDecision
-from core.glyph import DecodeSource, GlyphStatus
-from inspector.layers import LAYER_KEYS
-from inspector.main_window import MainWindow, make_settings
+from glyphscope.core import analysis
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly import (
+    ColumnChangeDecision,
+    LineBreakDecision,
+    TextColumn,
+    VerticalColumn,
+    WordGapDecision,
+)
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.inspector.gui.main_window import MainWindow, make_settings
+from glyphscope.inspector.layers import LAYER_KEYS
 from tests.conftest import corpus_file
 from tests.gui import TIMEOUT, go_to, open_file
 
@@ -291,16 +298,15 @@ def test_zoom_actions_and_ctrl_wheel(qtbot, window, demo_pdf) -> None:
 
 
 def test_page_errors_show_in_the_page_area(qtbot, window, demo_pdf, monkeypatch) -> None:
-    import core.analysis
 
-    real = core.analysis.analyze_page
+    real = analysis.analyze_page
 
     def failing(doc, n, params=None):
         if n == 3:
             raise ValueError("synthetic failure on page 3")
         return real(doc, n, params) if params is not None else real(doc, n)
 
-    monkeypatch.setattr(core.analysis, "analyze_page", failing)
+    monkeypatch.setattr(analysis, "analyze_page", failing)
     w = window
     open_file(qtbot, w, demo_pdf, page=3)
     assert "synthetic failure on page 3" in w.canvas.message_item.toPlainText()
@@ -346,10 +352,9 @@ def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
-    import inspector
-    import inspector.app
+    from glyphscope.inspector.gui import app
 
-    monkeypatch.setattr(inspector.app, "demo_pdf", lambda: demo_pdf)
+    monkeypatch.setattr(app, "demo_pdf", lambda: demo_pdf)
     seen: list[int] = []
 
     def poll() -> None:
@@ -368,7 +373,7 @@ def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
     guard.timeout.connect(QApplication.instance().quit)  # never hang the suite
     guard.start(30_000)
     try:
-        assert inspector.app.run_gui(None, None, None) == 0
+        assert app.run_gui(None, None, None) == 0
     finally:
         guard.stop()
         # Closing the last window posts one more Quit; left queued it would end the event

@@ -7,10 +7,10 @@ import random
 import pikepdf
 import pytest
 
-from core.analysis import analyze_page
-from core.document import open_document
-from core.errors import GlyphscopeError
-from core.findings import page_findings
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.document import open_document
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.findings import page_findings
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
 DEMO_PAGES = [

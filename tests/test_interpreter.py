@@ -7,10 +7,10 @@ import math
 import pikepdf
 import pytest
 
-from core.diagnostics import DiagnosticKind
-from core.document import open_document
-from core.glyph import DecodeSource, GlyphStatus
-from core.passes import classify
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.document import open_document
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.core.passes import classify
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 
 
@@ -363,8 +363,8 @@ def test_unresolved_glyphs_are_never_duplicates():
 def test_dedupe_of_100k_glyphs_is_fast():
     import time
 
-    from core.glyph import Glyph
-    from core.passes import dedupe
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.passes import dedupe
 
     glyphs = []
     for i in range(100_000):

@@ -7,7 +7,7 @@ import time
 import pikepdf
 import pytest
 
-from core.structure import MAX_DEPTH, read_structure, read_structures
+from glyphscope.core.structure import MAX_DEPTH, read_structure, read_structures
 
 Name = pikepdf.Name
 

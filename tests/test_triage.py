@@ -11,8 +11,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-import core.triage as triage
-from core.triage import FAILED_SCORE, TriageRow, expand_paths, triage_file, triage_paths
+import glyphscope.core.triage as triage
+from glyphscope.core.triage import FAILED_SCORE, TriageRow, expand_paths, triage_file, triage_paths
 from tests import corpus
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.assembly.auto import auto_text
-from core.assembly.columns import columns_text
-from core.assembly.decisions import (
+from glyphscope.core.assembly.auto import auto_text
+from glyphscope.core.assembly.columns import columns_text
+from glyphscope.core.assembly.decisions import (
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
@@ -24,16 +24,16 @@ from core.assembly.decisions import (
     VerticalColumn,
     WordGapDecision,
 )
-from core.assembly.document_text import document_text, write_document_text
-from core.assembly.layout import layout_text
-from core.assembly.page_text import CharMap, PageText
-from core.assembly.plain import plain_text
-from core.assembly.structure_mode import structure_text
-from core.gcpause import gc_paused
-from core.geometry import Rect
-from core.glyph import Glyph
-from core.params import DEFAULT_PARAMETERS, Parameters
-from core.structure import PageStructure
+from glyphscope.core.assembly.document_text import document_text, write_document_text
+from glyphscope.core.assembly.layout import layout_text
+from glyphscope.core.assembly.page_text import CharMap, PageText
+from glyphscope.core.assembly.plain import plain_text
+from glyphscope.core.assembly.structure_mode import structure_text
+from glyphscope.core.gcpause import gc_paused
+from glyphscope.core.geometry import Rect
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.structure import PageStructure
 
 MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "auto")
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from core.assembly.page_text import PageText
-from core.assembly.plain import plain_text
-from core.assembly.structure_mode import structure_text
-from core.glyph import Glyph
-from core.params import Parameters
-from core.structure import PageStructure
+from glyphscope.core.assembly.page_text import PageText
+from glyphscope.core.assembly.plain import plain_text
+from glyphscope.core.assembly.structure_mode import structure_text
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
+from glyphscope.core.structure import PageStructure
 
 UNTAGGED_RATIO = 4
 """Structure order is trusted when untagged × 4 ≤ total (spec §8): at most a quarter untagged."""

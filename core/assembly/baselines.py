@@ -6,9 +6,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.geometry import Point, Quad
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 
 @dataclass(frozen=True, slots=True)

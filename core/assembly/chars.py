@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import NamedTuple
 
-from core.glyph import Glyph
+from glyphscope.core.glyph import Glyph
 
 # Inclusive code-point ranges counted as CJK for the no-space rule (spec §9). Kangxi and CJK
 # radicals are added on purpose: broken fonts often map ideographs to them.

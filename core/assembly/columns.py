@@ -6,12 +6,19 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.assembly.baselines import Frame, Line, cluster_baselines, dominant_frame, mean_advance, median
-from core.assembly.decisions import ColumnSplit, TextColumn
-from core.assembly.flow import join_flow, laid_out_sideways, wmode_runs
-from core.assembly.page_text import PageText, TextBuilder
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.baselines import (
+    Frame,
+    Line,
+    cluster_baselines,
+    dominant_frame,
+    mean_advance,
+    median,
+)
+from glyphscope.core.assembly.decisions import ColumnSplit, TextColumn
+from glyphscope.core.assembly.flow import join_flow, laid_out_sideways, wmode_runs
+from glyphscope.core.assembly.page_text import PageText, TextBuilder
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 
 @dataclass(slots=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from core.geometry import Point, Quad
-from core.records import fast_init
+from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.records import fast_init
 
 WordGapVerdict: TypeAlias = Literal[
     "inserted", "below_threshold", "existing_space", "cjk_pair", "negative_gap"

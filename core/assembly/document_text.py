@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from core.page_range import parse_page_range
+from glyphscope.core.page_range import parse_page_range
 
 BOM = "\ufeff"  # written as EF BB BF in UTF-8
 FORM_FEED = "\f"

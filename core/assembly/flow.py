@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from core.assembly.chars import TextInfo, text_info
-from core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
-from core.assembly.lines import line_break_decision
-from core.assembly.page_text import TextBuilder
-from core.assembly.vertical import vertical_columns
-from core.assembly.words import word_gap_decision
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.chars import TextInfo, text_info
+from glyphscope.core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
+from glyphscope.core.assembly.lines import line_break_decision
+from glyphscope.core.assembly.page_text import TextBuilder
+from glyphscope.core.assembly.vertical import vertical_columns
+from glyphscope.core.assembly.words import word_gap_decision
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 
 def join_pair(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
-from core.assembly.chars import glyph_text, is_space_char
-from core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
-from core.assembly.page_text import PageText, TextBuilder
-from core.assembly.words import word_gap_decision
-from core.geometry import Point, Rect
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
+from glyphscope.core.assembly.chars import glyph_text, is_space_char
+from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
+from glyphscope.core.assembly.page_text import PageText, TextBuilder
+from glyphscope.core.assembly.words import word_gap_decision
+from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 PITCH_FALLBACK = 1.2
 """Row pitch when the page has a single baseline: 1.2 × median height (spec §9), the usual leading."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.assembly.decisions import LineBreakDecision, LineBreakVerdict
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.decisions import LineBreakDecision, LineBreakVerdict
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 BACKWARD_JUMP = 3.0
 """A glyph on the same baseline that starts more than this many box heights BEHIND the

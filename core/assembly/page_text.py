@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.assembly.chars import glyph_text
-from core.assembly.decisions import Decision
-from core.glyph import Glyph
+from glyphscope.core.assembly.chars import glyph_text
+from glyphscope.core.assembly.decisions import Decision
+from glyphscope.core.glyph import Glyph
 
 
 @dataclass(frozen=True, slots=True, eq=False)

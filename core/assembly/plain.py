@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.assembly.flow import join_flow
-from core.assembly.page_text import PageText, TextBuilder
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.page_text import PageText, TextBuilder
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 
 def plain_text(visible: Sequence[Glyph], params: Parameters, mode: str = "plain") -> PageText:

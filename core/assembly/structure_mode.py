@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.assembly.baselines import geometric_order
-from core.assembly.decisions import StructureOrder
-from core.assembly.flow import join_flow
-from core.assembly.page_text import PageText, TextBuilder, no_text
-from core.glyph import Glyph
-from core.params import Parameters
-from core.structure import PageStructure
+from glyphscope.core.assembly.baselines import geometric_order
+from glyphscope.core.assembly.decisions import StructureOrder
+from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.page_text import PageText, TextBuilder, no_text
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
+from glyphscope.core.structure import PageStructure
 
 
 @dataclass(frozen=True, slots=True)

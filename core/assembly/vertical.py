@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from core.glyph import Glyph
+from glyphscope.core.glyph import Glyph
 
 
 @dataclass(slots=True)

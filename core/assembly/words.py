@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.assembly.chars import TextInfo, text_info
-from core.assembly.decisions import WordGapDecision, WordGapVerdict
-from core.glyph import Glyph
-from core.params import Parameters
+from glyphscope.core.assembly.chars import TextInfo, text_info
+from glyphscope.core.assembly.decisions import WordGapDecision, WordGapVerdict
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import Parameters
 
 
 def word_gap_decision(

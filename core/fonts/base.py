@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from core.diagnostics import DiagnosticKind
-from core.glyph import DecodeSource
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.glyph import DecodeSource
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from core.diagnostics import DiagnosticKind
-from core.fonts.base import FontProblem
-from core.fonts.cmap import parse_cmap
-from core.fonts.encodings import base_glyph_names, glyph_unicode
-from core.fonts.pdfobj import as_name, dget, is_dict, stream_bytes
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.fonts.base import FontProblem
+from glyphscope.core.fonts.cmap import parse_cmap
+from glyphscope.core.fonts.encodings import base_glyph_names, glyph_unicode
+from glyphscope.core.fonts.pdfobj import as_name, dget, is_dict, stream_bytes
 
 EMBEDDED_KEYS = ("/FontFile", "/FontFile2", "/FontFile3")
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from core.diagnostics import DiagnosticKind
-from core.fonts.base import DecodedCode, FontInfo, FontProblem
-from core.fonts.cmap import ParsedCMap, parse_cmap
-from core.fonts.codes import CodeSplitter
-from core.fonts.common import ToUnicode, is_embedded, read_tounicode
-from core.fonts.metrics import (
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem
+from glyphscope.core.fonts.cmap import ParsedCMap, parse_cmap
+from glyphscope.core.fonts.codes import CodeSplitter
+from glyphscope.core.fonts.common import ToUnicode, is_embedded, read_tounicode
+from glyphscope.core.fonts.metrics import (
     DEFAULT_ASCENT,
     DEFAULT_DESCENT,
     DEFAULT_DW,
@@ -25,7 +25,7 @@ from core.fonts.metrics import (
     descriptor_ascent_descent,
     parse_cid_metrics,
 )
-from core.fonts.pdfobj import (
+from glyphscope.core.fonts.pdfobj import (
     as_int,
     as_list,
     as_name,
@@ -36,7 +36,7 @@ from core.fonts.pdfobj import (
     is_dict,
     stream_bytes,
 )
-from core.fonts.predefined import (
+from glyphscope.core.fonts.predefined import (
     COLLECTIONS,
     PredefinedCMap,
     collection_map,
@@ -44,8 +44,8 @@ from core.fonts.predefined import (
     predefined_cmap,
     unicode_form,
 )
-from core.fonts.truetype import cid_to_gid_map, glyph_unicode_map
-from core.glyph import DecodeSource
+from glyphscope.core.fonts.truetype import cid_to_gid_map, glyph_unicode_map
+from glyphscope.core.glyph import DecodeSource
 
 Decoded = tuple[str, DecodeSource]
 UNRESOLVED: Decoded = ("", DecodeSource.UNRESOLVED)

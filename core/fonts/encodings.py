@@ -15,7 +15,7 @@ from functools import cache
 from fontTools.agl import toUnicode as agl_to_unicode
 from pdfminer.latin_enc import ENCODING
 
-from core.fonts.pdfobj import as_int, as_list, as_name
+from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name
 
 _COLUMNS = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3, "PDFDocEncoding": 4}
 KNOWN_BASE_ENCODINGS = frozenset(("StandardEncoding", "MacRomanEncoding", "WinAnsiEncoding"))

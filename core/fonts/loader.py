@@ -12,14 +12,14 @@ from itertools import repeat
 
 import pikepdf
 
-from core.diagnostics import DiagnosticKind
-from core.fonts.base import DecodedCode, FontInfo, FontProblem, LoadedFont, decode_codes
-from core.fonts.composite import CompositeFont
-from core.fonts.metrics import DEFAULT_ASCENT, DEFAULT_DESCENT
-from core.fonts.pdfobj import as_name, as_text, dget, is_dict, object_id
-from core.fonts.simple import SimpleFont
-from core.fonts.type3 import Type3Font
-from core.glyph import DecodeSource
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem, LoadedFont, decode_codes
+from glyphscope.core.fonts.composite import CompositeFont
+from glyphscope.core.fonts.metrics import DEFAULT_ASCENT, DEFAULT_DESCENT
+from glyphscope.core.fonts.pdfobj import as_name, as_text, dget, is_dict, object_id
+from glyphscope.core.fonts.simple import SimpleFont
+from glyphscope.core.fonts.type3 import Type3Font
+from glyphscope.core.glyph import DecodeSource
 
 SIMPLE_SUBTYPES = ("Type1", "MMType1", "TrueType", "OpenType")
 UNUSABLE_WIDTH = 0.5  # em: keeps the glyphs of an unusable font apart

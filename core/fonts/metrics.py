@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pikepdf
 from pdfminer.fontmetrics import FONT_METRICS
 
-from core.fonts.pdfobj import as_int, as_list, as_number, as_numbers, dget
+from glyphscope.core.fonts.pdfobj import as_int, as_list, as_number, as_numbers, dget
 
 DEFAULT_ASCENT = 0.8  # text space, last resort (spec §9 Geometry)
 DEFAULT_DESCENT = -0.2

@@ -16,7 +16,7 @@ from functools import cache
 
 from pdfminer.cmapdb import CMapDB
 
-from core.fonts.codes import CodeSplitter
+from glyphscope.core.fonts.codes import CodeSplitter
 
 COLLECTIONS = ("Adobe-GB1", "Adobe-CNS1", "Adobe-Japan1", "Adobe-Korea1")
 

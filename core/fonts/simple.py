@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import repeat
 
-from core.diagnostics import DiagnosticKind
-from core.fonts.base import DecodedCode, FontInfo, FontProblem
-from core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
-from core.fonts.encodings import (
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem
+from glyphscope.core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
+from glyphscope.core.fonts.encodings import (
     KNOWN_BASE_ENCODINGS,
     base_glyph_names,
     glyph_unicode,
     parse_differences,
     type1_builtin_encoding,
 )
-from core.fonts.metrics import (
+from glyphscope.core.fonts.metrics import (
     DEFAULT_ASCENT,
     DEFAULT_DESCENT,
     bbox_ascent_descent,
@@ -29,8 +29,8 @@ from core.fonts.metrics import (
     standard14_name,
     standard14_widths,
 )
-from core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
-from core.glyph import DecodeSource
+from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
+from glyphscope.core.glyph import DecodeSource
 
 Decoded = tuple[str, DecodeSource]
 UNRESOLVED: Decoded = ("", DecodeSource.UNRESOLVED)

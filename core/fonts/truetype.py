@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from fontTools.ttLib import TTFont
 
-from core.fonts.pdfobj import as_name, dget, stream_bytes
+from glyphscope.core.fonts.pdfobj import as_name, dget, stream_bytes
 
 
 def _is_private_use(cp: int) -> bool:

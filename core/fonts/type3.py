@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import math
 
-from core.fonts.metrics import (
+from glyphscope.core.fonts.metrics import (
     DEFAULT_ASCENT,
     DEFAULT_DESCENT,
     bbox_of,
     descriptor_ascent_descent,
     sane_ascent_descent,
 )
-from core.fonts.pdfobj import as_numbers, dget
-from core.fonts.simple import SimpleFont
+from glyphscope.core.fonts.pdfobj import as_numbers, dget
+from glyphscope.core.fonts.simple import SimpleFont
 
 DEFAULT_FONT_MATRIX = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
 

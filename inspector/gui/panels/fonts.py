@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.glyph import DecodeSource
-from inspector.session import Session
+from glyphscope.core.glyph import DecodeSource
+from glyphscope.inspector.session import Session
 
 SOURCE_SHORT = {
     DecodeSource.TOUNICODE: "ToUnicode",

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from inspector import demo_pdf
+from glyphscope import demo_pdf
 
 
 def run_gui(path: str | None = None, page: int | None = None, password: str | None = None) -> int:
     """Show the main window on `path` (the bundled demo when None) and run the event loop."""
     from PySide6.QtWidgets import QApplication
 
-    from inspector.main_window import SETTINGS_APP, SETTINGS_ORG, MainWindow
+    from glyphscope.inspector.gui.main_window import SETTINGS_APP, SETTINGS_ORG, MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName(SETTINGS_ORG)

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.panels.jobs import BackgroundJobPanel
-from inspector.session import MODES, Session
-from inspector.workers import CancelToken, Progress, Worker, WorkerPool, alive
+from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.jobs import CancelToken, Progress
+from glyphscope.inspector.session import MODES, Session
 
 SEPARATOR = "\f"  # between pages, as `glyphscope text` writes it
 
@@ -30,7 +31,7 @@ def document_text_job(
     document: Any, mode: str, params: Any, *, token: CancelToken
 ) -> Generator[Progress, None, list[tuple[int, str]]]:
     """Text of every page in `mode`; a page that fails yields its error message as its text."""
-    from core.analysis import analyze_page
+    from glyphscope.core.analysis import analyze_page
 
     pages: list[tuple[int, str]] = []
     total = document.page_count

@@ -20,39 +20,11 @@ import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
+from glyphscope.inspector.jobs import Cancelled, CancelToken, JobFunction, Partial, Progress
+
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
 PAGE_CACHE_SIZE = 24
 CACHE_MAX_GLYPHS = 250_000  # ≈ 600 MB of analyses, overlays and images at the densest
-
-
-class Cancelled(Exception):
-    """Raised by `CancelToken.check` inside a job that was cancelled."""
-
-
-class CancelToken:
-    def __init__(self) -> None:
-        self.cancelled = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-    def check(self) -> None:
-        if self.cancelled:
-            raise Cancelled()
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    done: int
-    total: int
-    message: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Partial:
-    """A result worth showing before the job is done (e.g. the rendered page before its analysis)."""
-
-    value: Any
 
 
 class WorkerSignals(QObject):
@@ -63,9 +35,6 @@ class WorkerSignals(QObject):
     error = Signal(str, object)  # one-line message, the exception
     finished = Signal()
     cancelled = Signal()
-
-
-JobFunction = Callable[..., Generator[Progress, None, Any] | Any]
 
 
 class Worker(QRunnable):
@@ -187,10 +156,10 @@ def load_page_job(
 
     Errors land in the bundle: a broken page shows its error in the page area.
     """
-    from core.analysis import analyze_page
-    from inspector.engine import PageFacts
-    from inspector.overlays import build_overlays
-    from inspector.rendering import display_size
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.gui.overlays import build_overlays
+    from glyphscope.inspector.gui.rendering import display_size
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -248,9 +217,9 @@ def reassemble_bundle(
 ) -> PageBundle:
     """The same page under other thresholds: passes and assembly re-run, no re-interpretation,
     no re-rendering (live tuning). Fast pages run this on the GUI thread, big ones in a worker."""
-    from core.analysis import reassemble
-    from inspector.engine import PageFacts
-    from inspector.overlays import build_overlays
+    from glyphscope.core.analysis import reassemble
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.gui.overlays import build_overlays
 
     t0 = time.perf_counter()
     analysis = reassemble(bundle.analysis, params)

@@ -17,9 +17,10 @@ from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from core.serialize import glyph_to_json
-from inspector import dialogs
-from inspector.workers import CancelToken, Progress, Worker, alive
+from glyphscope.core.serialize import glyph_to_json
+from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.workers import Worker, alive
+from glyphscope.inspector.jobs import CancelToken, Progress
 
 PAGE_SEPARATOR = "\f"  # between pages, as `glyphscope text` writes them
 POINT_FIELDS = ("origin", "glyph_end", "pen_end", "direction")
@@ -86,7 +87,7 @@ def page_text(facts: Any, mode: str) -> str:
 def document_text_job(
     document: Any, mode: str, params: Any, out: str, *, token: CancelToken
 ) -> Generator[Progress, None, Path]:
-    from inspector.panels.document_text import document_text_job as pages_job
+    from glyphscope.inspector.gui.panels.document_text import document_text_job as pages_job
 
     pages = yield from pages_job(document, mode, params, token=token)
     return write_text(out, PAGE_SEPARATOR.join(text for _, text in pages))
@@ -121,8 +122,8 @@ def canvas_image(canvas: Any, scale: float = 2.0, with_selection: bool = True) -
 def triage_report_job(
     source: str, password: str | None, params: Any, out: str, *, token: CancelToken
 ) -> Generator[Progress, None, Path]:
-    from core.triage import triage_file
-    from inspector.report_html import write_html_report
+    from glyphscope.core.triage import triage_file
+    from glyphscope.inspector.report_html import write_html_report
 
     yield Progress(0, 2, f"triage of {Path(source).name}")
     row = triage_file(source, password, params)

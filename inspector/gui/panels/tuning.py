@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.params import DEFAULT_PARAMETERS, Parameters
-from inspector.session import Session
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.inspector.session import Session
 
 DEBOUNCE_MS = 150
 SLIDER_STEPS = 1000
@@ -380,8 +380,8 @@ class TuningPanel(QWidget):
             if analysis.params == DEFAULT_PARAMETERS:
                 texts[mode] = analysis.texts[mode].text or ""
             else:
-                from core.assembly import assemble
-                from core.passes import classify
+                from glyphscope.core.assembly import assemble
+                from glyphscope.core.passes import classify
 
                 classified = classify(analysis.page, DEFAULT_PARAMETERS)
                 texts[mode] = (

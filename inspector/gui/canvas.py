@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector import overlays as O
-from inspector.layers import LAYERS
-from inspector.rendering import display_size, page_transform
-from inspector.session import Session
+from glyphscope.inspector.gui import overlays as O
+from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.layers import LAYERS
+from glyphscope.inspector.session import Session
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
 TOOLTIP_LAYERS = ("word_gaps", "line_breaks", "duplicates", "columns", "baselines")

@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.diagnostics import Diagnostic, Severity
-from inspector.panels import detail_label
-from inspector.panels.jobs import BackgroundJobPanel
-from inspector.session import Session
-from inspector.workers import CancelToken, Partial, Progress, Worker, WorkerPool, alive
+from glyphscope.core.diagnostics import Diagnostic, Severity
+from glyphscope.inspector.gui.panels import detail_label
+from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.jobs import CancelToken, Partial, Progress
+from glyphscope.inspector.session import Session
 
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 SEVERITY_COLOURS = {Severity.ERROR: "#c62828", Severity.WARNING: "#b25e00", Severity.INFO: "#1565c0"}
@@ -40,7 +41,7 @@ ROLE = Qt.ItemDataRole.UserRole
 
 def page_diagnostics(analysis: Any) -> list[Diagnostic]:
     """`core.findings.page_findings` for an analysis already at hand (its own thresholds), worst first."""
-    from core.findings import pass_findings, structure_findings
+    from glyphscope.core.findings import pass_findings, structure_findings
 
     page, classified = analysis.page, analysis.classified
     found = (
@@ -63,7 +64,7 @@ def document_findings_job(
     document: Any, params: Any, *, token: CancelToken
 ) -> Generator[Progress | Partial, None, list[PageSummary]]:
     """Findings by severity for every page; one PageSummary per page as a Partial, as it is done."""
-    from core.findings import page_findings
+    from glyphscope.core.findings import page_findings
 
     out: list[PageSummary] = []
     total = document.page_count

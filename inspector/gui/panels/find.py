@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.panels.jobs import BackgroundJobPanel
-from inspector.search import (
+from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.search import (
     Hit,
     MissExplanation,
     SearchResult,
@@ -36,8 +37,7 @@ from inspector.search import (
     query_pattern,
     search_document_job,
 )
-from inspector.session import Session
-from inspector.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.session import Session
 
 ROLE = Qt.ItemDataRole.UserRole
 MAX_LISTED = 2000

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.glyph import Glyph, GlyphStatus
-from inspector.overlays import status_colour
-from inspector.session import Session
+from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.inspector.gui.overlays import status_colour
+from glyphscope.inspector.session import Session
 
 ALL = "(all)"
 

@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.session import Session
-from inspector.workers import CancelToken, Worker, WorkerPool, alive
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.session import Session
 
 TEXT_SHOWING = {"Tj", "TJ", "'", '"'}
 HIGHLIGHT = QColor("#ffeb3b")

@@ -9,12 +9,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from core.geometry import Rect
-from core.glyph import GlyphStatus
-from inspector.overlays import status_colour
-from inspector.panels import detail_label
-from inspector.probe import ProbeResult, probe_region
-from inspector.session import Session
+from glyphscope.core.geometry import Rect
+from glyphscope.core.glyph import GlyphStatus
+from glyphscope.inspector.gui.overlays import status_colour
+from glyphscope.inspector.gui.panels import detail_label
+from glyphscope.inspector.probe import ProbeResult, probe_region
+from glyphscope.inspector.session import Session
 
 MAX_ROWS = 3000
 ROLE = Qt.ItemDataRole.UserRole

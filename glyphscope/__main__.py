@@ -1,4 +1,4 @@
-"""`glyphscope` / `python -m inspector`: headless commands, or the window."""
+"""`glyphscope` / `python -m glyphscope`: headless commands, or the window."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ def _gui(path: str | None, page: int | None, password: str | None) -> int:
             file=sys.stderr,
         )
         return 1
-    from inspector.app import run_gui  # Qt is imported only when a window is wanted
+    from glyphscope.inspector.gui.app import run_gui  # Qt is imported only when a window is wanted
 
     return run_gui(path, page, password)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from inspector.cli import run
+    from glyphscope.inspector.cli import run
 
     return run(list(sys.argv[1:] if argv is None else argv), _gui)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
-from inspector.session import Session
+from glyphscope.inspector.session import Session
 
 
 class PageListModel(QAbstractListModel):

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
-from inspector.session import Session
+from glyphscope.inspector.session import Session
 
 MODE_TITLES = {
     "plain": "Plain",

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from inspector import layers as L
-from inspector.engine import is_near_miss
-from inspector.session import Session
+from glyphscope.inspector import layers as L
+from glyphscope.inspector.engine import is_near_miss
+from glyphscope.inspector.session import Session
 
 
 def swatch(colour: str, size: int = 14, fill_alpha: int = 110) -> QPixmap:

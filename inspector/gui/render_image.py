@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from inspector.layers import LAYER_KEYS
+from glyphscope.inspector.layers import LAYER_KEYS
 
 _APP: Any = None
 
@@ -58,11 +58,11 @@ def render_page_image(
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QColor, QImage, QPainter
 
-    from core.analysis import analyze_page
-    from core.params import DEFAULT_PARAMETERS
-    from inspector.engine import PageFacts
-    from inspector.overlays import build_overlays, paint_layer
-    from inspector.rendering import (
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.core.params import DEFAULT_PARAMETERS
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.gui.overlays import build_overlays, paint_layer
+    from glyphscope.inspector.gui.rendering import (
         clamp_scale,
         display_size,
         page_transform,

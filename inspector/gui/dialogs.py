@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
-from core.errors import DocumentNotFound, GlyphscopeError, NotAPdf, PasswordRequired, WrongPassword
+from glyphscope.core.errors import DocumentNotFound, GlyphscopeError, NotAPdf, PasswordRequired, WrongPassword
 
 
 def ask_password(parent: QWidget | None, name: str, wrong: bool) -> str | None:

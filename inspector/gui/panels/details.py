@@ -10,8 +10,8 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from core.glyph import DecodeSource, Glyph
-from inspector.session import Session
+from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.inspector.session import Session
 
 DECODE_SOURCE_TEXT = {
     DecodeSource.TOUNICODE: "the font's embedded /ToUnicode CMap",

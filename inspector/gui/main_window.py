@@ -22,27 +22,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.errors import PasswordRequired, WrongPassword
-from inspector import dialogs
-from inspector.canvas import PageView
-from inspector.export import Exporter
-from inspector.layers import LAYER_KEYS
-from inspector.legend import LegendPanel
-from inspector.panels import add_panel
-from inspector.panels.content_stream import ContentStreamPanel
-from inspector.panels.details import GlyphDetailsPanel
-from inspector.panels.diagnostics import DiagnosticsPanel
-from inspector.panels.document_text import DocumentTextPanel
-from inspector.panels.find import FindPanel
-from inspector.panels.fonts import FontsPanel
-from inspector.panels.glyph_table import GlyphTablePanel
-from inspector.panels.pages import PageListPanel
-from inspector.panels.probe import ProbePanel
-from inspector.panels.text import MODE_TITLES, TextPanel
-from inspector.panels.tuning import TuningPanel
-from inspector.session import MODES, Session
-from inspector.workers import (
-    CancelToken,
+from glyphscope.core.errors import PasswordRequired, WrongPassword
+from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.canvas import PageView
+from glyphscope.inspector.gui.export import Exporter
+from glyphscope.inspector.gui.legend import LegendPanel
+from glyphscope.inspector.gui.panels import add_panel
+from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
+from glyphscope.inspector.gui.panels.details import GlyphDetailsPanel
+from glyphscope.inspector.gui.panels.diagnostics import DiagnosticsPanel
+from glyphscope.inspector.gui.panels.document_text import DocumentTextPanel
+from glyphscope.inspector.gui.panels.find import FindPanel
+from glyphscope.inspector.gui.panels.fonts import FontsPanel
+from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
+from glyphscope.inspector.gui.panels.pages import PageListPanel
+from glyphscope.inspector.gui.panels.probe import ProbePanel
+from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
+from glyphscope.inspector.gui.panels.tuning import TuningPanel
+from glyphscope.inspector.gui.workers import (
     PageBundle,
     PageLoader,
     Worker,
@@ -51,6 +48,9 @@ from inspector.workers import (
     reassemble_bundle,
     render_job,
 )
+from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.layers import LAYER_KEYS
+from glyphscope.inspector.session import MODES, Session
 
 MAX_RECENT = 10
 
@@ -76,7 +76,7 @@ def make_settings() -> QSettings:
 
 
 def open_job(source: str, password: str | None, *, token: CancelToken) -> Any:
-    from core.document import open_document
+    from glyphscope.core.document import open_document
 
     return open_document(source, password)
 
@@ -511,7 +511,7 @@ class MainWindow(QMainWindow):
         self.open_failed.emit(text)
 
     def _opened(self, document: Any, path: str, password: str | None) -> None:
-        from inspector.rendering import PageRenderer
+        from glyphscope.inspector.gui.rendering import PageRenderer
 
         self.close_document()
         self.renderer = PageRenderer(path, password)

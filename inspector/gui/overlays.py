@@ -17,11 +17,11 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
-from core.geometry import Point, Quad, Rect
-from core.glyph import DecodeSource, GlyphStatus
-from inspector import layers as L
-from inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
-from inspector.spatial import GlyphHitIndex, PointIndex
+from glyphscope.core.geometry import Point, Quad, Rect
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.inspector import layers as L
+from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
+from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
 

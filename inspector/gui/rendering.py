@@ -21,8 +21,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
 from PySide6.QtGui import QImage, QTransform
 from PySide6.QtPdf import QPdfDocument, QPdfDocumentRenderOptions
 
-from core.geometry import Matrix, Rect, multiply
-from core.page import PageBoxes
+from glyphscope.core.geometry import Matrix, Rect, multiply
+from glyphscope.core.page import PageBoxes
 
 MAX_RENDER_PIXELS = 40_000_000  # width × height cap of one rendered page image (~160 MB ARGB)
 
@@ -137,7 +137,7 @@ class PageRenderer:
 
     def boxes(self, page_number: int) -> PageBoxes:
         """The page's boxes read from this handle (same rules as the engine: core.document.page_boxes)."""
-        from core.document import page_boxes
+        from glyphscope.core.document import page_boxes
 
         with self._lock:
             return page_boxes(self._open().pages[page_number - 1].obj)
