@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from typing import Any
 
 from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
@@ -18,17 +19,59 @@ from glyphscope.core.passes import ClassifiedGlyphs, classify
 from glyphscope.core.structure import PageStructure
 
 
-@dataclass(frozen=True, slots=True)
 class PageAnalysis:
-    page: InterpretedPage
-    classified: ClassifiedGlyphs
-    structure: PageStructure
-    texts: Mapping[str, PageText]  # every mode of core.assembly.MODES, assembled on first access
-    params: Parameters
+    """Everything one page produces: the only page product (CLI, triage, window, search).
+
+    Glyphs and their classification are computed up front; texts, decisions and
+    findings are made on first access, so a caller pays only for what it reads.
+    """
+
+    __slots__ = ("page", "classified", "structure", "texts", "params", "_findings", "_decisions")
+
+    def __init__(
+        self,
+        page: InterpretedPage,
+        classified: ClassifiedGlyphs,
+        structure: PageStructure,
+        texts: Mapping[str, PageText],
+        params: Parameters,
+    ) -> None:
+        self.page = page
+        self.classified = classified
+        self.structure = structure
+        self.texts = texts  # every mode of core.assembly.MODES, assembled on first access
+        self.params = params
+        self._findings: tuple[Diagnostic, ...] | None = None
+        self._decisions: dict[str, tuple[Any, ...]] = {}
 
     @property
     def page_number(self) -> int:
         return self.page.page_number
+
+    @property
+    def findings(self) -> tuple[Diagnostic, ...]:
+        """The interpreter's diagnostics, then the passes' and the structure's findings."""
+        if self._findings is None:
+            from glyphscope.core.findings import pass_findings, structure_findings
+
+            self._findings = (
+                *self.page.diagnostics,
+                *pass_findings(self.page, self.classified),
+                *structure_findings(self.page, self.classified, self.structure),
+            )
+        return self._findings
+
+    def decisions(self, mode: str = "plain") -> tuple[Any, ...]:
+        """Every decision that made the page text in `mode`: the passes' (cull, duplicate, ...)
+        first, then assembly's, each a record with to_json() and describe()."""
+        found = self._decisions.get(mode)
+        if found is None:
+            from glyphscope.core.decision_set import page_decisions
+
+            found = self._decisions[mode] = tuple(
+                page_decisions(self.page, self.classified, self.texts[mode], self.params)
+            )
+        return found
 
 
 class LazyTexts(Mapping[str, PageText]):
