@@ -9,6 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from glyphscope.core.gcpause import allow_gc_pauses
+
+allow_gc_pauses()  # as the command line does: benchmarks measure what users run
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 

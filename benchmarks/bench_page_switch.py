@@ -30,6 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pikepdf  # noqa: E402
 
+from glyphscope.core.gcpause import allow_gc_pauses  # noqa: E402
+
+allow_gc_pauses()  # as the window does (glyphscope.__main__)
+
 
 def font(pdf: pikepdf.Pdf) -> pikepdf.Dictionary:
     return pdf.make_indirect(

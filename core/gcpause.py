@@ -6,6 +6,10 @@ counting frees them. The cyclic collector still walks them again and again as th
 are promoted through its generations, which cost 20–30 % of the corpus benchmarks
 and most of their run-to-run jitter. Sections nest and may run in several threads;
 the collector resumes when the last one ends (and only if it was enabled before).
+
+Switching the collector is process-wide, so a library must not do it behind its
+caller's back: sections are no-ops until an entry point (the command line, the
+window, a benchmark) calls `allow_gc_pauses()`.
 """
 
 from __future__ import annotations
@@ -18,11 +22,21 @@ from contextlib import contextmanager
 _lock = threading.Lock()
 _depth = 0
 _resume = False
+_allowed = False
+
+
+def allow_gc_pauses(allowed: bool = True) -> None:
+    """Opt in (entry points only): let `gc_paused` sections switch the cyclic collector off."""
+    global _allowed
+    _allowed = allowed
 
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
     global _depth, _resume
+    if not _allowed:
+        yield
+        return
     with _lock:
         if _depth == 0:
             _resume = gc.isenabled()

@@ -36,6 +36,9 @@ def _gui(path: str | None, page: int | None, password: str | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from glyphscope.core.gcpause import allow_gc_pauses
+
+    allow_gc_pauses()  # a process of our own: analysis may pause the cyclic collector (core/gcpause.py)
     from glyphscope.inspector.cli import run
 
     return run(list(sys.argv[1:] if argv is None else argv), _gui)
