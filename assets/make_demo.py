@@ -10,6 +10,7 @@ and a content-derived /ID (deterministic_id=True).
 from __future__ import annotations
 
 import sys
+from typing import Any
 from pathlib import Path
 
 import pikepdf
@@ -217,7 +218,7 @@ class Demo:
         """
         cids = sorted({gb1_cid(c) for c in chars})
         if unsorted_w:
-            w = Array()
+            w: Any = Array()  # pikepdf's stubs want Objects; it converts ints itself
             for cid in reversed(cids):
                 w.extend([cid, Array([HELV[cid - 1]])])
             w.extend([1, 95, 1000])  # overlaps everything above; written last, so it loses
@@ -326,7 +327,7 @@ class Demo:
         forms: `c [w1y v1x v1y]` and `c_first c_last w1y v1x v1y`. Kanji fall back to /DW2.
         """
         kana = [JAPAN1_CID[c] for c in sorted(set(chars)) if "\u3041" <= c <= "\u3093"]
-        w2 = Array()
+        w2: Any = Array()
         cids = sorted(set(kana))
         i = 0
         while i < len(cids):
@@ -920,7 +921,7 @@ def build() -> pikepdf.Pdf:
     page_unit_tf(d)
     page_rotation(d)
     page_forms(d)
-    crop_parent = {"MediaBox": Array([0, 0, 700, 900]), "CropBox": Array([50, 50, 662, 842])}
+    crop_parent: dict[str, Any] = {"MediaBox": Array([0, 0, 700, 900]), "CropBox": Array([50, 50, 662, 842])}
     p7 = page_cropbox(d)
     page_overprint(d)
     page_unsorted_w(d)
