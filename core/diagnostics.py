@@ -61,6 +61,9 @@ class Diagnostic:
     form_path: tuple[str, ...] = ()
     glyphs: tuple[int, ...] = field(default=())  # paint indices of the glyphs it concerns
     count: int | None = None
+    # What repeats of this finding were counted under (the operator, font key, form chain, ...
+    # with `kind`): structured, so a count never attaches to a finding by matching its message.
+    repeat_key: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {

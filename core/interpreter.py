@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -124,8 +124,15 @@ class _Frame:
 
 @dataclass(slots=True)
 class _DiagnosticSink:
+    """Collects a page's findings; repeats of one (kind, once_key) become one finding with a count.
+
+    The count is attached by the key each finding was recorded under (kind plus the
+    operator, font key, form chain, ... that `once_key` names), never by searching the
+    message: `/F1` three times must not count for a `/F10` finding.
+    """
+
     page_number: int
-    items: list[Diagnostic] = field(default_factory=list)
+    items: list[tuple[Diagnostic, str | None]] = field(default_factory=list)
     _counts: dict[tuple[DiagnosticKind, str], int] = field(default_factory=dict)
 
     def add(
@@ -146,37 +153,24 @@ class _DiagnosticSink:
             self._counts[key] = seen + 1
             if seen:
                 return
-        self.items.append(
-            Diagnostic(
-                kind,
-                severity,
-                message,
-                page=self.page_number,
-                token_index=token_index,
-                font_key=font_key,
-                form_path=form_path,
-            )
+        finding = Diagnostic(
+            kind,
+            severity,
+            message,
+            page=self.page_number,
+            token_index=token_index,
+            font_key=font_key,
+            form_path=form_path,
+            repeat_key=once_key,
         )
+        self.items.append((finding, once_key))
 
     def finish(self) -> list[Diagnostic]:
         out = []
-        for d in self.items:
-            n = None
-            for (kind, key), count in self._counts.items():
-                if kind is d.kind and count > 1 and key in d.message:
-                    n = count
-                    break
-            if n is not None:
-                d = Diagnostic(
-                    d.kind,
-                    d.severity,
-                    f"{d.message} ({n} times)",
-                    page=d.page,
-                    token_index=d.token_index,
-                    font_key=d.font_key,
-                    form_path=d.form_path,
-                    count=n,
-                )
+        for d, once_key in self.items:
+            n = self._counts.get((d.kind, once_key), 1) if once_key is not None else 1
+            if n > 1:
+                d = replace(d, message=f"{d.message} ({n} times)", count=n)
             out.append(d)
         return out
 
