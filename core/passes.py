@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from glyphscope.core.decision_protocol import fmt, glyph_json, pair_json, rounded
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
@@ -17,18 +19,108 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 @dataclass(frozen=True, slots=True)
 class CullDecision:
+    """Spec §5: the glyph's box centre lies outside the visible box.
+
+    glyph = the culled glyph; value = the box centre [x, y]; threshold = the visible
+    box [x0, y0, x1, y1] it lies outside of; verdict "culled".
+    """
+
+    kind: ClassVar[str] = "cull"
+
     paint_index: int
     center: Point  # the box centre that lies outside
     visible_box: Rect
 
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "culled"
+
+    @property
+    def value(self) -> Point:
+        return self.center
+
+    @property
+    def threshold(self) -> Rect:
+        return self.visible_box
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index)
+
+    def describe(self) -> str:
+        x, y = self.center
+        box = ", ".join(fmt(v) for v in self.visible_box)
+        return (
+            f"culled: box centre ({fmt(x)}, {fmt(y)}) lies outside the visible box [{box}], "
+            "so no text mode reads it"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class DuplicateDecision:
+    """Spec §7: a later glyph that repeats an earlier one within the tolerances is dropped.
+
+    A pair record: before = `duplicate_of` (the kept glyph, painted first), after =
+    `glyph` (the dropped one). value = [|along|, |across|], the offsets the rule
+    compared (signed in `along`/`across`, in the kept glyph's baseline frame);
+    threshold = [along_max, across_max] = [dedupe_along, dedupe_across] × the larger
+    box height of the two; verdict "duplicate".
+    """
+
+    kind: ClassVar[str] = "duplicate"
+
     paint_index: int  # the dropped glyph
     duplicate_of: int  # paint index of the kept glyph (chains followed)
     along: float  # offset along the kept glyph's baseline, in user space
     across: float  # offset across it
     size: float  # the kept glyph's box height
+    along_max: float  # dedupe_along × max(heights): the tolerance `along` was compared with
+    across_max: float  # dedupe_across × max(heights)
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def before(self) -> int:
+        return self.duplicate_of
+
+    @property
+    def after(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "duplicate"
+
+    @property
+    def value(self) -> tuple[float, float]:
+        return (abs(self.along), abs(self.across))
+
+    @property
+    def threshold(self) -> tuple[float, float]:
+        return (self.along_max, self.across_max)
+
+    def to_json(self) -> dict[str, Any]:
+        return pair_json(
+            self,
+            self.duplicate_of,
+            self.paint_index,
+            glyph=self.paint_index,
+            duplicate_of=self.duplicate_of,
+            along=rounded(self.along),
+            across=rounded(self.across),
+            size=rounded(self.size),
+        )
+
+    def describe(self) -> str:
+        return (
+            f"glyph #{self.paint_index} dropped as a duplicate of glyph #{self.duplicate_of}: offset {fmt(abs(self.along))} pt along "
+            f"≤ {fmt(self.along_max)} pt and {fmt(abs(self.across))} pt across ≤ {fmt(self.across_max)} pt"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +147,9 @@ def cull(glyphs: tuple[Glyph, ...] | list[Glyph], visible_box: Rect) -> list[Cul
     return out
 
 
-def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float] | None:
-    """(along, across) offset of b from a in a's baseline frame if they are one glyph."""
+def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float, float] | None:
+    """(along, across) offset of b from a in a's baseline frame, and the size the
+    tolerances were scaled by, if they are one glyph."""
     if a.direction != b.direction:
         dx_dir = a.direction[0] - b.direction[0]
         dy_dir = a.direction[1] - b.direction[1]
@@ -73,7 +166,7 @@ def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float] | None
     across = -dx * uy + dy * ux
     if abs(along) > p.dedupe_along * size or abs(across) > p.dedupe_across * size:
         return None
-    return along, across
+    return along, across, size
 
 
 _ROW = 1 << 32  # cell key = column × _ROW + row
@@ -141,7 +234,16 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
                 off = _same_glyph(b, a, params)
                 if off is not None:
                     first = root.get(b.paint_index, b.paint_index)
-                    hit = DuplicateDecision(a.paint_index, first, off[0], off[1], b.height)
+                    along, across, size = off
+                    hit = DuplicateDecision(
+                        a.paint_index,
+                        first,
+                        along,
+                        across,
+                        b.height,
+                        params.dedupe_along * size,
+                        params.dedupe_across * size,
+                    )
                     break
             if hit is not None:
                 break

@@ -145,10 +145,13 @@ def test_text_json_structure_mode_without_structure(files):
 def test_decisions_json_shape(files):
     obj = run_json("decisions", str(files["ok.pdf"]), "--page", "1", "--json")
     assert obj["decisions"]
-    for d in obj["decisions"]:
-        assert {"kind", "before", "after", "value", "threshold"} <= set(d)
+    for d in obj["decisions"]:  # the decision protocol (core/decision_protocol.py)
+        assert {"kind", "verdict", "value", "threshold", "description"} <= set(d)
+        assert ("before" in d and "after" in d) or "glyph" in d
     gaps = [d for d in obj["decisions"] if d["kind"] == "word_gap"]
-    assert gaps and all(d["threshold"] is not None for d in gaps)
+    # a number wherever the rule compared one: every pair except those next to the painted space
+    assert gaps and all((d["threshold"] is None) == (d["verdict"] == "existing_space") for d in gaps)
+    assert all(d["value"] == d["gap"] for d in gaps if d["threshold"] is not None)
     culls = run_json("decisions", str(files["slug.pdf"]), "--page", "1", "--json")["decisions"]
     assert any(d["kind"] == "cull" for d in culls)
 

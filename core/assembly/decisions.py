@@ -1,15 +1,19 @@
 """Decision records: every choice assembly takes, with its numbers, for the inspector to draw.
 
-Each record is frozen and slotted, has `to_json()` (plain JSON types) and
+Each record is frozen and slotted and follows `DecisionRecord`
+(core/decision_protocol.py): `kind`, `before`/`after` or `glyph`, `verdict`, the
+`value` and `threshold` the rule compared, `to_json()` (plain JSON types) and
 `describe()` (one English sentence with the numbers, 2 decimals).
-Glyphs are referred to by `paint_index`.
+Glyphs are referred to by `paint_index`. Records made per glyph pair stay plain
+data with a fast constructor: the protocol's fields are properties over them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
+from glyphscope.core.decision_protocol import DecisionRecord, fmt, glyph_json, pair_json, rounded
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.records import fast_init
 
@@ -20,28 +24,35 @@ LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
 
 
-def _f(x: float) -> str:
-    return f"{x:.2f}"
-
-
-def _r(x: float) -> float:
-    return round(x, 4)
+_f = fmt
+_r = rounded
 
 
 def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
+_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap"})
+"""Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
+
+
 @fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class WordGapDecision:
-    """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction."""
+    """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction.
+
+    value = gap, threshold = factor × height (space iff value > threshold). Next to a space
+    glyph (`existing_space`) or between two CJK characters (`cjk_pair`) no number is
+    compared: value and threshold are None (`gap` and `space_threshold` are still kept).
+    """
+
+    kind: ClassVar[str] = "word_gap"
 
     before: int
     after: int
     verdict: WordGapVerdict
     gap: float
-    threshold: float  # factor × height
+    space_threshold: float  # factor × height
     factor: float  # Parameters.word_gap
     height: float  # the box height of `after`
 
@@ -49,29 +60,36 @@ class WordGapDecision:
     def inserted(self) -> bool:
         return self.verdict == "inserted"
 
+    @property
+    def value(self) -> float | None:
+        return self.gap if self.verdict in _WORD_GAP_MEASURED else None
+
+    @property
+    def threshold(self) -> float | None:
+        return self.space_threshold if self.verdict in _WORD_GAP_MEASURED else None
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "word_gap",
-            "before": self.before,
-            "after": self.after,
-            "verdict": self.verdict,
-            "gap": _r(self.gap),
-            "threshold": _r(self.threshold),
-            "factor": self.factor,
-            "height": _r(self.height),
-        }
+        return pair_json(
+            self,
+            self.before,
+            self.after,
+            gap=_r(self.gap),
+            space_threshold=_r(self.space_threshold),
+            factor=self.factor,
+            height=_r(self.height),
+        )
 
     def describe(self) -> str:
-        rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.threshold)} pt"
+        rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.space_threshold)} pt"
         if self.verdict == "inserted":
             return f"space inserted: gap {_f(self.gap)} pt > {rule}"
         if self.verdict == "below_threshold":
             return f"no space: gap {_f(self.gap)} pt ≤ {rule}"
         if self.verdict == "negative_gap":
-            return f"no space: negative gap {_f(self.gap)} pt (overlapping or reversed glyphs are glued)"
+            return f"no space: negative gap {_f(self.gap)} pt ≤ {rule} (overlapping or reversed glyphs are glued)"
         if self.verdict == "existing_space":
-            return f"no space: one side already is a space (gap {_f(self.gap)} pt)"
-        return f"no space: both glyphs are CJK (gap {_f(self.gap)} pt, threshold {_f(self.threshold)} pt)"
+            return f"no space: one side already is a space, no threshold applies (gap {_f(self.gap)} pt)"
+        return f"no space: both glyphs are CJK, no threshold applies (gap {_f(self.gap)} pt)"
 
 
 @fast_init  # one per glyph pair: see core/records.py
@@ -83,13 +101,21 @@ class LineBreakDecision:
     more than `backward_factor` × height BEHIND the previous glyph's end
     (a new line that happens to share the baseline, e.g. table cells painted
     right to left); small negative gaps stay glued (spec §3).
+
+    value/threshold are the pair that decided the verdict: |d| and factor × height
+    for `break` and `same_line` (value is the absolute displacement, ≥ 0; the signed
+    d, positive when the next glyph lies above the previous baseline, is
+    `displacement`); the along-line gap and −backward_factor × height for
+    `backward_jump`.
     """
+
+    kind: ClassVar[str] = "line_break"
 
     before: int
     after: int
     verdict: LineBreakVerdict
     displacement: float  # d, signed
-    threshold: float  # factor × height
+    break_threshold: float  # factor × height
     factor: float  # Parameters.line_break
     height: float  # max(prev.height, cur.height)
     gap: float  # along the direction, for the backward-jump test
@@ -99,22 +125,29 @@ class LineBreakDecision:
     def is_break(self) -> bool:
         return self.verdict != "same_line"
 
+    @property
+    def value(self) -> float:
+        return self.gap if self.verdict == "backward_jump" else abs(self.displacement)
+
+    @property
+    def threshold(self) -> float:
+        return self.backward_threshold if self.verdict == "backward_jump" else self.break_threshold
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "line_break",
-            "before": self.before,
-            "after": self.after,
-            "verdict": self.verdict,
-            "displacement": _r(self.displacement),
-            "threshold": _r(self.threshold),
-            "factor": self.factor,
-            "height": _r(self.height),
-            "gap": _r(self.gap),
-            "backward_threshold": _r(self.backward_threshold),
-        }
+        return pair_json(
+            self,
+            self.before,
+            self.after,
+            displacement=_r(self.displacement),
+            break_threshold=_r(self.break_threshold),
+            factor=self.factor,
+            height=_r(self.height),
+            gap=_r(self.gap),
+            backward_threshold=_r(self.backward_threshold),
+        )
 
     def describe(self) -> str:
-        rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.threshold)} pt"
+        rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.break_threshold)} pt"
         d = abs(self.displacement)
         if self.verdict == "break":
             return f"line break: displacement {_f(d)} pt > {rule}"
@@ -129,7 +162,12 @@ class LineBreakDecision:
 @fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
 class ColumnChangeDecision:
-    """Vertical writing (spec §4, §9): a glyph stays in the column when its box centre lies in it."""
+    """Vertical writing (spec §4, §9): a glyph stays in the column when its box centre lies in it.
+
+    value = the box centre x of `after`, threshold = [x0, x1] of the column of `before`.
+    """
+
+    kind: ClassVar[str] = "column_change"
 
     before: int
     after: int
@@ -143,17 +181,24 @@ class ColumnChangeDecision:
     def is_break(self) -> bool:
         return self.verdict == "column_change"
 
+    @property
+    def value(self) -> float:
+        return self.center_x
+
+    @property
+    def threshold(self) -> tuple[float, float]:
+        return (self.column_x0, self.column_x1)
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "column_change",
-            "before": self.before,
-            "after": self.after,
-            "verdict": self.verdict,
-            "column": self.column,
-            "center_x": _r(self.center_x),
-            "column_x0": _r(self.column_x0),
-            "column_x1": _r(self.column_x1),
-        }
+        return pair_json(
+            self,
+            self.before,
+            self.after,
+            column=self.column,
+            center_x=_r(self.center_x),
+            column_x0=_r(self.column_x0),
+            column_x1=_r(self.column_x1),
+        )
 
     def describe(self) -> str:
         span = f"[{_f(self.column_x0)}, {_f(self.column_x1)}]"
@@ -162,29 +207,63 @@ class ColumnChangeDecision:
         return f"same vertical column: centre x {_f(self.center_x)} inside {span}"
 
 
+class _Information:
+    """Mixin of the information records (layout, columns, structure): no rule compared numbers.
+
+    They describe how a mode arranged the page; their numbers are extra fields,
+    value and threshold are None.
+    """
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> None:
+        return None
+
+    @property
+    def threshold(self) -> None:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class VerticalColumn:
-    """One column of a vertical-writing run; columns are numbered right to left."""
+class VerticalColumn(_Information):
+    """One column of a vertical-writing run; columns are numbered right to left.
+
+    glyph = the column's first glyph; verdict "column".
+    """
+
+    kind: ClassVar[str] = "vertical_column"
 
     column: int
     quad: Quad
     glyphs: tuple[int, ...]
 
+    @property
+    def glyph(self) -> int | None:
+        return self.glyphs[0] if self.glyphs else None
+
+    @property
+    def verdict(self) -> str:
+        return "column"
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "vertical_column",
-            "column": self.column,
-            "quad": _quad_json(self.quad),
-            "glyphs": list(self.glyphs),
-        }
+        return glyph_json(
+            self, self.glyph, column=self.column, quad=_quad_json(self.quad), glyphs=list(self.glyphs)
+        )
 
     def describe(self) -> str:
         return f"vertical column {self.column + 1}: {len(self.glyphs)} glyphs, read top to bottom"
 
 
 @dataclass(frozen=True, slots=True)
-class LayoutGrid:
-    """The character grid of layout mode (spec §9) in the dominant writing frame."""
+class LayoutGrid(_Information):
+    """The character grid of layout mode (spec §9) in the dominant writing frame.
+
+    A page-level record (glyph None); verdict = where the row pitch came from
+    ("median" baseline distance or the "fallback" 1.2 × median height).
+    """
+
+    kind: ClassVar[str] = "layout_grid"
 
     direction: Point  # dominant writing direction (unit vector)
     cell: float  # mean advance of non-space glyphs
@@ -192,15 +271,24 @@ class LayoutGrid:
     pitch_source: Literal["median", "fallback"]
     left: float  # visible box's left edge along the direction
 
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def verdict(self) -> str:
+        return self.pitch_source
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "layout_grid",
-            "direction": [_r(self.direction[0]), _r(self.direction[1])],
-            "cell": _r(self.cell),
-            "pitch": _r(self.pitch),
-            "pitch_source": self.pitch_source,
-            "left": _r(self.left),
-        }
+        return glyph_json(
+            self,
+            None,
+            direction=[_r(self.direction[0]), _r(self.direction[1])],
+            cell=_r(self.cell),
+            pitch=_r(self.pitch),
+            pitch_source=self.pitch_source,
+            left=_r(self.left),
+        )
 
     def describe(self) -> str:
         how = "median baseline distance" if self.pitch_source == "median" else "1.2 × median height"
@@ -208,12 +296,16 @@ class LayoutGrid:
 
 
 @dataclass(frozen=True, slots=True)
-class Baseline:
+class Baseline(_Information):
     """One clustered baseline (layout, columns and geometric tails).
 
     `y` is the baseline position across the dominant direction (user space y for
     upright text); rows are counted in layout pitches, `blank_lines` precede it.
+    glyph = the line's first glyph; verdict "blank_lines" when blank lines precede it,
+    else "baseline".
     """
+
+    kind: ClassVar[str] = "baseline"
 
     line: int
     y: float
@@ -223,17 +315,26 @@ class Baseline:
     distance: float = 0.0  # to the previous baseline
     blank_lines: int = 0  # layout only
 
+    @property
+    def glyph(self) -> int | None:
+        return self.glyphs[0] if self.glyphs else None
+
+    @property
+    def verdict(self) -> str:
+        return "blank_lines" if self.blank_lines else "baseline"
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "baseline",
-            "line": self.line,
-            "y": _r(self.y),
-            "row": self.row,
-            "distance": _r(self.distance),
-            "blank_lines": self.blank_lines,
-            "quad": _quad_json(self.quad),
-            "glyphs": list(self.glyphs),
-        }
+        return glyph_json(
+            self,
+            self.glyph,
+            line=self.line,
+            y=_r(self.y),
+            row=self.row,
+            distance=_r(self.distance),
+            blank_lines=self.blank_lines,
+            quad=_quad_json(self.quad),
+            glyphs=list(self.glyphs),
+        )
 
     def describe(self) -> str:
         text = f"baseline {self.line + 1} at {_f(self.y)} pt: {len(self.glyphs)} glyphs"
@@ -246,8 +347,13 @@ class Baseline:
 
 @fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
-class GridPlacement:
-    """Layout mode: a word placed at a grid column, padded with spaces from the cursor."""
+class GridPlacement(_Information):
+    """Layout mode: a word placed at a grid column, padded with spaces from the cursor.
+
+    glyph = the word's first glyph; verdict "padded" when spaces were emitted, else "adjacent".
+    """
+
+    kind: ClassVar[str] = "grid_placement"
 
     line: int
     first: int  # paint index of the word's first glyph
@@ -256,16 +362,25 @@ class GridPlacement:
     cursor: int  # column the line had reached
     pad: int  # spaces emitted
 
+    @property
+    def glyph(self) -> int:
+        return self.first
+
+    @property
+    def verdict(self) -> str:
+        return "padded" if self.pad else "adjacent"
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "grid_placement",
-            "line": self.line,
-            "first": self.first,
-            "position": _r(self.position),
-            "column": self.column,
-            "cursor": self.cursor,
-            "pad": self.pad,
-        }
+        return glyph_json(
+            self,
+            self.first,
+            line=self.line,
+            first=self.first,
+            position=_r(self.position),
+            column=self.column,
+            cursor=self.cursor,
+            pad=self.pad,
+        )
 
     def describe(self) -> str:
         return (
@@ -276,7 +391,12 @@ class GridPlacement:
 
 @dataclass(frozen=True, slots=True)
 class ColumnSplit:
-    """Columns mode: a baseline split where the gap exceeds factor × mean advance (spec §8, §9)."""
+    """Columns mode: a baseline split where the gap exceeds factor × mean advance (spec §8, §9).
+
+    value = gap, threshold = factor × mean advance; verdict "split" (only splits are recorded).
+    """
+
+    kind: ClassVar[str] = "column_split"
 
     before: int
     after: int
@@ -287,18 +407,25 @@ class ColumnSplit:
     left_quad: Quad  # the segment ending at `before`
     right_quad: Quad  # the segment starting at `after`
 
+    @property
+    def verdict(self) -> str:
+        return "split"
+
+    @property
+    def value(self) -> float:
+        return self.gap
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "column_split",
-            "before": self.before,
-            "after": self.after,
-            "gap": _r(self.gap),
-            "threshold": _r(self.threshold),
-            "factor": self.factor,
-            "mean_advance": _r(self.mean_advance),
-            "left_quad": _quad_json(self.left_quad),
-            "right_quad": _quad_json(self.right_quad),
-        }
+        return pair_json(
+            self,
+            self.before,
+            self.after,
+            gap=_r(self.gap),
+            factor=self.factor,
+            mean_advance=_r(self.mean_advance),
+            left_quad=_quad_json(self.left_quad),
+            right_quad=_quad_json(self.right_quad),
+        )
 
     def describe(self) -> str:
         return (
@@ -308,30 +435,49 @@ class ColumnSplit:
 
 
 @dataclass(frozen=True, slots=True)
-class TextColumn:
-    """Columns mode: one column box and its segment count, emitted left to right."""
+class TextColumn(_Information):
+    """Columns mode: one column box and its segment count, emitted left to right.
+
+    glyph = the column's first glyph; verdict "column".
+    """
+
+    kind: ClassVar[str] = "text_column"
 
     column: int
     quad: Quad
     segments: int
     glyphs: tuple[int, ...]
 
+    @property
+    def glyph(self) -> int | None:
+        return self.glyphs[0] if self.glyphs else None
+
+    @property
+    def verdict(self) -> str:
+        return "column"
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "text_column",
-            "column": self.column,
-            "quad": _quad_json(self.quad),
-            "segments": self.segments,
-            "glyphs": list(self.glyphs),
-        }
+        return glyph_json(
+            self,
+            self.glyph,
+            column=self.column,
+            quad=_quad_json(self.quad),
+            segments=self.segments,
+            glyphs=list(self.glyphs),
+        )
 
     def describe(self) -> str:
         return f"column {self.column + 1}: {self.segments} segment(s), {len(self.glyphs)} glyphs"
 
 
 @dataclass(frozen=True, slots=True)
-class StructureOrder:
-    """Structure mode: how the page was ordered (MCID buckets, then the untagged tail)."""
+class StructureOrder(_Information):
+    """Structure mode: how the page was ordered (MCID buckets, then the untagged tail).
+
+    A page-level record (glyph None); verdict "tagged_only" or "untagged_tail".
+    """
+
+    kind: ClassVar[str] = "structure_order"
 
     mcid_order: tuple[int, ...]  # buckets emitted, tree order
     tagged: int
@@ -339,15 +485,24 @@ class StructureOrder:
     total: int
     first_untagged: int  # paint index of the tail's first glyph, −1 when none
 
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def verdict(self) -> str:
+        return "untagged_tail" if self.untagged else "tagged_only"
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "structure_order",
-            "mcid_order": list(self.mcid_order),
-            "tagged": self.tagged,
-            "untagged": self.untagged,
-            "total": self.total,
-            "first_untagged": self.first_untagged,
-        }
+        return glyph_json(
+            self,
+            None,
+            mcid_order=list(self.mcid_order),
+            tagged=self.tagged,
+            untagged=self.untagged,
+            total=self.total,
+            first_untagged=self.first_untagged,
+        )
 
     def describe(self) -> str:
         return (
@@ -367,4 +522,18 @@ Decision: TypeAlias = (
     | ColumnSplit
     | TextColumn
     | StructureOrder
+)
+"""An assembly decision; every one is a `DecisionRecord`."""
+
+ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
+    WordGapDecision,
+    LineBreakDecision,
+    ColumnChangeDecision,
+    VerticalColumn,
+    LayoutGrid,
+    Baseline,
+    GridPlacement,
+    ColumnSplit,
+    TextColumn,
+    StructureOrder,
 )
