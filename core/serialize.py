@@ -1,15 +1,26 @@
-"""JSON-ready dicts of engine records (CLI output, exports). Rounded for stable, readable output."""
+"""JSON-ready dicts of engine records (CLI output, exports). Rounded for stable, readable output.
+
+Every JSON document glyphscope writes starts with `output_header()`; its shape is
+described by `glyphscope/inspector/schemas/<command>.schema.json`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.page import FormUse, PageBoxes
+from glyphscope.core.page import FormUse, InterpretedPage, PageBoxes
+
+if TYPE_CHECKING:
+    from glyphscope.core.passes import ClassifiedGlyphs
 
 DIGITS = 3
+SCHEMA_VERSION = 1
+"""Version of the JSON shapes (all commands): raised when a key is removed or changes meaning."""
+GLYPH_SETS = ("raw", "visible", "all")
 
 
 def _r(x: float) -> float:
@@ -53,6 +64,53 @@ def glyph_to_json(
         "form_use": g.form_use,
         "status": (status or GlyphStatus.KEPT).value,
         "duplicate_of": duplicate_of,
+    }
+
+
+def output_header() -> dict[str, Any]:
+    """The first keys of every JSON output: the shape's version and the glyphscope that wrote it."""
+    from glyphscope import __version__  # the package's own metadata, read once at its import
+
+    return {"schema_version": SCHEMA_VERSION, "glyphscope_version": __version__}
+
+
+def glyph_set(classified: ClassifiedGlyphs, name: str) -> Sequence[Glyph]:
+    """The glyphs of one of GLYPH_SETS: page-stream glyphs (raw), the text's glyphs (visible), or all."""
+    if name == "raw":
+        return classified.raw
+    if name == "visible":
+        return classified.visible
+    if name == "all":
+        return classified.glyphs
+    raise ValueError(f"unknown glyph set {name!r}; expected one of {', '.join(GLYPH_SETS)}")
+
+
+def glyphs_json(
+    file: str | None,
+    page: InterpretedPage,
+    classified: ClassifiedGlyphs,
+    name: str,
+    params: Mapping[str, Any],
+    warnings: Iterable[str] = (),
+) -> dict[str, Any]:
+    """One page's glyph listing: `glyphscope glyphs --json` and the window's File › Export (one shape).
+
+    The glyphs of set `name` (GLYPH_SETS), each with its status; `params` are the
+    thresholds that classified them (culled, duplicate); `file` as the user named
+    it ("-" for stdin).
+    """
+    rows = [
+        glyph_to_json(g, classified.status[g.paint_index], classified.duplicate_of[g.paint_index])
+        for g in glyph_set(classified, name)
+    ]
+    return output_header() | {
+        "file": file,
+        "page": page.page_number,
+        "set": name,
+        "visible_box": rect_to_json(page.boxes.visible_box),
+        "params": dict(params),
+        "warnings": list(warnings),
+        "glyphs": rows,
     }
 
 

@@ -2,7 +2,10 @@
 
 Exit codes (spec §9): 0 ok; 1 error while processing; 2 usage; 3 password
 required or wrong; 4 not a PDF or unreadable. Errors are one line on
-stderr, never a traceback.
+stderr, never a traceback. Conventions shared by all commands (`-` for
+stdin/stdout, the password sources, `--quiet`) are in `cli_io`; every JSON
+output starts with `core.serialize.output_header()` and follows
+`schemas/<command>.schema.json`.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
+from glyphscope import __version__
+from glyphscope.core.assembly import MODES
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.params import Parameters
+from glyphscope.core.serialize import output_header
+from glyphscope.inspector import cli_io
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
 SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render")
@@ -30,23 +36,50 @@ class CliError(Exception):
         self.code = code
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, unless the help states it or the option is required."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (
+            not action.option_strings
+            or action.required
+            or action.default is argparse.SUPPRESS
+            or "(default" in text
+            or "%(default)" in text
+        ):
+            return text
+        if action.nargs == 0 and action.default is False:  # a flag
+            return text + " (default: off)"
+        if action.default is None:
+            return text + " (default: none)"
+        return text + " (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"glyphscope: {message}\n")
 
 
+def _document(**fields: Any) -> dict[str, Any]:
+    """A JSON output: the version header, then the command's fields."""
+    return output_header() | fields
+
+
 def _write_json(obj: Any, out: str | None = None) -> None:
-    text = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.buffer.write(text.encode("utf-8"))
+    """UTF-8 JSON to the file `out`, or to stdout (no `out`, or `-`)."""
+    cli_io.write_output(out, (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
 
-def _open(path: str, password: str | None) -> Document:
-    doc = open_document(path, password)
+def _open(args: argparse.Namespace) -> Document:
+    """The document named by FILE (`-`: stdin), with the password from its sources; warnings on stderr."""
+    doc = open_document(cli_io.read_input(args.file), cli_io.password(args))
     for w in doc.warnings:
-        print(f"glyphscope: warning: {w}", file=sys.stderr)
+        cli_io.note(args, f"warning: {w}")
     return doc
 
 
@@ -95,47 +128,32 @@ def _params(args: argparse.Namespace) -> Parameters:
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
+    from glyphscope.core.params import DEFAULT_PARAMETERS
     from glyphscope.core.passes import classify
-    from glyphscope.core.serialize import glyph_to_json, rect_to_json
+    from glyphscope.core.serialize import glyphs_json
 
-    doc = _open(args.file, args.password)
-    n = _page(doc, args.page)
-    page = doc.interpret(n)
-    c = classify(page)
-    if args.set == "raw":
-        chosen = c.raw
-    elif args.set == "visible":
-        chosen = c.visible
-    else:
-        chosen = c.glyphs
-    rows = [glyph_to_json(g, c.status[g.paint_index], c.duplicate_of[g.paint_index]) for g in chosen]
+    doc = _open(args)
+    page = doc.interpret(_page(doc, args.page))
+    classified = classify(page, DEFAULT_PARAMETERS)
+    obj = glyphs_json(args.file, page, classified, args.set, DEFAULT_PARAMETERS.to_json(), doc.warnings)
     if args.json:
-        _write_json(
-            {
-                "file": args.file,
-                "page": n,
-                "set": args.set,
-                "visible_box": rect_to_json(page.boxes.visible_box),
-                "warnings": list(doc.warnings),
-                "glyphs": rows,
-            }
+        _write_json(obj)
+        return EXIT_OK
+    out = sys.stdout
+    out.write("#\tunicode\tcode\tfont\tsize\torigin\theight\tstatus\tsource\ttoken\tform\n")
+    for r in obj["glyphs"]:
+        out.write(
+            f"{r['paint_index']}\t{r['unicode']!r}\t{r['code']}\t{r['font_key']}\t{r['font_size']}\t"
+            f"{r['origin'][0]},{r['origin'][1]}\t{r['height']}\t{r['status']}\t{r['decode_source']}\t"
+            f"{r['token_index']}\t{'/'.join(r['form_path'])}\n"
         )
-    else:
-        out = sys.stdout
-        out.write("#\tunicode\tcode\tfont\tsize\torigin\theight\tstatus\tsource\ttoken\tform\n")
-        for r in rows:
-            out.write(
-                f"{r['paint_index']}\t{r['unicode']!r}\t{r['code']}\t{r['font_key']}\t{r['font_size']}\t"
-                f"{r['origin'][0]},{r['origin'][1]}\t{r['height']}\t{r['status']}\t{r['decode_source']}\t"
-                f"{r['token_index']}\t{'/'.join(r['form_path'])}\n"
-            )
     return EXIT_OK
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
     from glyphscope.core.serialize import font_info_to_json
 
-    doc = _open(args.file, args.password)
+    doc = _open(args)
     n = _page(doc, args.page)
     page = doc.interpret(n)
     by_font: dict[str, Counter[str]] = {}
@@ -151,21 +169,21 @@ def cmd_fonts(args: argparse.Namespace) -> int:
         row["unresolved"] = counts.get("unresolved", 0)
         fonts.append(row)
     if args.json:
-        _write_json({"file": args.file, "page": n, "warnings": list(doc.warnings), "fonts": fonts})
-    else:
-        for f in fonts:
-            print(
-                f"{f['font_key']}\t{f['subtype']}\t{f['base_font']}\t{f['encoding']}\t"
-                f"ToUnicode={'yes' if f['has_tounicode'] else 'no'}\tglyphs={f['glyphs']}\t"
-                f"unresolved={f['unresolved']}\t{'; '.join(p['message'] for p in f['problems'])}"
-            )
+        _write_json(_document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts))
+        return EXIT_OK
+    for f in fonts:
+        print(
+            f"{f['font_key']}\t{f['subtype']}\t{f['base_font']}\t{f['encoding']}\t"
+            f"ToUnicode={'yes' if f['has_tounicode'] else 'no'}\tglyphs={f['glyphs']}\t"
+            f"unresolved={f['unresolved']}\t{'; '.join(x['message'] for x in f['problems'])}"
+        )
     return EXIT_OK
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
     from glyphscope.core.findings import page_findings
 
-    doc = _open(args.file, args.password)
+    doc = _open(args)
     pages = []
     for n in _pages(doc, args.pages):
         findings = page_findings(doc, n)
@@ -173,13 +191,13 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     document = [d.to_json() for d in doc.diagnostics]
     if args.json:
         _write_json(
-            {
-                "file": args.file,
-                "pages_total": doc.page_count,
-                "warnings": list(doc.warnings),
-                "document": document,
-                "pages": pages,
-            }
+            _document(
+                file=args.file,
+                pages_total=doc.page_count,
+                warnings=list(doc.warnings),
+                document=document,
+                pages=pages,
+            )
         )
     else:
         for d in document:
@@ -193,31 +211,30 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 def cmd_text(args: argparse.Namespace) -> int:
     from glyphscope.core.textops import document_pages_text
 
-    doc = _open(args.file, args.password)
+    cli_io.check_output_folder(args.output)
+    doc = _open(args)
     params = _params(args)
     pages = _pages(doc, args.pages)
     results = document_pages_text(doc, pages, args.mode, params)
     if args.json:
-        obj = {
-            "file": args.file,
-            "mode": args.mode,
-            "warnings": list(doc.warnings),
-            "pages": [
+        obj = _document(
+            file=args.file,
+            mode=args.mode,
+            warnings=list(doc.warnings),
+            pages=[
                 {"page": n, "text": t.text, "structured": _structured(args.mode, t), "untagged": t.untagged}
                 | ({"reason": t.reason} if t.reason else {})
                 for n, t in results
             ],
-        }
+        )
         _write_json(obj, args.output)
         return EXIT_OK
-    separator = _unescape(args.separator) if args.separator is not None else "\f"
-    text = separator.join((t.text or "") for _, t in results)
+    text = _unescape(args.separator).join((t.text or "") for _, t in results)
     data = (b"\xef\xbb\xbf" if args.bom else b"") + text.encode("utf-8")
-    if args.output:
-        Path(args.output).write_bytes(data)
-        print(f"glyphscope: {len(results)} page(s) written to {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.buffer.write(data)  # exact bytes: page text has no trailing newline (spec §9)
+    # exact bytes: page text has no trailing newline (spec §9)
+    cli_io.write_output(args.output, data)
+    if args.output and not cli_io.is_stdout(args.output):
+        cli_io.note(args, f"{len(results)} page(s) written to {args.output}")
     return EXIT_OK
 
 
@@ -233,10 +250,10 @@ def _structured(mode: str, t: Any) -> bool | None:
 def cmd_decisions(args: argparse.Namespace) -> int:
     from glyphscope.core.textops import page_decisions_json
 
-    doc = _open(args.file, args.password)
+    doc = _open(args)
     n = _page(doc, args.page)
     obj = page_decisions_json(doc, n, args.mode, _params(args))
-    obj = {"file": args.file, "page": n, "mode": args.mode, "warnings": list(doc.warnings)} | obj
+    obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | obj
     if args.json:
         _write_json(obj)
     else:
@@ -259,10 +276,49 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ parsing
 
+STDIN_HELP = "the PDF to read; - reads it from stdin"
 
-def _add_common(p: argparse.ArgumentParser, file_help: str = "the PDF to read") -> None:
-    p.add_argument("file", metavar="FILE", help=file_help)
-    p.add_argument("--password", metavar="PW", help="user or owner password of an encrypted PDF")
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help=STDIN_HELP)
+    cli_io.add_password_options(p)
+    cli_io.add_quiet_option(p)
+
+
+def _add_page_set(p: argparse.ArgumentParser) -> None:
+    """--pages RANGE, with --page as its alias (`--page 3` is `--pages 3`)."""
+    p.add_argument(
+        "--pages",
+        "--page",
+        dest="pages",
+        metavar="RANGE",
+        default="",
+        help='1-based pages, e.g. "3", "1-3,7" or "5-" (default: all pages)',
+    )
+
+
+def _one_page(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"one page number is expected, not {text!r}") from None
+
+
+def _add_one_page(p: argparse.ArgumentParser) -> None:
+    """--page N for commands about one page; --pages is accepted with one number, for uniform scripts."""
+    p.add_argument(
+        "--page",
+        "--pages",
+        dest="page",
+        type=_one_page,
+        required=True,
+        metavar="N",
+        help="1-based page number",
+    )
+
+
+def _add_json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
 
 
 def _add_thresholds(p: argparse.ArgumentParser) -> None:
@@ -272,7 +328,8 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
     p.add_argument("--columns-gap", type=float, default=d.columns_gap, help="columns split × mean advance")
 
 
-MODES_CHOICES = ("plain", "layout", "columns", "structure", "auto")
+def _add_version(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--version", action="version", version=f"glyphscope {__version__}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -280,60 +337,81 @@ def build_parser() -> argparse.ArgumentParser:
         prog="glyphscope",
         description="Inspect PDF text extraction. Without a command, opens the inspector window.",
     )
+    _add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("glyphs", help="glyph records of one page")
-    _add_common(p)
-    p.add_argument("--page", type=int, required=True, metavar="N", help="1-based page number")
-    p.add_argument("--set", choices=("raw", "visible", "all"), default="visible")
-    p.add_argument("--json", action="store_true", help="UTF-8 JSON on stdout")
+    _add_input(p)
+    _add_one_page(p)
+    p.add_argument(
+        "--set",
+        choices=("raw", "visible", "all"),
+        default="visible",
+        help="raw: page-stream glyphs; visible: the glyphs of the text; all: every glyph with its status",
+    )
+    _add_json_flag(p)
     p.set_defaults(func=cmd_glyphs)
 
     p = sub.add_parser("fonts", help="fonts of one page with their decoding chain")
-    _add_common(p)
-    p.add_argument("--page", type=int, required=True, metavar="N")
-    p.add_argument("--json", action="store_true")
+    _add_input(p)
+    _add_one_page(p)
+    _add_json_flag(p)
     p.set_defaults(func=cmd_fonts)
 
     p = sub.add_parser("diagnostics", help="findings per page")
-    _add_common(p)
-    p.add_argument("--pages", metavar="RANGE", default="", help='e.g. "1-3,7"; default all')
-    p.add_argument("--json", action="store_true")
+    _add_input(p)
+    _add_page_set(p)
+    _add_json_flag(p)
     p.set_defaults(func=cmd_diagnostics)
 
     p = sub.add_parser("text", help="page text in one mode")
-    _add_common(p)
-    p.add_argument("--mode", choices=MODES_CHOICES, default="plain")
-    p.add_argument("--pages", metavar="RANGE", default="")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--separator", metavar="S", default=None, help=r"between pages (default form feed, \f)")
+    _add_input(p)
+    p.add_argument("--mode", choices=MODES, default="plain", help="text mode")
+    _add_page_set(p)
+    _add_json_flag(p)
+    p.add_argument("--separator", metavar="S", default=r"\f", help=r"between pages; \f \n \t \xHH \uHHHH")
     p.add_argument("--bom", action="store_true", help="start the output with a UTF-8 BOM")
-    p.add_argument("-o", "--output", metavar="OUT", help="write to this file instead of stdout")
+    p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
     _add_thresholds(p)
     p.set_defaults(func=cmd_text)
 
     p = sub.add_parser("decisions", help="every assembly decision of one page")
-    _add_common(p)
-    p.add_argument("--page", type=int, required=True, metavar="N")
-    p.add_argument("--mode", choices=MODES_CHOICES, default="plain")
-    p.add_argument("--json", action="store_true")
+    _add_input(p)
+    _add_one_page(p)
+    p.add_argument("--mode", choices=MODES, default="plain", help="text mode whose decisions are listed")
+    _add_json_flag(p)
     _add_thresholds(p)
     p.set_defaults(func=cmd_decisions)
 
     p = sub.add_parser("triage", help="rank files by extraction problems")
-    p.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER")
-    p.add_argument("--password", metavar="PW")
-    p.add_argument("--json", metavar="OUT.json", dest="json_out")
-    p.add_argument("--html", metavar="OUT.html", dest="html_out")
-    p.add_argument("--jobs", type=int, default=1, metavar="N")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="FILE_OR_FOLDER",
+        help="PDFs, and folders searched recursively for *.pdf; - reads one PDF from stdin",
+    )
+    cli_io.add_password_options(p)
+    p.add_argument("--json", metavar="OUT.json", dest="json_out", help="write the JSON report; - is stdout")
+    p.add_argument("--html", metavar="OUT.html", dest="html_out", help="write the HTML report; - is stdout")
+    p.add_argument(
+        "--no-images",
+        action="store_true",
+        help="an HTML report without page images (needs no Qt)",
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
+    cli_io.add_quiet_option(p)
     p.set_defaults(func=cmd_triage)
 
     p = sub.add_parser("render", help="page image with overlays")
-    _add_common(p)
-    p.add_argument("--page", type=int, required=True, metavar="N")
-    p.add_argument("--layers", default="glyphs,culled,duplicates,word-gaps,line-breaks")
-    p.add_argument("--scale", type=float, default=2.0)
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    _add_input(p)
+    _add_one_page(p)
+    p.add_argument(
+        "--layers",
+        default="glyphs,culled,duplicates,word-gaps,line-breaks",
+        help="comma-separated overlay layers, or all / none",
+    )
+    p.add_argument("--scale", type=float, default=2.0, help="pixels per point")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write; - is stdout")
     p.set_defaults(func=cmd_render)
     return parser
 
@@ -344,10 +422,20 @@ def build_gui_parser() -> argparse.ArgumentParser:
         description="Open the inspector window (no FILE: the bundled demo). "
         f"Headless commands: {', '.join(SUBCOMMANDS)} (glyphscope COMMAND --help).",
     )
-    parser.add_argument("file", nargs="?", metavar="FILE")
-    parser.add_argument("--page", type=int, metavar="N")
-    parser.add_argument("--password", metavar="PW")
+    _add_version(parser)
+    parser.add_argument("file", nargs="?", metavar="FILE", help="the PDF to open (default: the demo)")
+    parser.add_argument(
+        "--page", "--pages", dest="page", type=_one_page, metavar="N", help="1-based page to show first"
+    )
+    cli_io.add_password_options(parser)
     return parser
+
+
+def _exit_code(exc: SystemExit) -> int:
+    code = exc.code
+    if code is None:
+        return EXIT_OK
+    return code if isinstance(code, int) else EXIT_ERROR
 
 
 def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
@@ -356,11 +444,16 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
             args = build_parser().parse_args(argv)
             return int(args.func(args))
         args = build_gui_parser().parse_args(argv)
-        return gui(args.file, args.page, args.password)
+        return gui(args.file, args.page, cli_io.password(args))
+    except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
+        return _exit_code(exc)
     except GlyphscopeError as exc:
         print(f"glyphscope: {exc}", file=sys.stderr)
         return exc.exit_code
     except CliError as exc:
+        print(f"glyphscope: {exc}", file=sys.stderr)
+        return exc.code
+    except cli_io.UsageError as exc:
         print(f"glyphscope: {exc}", file=sys.stderr)
         return exc.code
     except BrokenPipeError:

@@ -1,16 +1,19 @@
 """`glyphscope render FILE --page N --layers … -o OUT.png`: a page with overlays, drawn by the window's code.
 
 Typed engine errors (not found, not a PDF, password) propagate: the CLI maps
-them to exit codes. Nothing is printed on stdout on success.
+them to exit codes. `-o -` writes the PNG to stdout; otherwise nothing is
+printed on stdout. This is an entry point that makes images: it creates the
+offscreen Qt application (`gui.render_image.offscreen_app`), lazily, so the
+other commands never load Qt.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from glyphscope.core.errors import PageOutOfRange
+from glyphscope.inspector import cli_io
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_SCALE = 16.0
@@ -22,7 +25,7 @@ def _usage(message: str) -> int:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.report_html import ensure_gui_application, resolve_layers, supported_layers
+    from glyphscope.inspector.report_html import resolve_layers, supported_layers
 
     available = supported_layers()
     layers, unknown = resolve_layers((args.layers or "").split(","), available)
@@ -32,35 +35,44 @@ def run_render(args: argparse.Namespace) -> int:
     scale = args.scale
     if scale != scale or scale <= 0 or scale > MAX_SCALE:
         return _usage(f"--scale must be > 0 and ≤ {MAX_SCALE:g}, not {scale}")
-    out = Path(args.output)
-    if out.parent and not out.parent.resolve().is_dir():
-        return _usage(f"cannot write {out}: its folder does not exist")
+    out = args.output
+    cli_io.check_output_folder(out)
 
     from glyphscope.core.document import open_document
 
-    doc = open_document(args.file, args.password)  # typed errors → exit codes in inspector.cli
+    # typed errors → exit codes in inspector.cli
+    doc = open_document(cli_io.read_input(args.file), cli_io.password(args))
     try:
         for w in doc.warnings:
-            print(f"glyphscope: warning: {w}", file=sys.stderr)
+            cli_io.note(args, f"warning: {w}")
         if not 1 <= args.page <= doc.page_count:
             raise PageOutOfRange(
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
-        ensure_gui_application()
-        from glyphscope.inspector.gui.render_image import render_page_image
+        from glyphscope.inspector.gui.render_image import (  # Qt: only here, only for the image
+            offscreen_app,
+            png_bytes,
+            render_page_image,
+        )
 
+        offscreen_app()
         image = render_page_image(doc, args.page, layers, scale)
         if image is None or image.isNull():
             print("glyphscope: the page could not be rendered", file=sys.stderr)
             return EXIT_ERROR
-        if not image.save(str(out), "PNG"):
-            print(f"glyphscope: cannot write {out}", file=sys.stderr)
+        try:
+            cli_io.write_output(out, png_bytes(image, palette=False))
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            print(f"glyphscope: cannot write {out}: {exc}", file=sys.stderr)
             return EXIT_ERROR
     finally:
         doc.close()
-    print(
-        f"glyphscope: page {args.page} ({image.width()}×{image.height()} px, layers: "
-        f"{', '.join(sorted(layers)) or 'none'}) written to {out}",
-        file=sys.stderr,
-    )
+    if not cli_io.is_stdout(out):
+        cli_io.note(
+            args,
+            f"page {args.page} ({image.width()}×{image.height()} px, layers: "
+            f"{', '.join(sorted(layers)) or 'none'}) written to {out}",
+        )
     return EXIT_OK

@@ -6,21 +6,22 @@ PDF (file names, text, font names, messages) is escaped: PDF text is hostile.
 
 Per file: its findings (one line each, coloured by severity); for the worst
 files also the worst pages rendered with overlays (the window's own drawing
-code, via inspector.render_image), the fonts of those pages and the text of
-the worst page in several modes. Rendering needs Qt: an offscreen
-QGuiApplication is created when none exists; if rendering fails the report
-says so instead of failing.
+code, via `gui.render_image`: the one place this module reaches Qt, lazily,
+and only when images are asked for), the fonts of those pages and the text of
+the worst page in several modes. Drawing needs a Qt application, which the
+entry point provides (`gui.render_image.offscreen_app()`); when rendering
+fails the report says so instead of failing.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import os
 import time
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,27 +36,12 @@ MAX_TEXT_CHARS = 20_000
 TEXT_MODES = ("plain", "layout", "auto")
 REPORT_LAYERS = ("culled", "duplicates", "forms", "unresolved", "word-gaps")
 
-_qt_app: Any = None  # kept alive for the process: Qt needs one application object
-
 
 def e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
 # ---------------------------------------------------------------- Qt rendering
-
-
-def ensure_gui_application() -> Any:
-    """A QGuiApplication for offscreen rendering (offscreen platform when there is no display)."""
-    global _qt_app
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
-
-    app = QGuiApplication.instance()
-    if app is None:
-        _qt_app = app = QGuiApplication([])
-    return app
 
 
 def supported_layers() -> tuple[str, ...]:
@@ -101,34 +87,15 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
     return known, unknown
 
 
-def png_data_uri(image: Any, palette: bool = True) -> str:
-    """PNG as a data URI; `palette` converts to 8-bit indexed colour (about 5× smaller, looks the same)."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
-    from PySide6.QtGui import QImage
-
-    if palette:
-        flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
-        image = image.convertToFormat(QImage.Format.Format_Indexed8, flags)
-    data = QByteArray()
-    buf = QBuffer(data)
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
-        raise ValueError("the page image could not be encoded as PNG")
-    buf.close()
-    return "data:image/png;base64," + base64.b64encode(bytes(data.data())).decode("ascii")
-
-
 def _render(doc: Any, page: int, scale: float) -> str:
-    ensure_gui_application()
-    from glyphscope.inspector.gui.render_image import render_page_image
+    """The page with REPORT_LAYERS as a PNG data URI (needs a running Qt application)."""
+    from glyphscope.inspector.gui.render_image import page_png  # Qt, for the images only
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pikepdf's page-copy notes are not the reader's business here
-        image = render_page_image(doc, page, layers, scale)
-    if image is None or image.isNull():
-        raise ValueError("the renderer returned an empty image")
-    return png_data_uri(image)
+        data = page_png(doc, page, layers, scale)
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 # ---------------------------------------------------------------- sections
@@ -277,48 +244,58 @@ def _texts(doc: Any, page_number: int, params: Parameters) -> str:
     return "".join(parts)
 
 
-def _details(row: TriageRow, password: str | None, params: Parameters, pages: int, scale: float) -> str:
+def _page_image(doc: Any, page: int, scale: float) -> str:
+    try:
+        uri = _render(doc, page, scale)
+    except Exception as exc:  # noqa: BLE001 — a report without an image beats no report
+        return f'<p class="renderfail">page image not available: {e(type(exc).__name__)}: {e(exc)}</p>'
+    return f'<img class="page" alt="page {page} with overlays: {e(", ".join(REPORT_LAYERS))}" src="{uri}">'
+
+
+@dataclass(frozen=True, slots=True)
+class _DetailOptions:
+    """How the detailed sections are made (the same for every file of a report)."""
+
+    password: str | None
+    params: Parameters
+    pages: int  # worst pages shown per file
+    scale: float
+    images: bool
+    sources: Mapping[str, str | Path]  # row label -> what to reopen, for rows not named by their path
+
+
+def _details(row: TriageRow, opts: _DetailOptions) -> str:
     """Worst pages with overlays, their fonts, and the text modes of the worst page."""
     if not row.worst_pages:
         return ""
     from glyphscope.core.document import open_document
 
     try:
-        doc = open_document(row.file, password)
+        doc = open_document(opts.sources.get(row.file, row.file), opts.password)
     except Exception as exc:  # noqa: BLE001 — the file was readable during triage; say what changed
         return f'<p class="renderfail">could not reopen the file for details: {e(exc)}</p>'
     out = []
     try:
-        chosen = row.worst_pages[:pages]
+        chosen = row.worst_pages[: opts.pages]
         for ps in chosen:
             out.append(f"<h3>Page {ps.page} — score {ps.score:.1f}</h3>")
             if ps.kinds:
                 out.append(f'<p class="kind">{e(", ".join(ps.kinds))}</p>')
-            try:
-                uri = _render(doc, ps.page, scale)
-                out.append(
-                    f'<img class="page" alt="page {ps.page} with overlays: {e(", ".join(REPORT_LAYERS))}" '
-                    f'src="{uri}">'
-                )
-            except Exception as exc:  # noqa: BLE001 — a report without an image beats no report
-                out.append(
-                    f'<p class="renderfail">page image not available: {e(type(exc).__name__)}: {e(exc)}</p>'
-                )
+            if opts.images:
+                out.append(_page_image(doc, ps.page, opts.scale))
             try:
                 out.append(_font_table(doc, ps.page))
             except Exception as exc:  # noqa: BLE001
                 out.append(f'<p class="renderfail">font table failed: {e(exc)}</p>')
         worst = chosen[0].page
         out.append(f"<h3>Text of page {worst}</h3>")
-        out.append(_texts(doc, worst, params))
+        out.append(_texts(doc, worst, opts.params))
     finally:
         doc.close()
     return "".join(out)
 
 
-def _file_section(
-    i: int, row: TriageRow, detail: bool, password: str | None, params: Parameters, pages: int, scale: float
-) -> str:
+def _file_section(i: int, row: TriageRow, detail: bool, opts: _DetailOptions) -> str:
     head = (
         f'<div class="file" id="f{i}"><h2>{e(row.name)} <span class="score">score {row.score:.1f}</span></h2>'
     )
@@ -344,7 +321,7 @@ def _file_section(
         parts.append(f"<p>Worst pages: {e(wp)}</p>")
     parts.append("<h3>Findings</h3>" + _findings_list(row))
     if detail:
-        parts.append(_details(row, password, params, pages, scale))
+        parts.append(_details(row, opts))
     parts.append("</div>")
     return "".join(parts)
 
@@ -357,7 +334,12 @@ def build_html_report(
     detail_files: int = DETAIL_FILES,
     pages_per_file: int = PAGES_PER_FILE,
     scale: float = IMAGE_SCALE,
+    images: bool = True,
+    sources: Mapping[str, str | Path] | None = None,
 ) -> str:
+    """The report's HTML. `images=False` leaves the page images out (no Qt needed); `sources` maps
+    a row's file label to what to reopen for its details when the label is not a path (`-`)."""
+    opts = _DetailOptions(password, params, pages_per_file, scale, images, dict(sources or {}))
     failed = sum(1 for r in rows if r.failed)
     detailed = 0
     sections = []
@@ -367,12 +349,17 @@ def build_html_report(
         )
         if detail:
             detailed += 1
-        sections.append(_file_section(i, row, detail, password, params, pages_per_file, scale))
+        sections.append(_file_section(i, row, detail, opts))
     stamp = time.strftime("%Y-%m-%d %H:%M")
+    shown = (
+        f"Images and text are shown for the {min(detail_files, len(rows))} worst readable files, up to "
+        f"{pages_per_file} pages each (overlays: {', '.join(REPORT_LAYERS)})."
+        if images
+        else f"Fonts and text are shown for the {min(detail_files, len(rows))} worst readable files, up to "
+        f"{pages_per_file} pages each (no page images)."
+    )
     intro = (
-        f"{len(rows)} file(s), {failed} unreadable; sorted worst first. Images and text are shown for the "
-        f"{min(detail_files, len(rows))} worst readable files, up to {pages_per_file} pages each "
-        f"(overlays: {', '.join(REPORT_LAYERS)}). Score = weighted shares of the text affected (unresolved, "
+        f"{len(rows)} file(s), {failed} unreadable; sorted worst first. {shown} Score = weighted shares of the text affected (unresolved, "
         "fallback-decoded, culled, duplicates, from forms, untagged) plus damped counts of findings by severity."
     )
     return (

@@ -1,18 +1,27 @@
 """`glyphscope triage`: rank files by extraction problems (table, JSON, HTML report).
 
 Exit 0 even when some files failed (they are rows with their error); 2 when
-a path does not exist or no PDF was found.
+a path does not exist or no PDF was found. `-` among the paths reads one PDF
+from stdin (its row's file is "-"); `--json -` / `--html -` write that report
+to stdout instead of the table. The HTML report's page images are the only
+part that needs Qt: this entry point starts it (`gui.render_image.offscreen_app`),
+lazily, and `--no-images` leaves it out.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from glyphscope.core.triage import TriageRow, expand_paths, triage_paths
+from glyphscope.core.serialize import output_header
+from glyphscope.core.triage import TriageRow, expand_paths, sort_rows, triage_paths
+from glyphscope.inspector import cli_io
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -25,9 +34,9 @@ def _usage(message: str) -> int:
 class _Progress:
     """`[12/40] name.pdf` on one rewritten stderr line, only when stderr is a terminal."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, enabled: bool = True) -> None:
         self.stream = stream
-        self.enabled = stream.isatty()
+        self.enabled = enabled and stream.isatty()
         self.width = 0
 
     def __call__(self, done: int, total: int, row: TriageRow) -> None:
@@ -111,7 +120,7 @@ def report_json(rows: list[TriageRow]) -> dict[str, Any]:
         W_WARNING,
     )
 
-    return {
+    return output_header() | {
         "files": len(rows),
         "failed": sum(1 for r in rows if r.failed),
         "score_weights": {
@@ -130,42 +139,95 @@ def report_json(rows: list[TriageRow]) -> dict[str, Any]:
     }
 
 
+def _offscreen_app_or_none() -> str | None:
+    """Start Qt for the report's page images; the reason when it cannot (the report then says so)."""
+    try:
+        from glyphscope.inspector.gui.render_image import offscreen_app  # Qt: only for the images
+
+        offscreen_app()
+    except Exception as exc:  # noqa: BLE001 — missing Qt libraries must not cost the whole report
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
 def run_triage(args: argparse.Namespace) -> int:
     jobs = getattr(args, "jobs", None)
     jobs = 1 if jobs is None else jobs
     if jobs < 1:
         return _usage("--jobs must be at least 1")
-    files, missing = expand_paths(args.paths)
-    if missing:
-        return _usage("no such file or folder: " + ", ".join(missing))
-    if not files:
-        return _usage("no PDF found in " + ", ".join(str(p) for p in args.paths))
-    for out in (getattr(args, "json_out", None), getattr(args, "html_out", None)):
-        if out and not Path(out).resolve().parent.is_dir():
+    json_out = getattr(args, "json_out", None)
+    html_out = getattr(args, "html_out", None)
+    if cli_io.is_stdout(json_out) and cli_io.is_stdout(html_out):
+        return _usage("--json - and --html - cannot both write to stdout")
+    paths = [str(p) for p in args.paths]
+    if paths.count(cli_io.STDIO) > 1:
+        return _usage("- (stdin) can be given only once")
+    for out in (json_out, html_out):
+        if out and not cli_io.is_stdout(out) and not Path(out).resolve().parent.is_dir():
             return _usage(f"cannot write {out}: its folder does not exist")
+    password = cli_io.password(args)
+    with contextlib.ExitStack() as stack:
+        spool = None
+        if cli_io.STDIO in paths:
+            # The worker processes read files by path: stdin is spooled to a private temporary file.
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="glyphscope-stdin-"))
+            spool = Path(folder) / "stdin.pdf"
+            spool.write_bytes(sys.stdin.buffer.read())
+            paths = [str(spool) if p == cli_io.STDIO else p for p in paths]
+        files, missing = expand_paths(paths)
+        if missing:
+            return _usage("no such file or folder: " + ", ".join(missing))
+        if not files:
+            return _usage("no PDF found in " + ", ".join(str(p) for p in args.paths))
 
-    progress = _Progress(sys.stderr)
-    try:
-        rows = triage_paths(files, args.password, jobs, progress)
-    finally:
-        progress.close()
-
-    sys.stdout.write(_clean_line_table(rows))
-    sys.stdout.flush()
-    failed = sum(1 for r in rows if r.failed)
-    summary = f"glyphscope: {len(rows)} file(s) triaged" + (f", {failed} could not be read" if failed else "")
-    print(summary, file=sys.stderr)
-
-    if getattr(args, "json_out", None):
-        text = json.dumps(report_json(rows), ensure_ascii=False, indent=1) + "\n"
-        Path(args.json_out).write_text(text, encoding="utf-8")
-        print(f"glyphscope: JSON report written to {args.json_out}", file=sys.stderr)
-    if getattr(args, "html_out", None):
-        from glyphscope.inspector.report_html import write_html_report
-
-        write_html_report(rows, args.html_out, password=args.password)
-        print(f"glyphscope: HTML report written to {args.html_out}", file=sys.stderr)
+        progress = _Progress(sys.stderr, enabled=not getattr(args, "quiet", False))
+        try:
+            rows = triage_paths(files, password, jobs, progress)
+        finally:
+            progress.close()
+        sources: dict[str, str | Path] = {}
+        if spool is not None:
+            sources[cli_io.STDIO] = spool
+            rows = sort_rows(_stdin_row(r, str(spool)) if r.file == str(spool) else r for r in rows)
+        _write_reports(args, rows, password, sources)
     return EXIT_OK
+
+
+def _stdin_row(row: TriageRow, spool: str) -> TriageRow:
+    """The row of the spooled stdin file, labelled "-" as the user wrote it."""
+    error = row.error.replace(spool, cli_io.STDIO) if row.error else row.error
+    return replace(row, file=cli_io.STDIO, error=error)
+
+
+def _write_reports(
+    args: argparse.Namespace, rows: list[TriageRow], password: str | None, sources: dict[str, str | Path]
+) -> None:
+    """The table on stdout (unless a report goes there), then the JSON and HTML reports."""
+    json_out = getattr(args, "json_out", None)
+    html_out = getattr(args, "html_out", None)
+    if not (cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
+        sys.stdout.write(_clean_line_table(rows))
+        sys.stdout.flush()
+    failed = sum(1 for r in rows if r.failed)
+    cli_io.note(args, f"{len(rows)} file(s) triaged" + (f", {failed} could not be read" if failed else ""))
+
+    if json_out:
+        text = json.dumps(report_json(rows), ensure_ascii=False, indent=1) + "\n"
+        cli_io.write_output(json_out, text.encode("utf-8"))
+        if not cli_io.is_stdout(json_out):
+            cli_io.note(args, f"JSON report written to {json_out}")
+    if html_out:
+        from glyphscope.inspector.report_html import build_html_report
+
+        images = not getattr(args, "no_images", False)
+        if images:
+            problem = _offscreen_app_or_none()
+            if problem:
+                cli_io.note(args, f"warning: the report has no page images: {problem}")
+        html = build_html_report(rows, password, images=images, sources=sources)
+        cli_io.write_output(html_out, html.encode("utf-8"))
+        if not cli_io.is_stdout(html_out):
+            cli_io.note(args, f"HTML report written to {html_out}")
 
 
 def _clean_line_table(rows: list[TriageRow]) -> str:

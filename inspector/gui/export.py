@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from glyphscope.core.serialize import glyph_to_json
+from glyphscope.core.serialize import glyphs_json
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
@@ -30,20 +30,20 @@ POINT_FIELDS = ("origin", "glyph_end", "pen_end", "direction")
 # Writers
 
 
+def glyphs_document(facts: Any, file: str | None = None) -> dict[str, Any]:
+    """The page's glyphs as `glyphscope glyphs --set all --json` writes them (the same serializer)."""
+    return glyphs_json(file, facts.page, facts.classified, "all", facts.analysis.params.to_json())
+
+
 def glyph_records(facts: Any) -> list[dict[str, Any]]:
-    """Every glyph of the page (kept, culled, duplicates) as `core.serialize.glyph_to_json` with status."""
-    c = facts.classified
-    return [glyph_to_json(g, c.status[i], c.duplicate_of[i]) for i, g in enumerate(facts.page.glyphs)]
+    """Every glyph of the page (kept, culled, duplicates) with its status."""
+    return list(glyphs_document(facts)["glyphs"])
 
 
-def write_glyphs_json(path: str | Path, facts: Any) -> Path:
+def write_glyphs_json(path: str | Path, facts: Any, file: str | None = None) -> Path:
     path = Path(path)
-    doc = {
-        "page": facts.page.page_number,
-        "params": facts.analysis.params.to_json(),
-        "glyphs": glyph_records(facts),
-    }
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    text = json.dumps(glyphs_document(facts, file), ensure_ascii=False, indent=1) + "\n"
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -225,7 +225,9 @@ class Exporter(QObject):
         if facts is None:
             return None
         path = path or self.ask_path("json", f"{self._stem()}-p{facts.page.page_number}-glyphs.json")
-        return self._run("json", write_glyphs_json, path, facts) if path else None
+        source = self.window.session.source
+        file = str(source) if source else None
+        return self._run("json", write_glyphs_json, path, facts, file) if path else None
 
     def glyphs_csv(self, path: str | None = None) -> Path | None:
         facts = self._facts()

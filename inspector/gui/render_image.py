@@ -1,7 +1,12 @@
-"""Headless rendering: a page with chosen overlay layers to a QImage (for `glyphscope render`).
+"""Page images without a window: a page with chosen overlay layers (`glyphscope render`, HTML reports).
 
 Same code as the canvas: `rendering.page_transform` and `overlays.paint_layer`.
-Needs a QGuiApplication; one is created on the offscreen platform if none exists.
+Drawing needs a Qt application: `offscreen_app()` returns the running one or
+starts one on the offscreen platform, without touching the environment. The
+entry points that make images (`render`, `triage --html`) call it up front.
+This module is the only way the Qt-free layer (`inspector.render_cli`,
+`inspector.triage_cli`, `inspector.report_html`) reaches Qt, and only lazily
+(pyproject.toml [tool.importlinter]).
 """
 
 from __future__ import annotations
@@ -10,20 +15,29 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+
 from glyphscope.inspector.layers import LAYER_KEYS
 
-_APP: Any = None
 
+def offscreen_app() -> QGuiApplication:
+    """The running Qt application, or a new QGuiApplication on the offscreen platform.
 
-def ensure_gui_application() -> Any:
-    global _APP
-    from PySide6.QtGui import QGuiApplication
-
+    Images need no screen, so unless QT_QPA_PLATFORM chooses a platform, the
+    new application is told `-platform offscreen` in its argv: no display is
+    needed and the environment is never written. PySide keeps the application
+    alive for the rest of the process.
+    """
     app = QGuiApplication.instance()
-    if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _APP = app = QGuiApplication(["glyphscope-render"])
-    return app
+    if isinstance(app, QGuiApplication):
+        return app
+    if app is not None:
+        raise RuntimeError("a QCoreApplication without GUI support is running: page images need a GUI one")
+    argv = ["glyphscope"]
+    if not os.environ.get("QT_QPA_PLATFORM"):
+        argv += ["-platform", "offscreen"]
+    return QGuiApplication(argv)
 
 
 def parse_layers(spec: str | Iterable[str] | None) -> set[str]:
@@ -54,9 +68,7 @@ def render_page_image(
     params: Any = None,
 ) -> Any:
     """The page (whole MediaBox) at `scale` pixels per point with `layers` drawn over it."""
-    ensure_gui_application()
-    from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QColor, QImage, QPainter
+    offscreen_app()
 
     from glyphscope.core.analysis import analyze_page
     from glyphscope.core.params import DEFAULT_PARAMETERS
@@ -94,3 +106,27 @@ def render_page_image(
     finally:
         painter.end()
     return image
+
+
+def png_bytes(image: QImage, palette: bool = True) -> bytes:
+    """`image` as PNG; `palette` converts to 8-bit indexed colour (about 5× smaller, looks the same)."""
+    if palette:
+        flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
+        image = image.convertToFormat(QImage.Format.Format_Indexed8, flags)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise ValueError("the page image could not be encoded as PNG")
+    buf.close()
+    return bytes(data.data())
+
+
+def page_png(
+    doc: Any, page_number: int, layers: set[str] | Iterable[str], scale: float = 2.0, palette: bool = True
+) -> bytes:
+    """`render_page_image` as PNG bytes."""
+    image = render_page_image(doc, page_number, layers, scale)
+    if image is None or image.isNull():
+        raise ValueError("the renderer returned an empty image")
+    return png_bytes(image, palette)
