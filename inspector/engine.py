@@ -36,9 +36,15 @@ def describe(record: Any) -> str:
 
 def is_near_miss(d: WordGapDecision) -> bool:
     """A gap within ±20 % of its threshold, decided either way: the decisions worth a look."""
-    if d.verdict not in ("inserted", "below_threshold") or d.threshold <= 0:
+    value, threshold = d.value, d.threshold
+    if (
+        d.verdict not in ("inserted", "below_threshold")
+        or value is None
+        or threshold is None
+        or threshold <= 0
+    ):
         return False
-    return abs(d.gap - d.threshold) <= NEAR_MISS * d.threshold
+    return abs(value - threshold) <= NEAR_MISS * threshold
 
 
 def is_line_break(d: Any) -> bool:
@@ -212,18 +218,11 @@ class PageFacts:
         """Every decision that touched the glyph, as sentences with numbers."""
         lines: list[str] = []
         for c in self.classified.culls:
-            if c.paint_index == paint_index:
-                x0, y0, x1, y1 = c.visible_box
-                lines.append(
-                    f"culled: box centre ({c.center[0]:.2f}, {c.center[1]:.2f}) lies outside the visible box "
-                    f"[{x0:.2f} {y0:.2f} {x1:.2f} {y1:.2f}], so no text mode reads it"
-                )
+            if c.glyph == paint_index:
+                lines.append(describe(c))
         for d in self.classified.duplicates:
-            if d.paint_index == paint_index:
-                lines.append(
-                    f"dropped as a duplicate of glyph #{d.duplicate_of}: offset {d.along:.2f} pt along and "
-                    f"{d.across:.2f} pt across its baseline, size {d.size:.2f} pt"
-                )
+            if d.glyph == paint_index:
+                lines.append(describe(d))
             elif d.duplicate_of == paint_index:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
         glyphs = self.page.glyphs

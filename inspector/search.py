@@ -126,7 +126,7 @@ def _run(owner: list[int], start: int, length: int) -> list[int]:
     return list(dict.fromkeys(owner[start : start + length]))
 
 
-def _pair_decision(view: TextView, a: int, b: int, kind: type) -> Any:
+def _pair_decision(view: TextView, a: int, b: int, kind: type[Any]) -> Any:
     for d in view.decisions_for(b):
         if isinstance(d, kind) and d.before == a and d.after == b:
             return d
@@ -232,11 +232,7 @@ def explain_miss(
         culled = [i for i in run if status[i] is GlyphStatus.CULLED]
         dups = [i for i in run if status[i] is GlyphStatus.DUPLICATE]
         if culled:
-            x0, y0, x1, y1 = (
-                getattr(classified.culls[0], "visible_box", (0, 0, 0, 0))
-                if classified.culls
-                else (0, 0, 0, 0)
-            )
+            x0, y0, x1, y1 = classified.culls[0].threshold if classified.culls else (0, 0, 0, 0)
             message = (
                 f"found in the glyphs but not in the text: {len(culled)} of the {len(run)} glyphs are culled — "
                 f"their box centres lie outside the visible box (CropBox) [{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f}], "

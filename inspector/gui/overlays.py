@@ -277,8 +277,7 @@ def _duplicates_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]
         b.drawing.markers.append(
             Marker(
                 a,
-                f"glyph #{d.paint_index} dropped as a duplicate of #{d.duplicate_of}: offset {d.along:.2f} pt "
-                f"along, {d.across:.2f} pt across (size {d.size:.2f} pt)",
+                d,  # the record's own sentence, with the offsets and tolerances it compared
                 (d.paint_index, d.duplicate_of),
             )
         )
