@@ -2,6 +2,8 @@
 
 The interpreter's diagnostics do not depend on thresholds; culling, dedupe
 and tagging findings do, so they are computed here from a classification.
+`PageAnalysis.findings` (core/analysis.py) assembles them; `page_findings`
+is that, for one page number.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.passes import ClassifiedGlyphs, classify
-
-UNTAGGED_TRUST_RATIO = 4  # spec §8: structure order is trusted only when untagged × 4 ≤ total
+from glyphscope.core.passes import ClassifiedGlyphs
+from glyphscope.core.structure_use import StructureUse, structure_use
 
 
 def _n(count: int, word: str) -> str:
@@ -56,8 +57,12 @@ def pass_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[D
 
 
 def structure_findings(
-    page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any
+    page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any, use: StructureUse | None = None
 ) -> list[Diagnostic]:
+    """Findings of a tagged document's page: depth cap, tree that misses the page, untrusted share.
+
+    `use` is `structure_use(structure, classified.visible)` when the caller has it already.
+    """
     if structure is None or not getattr(structure, "has_tree", False):
         return []
     n = page.page_number
@@ -71,13 +76,13 @@ def structure_findings(
                 page=n,
             )
         )
-    visible = classified.visible
-    if not visible:
+    if use is None:
+        use = structure_use(structure, classified.visible)
+    if not use.total:
         return out
-    tagged_ids = set(structure.mcid_order)
-    untagged = tuple(g.paint_index for g in visible if g.mcid is None or g.mcid not in tagged_ids)
+    untagged = use.untagged
     claims_tags = bool(structure.mcid_order) or getattr(structure, "page_has_struct_parents", False)
-    if len(untagged) == len(visible):
+    if not use.usable:
         if not claims_tags:
             return out  # an untagged page of a tagged document: nothing was promised
         out.append(
@@ -90,12 +95,12 @@ def structure_findings(
                 glyphs=untagged,
             )
         )
-    elif untagged and len(untagged) * UNTAGGED_TRUST_RATIO > len(visible):
+    elif not use.trusted:
         out.append(
             Diagnostic(
                 DiagnosticKind.UNTAGGED_SHARE,
                 Severity.WARNING,
-                f"{len(untagged) / len(visible):.0%} of this tagged page's text is untagged: "
+                f"{len(untagged) / use.total:.0%} of this tagged page's text is untagged: "
                 "structure order is not trusted, auto mode uses content-stream order",
                 page=n,
                 glyphs=untagged,
@@ -108,11 +113,7 @@ def structure_findings(
 def page_findings(
     doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
 ) -> list[Diagnostic]:
-    page = doc.interpret(page_number)
-    classified = classify(page, params)
-    structure = doc.structure(page_number)
-    return (
-        list(page.diagnostics)
-        + pass_findings(page, classified)
-        + structure_findings(page, classified, structure)
-    )
+    """Every finding of one page: `analyze_page(doc, page_number, params).findings`, as a list."""
+    from glyphscope.core.analysis import analyze_page
+
+    return list(analyze_page(doc, page_number, params).findings)

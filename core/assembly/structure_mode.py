@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from glyphscope.core.assembly.baselines import geometric_order
 from glyphscope.core.assembly.decisions import StructureOrder
@@ -12,53 +11,28 @@ from glyphscope.core.assembly.page_text import PageText, TextBuilder, no_text
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 from glyphscope.core.structure import PageStructure
-
-
-@dataclass(frozen=True, slots=True)
-class StructureSplit:
-    """The visible list divided by the tree: usable iff at least one bucket is non-empty."""
-
-    buckets: tuple[tuple[int, tuple[Glyph, ...]], ...]  # (mcid, glyphs in paint order), tree order
-    untagged: tuple[Glyph, ...]  # no MCID, or an MCID the tree never references
-    reason: str | None  # why the structure is not usable, None when usable
-
-    @property
-    def usable(self) -> bool:
-        return self.reason is None
-
-
-def split_by_structure(visible: Sequence[Glyph], structure: PageStructure | None) -> StructureSplit:
-    if structure is None or not structure.has_tree:
-        return StructureSplit((), tuple(visible), "no structure: the document has no /StructTreeRoot")
-    order = structure.mcid_order
-    by_mcid: dict[int, list[Glyph]] = {m: [] for m in order}
-    untagged: list[Glyph] = []
-    for g in visible:
-        bucket = by_mcid.get(g.mcid) if g.mcid is not None else None
-        if bucket is None:
-            untagged.append(g)
-        else:
-            bucket.append(g)
-    buckets = tuple((m, tuple(by_mcid[m])) for m in order if by_mcid[m])
-    reason = None
-    if not order:
-        reason = "no structure: the structure tree references no marked content on this page"
-    elif not buckets:
-        reason = "no structure: no visible glyph carries an MCID the structure tree references"
-    return StructureSplit(buckets, tuple(untagged), reason)
+from glyphscope.core.structure_use import StructureUse, structure_use
 
 
 def structure_text(
-    visible: Sequence[Glyph], structure: PageStructure | None, params: Parameters, mode: str = "structure"
+    visible: Sequence[Glyph],
+    structure: PageStructure | None,
+    params: Parameters,
+    mode: str = "structure",
+    use: StructureUse | None = None,
 ) -> PageText:
-    split = split_by_structure(visible, structure)
-    if split.reason is not None:
-        return no_text(mode, split.reason)
+    """The page text in structure order; `use` is `structure_use(structure, visible)` when at hand."""
+    if use is None:
+        use = structure_use(structure, visible)
+    if not use.usable:
+        return no_text(mode, use.reason or "no structure")
+    by_index = {g.paint_index: g for g in visible}
     out = TextBuilder()
-    tagged = [g for _, glyphs in split.buckets for g in glyphs]
-    tail = geometric_order(split.untagged, params) if split.untagged else []
+    tagged = [by_index[i] for i in use.tagged]
+    untagged = [by_index[i] for i in use.untagged]
+    tail = geometric_order(untagged, params) if untagged else []
     order = StructureOrder(
-        tuple(m for m, _ in split.buckets),
+        tuple(m for m, _ in use.buckets),
         len(tagged),
         len(tail),
         len(visible),
