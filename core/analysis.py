@@ -2,31 +2,50 @@
 
 Interpretation is the expensive part and is cached by the Document;
 `reassemble` re-runs only the passes and assembly, for live tuning.
+`document_analyses` / `document_texts` are THE page loop over a document
+(whole-document text, search, diagnostics, triage): a page's facts are never
+recomputed elsewhere.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
+from glyphscope.core.page_counts import PageCounts, count_page
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, classify
 from glyphscope.core.structure import PageStructure
+from glyphscope.core.structure_use import StructureUse, structure_use
+
+StopCheck = Callable[[], bool]
+PageErrorHandler = Callable[[int, Exception], None]
 
 
 class PageAnalysis:
     """Everything one page produces: the only page product (CLI, triage, window, search).
 
-    Glyphs and their classification are computed up front; texts, decisions and
-    findings are made on first access, so a caller pays only for what it reads.
+    Glyphs and their classification are computed up front; texts, decisions,
+    findings, the structure use and the counts are made on first access, so a
+    caller pays only for what it reads.
     """
 
-    __slots__ = ("page", "classified", "structure", "texts", "params", "_findings", "_decisions")
+    __slots__ = (
+        "page",
+        "classified",
+        "structure",
+        "texts",
+        "params",
+        "_findings",
+        "_decisions",
+        "_structure_use",
+        "_counts",
+    )
 
     def __init__(
         self,
@@ -43,10 +62,26 @@ class PageAnalysis:
         self.params = params
         self._findings: tuple[Diagnostic, ...] | None = None
         self._decisions: dict[str, tuple[Any, ...]] = {}
+        self._structure_use: StructureUse | None = None
+        self._counts: PageCounts | None = None
 
     @property
     def page_number(self) -> int:
         return self.page.page_number
+
+    @property
+    def structure_use(self) -> StructureUse:
+        """The visible glyphs divided by the structure tree: tagged, untagged, usable, trusted (spec §9)."""
+        if self._structure_use is None:
+            self._structure_use = structure_use(self.structure, self.classified.visible)
+        return self._structure_use
+
+    @property
+    def counts(self) -> PageCounts:
+        """Glyphs, visible, culled, duplicates, from forms, unresolved, fallback; fonts used and lost."""
+        if self._counts is None:
+            self._counts = count_page(self.page, self.classified)
+        return self._counts
 
     @property
     def findings(self) -> tuple[Diagnostic, ...]:
@@ -57,7 +92,7 @@ class PageAnalysis:
             self._findings = (
                 *self.page.diagnostics,
                 *pass_findings(self.page, self.classified),
-                *structure_findings(self.page, self.classified, self.structure),
+                *structure_findings(self.page, self.classified, self.structure, self.structure_use),
             )
         return self._findings
 
@@ -121,6 +156,8 @@ class LazyTexts(Mapping[str, PageText]):
 
 
 def analyze_page(doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS) -> PageAnalysis:
+    """The page product of one page (1-based): interpretation (cached by `doc`) and classification now,
+    everything else on first access."""
     page = doc.interpret(page_number)
     structure = doc.structure(page_number)
     classified = classify(page, params)
@@ -132,3 +169,60 @@ def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:
     classified = classify(analysis.page, params)
     texts = LazyTexts(analysis.page, classified, analysis.structure, params)
     return PageAnalysis(analysis.page, classified, analysis.structure, texts, params)
+
+
+def document_analyses(
+    doc: Document,
+    pages: Iterable[int],
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    mode: str | None = None,
+    should_stop: StopCheck | None = None,
+    on_error: PageErrorHandler | None = None,
+) -> Iterator[PageAnalysis]:
+    """The page product of each of `pages` (1-based, in the order given), one page at a time.
+
+    `mode`: assemble that text mode inside the loop, so a page whose assembly
+    fails is handled here like one whose analysis fails. `should_stop()` is
+    polled before each page; True ends the iteration quietly (the caller
+    decides whether that is a cancellation). `on_error(page_number, exc)`
+    receives a page that raised, which is then skipped; it is called in page
+    order, before the next page is analysed. Without `on_error` the exception
+    propagates.
+    """
+    if mode is not None and mode not in MODES:
+        raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+    for n in pages:
+        if should_stop is not None and should_stop():
+            return
+        try:
+            analysis = analyze_page(doc, n, params)
+            if mode is not None:
+                _ = analysis.texts[mode]  # assembled here, so its failure is this page's
+        except Exception as exc:  # one bad page must not end the document when the caller says so
+            if on_error is None:
+                raise
+            on_error(n, exc)
+            continue
+        yield analysis
+
+
+def document_texts(
+    doc: Document,
+    pages: Iterable[int],
+    mode: str,
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    should_stop: StopCheck | None = None,
+    on_error: PageErrorHandler | None = None,
+) -> Iterator[tuple[int, PageText]]:
+    """(page number, page text in `mode`) for each of `pages`: whole-document text, page by page.
+
+    Only `mode` is assembled. `should_stop` and `on_error` as in
+    `document_analyses`. Join the texts with
+    `core.assembly.document_text.write_page_texts` (separator, BOM).
+    """
+    for analysis in document_analyses(
+        doc, pages, params, mode=mode, should_stop=should_stop, on_error=on_error
+    ):
+        yield analysis.page_number, analysis.texts[mode]

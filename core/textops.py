@@ -2,24 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TextIO
 
-from glyphscope.core.analysis import analyze_page
+from glyphscope.core.analysis import PageErrorHandler, StopCheck, analyze_page, document_texts
 from glyphscope.core.assembly import PageText
+from glyphscope.core.assembly.document_text import FORM_FEED, write_page_texts
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
+
 def page_text(
     doc: Document, page_number: int, mode: str, params: Parameters = DEFAULT_PARAMETERS
 ) -> PageText:
-    return analyze_page(doc, page_number, params).texts[mode]  # assembles this mode only
+    """One page's text in `mode` (assembles that mode only)."""
+    return analyze_page(doc, page_number, params).texts[mode]
 
 
 def document_pages_text(
     doc: Document, pages: list[int], mode: str, params: Parameters = DEFAULT_PARAMETERS
 ) -> list[tuple[int, PageText]]:
-    return [(n, page_text(doc, n, mode, params)) for n in pages]
+    """`core.analysis.document_texts`, as a list."""
+    return list(document_texts(doc, pages, mode, params))
+
+
+def write_document_pages(
+    out: TextIO,
+    doc: Document,
+    pages: Iterable[int],
+    mode: str,
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    separator: str = FORM_FEED,
+    bom: bool = False,
+    should_stop: StopCheck | None = None,
+    on_error: PageErrorHandler | None = None,
+) -> int:
+    """Stream the whole-document text of `pages` in `mode` to `out` (spec §9); returns pages written.
+
+    Pages joined by `separator` (default form feed), no trailing one; `bom`
+    writes U+FEFF first (EF BB BF in UTF-8). A page skipped by `on_error` or
+    after `should_stop` is not written.
+    """
+    texts = document_texts(doc, pages, mode, params, should_stop=should_stop, on_error=on_error)
+    return write_page_texts(out, (t.text for _, t in texts), separator, bom)
 
 
 def decision_with_sentence(decision: DecisionRecord) -> dict[str, Any]:

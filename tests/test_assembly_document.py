@@ -7,6 +7,7 @@ import io
 import pytest
 
 from glyphscope.core.assembly import document_text, write_document_text
+from glyphscope.core.assembly.document_text import BOM, join_page_texts, write_page_texts
 from glyphscope.core.page_range import parse_page_range
 
 
@@ -69,3 +70,13 @@ def test_write_document_text_streams_the_same_bytes() -> None:
     out = io.StringIO()
     assert write_document_text(out, pages, 3, "2-3", bom=True) == 2
     assert out.getvalue() == document_text(pages, 3, "2-3", bom=True)[0]
+
+
+def test_write_page_texts_is_the_one_writer() -> None:
+    out = io.StringIO()
+    texts = ["a\r\nb", None, "c"]
+    assert write_page_texts(out, iter(texts), "\n--\n", bom=True) == 3
+    assert out.getvalue() == "\ufeffa\r\nb\n--\n\n--\nc"
+    assert join_page_texts(texts, "\n--\n", bom=True) == out.getvalue()  # line ends kept as they are
+    assert join_page_texts([]) == "" and join_page_texts([], bom=True) == BOM
+    assert document_text(pages, 3, "2-3")[0] == join_page_texts([pages(2), pages(3)])

@@ -1,14 +1,46 @@
-"""Whole-document text (spec §8, §9): pages joined by a separator, optional BOM."""
+"""Whole-document text (spec §8, §9): pages joined by a separator, optional BOM.
+
+`write_page_texts` is the one writer; everything else that joins pages
+(the callable-based helpers below, `core.textops.write_document_pages`, the
+command line and the window's exports) goes through it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from glyphscope.core.page_range import parse_page_range
 
 BOM = "\ufeff"  # written as EF BB BF in UTF-8
-FORM_FEED = "\f"
+FORM_FEED = "\f"  # the default page separator
+
+
+def write_page_texts(
+    out: TextIO, texts: Iterable[str | None], separator: str = FORM_FEED, bom: bool = False
+) -> int:
+    """Write `texts` (one per page, None counts as "") joined by `separator`, no trailing one.
+
+    Streams: each page is written as soon as the iterable yields it. Returns
+    the number of pages written.
+    """
+    if bom:
+        out.write(BOM)
+    written = 0
+    for text in texts:
+        if written:
+            out.write(separator)
+        out.write(text or "")
+        written += 1
+    return written
+
+
+def join_page_texts(texts: Iterable[str | None], separator: str = FORM_FEED, bom: bool = False) -> str:
+    """The in-memory form of `write_page_texts`."""
+    buffer = io.StringIO(newline="")  # keep "\r" and "\n" exactly as the pages have them
+    write_page_texts(buffer, texts, separator, bom)
+    return buffer.getvalue()
 
 
 def write_document_text(
@@ -26,13 +58,7 @@ def write_document_text(
     typo never leaves half a file. No trailing separator.
     """
     pages = parse_page_range(page_range, page_count)
-    if bom:
-        out.write(BOM)
-    for i, n in enumerate(pages):
-        if i:
-            out.write(separator)
-        out.write(page_text(n) or "")
-    return len(pages)
+    return write_page_texts(out, (page_text(n) for n in pages), separator, bom)
 
 
 def document_text(
@@ -44,5 +70,4 @@ def document_text(
 ) -> tuple[str, int]:
     """(text, pages written): the in-memory form of `write_document_text`."""
     pages = parse_page_range(page_range, page_count)
-    body = separator.join(page_text(n) or "" for n in pages)
-    return (BOM + body if bom else body), len(pages)
+    return join_page_texts((page_text(n) for n in pages), separator, bom), len(pages)
