@@ -167,12 +167,12 @@ def test_encrypted_file_without_password_is_a_row(tmp_path: Path):
     assert ok.error is None and ok.glyphs > 0
 
 
-def slow_page(self, n):  # replaces _Collector.page: a page that never finishes
+def slow_page(self, n):  # replaces PageCollector.page: a page that never finishes
     time.sleep(30)
 
 
 def test_time_budget_turns_a_slow_file_into_a_row(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(triage._Collector, "page", slow_page)
+    monkeypatch.setattr(triage.PageCollector, "page", slow_page)
     path = write(tmp_path / "slow.pdf", make_pdf([CLEAN]))
     start = time.monotonic()
     row = triage_file(path, time_budget=0.5)
@@ -233,28 +233,41 @@ def test_parallel_gives_the_same_rows(folder: Path):
     assert one == two  # frozen dataclasses: every field but the wall time
 
 
+def log_call(path: str) -> None:
+    """One line per time a worker starts reading `path` (next to the file; visible across processes)."""
+    with open(path + ".calls", "a") as log:
+        log.write("x\n")
+
+
+def calls(folder: Path) -> dict[str, int]:
+    return {p.name[: -len(".calls")]: len(p.read_text().splitlines()) for p in folder.rglob("*.calls")}
+
+
 def hanging_worker(path, password, params, budget):
+    log_call(path)
     if path.endswith("slug.pdf"):
         time.sleep(600)  # stuck where no signal reaches (as if inside C code)
     return triage_file(path, password, params, budget)
 
 
 def crashing_worker(path, password, params, budget):
+    log_call(path)
     if path.endswith("forms.pdf"):
         os._exit(11)  # as a segfault would
     return triage_file(path, password, params, budget)
 
 
-def test_a_hanging_file_is_killed_and_becomes_a_row(folder: Path, monkeypatch):
+def test_a_hanging_file_is_killed_and_becomes_a_row(folder: Path):
     # budget + grace must cover a fresh worker's start-up (spawned workers import pikepdf & co.)
-    monkeypatch.setattr(triage, "HARD_TIMEOUT_GRACE", 3.0)
     start = time.monotonic()
-    rows = triage_paths([folder], jobs=2, time_budget=3.0, worker=hanging_worker)
+    rows = triage_paths([folder], jobs=2, time_budget=3.0, hard_timeout_grace=3.0, worker=hanging_worker)
     assert time.monotonic() - start < 60
     by_name = {r.name: r for r in rows}
     assert len(rows) == 7
     assert "time budget" in by_name["slug.pdf"].error
     assert not by_name["clean.pdf"].failed and not by_name["unresolved.pdf"].failed
+    # only the overrunning worker was stopped: no file was read twice, none in flight was re-run
+    assert calls(folder) == {name: 1 for name in by_name}
 
 
 def test_a_crashing_worker_blames_only_its_file(folder: Path):
@@ -264,6 +277,7 @@ def test_a_crashing_worker_blames_only_its_file(folder: Path):
     assert "crashed" in by_name["forms.pdf"].error
     for name in ("clean.pdf", "slug.pdf", "FAKEBOLD.PDF", "unresolved.pdf"):
         assert not by_name[name].failed, by_name[name].error
+    assert calls(folder) == {name: 1 for name in by_name}  # the crash is not retried, nobody re-runs
 
 
 # ---------------------------------------------------------------- corpus

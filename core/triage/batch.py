@@ -1,0 +1,277 @@
+"""Triage of many files: expand folders, run the files (in worker processes when jobs > 1), sort the rows.
+
+The parallel runner keeps its own worker processes, one pipe each, so it
+always knows which file each worker is reading. A worker that dies blames
+exactly its file; a worker past its budget + grace is terminated alone and
+replaced. No file is read twice, and no innocent file in flight is re-run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.triage.collect import triage_file
+from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
+from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
+
+ProgressCallback = Callable[[int, int, TriageRow], None]
+Worker = Callable[[str, str | None, Parameters, float | None], TriageRow]
+
+POLL_SECONDS = 0.5  # how often the runner looks at deadlines and cancellation while workers run
+STOP_SECONDS = 5.0  # an idle worker asked to exit gets this long before it is killed
+
+
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """Files to triage (folders searched recursively for *.pdf, any case) and the paths that do not exist.
+
+    A file named explicitly is taken whatever its extension (a non-PDF becomes
+    an error row). Symlinked folders are not followed (no loops); duplicates
+    are dropped, first occurrence wins.
+    """
+    files: list[Path] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def take(p: Path) -> None:
+        try:
+            key = str(p.resolve())
+        except OSError:
+            key = str(p)
+        if key not in seen:
+            seen.add(key)
+            files.append(p)
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found: list[Path] = []
+            for root, dirs, names in os.walk(p, followlinks=False):
+                dirs.sort()
+                for name in names:
+                    if name.lower().endswith(".pdf"):
+                        candidate = Path(root) / name
+                        if candidate.is_file():
+                            found.append(candidate)
+            for f in sorted(found):
+                take(f)
+        elif p.exists():
+            take(p)
+        else:
+            missing.append(str(raw))
+    return files, missing
+
+
+def _triage_worker(path: str, password: str | None, params: Parameters, budget: float | None) -> TriageRow:
+    return triage_file(path, password, params, budget)
+
+
+def triage_paths(
+    paths: Sequence[str | Path],
+    password: str | None = None,
+    jobs: int = 1,
+    progress_callback: ProgressCallback | None = None,
+    *,
+    params: Parameters = DEFAULT_PARAMETERS,
+    time_budget: float | None = TIME_BUDGET,
+    hard_timeout_grace: float = HARD_TIMEOUT_GRACE,
+    cancelled: Callable[[], bool] | None = None,
+    worker: Worker | None = None,
+) -> list[TriageRow]:
+    """Triage every file under `paths`; rows sorted worst first.
+
+    Paths that do not exist are skipped here (the CLI reports them first
+    with `expand_paths`). `progress_callback(done, total, row)` is called
+    once per finished file, in completion order. `cancelled()` is polled
+    between files; on True the rows finished so far are returned.
+    A worker process still busy `hard_timeout_grace` seconds after the
+    budget is terminated (its file becomes a failed row).
+    `worker(path, password, params, budget)` replaces `triage_file` in the
+    worker processes (a picklable, module-level function; tests use it to
+    simulate hangs and crashes).
+    """
+    files, _missing = expand_paths(paths)
+    total = len(files)
+    rows: list[TriageRow] = []
+
+    def finished(row: TriageRow) -> None:
+        rows.append(row)
+        if progress_callback is not None:
+            progress_callback(len(rows), total, row)
+
+    run = worker or _triage_worker
+    if jobs <= 1 or total <= 1:
+        for f in files:
+            if cancelled is not None and cancelled():
+                break
+            finished(run(str(f), password, params, time_budget))
+        return sort_rows(rows)
+    hard_limit = (time_budget + hard_timeout_grace) if time_budget else None
+    runner = _ParallelRun(run, password, params, time_budget, hard_limit)
+    runner.run(files, jobs, finished, cancelled)
+    return sort_rows(rows)
+
+
+# ---------------------------------------------------------------- worker processes
+
+
+def _serve(
+    conn: Connection, worker: Worker, password: str | None, params: Parameters, budget: float | None
+) -> None:
+    """A worker process: read a path, send its row, until told to stop (None) or the pipe closes."""
+    while True:
+        try:
+            path = conn.recv()
+        except (EOFError, OSError):
+            return
+        if path is None:
+            return
+        try:
+            row = worker(path, password, params, budget)
+        except Exception as exc:  # noqa: BLE001 — a custom worker's failure is its file's row
+            row = failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1)
+        try:
+            conn.send(row)
+        except Exception as exc:  # noqa: BLE001 — e.g. a row that cannot be pickled
+            conn.send(failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1))
+
+
+def _mp_context() -> Any:
+    import multiprocessing
+    import sys
+
+    # fork is cheap, but forking a process that runs Qt (the window) or other threads is unsafe.
+    if "fork" in multiprocessing.get_all_start_methods() and "PySide6.QtCore" not in sys.modules:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+class _WorkerProcess:
+    """One worker process and its pipe; `task` is the file it is reading and since when."""
+
+    def __init__(self, ctx: Any, args: tuple[Any, ...]) -> None:
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(child, *args), daemon=True)
+        self.process.start()
+        child.close()  # our copy: the pipe reports EOF when the worker dies
+        self.task: tuple[Path, float] | None = None
+
+    def submit(self, path: Path) -> None:
+        self.conn.send(str(path))
+        self.task = (path, time.monotonic())
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.process.kill()
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            self.process.join(STOP_SECONDS)
+        self.conn.close()
+
+    def stop(self) -> None:
+        """Ask an idle worker to exit; kill it if it does not."""
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None)
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            self.process.join(STOP_SECONDS)
+        if self.process.is_alive():
+            self.kill()
+        else:
+            self.conn.close()
+
+
+class _ParallelRun:
+    """At most `jobs` files in flight, one per worker, so the submit time is the start time."""
+
+    def __init__(
+        self,
+        worker: Worker,
+        password: str | None,
+        params: Parameters,
+        budget: float | None,
+        hard_limit: float | None,
+    ) -> None:
+        self.args = (worker, password, params, budget)
+        self.budget = budget
+        self.hard_limit = hard_limit
+        self.ctx = _mp_context()
+        self.idle: list[_WorkerProcess] = []
+        self.busy: list[_WorkerProcess] = []
+
+    def run(
+        self,
+        files: list[Path],
+        jobs: int,
+        finished: Callable[[TriageRow], None],
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        queue = list(reversed(files))  # pop() from the end keeps the original order
+        try:
+            while queue or self.busy:
+                if cancelled is not None and cancelled():
+                    break
+                while queue and len(self.busy) < jobs:
+                    self._start(queue.pop())
+                for row in self._collect():
+                    finished(row)
+        finally:
+            for w in self.busy:
+                w.kill()
+            for w in self.idle:
+                w.stop()
+            self.busy.clear()
+            self.idle.clear()
+
+    def _start(self, path: Path) -> None:
+        w = self.idle.pop() if self.idle else _WorkerProcess(self.ctx, self.args)
+        w.submit(path)
+        self.busy.append(w)
+
+    def _collect(self) -> list[TriageRow]:
+        """Rows of the workers that finished, died or overran in the next POLL_SECONDS."""
+        ready = set(wait([w.conn for w in self.busy], timeout=POLL_SECONDS))
+        rows: list[TriageRow] = []
+        for w in list(self.busy):
+            assert w.task is not None
+            path, start = w.task
+            if w.conn in ready:
+                try:
+                    row = w.conn.recv()
+                except (EOFError, OSError):  # the process died: segfault, os._exit, killed from outside
+                    rows.append(
+                        failed_row(
+                            path, "the worker process crashed while reading this file", 1, _since(start)
+                        )
+                    )
+                    self._retire(w)
+                    continue
+                except Exception as exc:  # noqa: BLE001 — e.g. a row that cannot be unpickled
+                    row = failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1, _since(start))
+                rows.append(row)
+                w.task = None
+                self.busy.remove(w)
+                self.idle.append(w)
+            elif self.hard_limit is not None and time.monotonic() - start > self.hard_limit:
+                rows.append(
+                    failed_row(
+                        path,
+                        f"gave up after the time budget of {self.budget:g} s (worker killed)",
+                        1,
+                        _since(start),
+                    )
+                )
+                self._retire(w)
+        return rows
+
+    def _retire(self, w: _WorkerProcess) -> None:
+        self.busy.remove(w)
+        w.kill()
+
+
+def _since(start: float) -> float:
+    return round(time.monotonic() - start, 3)

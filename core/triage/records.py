@@ -1,0 +1,141 @@
+"""Triage records: one row per file, its worst pages and its findings, slimmed for reports."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from glyphscope.core.diagnostics import Diagnostic
+from glyphscope.core.triage.scoring import FAILED_SCORE
+
+MAX_GLYPHS_PER_FINDING = 200  # paint indices kept per finding (the count stays exact)
+
+
+@dataclass(frozen=True, slots=True)
+class TriageFinding:
+    """One finding of a file, slimmed for reports: glyph lists are capped, `count` stays exact."""
+
+    kind: str
+    severity: str
+    message: str
+    page: int | None
+    font_key: str | None = None
+    form_path: tuple[str, ...] = ()
+    token_index: int | None = None
+    count: int | None = None
+    glyphs: tuple[int, ...] = ()
+    glyphs_total: int = 0
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> TriageFinding:
+        return cls(
+            kind=d.kind.value,
+            severity=d.severity.value,
+            message=d.message,
+            page=d.page,
+            font_key=d.font_key,
+            form_path=tuple(d.form_path),
+            token_index=d.token_index,
+            count=d.count,
+            glyphs=tuple(d.glyphs[:MAX_GLYPHS_PER_FINDING]),
+            glyphs_total=len(d.glyphs),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "message": self.message,
+            "page": self.page,
+            "font_key": self.font_key,
+            "form_path": list(self.form_path),
+            "token_index": self.token_index,
+            "count": self.count,
+            "glyphs": list(self.glyphs),
+            "glyphs_total": self.glyphs_total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PageScore:
+    page: int
+    score: float
+    glyphs: int
+    kinds: tuple[str, ...]  # finding kinds on the page, most severe first
+
+    def to_json(self) -> dict[str, Any]:
+        return {"page": self.page, "score": self.score, "glyphs": self.glyphs, "kinds": list(self.kinds)}
+
+
+@dataclass(frozen=True, slots=True)
+class TriageRow:
+    file: str
+    pages: int = 0
+    glyphs: int = 0
+    visible_glyphs: int = 0
+    pct_culled: float = 0.0  # percentages (0–100) of `glyphs`
+    pct_duplicates: float = 0.0
+    pct_from_forms: float = 0.0
+    pct_unresolved: float = 0.0
+    pct_fallback: float = 0.0
+    fonts: int = 0  # distinct fonts that painted glyphs
+    fonts_without_tounicode: int = 0  # ... without ToUnicode AND with unresolved or fallback glyphs
+    fonts_without_tounicode_total: int = 0  # ... without ToUnicode, whatever their decoding gave
+    structure_usable: bool | None = None  # None: the document is not tagged
+    pct_untagged: float | None = None  # share of visible glyphs outside the tree (tagged documents)
+    findings_by_severity: dict[str, int] = field(
+        default_factory=lambda: {"error": 0, "warning": 0, "info": 0}
+    )
+    finding_kinds: tuple[tuple[str, int], ...] = ()  # (kind, number of findings), most frequent first
+    worst_pages: tuple[PageScore, ...] = ()
+    findings: tuple[TriageFinding, ...] = ()
+    warnings: tuple[str, ...] = ()  # qpdf repair warnings
+    error: str | None = None
+    error_code: int | None = None  # the CLI exit code the error maps to (3 password, 4 not a PDF, 1 other)
+    score: float = 0.0
+    seconds: float = field(default=0.0, compare=False)  # wall time; not part of equality (determinism)
+
+    @property
+    def name(self) -> str:
+        return Path(self.file).name
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "score": self.score,
+            "error": self.error,
+            "error_code": self.error_code,
+            "pages": self.pages,
+            "glyphs": self.glyphs,
+            "visible_glyphs": self.visible_glyphs,
+            "pct_culled": self.pct_culled,
+            "pct_duplicates": self.pct_duplicates,
+            "pct_from_forms": self.pct_from_forms,
+            "pct_unresolved": self.pct_unresolved,
+            "pct_fallback": self.pct_fallback,
+            "fonts": self.fonts,
+            "fonts_without_tounicode": self.fonts_without_tounicode,
+            "fonts_without_tounicode_total": self.fonts_without_tounicode_total,
+            "structure_usable": self.structure_usable,
+            "pct_untagged": self.pct_untagged,
+            "findings_by_severity": dict(self.findings_by_severity),
+            "finding_kinds": dict(self.finding_kinds),
+            "worst_pages": [p.to_json() for p in self.worst_pages],
+            "warnings": list(self.warnings),
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def failed_row(path: str | Path, message: str, code: int | None = 1, seconds: float = 0.0) -> TriageRow:
+    return TriageRow(file=str(path), error=message, error_code=code, score=FAILED_SCORE, seconds=seconds)
+
+
+def sort_rows(rows: Iterable[TriageRow]) -> list[TriageRow]:
+    """Worst first; ties broken by file name, then full path (stable, deterministic)."""
+    return sorted(rows, key=lambda r: (-r.score, r.name, r.file))
