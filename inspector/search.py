@@ -291,14 +291,6 @@ class SearchResult:
     pages_searched: int
 
 
-def page_view(document: Any, page_number: int, mode: str, params: Any) -> tuple[Any, Any, TextView]:
-    """(page, classified, TextView) of one page in one mode, without assembling the other modes."""
-    from glyphscope.core.analysis import analyze_page
-
-    analysis = analyze_page(document, page_number, params)
-    return analysis.page, analysis.classified, text_view(mode, analysis.texts[mode])
-
-
 def search_document_job(
     document: Any,
     query: str,
@@ -310,28 +302,38 @@ def search_document_job(
     token: Any,
 ) -> Generator[Any, None, SearchResult]:
     """Hits on every page but `skip_page` (the window searched it already), plus explanations of misses."""
+    from glyphscope.core.analysis import document_analyses
     from glyphscope.inspector.jobs import Progress
 
     pattern = query_pattern(query, case_sensitive)
     hits: list[Hit] = []
     explanations: list[MissExplanation] = []
     total = document.page_count
+    pages = [n for n in range(1, total + 1) if n != skip_page]
     searched = 0
-    for n in range(1, total + 1):
-        token.check()
-        yield Progress(n - 1, total, f"searching page {n} of {total}")
-        if n == skip_page:
-            continue
-        try:
-            page, classified, view = page_view(document, n, mode, params)
-        except Exception:  # a broken page is skipped, never ends the search
-            continue
+    token.check()
+    yield Progress(0, total, f"searching {len(pages)} page(s)")
+    # A page that fails is skipped (on_error), never ends the search; only `mode` is assembled.
+    for analysis in document_analyses(
+        document, pages, params, mode=mode, should_stop=lambda: token.cancelled, on_error=_skip_page
+    ):
+        n = analysis.page_number
+        view = text_view(mode, analysis.texts[mode])
         searched += 1
         found = find_in_text(n, view.text, pattern)
         hits.extend(found)
         if not found:
-            explanation = explain_miss(n, page.glyphs, classified, view, query, case_sensitive)
+            explanation = explain_miss(
+                n, analysis.page.glyphs, analysis.classified, view, query, case_sensitive
+            )
             if explanation is not None and not explanation.message.startswith("not found"):
                 explanations.append(explanation)
+        token.check()
+        yield Progress(n, total, f"searched page {n} of {total}")
+    token.check()  # a cancelled search ends with Cancelled, not with a partial result
     yield Progress(total, total, "done")
     return SearchResult(query, mode, tuple(hits), tuple(explanations), searched)
+
+
+def _skip_page(page_number: int, exc: Exception) -> None:
+    """A page whose analysis fails is not searched (its neighbours are)."""
