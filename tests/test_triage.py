@@ -384,3 +384,12 @@ def test_corpus_problem_rows_show_their_problem(corpus_rows):
             "unresolved": r.pct_unresolved + r.pct_fallback,
         }[group]
         assert measure > 0, (name, group)
+
+
+def test_score_weights_by_report_name_are_the_weights_score_uses():
+    from glyphscope.core.triage import SCORE_WEIGHTS, Tally, score
+
+    # a file whose glyphs are all unresolved scores the unresolved weight, nothing else
+    assert score(Tally(glyphs=10, unresolved=10), tagged=False) == SCORE_WEIGHTS["unresolved"] == 40.0
+    assert score(Tally(glyphs=4, culled=1), tagged=False) == round(SCORE_WEIGHTS["culled"] * 0.5, 2)
+    assert score(Tally(glyphs=4, untagged=1, tagged_visible=4), tagged=True) == SCORE_WEIGHTS["untagged"] / 4

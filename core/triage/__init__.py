@@ -29,6 +29,7 @@ from glyphscope.core.triage.records import (
 from glyphscope.core.triage.scoring import (
     FAILED_SCORE,
     MAX_FONTS_COUNTED,
+    SCORE_WEIGHTS,
     W_CULLED,
     W_DUPLICATES,
     W_ERROR,
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_FINDINGS_KEPT",
     "MAX_FONTS_COUNTED",
     "MAX_GLYPHS_PER_FINDING",
+    "SCORE_WEIGHTS",
     "TIME_BUDGET",
     "WORST_PAGES",
     "W_CULLED",

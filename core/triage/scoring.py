@@ -46,6 +46,20 @@ W_ERROR = 6.0
 W_WARNING = 2.0
 W_INFO = 0.25
 
+SCORE_WEIGHTS: dict[str, float] = {
+    "unresolved": W_UNRESOLVED,
+    "fallback": W_FALLBACK,
+    "culled": W_CULLED,
+    "duplicates": W_DUPLICATES,
+    "from_forms": W_FORMS,
+    "untagged": W_UNTAGGED,
+    "font_without_tounicode": W_FONT_WITHOUT_TOUNICODE,
+    "errors": W_ERROR,
+    "warnings": W_WARNING,
+    "infos": W_INFO,
+}
+"""The weights by the names reports print them under (`glyphscope triage --json` "score_weights")."""
+
 SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
