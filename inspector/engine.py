@@ -23,7 +23,7 @@ from glyphscope.core.assembly import (
 )
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource
-from glyphscope.inspector.layers import NEAR_MISS
+from glyphscope.inspector.layers import NEAR_MISS, form_colour
 
 
 def describe(record: Any) -> str:
@@ -180,6 +180,11 @@ class PageFacts:
             self._form_index = index
         return self._form_index
 
+    @property
+    def form_colours(self) -> dict[tuple[str, ...], str]:
+        """Each distinct form path on the page -> the colour its glyphs and BBox are drawn in."""
+        return {path: form_colour(i) for path, i in self.form_index.items()}
+
     def layer_counts(self, mode: str) -> dict[str, int]:
         """The number the legend shows for every layer, counted on the engine's own records."""
         cached = self._counts.get(mode)
@@ -234,6 +239,28 @@ class PageFacts:
                     where = f"before #{d.after} {_char(glyphs, d.after)}"
                 lines.append(f"{m}, {where}: {describe(d)}")
         return lines
+
+
+@dataclass(slots=True)
+class PageBundle:
+    """The current page's view model: what the session holds and emits to every view.
+
+    `analysis` and `facts` are the page's data; `image` and `overlays` are the window's
+    drawing of it (a QImage and gui.overlays.PageOverlays), opaque at this layer. A preview
+    carries the image only, while the page is still being analysed.
+    """
+
+    page_number: int
+    boxes: Any  # core.page.PageBoxes
+    analysis: Any = None  # core.analysis.PageAnalysis
+    facts: PageFacts | None = None
+    overlays: Any = None
+    image: Any = None
+    render_scale: float = 1.0  # pixels of `image` per point
+    error: str | None = None  # why the page could not be interpreted
+    render_error: str | None = None
+    preview: bool = False  # the rendered image only; the analysed page follows
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 def _char(glyphs: Any, i: int) -> str:

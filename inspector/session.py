@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from glyphscope.core.assembly import MODES
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.layers import LAYERS
 
-MODES = ("plain", "layout", "columns", "structure", "auto")
+if TYPE_CHECKING:
+    from glyphscope.inspector.engine import PageBundle, PageFacts
+
+__all__ = ["MODES", "Event", "Session", "SessionEvents"]
 
 
 class Event:
@@ -45,7 +49,9 @@ class SessionEvents:
     def __init__(self) -> None:
         self.document = Event("document")  # (document | None)
         self.page = Event("page")  # (page_number)
-        self.analysis = Event("analysis")  # (page_number, analysis | None, error | None)
+        # (engine.PageBundle | None): the current page as the views show it; the one channel
+        # through which page data reaches the panels.
+        self.view = Event("view")
         self.selection = Event("selection")  # (frozenset[int], source)
         self.hovered = Event("hovered")  # (paint_index | None)
         self.layers = Event("layers")  # (key, visible)
@@ -64,8 +70,7 @@ class Session:
         self.password: str | None = None
         self.page_count = 0
         self.page_number = 0  # 1-based; 0 when nothing is open
-        self.analysis: Any = None  # core.analysis.PageAnalysis of the current page
-        self.page_error: str | None = None
+        self.view: PageBundle | None = None  # the current page's view model
         self.selection: frozenset[int] = frozenset()
         self.selection_source = ""
         self.hovered: int | None = None
@@ -82,11 +87,12 @@ class Session:
         self.password = password
         self.page_count = int(getattr(document, "page_count", 0) or 0) if document is not None else 0
         self.page_number = 0
-        self.analysis = None
-        self.page_error = None
+        had_view, self.view = self.view is not None, None
         self.selection = frozenset()
         self.hovered = None
         self.events.document.emit(document)
+        if had_view:
+            self.events.view.emit(None)
 
     def set_page(self, page_number: int) -> None:
         if self.page_count <= 0:
@@ -95,24 +101,42 @@ class Session:
         if page_number == self.page_number:
             return
         self.page_number = page_number
-        self.analysis = None
-        self.page_error = None
+        had_view, self.view = self.view is not None, None
         self.hovered = None
         if self.selection:
             self.selection = frozenset()
             self.selection_source = ""
             self.events.selection.emit(self.selection, "")
+        if had_view:
+            self.events.view.emit(None)
         self.events.page.emit(page_number)
 
-    def set_analysis(self, page_number: int, analysis: Any, error: str | None = None) -> None:
-        """A worker finished a page; ignored unless it is still the current page."""
-        if page_number != self.page_number:
+    def set_view(self, view: PageBundle | None) -> None:
+        """Show `view` (a preview, the analysed page, or the same page re-assembled).
+
+        Ignored when it belongs to a page that is no longer current (a late worker result);
+        emits only when the view model really changes.
+        """
+        if view is not None and view.page_number != self.page_number:
             return
-        if analysis is self.analysis and error == self.page_error:
+        if view is self.view:
             return
-        self.analysis = analysis
-        self.page_error = error
-        self.events.analysis.emit(page_number, analysis, error)
+        self.view = view
+        self.events.view.emit(view)
+
+    @property
+    def facts(self) -> PageFacts | None:
+        """The current page's facts, or None while it loads, when it failed or nothing is open."""
+        return self.view.facts if self.view is not None else None
+
+    @property
+    def analysis(self) -> Any:
+        """core.analysis.PageAnalysis of the current page, or None."""
+        return self.view.analysis if self.view is not None else None
+
+    @property
+    def page_error(self) -> str | None:
+        return self.view.error if self.view is not None else None
 
     # -- selection and hover -------------------------------------------------------------
     def select(self, paint_indices: Iterable[int], source: str = "") -> None:

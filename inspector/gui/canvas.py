@@ -172,8 +172,20 @@ class PageView(QGraphicsView):
         session.events.mode.connect(self._on_mode)
         session.events.selection.connect(self._on_selection)
         session.events.hovered.connect(self._on_hovered)
+        session.events.view.connect(self._on_view)
 
     # -- content ------------------------------------------------------------------------------
+    def _on_view(self, view: Any) -> None:
+        """A new view model: draw it. None means a page is on its way (keep the old one visible,
+        the window says it is loading) or that nothing is open."""
+        if view is None:
+            if self.session.document is None:
+                self.clear()
+            return
+        self.set_bundle(view)
+        if view.preview and not view.render_error:
+            self.show_message(f"Interpreting page {view.page_number}…", "#1565c0")
+
     def clear(self, message: str = "") -> None:
         self.bundle = None
         self.page_item.setPixmap(QPixmap())

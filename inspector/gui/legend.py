@@ -64,10 +64,10 @@ class LegendPanel(QWidget):
         outer.addWidget(self.keys)
         outer.addStretch(1)
         self._facts: Any = None
-        self._overlays: Any = None
         session.events.layers.connect(self._on_layer)
-        session.events.mode.connect(lambda mode: self.set_counts(self._facts, self._overlays))
-        self.set_counts(None, None)
+        session.events.mode.connect(lambda mode: self.set_counts(self._facts))
+        session.events.view.connect(lambda view: self.set_counts(session.facts))
+        self.set_counts(None)
 
     def _on_layer(self, key: str, visible: bool) -> None:
         check = self.checks.get(key)
@@ -78,9 +78,9 @@ class LegendPanel(QWidget):
         text = self.counts[key].text()
         return int(text) if text.isdigit() else None
 
-    def set_counts(self, facts: Any, overlays: Any) -> None:
+    def set_counts(self, facts: Any) -> None:
         """Counts of the current page from the engine's records (`PageFacts.layer_counts`)."""
-        self._facts, self._overlays = facts, overlays
+        self._facts = facts
         if facts is None:
             for label in self.counts.values():
                 label.setText("–")
@@ -94,8 +94,7 @@ class LegendPanel(QWidget):
         near = sum(1 for d in view.word_gaps if is_near_miss(d))
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
-        form_colours = overlays.form_colours if overlays is not None else {}
-        for path, colour in form_colours.items():
+        for path, colour in facts.form_colours.items():
             rows.append(_key_row(colour, "form " + " › ".join(path)))
         rows.append(f"<b>Word gaps ({self.session.mode})</b>")
         rows.append(_key_row(L.GAP_INSERTED_COLOUR, f"space inserted ({inserted})"))

@@ -23,24 +23,14 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.errors import PasswordRequired, WrongPassword
+from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.canvas import PageView
 from glyphscope.inspector.gui.export import Exporter
-from glyphscope.inspector.gui.legend import LegendPanel
-from glyphscope.inspector.gui.panels import add_panel
-from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
-from glyphscope.inspector.gui.panels.details import GlyphDetailsPanel
-from glyphscope.inspector.gui.panels.diagnostics import DiagnosticsPanel
-from glyphscope.inspector.gui.panels.document_text import DocumentTextPanel
-from glyphscope.inspector.gui.panels.find import FindPanel
-from glyphscope.inspector.gui.panels.fonts import FontsPanel
-from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
-from glyphscope.inspector.gui.panels.pages import PageListPanel
-from glyphscope.inspector.gui.panels.probe import ProbePanel
+from glyphscope.inspector.gui.panels import add_panel, registry
+from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
-from glyphscope.inspector.gui.panels.tuning import TuningPanel
 from glyphscope.inspector.gui.workers import (
-    PageBundle,
     PageLoader,
     Worker,
     WorkerPool,
@@ -49,7 +39,7 @@ from glyphscope.inspector.gui.workers import (
     render_job,
 )
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.layers import LAYER_KEYS
+from glyphscope.inspector.layers import LAYER_BY_KEY, LAYER_KEYS
 from glyphscope.inspector.session import MODES, Session
 
 MAX_RECENT = 10
@@ -97,9 +87,9 @@ class MainWindow(QMainWindow):
         self.pool = WorkerPool(self)
         self.loader = PageLoader(self.pool, self)
         self.renderer: Any = None
-        self.panels: dict[str, Any] = {}
+        self.panels: dict[str, Any] = {}  # name -> dock (filled by add_panel)
+        self.panel_widgets: dict[str, QWidget] = {}  # name -> the panel inside the dock
         self.last_error: tuple[str, str] | None = None
-        self.bundle: PageBundle | None = None
         self._open_worker: Worker | None = None
         self._pending_page: int | None = None
         self._page_requested_at = 0.0
@@ -115,6 +105,7 @@ class MainWindow(QMainWindow):
 
         s = self.session
         s.events.page.connect(self._on_page)
+        s.events.view.connect(self._on_view)  # after every panel's: page_shown means they all show it
         s.events.mode.connect(self._on_mode)
         s.events.params.connect(self._on_params)
         s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
@@ -250,66 +241,38 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.mode_combo)
 
     def _build_panels(self) -> None:
+        """Every panel of `registry.PANELS`, in order; each subscribes to the session itself."""
         s = self.session
-        self.legend = LegendPanel(s)
-        legend_dock = add_panel(self, self.legend, "legend", "left", title="Layers")
-        self.page_list = PageListPanel(s)
-        add_panel(self, self.page_list, "pages", "left", title="Pages")
-        self.splitDockWidget(legend_dock, self.panels["pages"], Qt.Orientation.Vertical)
-        self.text_panels: dict[str, TextPanel] = {mode: TextPanel(s, mode) for mode in MODES}
-        first = add_panel(self, self.text_panels[MODES[0]], f"text_{MODES[0]}", "right", title="Text: Plain")
-        # Details go below the text tabs: split before tabifying, or Qt puts them into the tab group.
-        self.details = GlyphDetailsPanel(s)
-        details_dock = add_panel(self, self.details, "details", "right", title="Glyph details")
-        self.splitDockWidget(first, details_dock, Qt.Orientation.Vertical)
-        for mode in MODES[1:]:
-            title = f"Text: {MODE_TITLES[mode]}"
-            add_panel(self, self.text_panels[mode], f"text_{mode}", "right", title=title, tabify_with=first)
-        self.document_text = DocumentTextPanel(s, self.pool)
-        self.document_text.page_requested.connect(s.set_page)
-        add_panel(
-            self, self.document_text, "document_text", "right", title="Text: document", tabify_with=first
-        )
-        first.raise_()
-        self.glyph_table = GlyphTablePanel(s)
-        table_dock = add_panel(self, self.glyph_table, "glyph_table", "bottom", title="Glyph table")
-        self._build_triage_panels(details_dock, table_dock)
+        for spec in registry.PANELS:
+            widget = spec.build(s, self.pool)
+            self.panel_widgets[spec.name] = widget
+            if spec.attribute:
+                setattr(self, spec.attribute, widget)
+            add_panel(
+                self,
+                widget,
+                spec.name,
+                spec.area,
+                title=spec.title,
+                tabify_with=self.panels[spec.tab_with] if spec.tab_with else None,
+                below=self.panels[spec.below] if spec.below else None,
+            )
+        for spec in registry.PANELS:
+            if spec.front:
+                self.panels[spec.name].raise_()
+        for orientation, sizes in (
+            (Qt.Orientation.Horizontal, [(x.name, x.width) for x in registry.PANELS if x.width]),
+            (Qt.Orientation.Vertical, [(x.name, x.height) for x in registry.PANELS if x.height]),
+        ):
+            self.resizeDocks([self.panels[n] for n, _ in sizes], [size for _, size in sizes], orientation)
+        self.text_panels: dict[str, TextPanel] = {m: self.panel_widgets[f"text_{m}"] for m in MODES}  # type: ignore[misc]
         for key in LAYER_KEYS:
-            check = self.legend.checks[key]
-            act = QAction(check.text(), self, checkable=True)
+            act = QAction(LAYER_BY_KEY[key].label, self, checkable=True)
             act.setChecked(s.layers[key])
             act.toggled.connect(lambda on, k=key: s.set_layer_visible(k, on))
             s.events.layers.connect(lambda k, on, key=key, act=act: act.setChecked(on) if k == key else None)
             self.layers_menu.addAction(act)
-        self.resizeDocks([legend_dock], [240], Qt.Orientation.Horizontal)
-        self.resizeDocks([first], [460], Qt.Orientation.Horizontal)
-        self.resizeDocks([first, details_dock], [380, 300], Qt.Orientation.Vertical)
-        self.resizeDocks([self.panels["glyph_table"]], [180], Qt.Orientation.Vertical)
-
-    def _build_triage_panels(self, details_dock: Any, table_dock: Any) -> None:
-        """Diagnostics, fonts and the probe beside the glyph details; content stream, find and tuning
-        beside the glyph table."""
-        s = self.session
-        self.diagnostics = DiagnosticsPanel(s, self.pool)
-        self.fonts = FontsPanel(s)
-        self.probe_panel = ProbePanel(s)
-        for panel, name, title in (
-            (self.diagnostics, "diagnostics", "Diagnostics"),
-            (self.fonts, "fonts", "Fonts"),
-            (self.probe_panel, "probe", "Region probe"),
-        ):
-            add_panel(self, panel, name, "right", title=title, tabify_with=details_dock)
-        self.content_stream = ContentStreamPanel(s, self.pool)
-        self.find_panel = FindPanel(s, self.pool)
-        self.tuning = TuningPanel(s)
-        for panel, name, title in (
-            (self.content_stream, "content_stream", "Content stream"),
-            (self.find_panel, "find", "Find"),
-            (self.tuning, "tuning", "Tuning"),
-        ):
-            add_panel(self, panel, name, "bottom", title=title, tabify_with=table_dock)
-        details_dock.raise_()
-        table_dock.raise_()
+        # Links between panels that are actions, not page data.
         self.diagnostics.instruction_requested.connect(self._show_instruction)
         self.canvas.region_probed.connect(self._on_region_probed)
 
@@ -363,7 +326,7 @@ class MainWindow(QMainWindow):
         if bundle is None or bundle.analysis is None or bundle.page_number != page:
             cached = self.loader.request(page) if page else None
             if cached is not None:
-                self._show(cached)
+                self.session.set_view(cached)
             return
         mode, prebuild = self.session.mode, self.loader.prebuild
         self._page_requested_at = time.perf_counter()
@@ -388,7 +351,7 @@ class MainWindow(QMainWindow):
         if params != self.session.params or bundle.page_number != self.session.page_number:
             return
         self.loader.cache.put(bundle)
-        self._show(bundle)
+        self.session.set_view(bundle)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -548,10 +511,8 @@ class MainWindow(QMainWindow):
         old_doc, old_renderer = self.session.document, self.renderer
         self.loader.set_document(None, None, self.session.params)
         self.session.set_document(None)
-        self.bundle = None
         self.renderer = None
         self.canvas.clear()
-        self._set_facts(None)
         self.page_spin.setRange(0, 0)
         self.page_count_label.setText(" of 0 ")
         self.warning_label.setText("")
@@ -585,78 +546,53 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name} — page {page} of {self.session.page_count} — glyphscope inspector")
         cached = self.loader.request(page)
         if cached is not None:
-            self._show(cached)
+            self.session.set_view(cached)
         else:
             self.canvas.show_loading(page)
             self.timing_label.setText(f"loading page {page}…")
 
     def _on_page_progress(self, page: int, done: int, total: int, message: str) -> None:
-        showing = self.bundle.page_number if self.bundle is not None else None
-        if page == self.session.page_number and showing != page:
+        if page == self.session.page_number and self.bundle is None:
             self.timing_label.setText(message + "…")
 
     def _update_prebuild(self) -> None:
         self.loader.prebuild = tuple(k for k, on in self.session.layers.items() if on)
 
+    @property
+    def bundle(self) -> PageBundle | None:
+        """The analysed page on screen (None while it loads: its preview does not count)."""
+        view = self.session.view
+        return view if view is not None and not view.preview else None
+
     def _on_preview(self, bundle: PageBundle) -> None:
         """The rendered page arrives before its analysis: show it at once."""
-        if bundle.page_number != self.session.page_number:
-            return
-        if self.bundle is not None and self.bundle.page_number == bundle.page_number:
-            return
-        self.bundle = None
-        self.canvas.set_bundle(bundle)
-        self._set_facts(None)
-        self.canvas.show_message(f"Interpreting page {bundle.page_number}…", "#1565c0")
-        self.page_painted.emit(bundle.page_number)
+        if self.session.view is None:
+            self.session.set_view(bundle)
 
     def _on_bundle(self, bundle: PageBundle) -> None:
-        if bundle.error:
-            self.page_list.model.set_note(bundle.page_number, "error")
-        if bundle.page_number == self.session.page_number:
-            self._show(bundle)
+        self.session.set_view(bundle)
 
-    def _show(self, bundle: PageBundle) -> None:
-        self.bundle = bundle
-        self.canvas.set_bundle(bundle)
-        if bundle.image is not None:
-            self.page_painted.emit(bundle.page_number)
-        self._set_facts(bundle.facts)
-        if bundle.facts is None:
-            message = bundle.error or "The page could not be analysed."
-            for panel in self.text_panels.values():
-                panel.show_error(message)
-        self.session.set_analysis(bundle.page_number, bundle.analysis, bundle.error)
+    def _on_view(self, view: PageBundle | None) -> None:
+        """The window's own part of a new view: status bar, signals, prefetching (the views did theirs)."""
+        if view is None:
+            return
+        if view.image is not None:
+            self.page_painted.emit(view.page_number)
+        if view.preview:
+            return
         elapsed = (time.perf_counter() - self._page_requested_at) * 1000
-        work = bundle.timings.get("total")
+        timings = view.timings
         detail = (
-            f" (analyse {bundle.timings.get('analyse', 0) * 1000:.0f} ms, render {bundle.timings.get('render', 0) * 1000:.0f} ms)"
-            if work
+            f" (analyse {timings.get('analyse', 0) * 1000:.0f} ms, render {timings.get('render', 0) * 1000:.0f} ms)"
+            if timings.get("total")
             else ""
         )
-        self.timing_label.setText(f"page {bundle.page_number}: {elapsed:.0f} ms{detail}")
-        if bundle.error:
-            self.statusBar().showMessage(bundle.error, 10000)
-        self.page_shown.emit(bundle.page_number)
-        n = bundle.page_number
+        self.timing_label.setText(f"page {view.page_number}: {elapsed:.0f} ms{detail}")
+        if view.error:
+            self.statusBar().showMessage(view.error, 10000)
+        self.page_shown.emit(view.page_number)
+        n = view.page_number
         self.loader.prefetch([p for p in (n + 1, n - 1) if 1 <= p <= self.session.page_count])
-
-    def _set_facts(self, facts: Any) -> None:
-        overlays = self.bundle.overlays if self.bundle is not None else None
-        self.legend.set_counts(facts, overlays)
-        for panel in self.text_panels.values():
-            panel.set_facts(facts)
-        self.details.set_facts(facts)
-        self.glyph_table.set_facts(facts)
-        for panel in (
-            self.diagnostics,
-            self.fonts,
-            self.content_stream,
-            self.tuning,
-            self.probe_panel,
-            self.find_panel,
-        ):
-            panel.set_facts(facts)
 
     def _on_mode(self, mode: str) -> None:
         self.loader.mode = mode
@@ -715,9 +651,9 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:
         self.save_settings()
-        self.document_text.cancel()
-        self.diagnostics.cancel()
-        self.find_panel.cancel()
+        for panel in self.panel_widgets.values():
+            if isinstance(panel, BackgroundJobPanel):
+                panel.cancel()
         self.exporter.cancel()
         self.pool.shutdown(3000)
         doc, renderer = self.session.document, self.renderer

@@ -13,13 +13,13 @@ import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
 from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtGui import QImage
 
+from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.jobs import Cancelled, CancelToken, JobFunction, Partial, Progress
 
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
@@ -125,22 +125,6 @@ class WorkerPool(QObject):
 # Pages
 
 
-@dataclass(slots=True)
-class PageBundle:
-    """Everything the canvas and panels show for one page, computed off the GUI thread."""
-
-    page_number: int
-    boxes: Any  # core.page.PageBoxes
-    analysis: Any = None  # core.analysis.PageAnalysis
-    facts: Any = None  # inspector.engine.PageFacts
-    overlays: Any = None  # inspector.overlays.PageOverlays
-    image: QImage | None = None
-    render_scale: float = RENDER_SCALE
-    error: str | None = None  # why the page could not be interpreted
-    render_error: str | None = None
-    timings: dict[str, float] = field(default_factory=dict)
-
-
 def load_page_job(
     document: Any,
     renderer: Any,
@@ -164,7 +148,7 @@ def load_page_job(
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     boxes = renderer.boxes(page_number)
-    bundle = PageBundle(page_number, boxes, timings=timings)
+    bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, timings=timings)
     yield Progress(0, 3, f"rendering page {page_number}")
     try:
         bundle.image = renderer.render(page_number, boxes, scale)
@@ -179,6 +163,7 @@ def load_page_job(
             image=bundle.image,
             render_scale=bundle.render_scale,
             render_error=bundle.render_error,
+            preview=True,
             timings=dict(timings),
         )
     )
@@ -388,7 +373,7 @@ class PageLoader(QObject):
             boxes = self.renderer.boxes(page_number)
         except Exception:
             return
-        bundle = PageBundle(page_number, boxes, error=message)
+        bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message)
         self.page_ready.emit(bundle)
 
     def prefetch(self, page_numbers: list[int]) -> None:

@@ -1,6 +1,7 @@
 """Dockable panels, all added through one factory so every dock has an objectName.
 
 `saveState`/`restoreState`, the View menu and the tests find docks by that name.
+Which panels the window has, and where, is one table: `registry.PANELS`.
 """
 
 from __future__ import annotations
@@ -24,8 +25,13 @@ def add_panel(
     *,
     title: str | None = None,
     tabify_with: QDockWidget | None = None,
+    below: QDockWidget | None = None,
 ) -> QDockWidget:
-    """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in the View menu."""
+    """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in the View menu.
+
+    `below` splits that dock's place and puts this one under it; `tabify_with` makes it a tab
+    of that dock's group (split first, then tabify: otherwise Qt puts a split dock into the tabs).
+    """
     dock = QDockWidget(title or name.replace("_", " ").capitalize(), window)
     dock.setObjectName(f"dock.{name}")
     widget.setObjectName(widget.objectName() or f"panel.{name}")
@@ -36,6 +42,8 @@ def add_panel(
         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
     )
     window.addDockWidget(AREAS[area], dock)
+    if below is not None:
+        window.splitDockWidget(below, dock, Qt.Orientation.Vertical)
     if tabify_with is not None:
         window.tabifyDockWidget(tabify_with, dock)
     panels_menu = getattr(window, "panels_menu", None)

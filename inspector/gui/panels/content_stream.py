@@ -191,6 +191,7 @@ class ContentStreamPanel(QWidget):
         self.form_view.selectionModel().selectionChanged.connect(self._on_form_rows)
         session.events.selection.connect(self._on_selection)
         session.events.document.connect(lambda doc: self._reset())
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     # -- content ------------------------------------------------------------------------------
     def _reset(self) -> None:

@@ -52,6 +52,7 @@ class GlyphDetailsPanel(QWidget):
         layout.addWidget(self.browser)
         session.events.selection.connect(lambda selection, source: self.refresh())
         session.events.mode.connect(lambda mode: self.refresh())
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.refresh()
 
     def set_facts(self, facts: Any) -> None:

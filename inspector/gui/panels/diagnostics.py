@@ -168,6 +168,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         session.events.document.connect(lambda doc: self.reset_summary())
         session.events.params.connect(self._on_params)
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.reset_summary()
 
     # -- page findings ------------------------------------------------------------------------
@@ -178,7 +179,14 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.detail.setText("")
         if facts is None:
             self.findings = []
-            self.page_label.setText("No page loaded." if self.session.document is None else "Loading…")
+            if self.session.document is None:
+                self.page_label.setText("No page loaded.")
+            elif self.session.page_error:
+                self.page_label.setText(
+                    f"<span style='color:#b71c1c'>{html.escape(self.session.page_error)}</span>"
+                )
+            else:
+                self.page_label.setText("Loading…")
             return
         try:
             self.findings = page_diagnostics(facts.analysis)

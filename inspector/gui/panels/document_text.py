@@ -48,7 +48,7 @@ def document_text_job(
 
 
 class DocumentTextPanel(BackgroundJobPanel, QWidget):
-    page_requested = Signal(int)
+    page_requested = Signal(int)  # a double-clicked line's page (the panel opens it through the session)
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -165,6 +165,7 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
         page = self.page_at(cursor.position())
         if page is not None:
             self.page_requested.emit(page)
+            self.session.set_page(page)
 
     def save(self) -> None:
         name, _ = QFileDialog.getSaveFileName(self, "Save document text", "", "Text (*.txt)")

@@ -114,6 +114,7 @@ class FindPanel(BackgroundJobPanel, QWidget):
         session.events.document.connect(lambda doc: self.reset())
         session.events.mode.connect(lambda mode: self._rerun_timer.start() if self.query else None)
         session.events.params.connect(lambda params: self._rerun_timer.start() if self.query else None)
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     # -- state --------------------------------------------------------------------------------
     def reset(self) -> None:

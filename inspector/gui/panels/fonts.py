@@ -191,6 +191,7 @@ class FontsPanel(QWidget):
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         session.events.selection.connect(self._on_selection)
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     def set_facts(self, facts: Any) -> None:
         self._updating = True

@@ -255,6 +255,7 @@ class GlyphTablePanel(QWidget):
         self.text_filter.textChanged.connect(lambda v: self._filter("text", v))
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         session.events.selection.connect(self._on_selection)
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     @staticmethod
     def _combo(name: str, values: Any, current: str) -> QComboBox:

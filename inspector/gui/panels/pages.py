@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
@@ -59,10 +61,15 @@ class PageListPanel(QWidget):
         self.view.selectionModel().currentChanged.connect(self._on_current)
         session.events.document.connect(lambda doc: self.model.set_count(session.page_count))
         session.events.page.connect(self._on_page)
+        session.events.view.connect(self._on_view)
 
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if current.isValid():
             self.session.set_page(current.row() + 1)
+
+    def _on_view(self, view: Any) -> None:
+        if view is not None and view.error:
+            self.model.set_note(view.page_number, "error")
 
     def _on_page(self, page: int) -> None:
         index = self.model.index(page - 1)

@@ -65,6 +65,7 @@ class ProbePanel(QWidget):
         session.events.document.connect(lambda doc: self.clear())
         session.events.mode.connect(lambda mode: self._rerun())
         session.events.selection.connect(self._on_selection)
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     def clear(self) -> None:
         self.result = None

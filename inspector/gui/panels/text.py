@@ -50,8 +50,15 @@ class TextPanel(QWidget):
         layout.addWidget(self.editor)
         self.editor.selectionChanged.connect(self._on_text_selection)
         session.events.selection.connect(self._on_selection)
+        session.events.view.connect(self._on_view)
 
     # -- content ------------------------------------------------------------------------------
+    def _on_view(self, view: Any) -> None:
+        if view is not None and view.facts is None and view.error:
+            self.show_error(view.error)
+        else:
+            self.set_facts(view.facts if view is not None else None)
+
     def set_facts(self, facts: Any) -> None:
         self._updating = True
         try:

@@ -314,6 +314,7 @@ class TuningPanel(QWidget):
         session.events.params.connect(self._on_params)
         session.events.mode.connect(lambda mode: self.refresh_diff())
         session.events.document.connect(lambda doc: self._default_texts.clear())
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     # -- values -------------------------------------------------------------------------------
     def _changed(self) -> None:

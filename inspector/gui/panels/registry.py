@@ -1,0 +1,86 @@
+"""The window's panels, one line each: adding a panel is its own file plus one row here.
+
+The window iterates `PANELS` in order (which is also the order of View › Panels): it
+builds each widget from the session (and the worker pool), docks it with `add_panel`
+and arranges it. Panels get page data by subscribing to `session.events.view` in
+their constructor; the window pushes nothing into them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QWidget
+
+from glyphscope.core.assembly import MODES
+from glyphscope.inspector.gui.legend import LegendPanel
+from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
+from glyphscope.inspector.gui.panels.details import GlyphDetailsPanel
+from glyphscope.inspector.gui.panels.diagnostics import DiagnosticsPanel
+from glyphscope.inspector.gui.panels.document_text import DocumentTextPanel
+from glyphscope.inspector.gui.panels.find import FindPanel
+from glyphscope.inspector.gui.panels.fonts import FontsPanel
+from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
+from glyphscope.inspector.gui.panels.pages import PageListPanel
+from glyphscope.inspector.gui.panels.probe import ProbePanel
+from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
+from glyphscope.inspector.gui.panels.tuning import TuningPanel
+from glyphscope.inspector.gui.workers import WorkerPool
+from glyphscope.inspector.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class PanelSpec:
+    """One dock of the window."""
+
+    name: str  # dock objectName "dock.<name>"; key of MainWindow.panels (saved layouts depend on it)
+    title: str  # the dock's title and its View › Panels entry
+    factory: Callable[..., QWidget]  # factory(session), or factory(session, pool) when `pool`
+    area: str = "right"  # left / right / top / bottom
+    below: str | None = None  # split under this (earlier) dock
+    tab_with: str | None = None  # a tab of this (earlier) dock's group
+    attribute: str | None = None  # MainWindow attribute holding the widget (window.legend, ...)
+    pool: bool = False  # the panel runs background jobs in the window's WorkerPool
+    front: bool = False  # its tab is the one shown at first
+    width: int | None = None  # initial dock width in pixels
+    height: int | None = None  # initial dock height in pixels
+
+    def build(self, session: Session, pool: WorkerPool) -> QWidget:
+        return self.factory(session, pool) if self.pool else self.factory(session)
+
+
+FIRST_TEXT = f"text_{MODES[0]}"
+
+
+def _text(mode: str) -> PanelSpec:
+    first = f"text_{mode}" == FIRST_TEXT
+    return PanelSpec(
+        f"text_{mode}",
+        f"Text: {MODE_TITLES[mode]}",
+        lambda session: TextPanel(session, mode),
+        tab_with=None if first else FIRST_TEXT,
+        front=first,
+        width=460 if first else None,
+        height=380 if first else None,
+    )
+
+
+# One line per panel (kept unwrapped on purpose).
+# fmt: off
+PANELS: tuple[PanelSpec, ...] = (
+    PanelSpec("legend", "Layers", LegendPanel, "left", attribute="legend", width=240),
+    PanelSpec("pages", "Pages", PageListPanel, "left", below="legend", attribute="page_list"),
+    _text(MODES[0]),
+    PanelSpec("details", "Glyph details", GlyphDetailsPanel, below=FIRST_TEXT, attribute="details", front=True, height=300),
+    *(_text(mode) for mode in MODES[1:]),
+    PanelSpec("document_text", "Text: document", DocumentTextPanel, tab_with=FIRST_TEXT, attribute="document_text", pool=True),
+    PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, "bottom", attribute="glyph_table", front=True, height=180),
+    PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="details", attribute="diagnostics", pool=True),
+    PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details", attribute="fonts"),
+    PanelSpec("probe", "Region probe", ProbePanel, tab_with="details", attribute="probe_panel"),
+    PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
+    PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
+    PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
+)
+# fmt: on
