@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.diagnostics import Severity
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.inspector.gui.main_window import MainWindow
 from glyphscope.inspector.gui.panels.fonts import HEADERS
@@ -57,6 +59,9 @@ def test_diagnostics_select_glyphs_show_instruction_and_summarise_the_document(
         w.diagnostics.scan_document()
     rows = w.diagnostics.summary_rows()
     assert [r.page for r in rows] == list(range(1, 16))
+    for r in rows:  # each row counts the page product's findings, by severity
+        found = analyze_page(w.session.document, r.page).findings
+        assert r.counts == {s.value: sum(1 for d in found if d.severity is s) for s in Severity}, r.page
     by_page = {r.page: r for r in rows}
     assert "culled_glyphs" in by_page[7].kinds and by_page[7].counts["warning"] >= 1
     assert "duplicate_glyphs" in by_page[8].kinds

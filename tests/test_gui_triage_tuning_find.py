@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from glyphscope.core.analysis import analyze_page
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.params import DEFAULT_PARAMETERS
 from glyphscope.inspector.gui.main_window import MainWindow
@@ -41,6 +42,8 @@ def test_tuning_word_gap_changes_text_live_with_a_diff_and_reset_restores(qtbot,
         "spaces removed" in w.tuning.diff_label.text() and "word_gap 0.15 → 0.5" in w.tuning.diff_label.text()
     )
     assert "line-through" in w.tuning.diff_view.toHtml() or "#ffcdd2" in w.tuning.diff_view.toHtml()
+    # The diff's left side is the page product under the default thresholds.
+    assert w.tuning.default_text("plain") == analyze_page(w.session.document, 2).texts["plain"].text
     # Canvas layers and legend follow the new decisions.
     inserted_after = sum(1 for d in w.bundle.facts.view("plain").word_gaps if d.inserted)
     assert inserted_after < inserted_before

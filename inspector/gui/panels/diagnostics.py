@@ -40,16 +40,8 @@ ROLE = Qt.ItemDataRole.UserRole
 
 
 def page_diagnostics(analysis: Any) -> list[Diagnostic]:
-    """`core.findings.page_findings` for an analysis already at hand (its own thresholds), worst first."""
-    from glyphscope.core.findings import pass_findings, structure_findings
-
-    page, classified = analysis.page, analysis.classified
-    found = (
-        list(page.diagnostics)
-        + pass_findings(page, classified)
-        + structure_findings(page, classified, analysis.structure)
-    )
-    return sorted(found, key=lambda d: SEVERITY_ORDER.get(d.severity, 9))
+    """The page product's findings (`PageAnalysis.findings`, under its own thresholds), worst first."""
+    return sorted(analysis.findings, key=lambda d: SEVERITY_ORDER.get(d.severity, 9))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +56,7 @@ def document_findings_job(
     document: Any, params: Any, *, token: CancelToken
 ) -> Generator[Progress | Partial, None, list[PageSummary]]:
     """Findings by severity for every page; one PageSummary per page as a Partial, as it is done."""
-    from glyphscope.core.findings import page_findings
+    from glyphscope.core.analysis import analyze_page
 
     out: list[PageSummary] = []
     total = document.page_count
@@ -72,7 +64,7 @@ def document_findings_job(
         token.check()
         yield Progress(n - 1, total, f"page {n} of {total}")
         try:
-            found = sorted(page_findings(document, n, params), key=lambda d: SEVERITY_ORDER[d.severity])
+            found = page_diagnostics(analyze_page(document, n, params))
             counts = {s.value: sum(1 for d in found if d.severity is s) for s in Severity}
             summary = PageSummary(n, counts, tuple(dict.fromkeys(d.kind.value for d in found)))
         except Exception as exc:  # a page that fails is a row with its error

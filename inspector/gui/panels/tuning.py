@@ -31,10 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.analysis import reassemble
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.session import Session
 
 DEBOUNCE_MS = 150
+MAX_DEFAULTS = 4  # pages whose default-threshold product is kept (each holds its classification)
 SLIDER_STEPS = 1000
 
 
@@ -256,7 +258,8 @@ class TuningPanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.facts: Any = None
-        self._default_texts: dict[tuple[int, int], dict[str, str]] = {}  # (page, id of its InterpretedPage)
+        # The page product under the default thresholds, by (page, id of its InterpretedPage).
+        self._defaults: dict[tuple[int, int], Any] = {}
         self.diff: TextDiff | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -313,7 +316,7 @@ class TuningPanel(QWidget):
 
         session.events.params.connect(self._on_params)
         session.events.mode.connect(lambda mode: self.refresh_diff())
-        session.events.document.connect(lambda doc: self._default_texts.clear())
+        session.events.document.connect(lambda doc: self._defaults.clear())
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     # -- values -------------------------------------------------------------------------------
@@ -367,35 +370,20 @@ class TuningPanel(QWidget):
         self.refresh_diff()
 
     def default_text(self, mode: str) -> str | None:
+        """The page's text in `mode` under the default thresholds (the page product re-assembled)."""
         facts = self.facts
         if facts is None:
             return None
         analysis = facts.analysis
+        if analysis.params == DEFAULT_PARAMETERS:
+            return analysis.texts[mode].text or ""
         key = (facts.page.page_number, id(facts.page))
-        texts = self._default_texts.get(key)
-        if texts is None:
-            if len(self._default_texts) > 32:
-                self._default_texts.clear()
-            texts = self._default_texts[key] = {}
-        if mode not in texts:
-            if analysis.params == DEFAULT_PARAMETERS:
-                texts[mode] = analysis.texts[mode].text or ""
-            else:
-                from glyphscope.core.assembly import assemble
-                from glyphscope.core.passes import classify
-
-                classified = classify(analysis.page, DEFAULT_PARAMETERS)
-                texts[mode] = (
-                    assemble(
-                        classified.visible,
-                        mode,
-                        DEFAULT_PARAMETERS,
-                        visible_box=analysis.page.boxes.visible_box,
-                        structure=analysis.structure,
-                    ).text
-                    or ""
-                )
-        return texts[mode]
+        default = self._defaults.get(key)
+        if default is None:
+            if len(self._defaults) >= MAX_DEFAULTS:
+                self._defaults.clear()
+            default = self._defaults[key] = reassemble(analysis, DEFAULT_PARAMETERS)
+        return default.texts[mode].text or ""
 
     def refresh_diff(self) -> None:
         facts = self.facts
