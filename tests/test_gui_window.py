@@ -210,10 +210,32 @@ def test_whole_document_text_in_a_worker(qtbot, window, demo_pdf) -> None:
     assert len(panel.pages) == w.session.page_count
     assert panel.text().count("\f") == w.session.page_count - 1
     assert panel.progress.value() == w.session.page_count
+    doc = w.session.document
+    pages = range(1, doc.page_count + 1)
+    assert panel.text() == "\f".join(analyze_page(doc, n).texts["plain"].text or "" for n in pages)
     # Cancel a second run at once: it stops without a result and without an error.
     worker = panel.extract()
     worker.cancel()
     qtbot.waitUntil(panel.extract_button.isEnabled, timeout=60_000)
+
+
+def test_whole_document_text_keeps_going_past_a_broken_page(qtbot, window, demo_pdf, monkeypatch) -> None:
+    real = analysis.analyze_page
+
+    def failing(doc, n, params=None):
+        if n == 3:
+            raise ValueError("synthetic failure on page 3")
+        return real(doc, n, params) if params is not None else real(doc, n)
+
+    w = window
+    open_file(qtbot, w, demo_pdf)
+    monkeypatch.setattr(analysis, "analyze_page", failing)
+    panel = w.document_text
+    panel.extract()
+    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
+    assert [n for n, _ in panel.pages] == list(range(1, w.session.page_count + 1))
+    assert dict(panel.pages)[3] == "[page 3 failed: ValueError: synthetic failure on page 3]"
+    assert dict(panel.pages)[4] == real(w.session.document, 4).texts["plain"].text
 
 
 def test_rotated_corpus_pages_keep_overlays_aligned(qtbot, window) -> None:

@@ -19,30 +19,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.analysis import document_texts
+from glyphscope.core.assembly.document_text import FORM_FEED, join_page_texts, write_page_texts
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
 from glyphscope.inspector.session import MODES, Session
 
-SEPARATOR = "\f"  # between pages, as `glyphscope text` writes it
+SEPARATOR = FORM_FEED  # between pages, as `glyphscope text` writes it
 
 
 def document_text_job(
     document: Any, mode: str, params: Any, *, token: CancelToken
 ) -> Generator[Progress, None, list[tuple[int, str]]]:
-    """Text of every page in `mode`; a page that fails yields its error message as its text."""
-    from glyphscope.core.analysis import analyze_page
-
+    """Text of every page in `mode` (core's document loop); a page that fails has its error as its text."""
     pages: list[tuple[int, str]] = []
     total = document.page_count
-    for n in range(1, total + 1):
-        token.check()
-        yield Progress(n - 1, total, f"page {n} of {total}")
-        try:
-            text = analyze_page(document, n, params).texts[mode].text
-            pages.append((n, text if text is not None else ""))
-        except Exception as exc:  # one bad page must not end the document
-            pages.append((n, f"[page {n} failed: {type(exc).__name__}: {exc}]"))
+
+    def failed(n: int, exc: Exception) -> None:  # one bad page must not end the document
+        pages.append((n, f"[page {n} failed: {type(exc).__name__}: {exc}]"))
+
+    yield Progress(0, total, f"page 1 of {total}")
+    texts = document_texts(
+        document, range(1, total + 1), mode, params, should_stop=lambda: token.cancelled, on_error=failed
+    )
+    for n, page_text in texts:
+        pages.append((n, page_text.text or ""))
+        yield Progress(n, total, f"page {min(n + 1, total)} of {total}")
+    token.check()
     yield Progress(total, total, "done")
     return pages
 
@@ -148,7 +152,7 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
 
     def text(self) -> str:
         """The document text exactly as extracted (pages joined by form feeds)."""
-        return SEPARATOR.join(t for _, t in self.pages)
+        return join_page_texts((t for _, t in self.pages), SEPARATOR)
 
     def page_at(self, position: int) -> int | None:
         page = None
@@ -170,8 +174,8 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
     def save(self) -> None:
         name, _ = QFileDialog.getSaveFileName(self, "Save document text", "", "Text (*.txt)")
         if name:
-            with open(name, "w", encoding="utf-8") as fh:
-                fh.write(self.text())
+            with open(name, "w", encoding="utf-8", newline="") as fh:
+                write_page_texts(fh, (t for _, t in self.pages), SEPARATOR)
 
     def scroll_to_page(self, page: int) -> None:
         for start, n in self.offsets:
