@@ -107,34 +107,13 @@ def _clean_line(text: str) -> str:
 
 
 def report_json(rows: list[TriageRow]) -> dict[str, Any]:
-    from glyphscope.core.triage import (
-        W_CULLED,
-        W_DUPLICATES,
-        W_ERROR,
-        W_FALLBACK,
-        W_FONT_WITHOUT_TOUNICODE,
-        W_FORMS,
-        W_INFO,
-        W_UNRESOLVED,
-        W_UNTAGGED,
-        W_WARNING,
-    )
+    """The `--json` report (schemas/triage.schema.json)."""
+    from glyphscope.core.triage import SCORE_WEIGHTS
 
     return output_header() | {
         "files": len(rows),
         "failed": sum(1 for r in rows if r.failed),
-        "score_weights": {
-            "unresolved": W_UNRESOLVED,
-            "fallback": W_FALLBACK,
-            "culled": W_CULLED,
-            "duplicates": W_DUPLICATES,
-            "from_forms": W_FORMS,
-            "untagged": W_UNTAGGED,
-            "font_without_tounicode": W_FONT_WITHOUT_TOUNICODE,
-            "errors": W_ERROR,
-            "warnings": W_WARNING,
-            "infos": W_INFO,
-        },
+        "score_weights": dict(SCORE_WEIGHTS),
         "rows": [r.to_json() for r in rows],
     }
 

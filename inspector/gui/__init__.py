@@ -1,0 +1,1 @@
+"""The window: PySide6 widgets, the only package of glyphscope that imports Qt."""

@@ -1,0 +1,272 @@
+"""Qt stays out of `core` and of the inspector's Qt-free layer; headless commands never load it.
+
+Three checks of one rule: the import-linter contracts of pyproject.toml (static,
+transitive), an AST check that the few allowed ways into Qt are lazy, and the
+commands themselves run in fresh interpreters that must end without a PySide6
+module. Entry points that draw images start Qt without writing the environment.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+QT_PACKAGES = ("PySide6", "shiboken6")
+GUI = "glyphscope.inspector.gui"
+# The installed layout: import name -> folder (pyproject [tool.setuptools] package-dir).
+FOLDERS = {"glyphscope.core": REPO / "core", "glyphscope.inspector": REPO / "inspector"}
+
+
+def _lint_imports() -> str:
+    exe = Path(sys.executable).with_name("lint-imports")
+    if not exe.exists():
+        pytest.skip("import-linter is not installed (pip install -e '.[test]')")
+    return str(exe)
+
+
+def _importlinter() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]
+
+
+def _contract(contract_id: str) -> dict:
+    return next(c for c in _importlinter()["contracts"] if c["id"] == contract_id)
+
+
+def _qt_free_inspector_modules() -> list[str]:
+    """Every module of inspector/ outside gui/, as imported (the package's __init__ has no imports)."""
+    return sorted(
+        f"glyphscope.inspector.{p.stem}" for p in (REPO / "inspector").glob("*.py") if p.stem != "__init__"
+    )
+
+
+def _modules(package: str) -> dict[str, Path]:
+    folder = FOLDERS[package]
+    out = {}
+    for path in folder.rglob("*.py"):
+        rel = path.relative_to(folder).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        name = ".".join([package, *parts])
+        if not name.startswith(GUI):
+            out[name] = path
+    return out
+
+
+# ---------------------------------------------------------------- import-linter
+
+
+def test_import_contracts_hold() -> None:
+    proc = subprocess.run(
+        [str(REPO / ".ci" / "lint-imports")],
+        env=dict(os.environ, LINT_IMPORTS=_lint_imports()),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 kept, 0 broken" in proc.stdout, proc.stdout
+
+
+def test_the_contract_names_every_module_of_the_qt_free_layer() -> None:
+    contract = _contract("inspector-qt-free")
+    assert sorted(contract["source_modules"]) == _qt_free_inspector_modules()
+    assert set(QT_PACKAGES) | {GUI} <= set(contract["forbidden_modules"])
+    assert set(QT_PACKAGES) <= set(_contract("core-qt-free")["forbidden_modules"])
+
+
+def test_the_contract_catches_a_qt_import(tmp_path: Path) -> None:
+    """A staged copy with one Qt import added to the Qt-free layer breaks the contract."""
+    stage = tmp_path / "stage" / "glyphscope"
+    stage.mkdir(parents=True)
+    for f in (REPO / "glyphscope").glob("*.py"):
+        shutil.copy(f, stage)
+    for folder in ("core", "inspector"):
+        shutil.copytree(REPO / folder, stage / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    search = stage / "inspector" / "search.py"
+    search.write_text(search.read_text("utf-8") + "\n\nimport PySide6.QtCore  # noqa\n", "utf-8")
+    proc = subprocess.run(
+        [_lint_imports(), "--no-cache", str(REPO / "pyproject.toml")],
+        cwd=stage.parent,
+        env=dict(os.environ, PYTHONPATH=str(stage.parent)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    assert "glyphscope.inspector.search is not allowed to import PySide6" in proc.stdout, proc.stdout
+
+
+# ---------------------------------------------------------------- the allowed ways into Qt are lazy
+
+
+def _top_level_ids(tree: ast.Module) -> set[int]:
+    """Nodes that run at import time: everything outside function bodies."""
+    ids: set[int] = set()
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            # decorators and defaults run at import time; the body does not
+            stack.extend(getattr(node, "decorator_list", []))
+            stack.extend(node.args.defaults)
+            continue
+        ids.add(id(node))
+        stack.extend(ast.iter_child_nodes(node))
+    return ids
+
+
+def _imported(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module]
+    return []
+
+
+def _is_qt(name: str) -> bool:
+    return name.split(".")[0] in QT_PACKAGES or name == GUI or name.startswith(GUI + ".")
+
+
+def test_qt_is_reached_only_lazily_and_only_through_render_image() -> None:
+    lazy: set[tuple[str, str]] = set()
+    for package in FOLDERS:
+        for name, path in _modules(package).items():
+            tree = ast.parse(path.read_text("utf-8"))
+            top = _top_level_ids(tree)
+            for node in ast.walk(tree):
+                for imported in _imported(node):
+                    if not _is_qt(imported):
+                        continue
+                    assert id(node) not in top, f"{name} imports {imported} at module level"
+                    lazy.add((name, imported))
+    allowed = {
+        tuple(s.strip() for s in rule.split("->"))
+        for rule in _contract("inspector-qt-free").get("ignore_imports", [])
+    }
+    assert lazy == allowed, "the Qt-free layer's ways into Qt must be exactly the contract's ignore_imports"
+    assert {imported for _, imported in lazy} == {f"{GUI}.render_image"}
+
+
+def test_no_environment_writes_or_module_level_qt_application_in_the_package() -> None:
+    """Process-wide state is the entry point's choice (style.md): the package never writes os.environ."""
+    offenders = []
+    for path in [
+        *(REPO / "core").rglob("*.py"),
+        *(REPO / "inspector").rglob("*.py"),
+        *(REPO / "glyphscope").glob("*.py"),
+    ]:
+        tree = ast.parse(path.read_text("utf-8"))
+        top = _top_level_ids(tree)
+        for node in ast.walk(tree):
+            text = (
+                ast.unparse(node)
+                if isinstance(node, (ast.Call, ast.Assign, ast.AugAssign, ast.Delete))
+                else ""
+            )
+            if isinstance(node, ast.Call) and any(
+                text.startswith(f)
+                for f in (
+                    "os.environ.setdefault",
+                    "os.environ.update",
+                    "os.putenv",
+                    "os.unsetenv",
+                    "os.environ.pop",
+                )
+            ):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {text}")
+            if (
+                isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete))
+                and "os.environ[" in text.split("=")[0]
+            ):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: {text}")
+            if (
+                isinstance(node, ast.Call)
+                and id(node) in top
+                and text.split("(")[0].split(".")[-1]
+                in ("QApplication", "QGuiApplication", "QCoreApplication")
+            ):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}: module-level {text}")
+    assert offenders == []
+
+
+# ---------------------------------------------------------------- the commands, in fresh interpreters
+
+PROBE = """
+import json, os, sys
+from glyphscope.__main__ import main
+
+report, argv = sys.argv[1], sys.argv[2:]
+env = dict(os.environ)
+code = main(argv)
+qt = sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "shiboken6"))
+with open(report, "w") as fh:
+    json.dump({"code": code, "qt": qt, "env_changed": dict(os.environ) != env}, fh)
+"""
+
+
+def _probe(tmp_path: Path, *argv: str, stdin: bytes | None = None) -> dict:
+    """Run `glyphscope ARGV` in process in a fresh interpreter: exit code, Qt modules loaded, env written?"""
+    report = tmp_path / "probe.json"
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = str(REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), *argv],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        timeout=300,
+    )
+    assert report.exists(), proc.stderr.decode()
+    result = json.loads(report.read_text())
+    result["stderr"] = proc.stderr.decode()
+    result["stdout"] = proc.stdout
+    return result
+
+
+HEADLESS = {
+    "text": ["text", "{demo}", "--pages", "1-3"],
+    "text-json": ["text", "{demo}", "--mode", "auto", "--json"],
+    "glyphs": ["glyphs", "{demo}", "--page", "8", "--set", "all", "--json"],
+    "fonts": ["fonts", "{demo}", "--page", "9", "--json"],
+    "diagnostics": ["diagnostics", "{demo}", "--json"],
+    "decisions": ["decisions", "{demo}", "--page", "6", "--mode", "layout", "--json"],
+    "triage": ["triage", "{demo}", "--json", "{tmp}/triage.json"],
+    "triage-html-no-images": ["triage", "{demo}", "--html", "{tmp}/triage.html", "--no-images"],
+    "version": ["--version"],
+    "help": ["text", "--help"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(HEADLESS))
+def test_headless_commands_do_not_load_qt(command: str, demo_pdf: Path, tmp_path: Path) -> None:
+    argv = [a.format(demo=demo_pdf, tmp=tmp_path) for a in HEADLESS[command]]
+    result = _probe(tmp_path, *argv)
+    assert result["code"] == 0, result["stderr"]
+    assert result["qt"] == [], f"{command} loaded {result['qt']}"
+    assert not result["env_changed"]
+
+
+def test_text_from_stdin_does_not_load_qt(demo_pdf: Path, tmp_path: Path) -> None:
+    result = _probe(tmp_path, "text", "-", "--pages", "2", stdin=demo_pdf.read_bytes())
+    assert result["code"] == 0 and result["qt"] == [], result["stderr"]
+    assert result["stdout"].startswith(b"Page 2")
+
+
+def test_render_starts_qt_offscreen_without_a_display_or_environment_writes(
+    demo_pdf: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "p7.png"
+    result = _probe(tmp_path, "render", str(demo_pdf), "--page", "7", "--scale", "0.5", "-o", str(out))
+    assert result["code"] == 0, result["stderr"]
+    assert "PySide6.QtGui" in result["qt"]  # images are drawn by Qt: this is the one command that loads it
+    assert not result["env_changed"]  # -platform offscreen went through argv, QT_QPA_PLATFORM was not set
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
