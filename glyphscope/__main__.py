@@ -1,4 +1,9 @@
-"""`glyphscope` / `python -m glyphscope`: headless commands, or the window."""
+"""`glyphscope` / `python -m glyphscope`: headless commands, or the window.
+
+`glyphscope --version` prints the version of the installed distribution
+(`glyphscope.__version__`, from its metadata). Qt is imported only when the
+window or a page image is asked for (tests/test_architecture.py).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,9 @@ def _no_display() -> bool:
 
 
 def _gui(path: str | None, page: int | None, password: str | None) -> int:
+    if path == "-":
+        print("glyphscope: the window opens files, not stdin (headless commands read -)", file=sys.stderr)
+        return 2
     if path is not None and not Path(path).exists():
         print(f"glyphscope: file not found: {path}", file=sys.stderr)
         return 4

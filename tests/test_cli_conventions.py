@@ -254,3 +254,10 @@ def test_the_window_gets_the_password_from_the_same_sources(files, monkeypatch) 
     assert run([str(files["enc.pdf"]), "--page", "1"], gui) == 0
     assert run([str(files["enc.pdf"]), "--password-file", str(files["pw.txt"])], gui) == 0
     assert seen == [(str(files["enc.pdf"]), 1, "from-env"), (str(files["enc.pdf"]), None, "pw")]
+
+
+def test_the_window_does_not_read_stdin(capsys) -> None:
+    from glyphscope.__main__ import _gui
+
+    assert run(["-"], _gui) == 2
+    assert "stdin" in capsys.readouterr().err
