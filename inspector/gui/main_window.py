@@ -29,7 +29,7 @@ from glyphscope.inspector.gui.canvas import PageView
 from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
-from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
+from glyphscope.inspector.gui.panels.text import MODE_TITLES
 from glyphscope.inspector.gui.workers import (
     PageLoader,
     Worker,
@@ -265,7 +265,7 @@ class MainWindow(QMainWindow):
             (Qt.Orientation.Vertical, [(x.name, x.height) for x in registry.PANELS if x.height]),
         ):
             self.resizeDocks([self.panels[n] for n, _ in sizes], [size for _, size in sizes], orientation)
-        self.text_panels: dict[str, TextPanel] = {m: self.panel_widgets[f"text_{m}"] for m in MODES}  # type: ignore[misc]
+        self.text_panels: dict[str, Any] = {mode: self.panel_widgets[f"text_{mode}"] for mode in MODES}
         for key in LAYER_KEYS:
             act = QAction(LAYER_BY_KEY[key].label, self, checkable=True)
             act.setChecked(s.layers[key])
