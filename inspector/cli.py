@@ -162,7 +162,7 @@ def cmd_fonts(args: argparse.Namespace) -> int:
     fonts = []
     for pf in page.fonts:
         counts = by_font.get(pf.info.font_id, Counter())
-        row = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
+        row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
         row.update(font_info_to_json(pf.info))
         row["glyphs"] = sum(counts.values())
         row["decode_sources"] = dict(sorted(counts.items()))
@@ -184,7 +184,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     from glyphscope.core.findings import page_findings
 
     doc = _open(args)
-    pages = []
+    pages: list[dict[str, Any]] = []
     for n in _pages(doc, args.pages):
         findings = page_findings(doc, n)
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
