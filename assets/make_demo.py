@@ -10,8 +10,8 @@ and a content-derived /ID (deterministic_id=True).
 from __future__ import annotations
 
 import sys
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 from pikepdf import Array, Dictionary, Name, Stream

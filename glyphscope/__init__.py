@@ -11,15 +11,20 @@ application layer and the command line, `glyphscope.inspector.gui` the window.
 
 from __future__ import annotations
 
-from importlib import metadata
+from functools import cache
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-try:
-    __version__ = metadata.version("glyphscope")
-except metadata.PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+@cache
+def _version() -> str:
+    from importlib import metadata  # ~40 ms: only when a version is asked for
+
+    try:
+        return metadata.version("glyphscope")
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
 
 
 def demo_pdf() -> Path:
@@ -41,6 +46,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'glyphscope' has no attribute {name!r}")

@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from glyphscope import __version__
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.errors import GlyphscopeError
@@ -54,6 +53,19 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         if action.default is None:
             return text + " (default: none)"
         return text + " (default: %(default)s)"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the package metadata is read only when asked for (it costs start-up time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        import glyphscope
+
+        sys.stdout.write(f"glyphscope {glyphscope.__version__}\n")
+        parser.exit(0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -329,7 +341,7 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
 
 
 def _add_version(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--version", action="version", version=f"glyphscope {__version__}")
+    p.add_argument("--version", action=_VersionAction)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -195,7 +195,7 @@ def explain_miss(
     k = kept.find(q)
     if k >= 0:
         # Several places may hold the letters; prefer one where an engine decision made the difference.
-        candidates = []
+        candidates: list[tuple[int, list[str]]] = []
         start = k
         while start >= 0 and len(candidates) < MAX_OCCURRENCES:
             candidates.append((start, _spacing_reasons(glyphs, view, owner, start, space_before)))

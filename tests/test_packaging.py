@@ -63,7 +63,12 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     return subprocess.run(
-        [str(venv / "bin" / "glyphscope"), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [str(venv / "bin" / "glyphscope"), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -81,7 +86,11 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
         entry_points = zf.read(f"{dist_info}/entry_points.txt").decode()
     assert meta["License-Expression"] == "Apache-2.0"
     assert "glyphscope = glyphscope.__main__:main" in entry_points
-    for module in ("glyphscope/core/", "glyphscope/inspector/cli.py", "glyphscope/inspector/gui/main_window.py"):
+    for module in (
+        "glyphscope/core/",
+        "glyphscope/inspector/cli.py",
+        "glyphscope/inspector/gui/main_window.py",
+    ):
         assert any(n.startswith(module) for n in names), module
 
 
