@@ -26,7 +26,7 @@ from glyphscope.core.serialize import output_header
 from glyphscope.inspector import cli_io
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
-SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render")
+SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render", "compare")
 
 
 class CliError(Exception):
@@ -425,7 +425,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=2.0, help="pixels per point")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write; - is stdout")
     p.set_defaults(func=cmd_render)
+
+    _add_compare(sub)
     return parser
+
+
+def _add_compare(sub: Any) -> None:
+    """`compare`: its options and its code live in inspector/compare_cli.py."""
+    from glyphscope.inspector.compare_cli import add_compare_parser
+
+    add_compare_parser(sub)
 
 
 def build_gui_parser() -> argparse.ArgumentParser:

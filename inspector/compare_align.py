@@ -1,0 +1,401 @@
+"""Another engine's page text aligned to glyphscope's glyphs, character by character (Qt-free).
+
+Both texts are normalised first (NFKC, so a ligature "ﬁ" is "f" "i"; every run
+of whitespace — spaces, line breaks, tabs, layout padding — is one space token;
+soft hyphens, zero-width characters and form feeds are dropped), each token
+remembering the characters it came from. `difflib.SequenceMatcher` then aligns
+the two token strings, and three passes place what it could not:
+
+1. text both sides have but at different places ("order differs": a block of at
+   least `MIN_MOVED` characters found among our unmatched text),
+2. text only the engine has that glyphscope left out of its text on purpose
+   (culled or duplicate glyphs, matched against those glyphs in paint order),
+3. the rest: the engine's text in no glyph, and our text the engine lacks.
+
+A whitespace-only difference is a "space differs" run between two glyphs. The
+result gives every engine character the paint index of the glyph it came from,
+or −1 ("not in any glyph": an invented space, text from nowhere).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+MIN_MOVED = 3
+"""Non-space characters a block needs to count as moved: shorter common pieces are coincidence."""
+
+MIN_HIDDEN = 2
+"""Non-space characters an engine-only piece must share with culled/duplicate glyphs (1 for a lone character)."""
+
+# Run kinds: what the engine did differently from glyphscope.
+MISSING = "missing"  # our text, not in theirs
+EXTRA = "extra"  # their text, not in ours
+SPACE = "space"  # whitespace on one side only
+ORDER = "order"  # in both, at another place
+CHANGED = "changed"  # the same glyphs read as other characters
+KINDS: tuple[str, ...] = (MISSING, EXTRA, SPACE, ORDER, CHANGED)
+
+_DROPPED = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff\f\x00")
+
+
+def is_space(ch: str) -> bool:
+    return ch.isspace() or ch in ("\u00a0", "\u3000") or ord(ch) < 0x20
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """A normalised text: one token per character, each with the span of source characters it came from."""
+
+    chars: str
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.chars)
+
+
+def normalise(text: str) -> Tokens:
+    """NFKC, whitespace runs → one " ", invisible characters dropped; no leading/trailing space."""
+    chars: list[str] = []
+    start: list[int] = []
+    end: list[int] = []
+    space_from = -1
+    space_to = -1
+    for i, ch in enumerate(text):
+        if is_space(ch) and ch not in _DROPPED:
+            if space_from < 0:
+                space_from = i
+            space_to = i + 1
+            continue
+        if ch in _DROPPED or unicodedata.category(ch) == "Cc":
+            continue
+        norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
+        norm = "".join(c for c in norm if not is_space(c)) or ch
+        if space_from >= 0:
+            if chars:
+                chars.append(" ")
+                start.append(space_from)
+                end.append(space_to)
+            space_from = -1
+        for c in norm:
+            chars.append(c)
+            start.append(i)
+            end.append(i + 1)
+    return Tokens("".join(chars), tuple(start), tuple(end))
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One difference: a stretch of the engine's text, of ours, or a space between two glyphs.
+
+    `their_*` are character offsets in the engine's original text, `our_*` in our
+    mode's text (empty ranges where a side has nothing). `glyphs` are the paint
+    indices concerned; `pair` is the (before, after) glyph pair a space run lies
+    between (None otherwise); `hidden_status` is "culled" or "duplicate" for
+    engine text matched to glyphs glyphscope left out.
+    """
+
+    kind: str
+    their_start: int
+    their_end: int
+    our_start: int
+    our_end: int
+    glyphs: tuple[int, ...]
+    pair: tuple[int, int] | None = None
+    hidden_status: str | None = None
+    their_has_space: bool = False  # space runs: True when the engine has the space and we do not
+
+
+@dataclass(slots=True)
+class Alignment:
+    """The engine's text against ours: per engine character its glyph, and the difference runs."""
+
+    their_text: str
+    our_text: str
+    glyph: list[int]  # per engine character: paint index, −1 for none
+    our_char: list[int]  # per engine character: the character of our text it matched, −1 for none
+    runs: list[Run] = field(default_factory=list)
+    tokens_ours: int = 0
+    tokens_theirs: int = 0
+    tokens_equal: int = 0  # tokens (spaces included) in place on both sides
+    chars_equal: int = 0  # non-space characters in place on both sides
+
+    @property
+    def agreement(self) -> float:
+        """2 × tokens in place / all tokens (difflib's ratio on the normalised texts): 1.0 = same text."""
+        total = self.tokens_ours + self.tokens_theirs
+        return 1.0 if total == 0 else 2.0 * self.tokens_equal / total
+
+    def count(self, kind: str) -> int:
+        return sum(1 for r in self.runs if r.kind == kind)
+
+    def chars_of(self, kind: str) -> int:
+        """Non-space engine characters (extra, order, changed) or our characters (missing) in runs of `kind`."""
+        text, spans = (
+            (self.our_text, [(r.our_start, r.our_end) for r in self.runs if r.kind == kind])
+            if kind == MISSING
+            else (self.their_text, [(r.their_start, r.their_end) for r in self.runs if r.kind == kind])
+        )
+        return sum(1 for a, b in spans for ch in text[a:b] if not is_space(ch))
+
+
+# Token fates on each side.
+_EQUAL, _MOVED, _HIDDEN, _CHANGED, _NONE = range(5)
+
+
+def align(
+    their_text: str,
+    our_text: str,
+    our_glyph: Sequence[int],
+    hidden: Sequence[tuple[int, str, str]] = (),
+) -> Alignment:
+    """Align `their_text` to `our_text`, whose character i came from glyph `our_glyph[i]` (−1: generated).
+
+    `hidden`: (paint index, text, status) of the glyphs glyphscope left out of its
+    text (culled, duplicate), in paint order.
+    """
+    a = normalise(our_text)
+    b = normalise(their_text)
+    out = Alignment(their_text, our_text, [-1] * len(their_text), [-1] * len(their_text))
+    out.tokens_ours, out.tokens_theirs = len(a), len(b)
+    a_fate = [_NONE] * len(a)
+    b_fate = [_NONE] * len(b)
+    b_glyph = [-1] * len(b)
+    b_our = [-1] * len(b)  # token of `a` matched
+    b_status: list[str | None] = [None] * len(b)
+    theirs_only: list[list[int]] = []  # token indices of b, per content segment
+    ours_only: list[list[int]] = []
+
+    def our_glyph_of(token: int) -> int:
+        if not 0 <= token < len(a):
+            return -1
+        s = a.start[token]
+        return our_glyph[s] if 0 <= s < len(our_glyph) else -1
+
+    def neighbour_glyph(token: int, step: int) -> int:
+        t = token
+        while 0 <= t < len(a):
+            g = our_glyph_of(t)
+            if g >= 0 and a.chars[t] != " ":
+                return g
+            t += step
+        return -1
+
+    matcher = SequenceMatcher(None, a.chars, b.chars, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            for k in range(i2 - i1):
+                i, j = i1 + k, j1 + k
+                a_fate[i] = b_fate[j] = _EQUAL
+                b_our[j] = i
+                b_glyph[j] = our_glyph_of(i)
+                out.tokens_equal += 1
+                if a.chars[i] != " ":
+                    out.chars_equal += 1
+            continue
+        a_seg, b_seg = list(range(i1, i2)), list(range(j1, j2))
+        a_text, b_text = a.chars[i1:i2], b.chars[j1:j2]
+        if op == "replace" and len(a_seg) == len(b_seg) and " " not in a_text and " " not in b_text:
+            for i, j in zip(a_seg, b_seg):  # the same glyphs, read as other characters
+                a_fate[i] = b_fate[j] = _CHANGED
+                b_our[j] = i
+                b_glyph[j] = our_glyph_of(i)
+            g = [our_glyph_of(i) for i in a_seg]
+            out.runs.append(
+                Run(
+                    CHANGED,
+                    b.start[j1],
+                    b.end[j2 - 1],
+                    a.start[i1],
+                    a.end[i2 - 1],
+                    tuple(dict.fromkeys(x for x in g if x >= 0)),
+                )
+            )
+            continue
+        if a_seg:
+            if a_text == " ":  # our space, none in theirs
+                a_fate[i1] = _EQUAL  # accounted for by the run below
+                before, after = neighbour_glyph(i1 - 1, -1), neighbour_glyph(i1 + 1, 1)
+                at = b.start[j1] if j1 < len(b) else len(their_text)
+                out.runs.append(
+                    Run(SPACE, at, at, a.start[i1], a.end[i1], _pair_glyphs(before, after), (before, after))
+                )
+            else:
+                ours_only.append(a_seg)
+        if b_seg:
+            if b_text == " ":  # their space, none in ours
+                before, after = neighbour_glyph(i1 - 1, -1), neighbour_glyph(i1, 1)
+                at = a.start[i1] if i1 < len(a) else len(our_text)
+                out.runs.append(
+                    Run(
+                        SPACE,
+                        b.start[j1],
+                        b.end[j1],
+                        at,
+                        at,
+                        _pair_glyphs(before, after),
+                        (before, after),
+                        their_has_space=True,
+                    )
+                )
+                b_fate[j1] = _EQUAL
+            else:
+                theirs_only.append(b_seg)
+
+    # Pass 1: blocks both sides have, at other places.
+    pool = [i for seg in ours_only for i in seg if a.chars[i] != " "]
+    matched = _match_segments(b.chars, theirs_only, [a.chars[i] for i in pool], MIN_MOVED)
+    for j, p in matched.items():
+        i = pool[p]
+        b_fate[j], a_fate[i] = _MOVED, _MOVED
+        b_our[j] = i
+        b_glyph[j] = our_glyph_of(i)
+    # Pass 2: engine text from the glyphs glyphscope culled or dropped as duplicates.
+    h_chars: list[str] = []
+    h_glyph: list[int] = []
+    h_status: list[str] = []
+    for paint_index, text, status in hidden:
+        for c in normalise(text).chars:
+            if c != " ":
+                h_chars.append(c)
+                h_glyph.append(paint_index)
+                h_status.append(status)
+    rest = [[j for j in seg if b_fate[j] == _NONE] for seg in theirs_only]
+    for j, p in _match_segments(b.chars, rest, h_chars, MIN_HIDDEN).items():
+        b_fate[j] = _HIDDEN
+        b_glyph[j] = h_glyph[p]
+        b_status[j] = h_status[p]
+
+    out.runs.extend(_their_runs(b, b_fate, b_glyph, b_our, b_status, a))
+    a_to_b = [-1] * len(a)
+    for j, i in enumerate(b_our):
+        if i >= 0 and b_fate[j] == _EQUAL:
+            a_to_b[i] = j
+
+    def their_position(i: int) -> int:
+        """Where our token i would be in the engine's text: after the engine's copy of what precedes it."""
+        while i > 0:
+            i -= 1
+            if a_to_b[i] >= 0:
+                return b.end[a_to_b[i]]
+        return 0
+
+    out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
+    out.runs.sort(key=lambda r: (r.their_start, r.our_start))
+    for j in range(len(b)):
+        for pos in range(b.start[j], b.end[j]):
+            out.glyph[pos] = b_glyph[j]
+            if b_our[j] >= 0:
+                out.our_char[pos] = a.start[b_our[j]]
+    return out
+
+
+def _pair_glyphs(before: int, after: int) -> tuple[int, ...]:
+    return tuple(g for g in (before, after) if g >= 0)
+
+
+def _match_segments(
+    chars: str, segments: Sequence[Sequence[int]], pool: Sequence[str], min_block: int
+) -> dict[int, int]:
+    """Token → pool position for the non-space tokens of `segments` found in `pool` (each pool
+    character used once), in blocks of at least `min_block` characters (1 for a lone character).
+
+    First all segments at once, in order (engines mostly keep the content order), then each
+    segment still unplaced on its own (for text an engine moved around).
+    """
+    found: dict[int, int] = {}
+    if not pool:
+        return found
+    free = list(pool)
+    everything = [j for seg in segments for j in seg if chars[j] != " "]
+    _match_into(chars, everything, free, min_block, found)
+    for seg in segments:
+        rest = [j for j in seg if chars[j] != " " and j not in found]
+        if rest:
+            _match_into(chars, rest, free, min(min_block, len(rest)), found)
+    return found
+
+
+def _match_into(chars: str, tokens: list[int], free: list[str], need: int, found: dict[int, int]) -> None:
+    if not tokens:
+        return
+    text = "".join(chars[j] for j in tokens)
+    matcher = SequenceMatcher(None, text, "".join(free), autojunk=False)
+    for blk in matcher.get_matching_blocks():
+        if blk.size < need:
+            continue
+        for k in range(blk.size):
+            found[tokens[blk.a + k]] = blk.b + k
+            free[blk.b + k] = "\x00"  # used
+
+
+def _their_runs(
+    b: Tokens,
+    fate: list[int],
+    glyph: list[int],
+    our: list[int],
+    status: list[str | None],
+    a: Tokens,
+) -> list[Run]:
+    """Consecutive engine tokens with one fate (spaces between them join the run)."""
+    runs: list[Run] = []
+    cur: list[int] = []
+
+    def key(j: int) -> tuple[int, str | None]:
+        return (fate[j], status[j])
+
+    def flush() -> None:
+        if not cur:
+            return
+        f, st = key(cur[0])
+        kind = ORDER if f == _MOVED else EXTRA
+        g = tuple(dict.fromkeys(glyph[j] for j in cur if glyph[j] >= 0))
+        ours = [our[j] for j in cur if our[j] >= 0]
+        o0 = a.start[min(ours)] if ours else 0
+        o1 = a.end[max(ours)] if ours else 0
+        runs.append(Run(kind, b.start[cur[0]], b.end[cur[-1]], o0, o1, g, hidden_status=st))
+        cur.clear()
+
+    for j in range(len(b)):
+        if b.chars[j] == " ":
+            continue
+        if fate[j] in (_EQUAL, _CHANGED):
+            flush()
+            continue
+        if cur and (key(cur[-1]) != key(j) or not _adjacent(b, fate, cur[-1], j)):
+            flush()
+        cur.append(j)
+    flush()
+    return runs
+
+
+def _adjacent(b: Tokens, fate: list[int], j0: int, j1: int) -> bool:
+    """Nothing but spaces between tokens j0 < j1."""
+    return all(b.chars[k] == " " for k in range(j0 + 1, j1))
+
+
+def _our_runs(
+    a: Tokens,
+    fate: list[int],
+    segments: list[list[int]],
+    glyph_of: Callable[[int], int],
+    their_position: Callable[[int], int],
+) -> list[Run]:
+    runs: list[Run] = []
+    for seg in segments:
+        cur: list[int] = []
+        for i in [*seg, -1]:
+            if i >= 0 and a.chars[i] == " ":
+                continue
+            if i >= 0 and fate[i] == _NONE:
+                cur.append(i)
+                continue
+            if cur:
+                g = tuple(dict.fromkeys(x for x in (glyph_of(t) for t in cur) if x >= 0))
+                at = their_position(cur[0])
+                runs.append(Run(MISSING, at, at, a.start[cur[0]], a.end[cur[-1]], g))
+                cur = []
+    return runs

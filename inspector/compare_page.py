@@ -1,0 +1,222 @@
+"""One page compared with other engines: alignment, differences, the deciding decisions (Qt-free).
+
+`compare_page(analysis, engine_texts, mode)` is the one place that turns engine
+texts (compare_engines) into differences explained by glyphscope's decisions
+(compare_align, compare_explain); `glyphscope compare`, the Compare panel, its
+canvas layer and triage's `--compare` column all read its `PageComparison`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from glyphscope.core.glyph import GlyphStatus
+from glyphscope.inspector.compare_align import (
+    CHANGED,
+    EXTRA,
+    KINDS,
+    MISSING,
+    ORDER,
+    SPACE,
+    Alignment,
+    Run,
+    align,
+    is_space,
+)
+from glyphscope.inspector.compare_engines import EngineText
+from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
+
+KIND_TITLES = {
+    MISSING: "missing in theirs",
+    EXTRA: "extra in theirs",
+    SPACE: "space differs",
+    ORDER: "order differs",
+    CHANGED: "read differently",
+}
+"""Each difference kind as the window and the reports name it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One place where an engine's text differs from glyphscope's, with the decision that explains it."""
+
+    engine: str  # engine key
+    run: Run
+    explanation: Explanation
+
+    @property
+    def kind(self) -> str:
+        return self.run.kind
+
+    @property
+    def glyphs(self) -> tuple[int, ...]:
+        return self.run.glyphs
+
+    @property
+    def decision(self) -> Any:
+        return self.explanation.decision
+
+    @property
+    def sentence(self) -> str:
+        return self.explanation.sentence
+
+    def to_json(self, their_text: str, our_text: str) -> dict[str, Any]:
+        r = self.run
+        d = self.decision
+        decision = None
+        if d is not None:
+            decision = d.to_json() | {"description": d.describe()}
+        return {
+            "kind": r.kind,
+            "their_span": [r.their_start, r.their_end],
+            "our_span": [r.our_start, r.our_end],
+            "their_text": their_text[r.their_start : r.their_end],
+            "our_text": our_text[r.our_start : r.our_end],
+            "glyphs": list(r.glyphs),
+            "explanation": self.sentence,
+            "decision": decision,
+        }
+
+
+@dataclass(slots=True)
+class EngineComparison:
+    """One engine on one page: its text, the alignment to our glyphs and the differences."""
+
+    result: EngineText
+    alignment: Alignment | None  # None when the engine gave no text
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.result.key
+
+    @property
+    def label(self) -> str:
+        return self.result.label
+
+    @property
+    def agreement(self) -> float | None:
+        return None if self.alignment is None else self.alignment.agreement
+
+    def summary(self) -> dict[str, Any] | None:
+        al = self.alignment
+        if al is None:
+            return None
+        by_kind = {k: 0 for k in KINDS}
+        for d in self.differences:
+            by_kind[d.kind] += 1
+        return {
+            "agreement": round(al.agreement, 4),
+            "characters_ours": sum(1 for c in al.our_text if not is_space(c)),
+            "characters_theirs": sum(1 for c in al.their_text if not is_space(c)),
+            "characters_agreeing": al.chars_equal,
+            "spaces_differing": al.count(SPACE),
+            "only_theirs": al.chars_of(EXTRA),
+            "only_ours": al.chars_of(MISSING),
+            "moved": al.chars_of(ORDER),
+            "changed": al.chars_of(CHANGED),
+            "differences": by_kind,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        st = self.result.status
+        al = self.alignment
+        return {
+            "engine": st.key,
+            "label": st.label,
+            "version": st.version or None,
+            "options": st.spec.options,
+            "seconds": round(self.result.seconds, 3),
+            "error": self.result.error,
+            "text": self.result.text,
+            "summary": self.summary(),
+            "char_glyphs": None if al is None else list(al.glyph),
+            "differences": []
+            if al is None
+            else [d.to_json(al.their_text, al.our_text) for d in self.differences],
+        }
+
+
+@dataclass(slots=True)
+class PageComparison:
+    page_number: int
+    mode: str
+    text: str  # glyphscope's text of the page in `mode`
+    engines: list[EngineComparison]
+
+    def engine(self, key: str) -> EngineComparison | None:
+        return next((e for e in self.engines if e.key == key), None)
+
+    def glyph_kinds(self) -> dict[int, list[tuple[str, Difference]]]:
+        """Paint index → (kind, difference) of every difference that concerns the glyph (the canvas layer)."""
+        out: dict[int, list[tuple[str, Difference]]] = {}
+        for e in self.engines:
+            for d in e.differences:
+                for g in d.glyphs:
+                    out.setdefault(g, []).append((d.kind, d))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "page": self.page_number,
+            "mode": self.mode,
+            "glyphscope_text": self.text,
+            "engines": [e.to_json() for e in self.engines],
+        }
+
+
+def hidden_glyphs(analysis: Any) -> list[tuple[int, str, str]]:
+    """(paint index, text, "culled" | "duplicate") of every glyph left out of the text, in paint order."""
+    out = []
+    status = analysis.classified.status
+    for g in analysis.classified.glyphs:
+        s = status[g.paint_index]
+        if s is GlyphStatus.CULLED or s is GlyphStatus.DUPLICATE:
+            out.append((g.paint_index, g.unicode, str(s.value)))
+    return out
+
+
+def compare_page(analysis: Any, results: Sequence[EngineText], mode: str = "plain") -> PageComparison:
+    """Align each engine's text of `analysis`'s page to glyphscope's glyphs and explain the differences
+    with the records of `analysis.decisions(mode)`."""
+    page_text = analysis.texts[mode]
+    ours = page_text.text or ""
+    our_glyph = page_text.char_map.glyph if page_text.text is not None else ()
+    index = DecisionIndex(analysis.decisions(mode))
+    hidden = hidden_glyphs(analysis)
+    engines = []
+    for res in results:
+        if res.text is None:
+            engines.append(EngineComparison(res, None))
+            continue
+        al = align(res.text, ours, our_glyph, hidden)
+        diffs = [
+            Difference(res.key, run, explain(run, res.label, index, al.their_text, al.our_text))
+            for run in al.runs
+        ]
+        engines.append(EngineComparison(res, al, diffs))
+    return PageComparison(analysis.page_number, mode, ours, engines)
+
+
+# -- the window's current comparison per page view ------------------------------------------------
+
+_ATTACHED: weakref.WeakKeyDictionary[Any, PageComparison] = weakref.WeakKeyDictionary()
+
+
+def attach_comparison(facts: Any, comparison: PageComparison | None) -> None:
+    """Keep `comparison` with a page's view facts (engine.PageFacts) for the canvas layer; None drops it."""
+    if comparison is None:
+        _ATTACHED.pop(facts, None)
+    else:
+        _ATTACHED[facts] = comparison
+
+
+def comparison_of(facts: Any) -> PageComparison | None:
+    """The comparison the Compare panel made for these facts, or None (not compared yet)."""
+    try:
+        return _ATTACHED.get(facts)
+    except TypeError:  # not weak-referenceable
+        return None
