@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.layers import LAYERS
 from glyphscope.inspector.session import Session
 
@@ -148,6 +149,7 @@ class PageView(QGraphicsView):
             self.layer_items[spec.key] = item
         self.selection_item = SelectionItem()
         self.scene_.addItem(self.selection_item)
+        self.step_item = StepOverlayItem(self)  # the stepper's painted-so-far layer (adds itself)
         self.message_item = QGraphicsTextItem()
         self.message_item.setZValue(200)
         self.message_item.setDefaultTextColor(QColor("#b71c1c"))

@@ -24,6 +24,7 @@ from glyphscope.inspector.gui.panels.fonts import FontsPanel
 from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
 from glyphscope.inspector.gui.panels.pages import PageListPanel
 from glyphscope.inspector.gui.panels.probe import ProbePanel
+from glyphscope.inspector.gui.panels.stepper import StepperPanel
 from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
 from glyphscope.inspector.gui.panels.tuning import TuningPanel
 from glyphscope.inspector.gui.workers import WorkerPool
@@ -82,5 +83,6 @@ PANELS: tuple[PanelSpec, ...] = (
     PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
     PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
+    PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", attribute="stepper_panel", pool=True),
 )
 # fmt: on

@@ -1,0 +1,384 @@
+"""Stepper: run the page's content stream one instruction at a time, with the full state.
+
+The page and every form it draws are traced once (core/trace.py, in a worker, when
+the panel is shown); the list shows every instruction in execution order, form
+instructions indented under their `Do`. The state table shows the graphics and
+text state in which the current instruction runs, and what it changed; the canvas
+shows the glyphs painted so far with the current instruction's glyphs highlighted
+(inspector/gui/step_overlay.py). Breakpoints: on an operator name, on one
+instruction, or on a glyph.
+
+Keys (while the window has focus): F10 step, Shift+F10 step back, F5 run to the
+next breakpoint, Shift+F5 run back, F9 toggle a breakpoint on the current
+instruction, Ctrl+F10 go to the instruction that painted the selected glyph.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from glyphscope.core.trace import TEXT_SHOWING, trace_page
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.session import Session
+from glyphscope.inspector.stepper import Stepper, stepper_for
+
+CURRENT = QColor("#ffcc80")
+BREAK = QColor("#c62828")
+DEFAULT_OPERATOR_BREAKS = ""
+KEYS = (  # (key, what it does): the Help guide lists these too
+    ("F10", "step to the next instruction"),
+    ("Shift+F10", "step back"),
+    ("F5", "run to the next breakpoint"),
+    ("Shift+F5", "run back to the previous breakpoint"),
+    ("F9", "toggle a breakpoint on the current instruction"),
+    ("Ctrl+F10", "go to the instruction that painted the selected glyph"),
+)
+
+
+def trace_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
+    token.check()
+    return trace_page(document, page_number)
+
+
+class StepModel(QAbstractTableModel):
+    HEADERS = ("", "#", "Stream", "Operator", "Operands", "Glyphs")
+
+    def __init__(self, stepper: Stepper, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.stepper = stepper
+        self.steps: tuple[Any, ...] = ()
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        trace = self.stepper.trace
+        self.steps = trace.steps if trace is not None else ()
+        self.endResetModel()
+
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.steps)
+
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def row_changed(self, row: int) -> None:
+        if 0 <= row < len(self.steps):
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        step = self.steps[row]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return "●" if self.stepper.breaks_at(row) else ""
+            if column == 1:
+                return str(step.index)
+            if column == 2:
+                where = " › ".join(step.form_path) if step.form_path else "page"
+                return f"{where} #{step.stream_index}"
+            if column == 3:
+                return "    " * step.depth + step.operator
+            if column == 4:
+                return step.operands
+            if column == 5:
+                n = step.glyphs_after - step.glyphs_before
+                return str(n) if n else ""
+        if role == Qt.ItemDataRole.ToolTipRole:
+            why = self.stepper.breaks_at(row)
+            return "; ".join(why) if why and column == 0 else (step.operands if column == 4 else None)
+        if role == Qt.ItemDataRole.BackgroundRole and row == self.stepper.current:
+            return CURRENT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column == 0:
+                return BREAK
+            if column == 3 and step.operator in TEXT_SHOWING:
+                return QColor("#1e63d6")
+            if column == 3 and step.operator == "Do":
+                return QColor("#8e24aa")
+        return None
+
+
+class StepperPanel(QWidget):
+    source = "stepper"
+
+    def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.pool = pool
+        self.stepper = stepper_for(session)
+        self._wanted: int | None = None  # page whose trace should be shown
+        self._pending: int | None = None
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.label = QLabel("No page loaded.")
+        self.label.setObjectName("stepper.label")
+        self.label.setWordWrap(True)
+        layout.addWidget(self.label)
+
+        bar = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        for name, text, tip, slot in (
+            ("start", "⏮", "Back to the start: nothing painted", self.stepper.to_start),
+            ("run_back", "⏪", "Run back to the previous breakpoint (Shift+F5)", self.stepper.run_back),
+            ("back", "◀", "Step back (Shift+F10)", self.stepper.back),
+            ("forward", "▶", "Step (F10)", self.stepper.forward),
+            ("run", "⏩", "Run to the next breakpoint (F5)", self.stepper.run_forward),
+            ("end", "⏭", "To the end: everything painted", self.stepper.to_end),
+            (
+                "break",
+                "● Break here",
+                "Toggle a breakpoint on the current instruction (F9)",
+                self.toggle_break,
+            ),
+            (
+                "glyph_break",
+                "● Break at glyph",
+                "Toggle a breakpoint on the selected glyph",
+                self.break_at_glyph,
+            ),
+            (
+                "to_glyph",
+                "Go to glyph",
+                "Go to the instruction that painted the selected glyph (Ctrl+F10)",
+                self.go_to_selected_glyph,
+            ),
+        ):
+            button = QPushButton(text)
+            button.setObjectName(f"stepper.{name}")
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _=False, s=slot: s())
+            bar.addWidget(button)
+            self.buttons[name] = button
+        bar.addStretch(1)
+        layout.addLayout(bar)
+        ops = QHBoxLayout()
+        ops.addWidget(QLabel("Break on operators:"))
+        self.operator_edit = QLineEdit(DEFAULT_OPERATOR_BREAKS)
+        self.operator_edit.setObjectName("stepper.operators")
+        self.operator_edit.setPlaceholderText("e.g. Tf, Do, TJ  (comma separated)")
+        self.operator_edit.editingFinished.connect(self._on_operators)
+        ops.addWidget(self.operator_edit, 1)
+        layout.addLayout(ops)
+
+        self.model = StepModel(self.stepper, self)
+        self.table = QTableView()
+        self.table.setObjectName("stepper.steps")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(18)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.setWordWrap(False)
+        self.table.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        for column, width in ((0, 22), (1, 56), (2, 110), (3, 90), (5, 50)):
+            self.table.setColumnWidth(column, width)
+        self.table.clicked.connect(self._on_clicked)
+        self.state = QTextBrowser()
+        self.state.setObjectName("stepper.state")
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.state)
+        splitter.setSizes([520, 380])
+        layout.addWidget(splitter, 1)
+
+        for key, slot in (
+            ("F10", self.stepper.forward),
+            ("Shift+F10", self.stepper.back),
+            ("F5", self.stepper.run_forward),
+            ("Shift+F5", self.stepper.run_back),
+            ("F9", self.toggle_break),
+            ("Ctrl+F10", self.go_to_selected_glyph),
+        ):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(slot)
+
+        self._last_row = -1
+        self.stepper.changed.connect(self._on_step)
+        session.events.view.connect(lambda view: self._on_view())
+        session.events.document.connect(lambda doc: self._clear())
+
+    # -- trace ---------------------------------------------------------------------------------
+    def _clear(self) -> None:
+        self._wanted = None
+        self.stepper.load(None)
+
+    def _on_view(self) -> None:
+        view = self.session.view
+        if view is None or view.analysis is None:
+            return
+        n = view.page_number
+        if self.stepper.page_number == n:
+            return
+        self._wanted = n
+        if self.stepper.trace is not None:
+            self.stepper.load(None)
+        if self.isVisible():
+            self.start_trace()
+        else:
+            self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._wanted is not None and self.stepper.page_number != self._wanted:
+            self.start_trace()
+
+    def start_trace(self) -> None:
+        """Trace the current page in a worker (the panel does it by itself when shown)."""
+        n = self.session.page_number
+        if self.session.document is None or n <= 0 or self._pending == n:
+            return
+        self._wanted = n
+        self._pending = n
+        self.label.setText(f"Page {n}: tracing the content stream…")
+        worker = Worker(trace_job, self.session.document, n)
+        worker.signals.result.connect(alive(self, lambda trace, k=n: self._traced(k, trace)))
+        worker.signals.error.connect(alive(self, lambda message, exc, k=n: self._failed(k, message)))
+        self.pool.start(worker, priority=4)
+
+    def _traced(self, page_number: int, trace: Any) -> None:
+        if self._pending == page_number:
+            self._pending = None
+        if page_number != self.session.page_number:
+            return
+        self.stepper.load(trace)
+
+    def _failed(self, page_number: int, message: str) -> None:
+        if self._pending == page_number:
+            self._pending = None
+        self.label.setText(
+            f"<span style='color:#b71c1c'>Page {page_number} could not be traced: {html.escape(message)}</span>"
+        )
+
+    # -- actions -------------------------------------------------------------------------------
+    def toggle_break(self) -> None:
+        self.stepper.toggle_step_break()
+
+    def _selected_glyph(self) -> int | None:
+        selection = self.session.selection
+        return min(selection) if selection else None
+
+    def break_at_glyph(self) -> None:
+        g = self._selected_glyph()
+        if g is None:
+            self.session.report("Select a glyph first (click it on the canvas).")
+            return
+        self.stepper.toggle_glyph_break(g)
+
+    def go_to_selected_glyph(self) -> None:
+        g = self._selected_glyph()
+        if g is not None and not self.stepper.go_to_glyph(g):
+            self.session.report(f"Glyph #{g} is not in the trace.")
+
+    def _on_operators(self) -> None:
+        self.stepper.set_operator_breaks(self.operator_edit.text().replace(";", ",").split(","))
+        self.model.reload()
+        self._on_step(self.stepper)
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        if index.isValid():
+            if index.column() == 0:
+                self.stepper.toggle_step_break(index.row())
+            else:
+                self.stepper.go(index.row())
+
+    # -- display -------------------------------------------------------------------------------
+    def _on_step(self, stepper: Stepper) -> None:
+        if stepper.trace is None:
+            if self.model.steps:
+                self.model.reload()
+            self._last_row = -1
+            self.state.setHtml("")
+            if self._pending is None and self._wanted is None:
+                self.label.setText("No page loaded.")
+            return
+        if self.model.steps is not stepper.trace.steps:
+            self.model.reload()
+            self._last_row = -1
+        row = stepper.current
+        self.model.row_changed(self._last_row)
+        self.model.row_changed(row)
+        self._last_row = row
+        if row >= 0:
+            index = self.model.index(row, 1)
+            self.table.setCurrentIndex(index)
+            self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+        else:
+            self.table.clearSelection()
+            self.table.scrollToTop()
+        self._show_state()
+
+    def _show_state(self) -> None:
+        stepper = self.stepper
+        trace = stepper.trace
+        assert trace is not None
+        total = len(trace.steps)
+        more = " (stopped recording: too many instructions)" if trace.truncated else ""
+        step = stepper.step
+        if step is None:
+            self.label.setText(
+                f"<b>Page {trace.page_number}</b>: {total} instructions (page and forms), "
+                f"{trace.glyph_count} glyphs{more}. Before the first instruction: nothing painted. F10 steps."
+            )
+            self.state.setHtml("")
+            return
+        where = " › ".join(step.form_path) if step.form_path else "page stream"
+        self.label.setText(
+            f"<b>Step {step.index + 1} of {total}</b>: <code>{html.escape(step.operator)}</code> at {html.escape(where)} "
+            f"#{step.stream_index} · {stepper.painted} of {trace.glyph_count} glyphs painted{more}"
+        )
+        rows = stepper.state_rows()
+        body = "".join(
+            f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(label)}</td>"
+            f"<td>{html.escape(value)}</td>"
+            + (f"<td style='color:#e65100'>→ {html.escape(changed)}</td>" if changed else "<td></td>")
+            + "</tr>"
+            for label, value, changed in rows
+        )
+        painted = step.painted
+        glyphs_line = ""
+        if len(painted):
+            glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+            text = "".join(glyphs[i].text for i in painted[:200] if i < len(glyphs))
+            glyphs_line = (
+                f"<p>Paints glyphs #{painted.start}–#{painted.stop - 1}"
+                + (f": “{html.escape(text)}”" if text else "")
+                + "</p>"
+            )
+        why = stepper.breaks_at(step.index)
+        why_line = f"<p style='color:#c62828'>Stopped: {html.escape('; '.join(why))}</p>" if why else ""
+        self.state.setHtml(
+            f"<p><b>{html.escape(step.operator)}</b> {html.escape(step.operands)}</p>{why_line}{glyphs_line}"
+            "<p style='color:#616161'>State in which the instruction runs; → what it changed.</p>"
+            f"<table>{body}</table>"
+        )

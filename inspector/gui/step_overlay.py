@@ -1,0 +1,163 @@
+"""The stepper's canvas layer: glyphs painted so far, the current instruction's glyphs, the pen.
+
+Self-contained: the canvas creates it with one line and it follows the session's
+`Stepper` (inspector/stepper.py) on its own. Paths of the painted prefix are cached
+in blocks of glyphs, so one step redraws at most one partial block plus cached paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from glyphscope.inspector.stepper import Stepper, stepper_for
+
+BLOCK = 1024  # glyphs per cached path
+PAINTED_FILL = QColor(46, 125, 50, 60)
+CURRENT_FILL = QColor(255, 111, 0, 110)
+CURRENT_PEN = QColor("#e65100")
+PEN_MARK = QColor("#d500f9")
+PEN_RADIUS = 5.0  # pixels
+DIRTY_LIMIT = 4000  # glyphs: a step changing more repaints the whole item
+
+
+def _quads_path(glyphs: Any, start: int, end: int) -> QPainterPath:
+    path = QPainterPath()
+    for i in range(start, end):
+        q = glyphs[i].quad
+        path.addPolygon(QPolygonF([QPointF(*q[0]), QPointF(*q[1]), QPointF(*q[2]), QPointF(*q[3])]))
+        path.closeSubpath()
+    return path
+
+
+class StepOverlayItem(QGraphicsItem):
+    """Drawn only while the stepper holds a trace of the page the canvas shows."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__()
+        self.view = view
+        self.stepper: Stepper = stepper_for(view.session)
+        self._blocks: list[tuple[QPainterPath, QRectF]] = []
+        self._blocks_of: Any = None  # the glyph tuple the cached blocks were built from
+        self._drawn: Any = None  # `_marks()` at the last update
+        self.setZValue(90)  # over the layers, under the selection
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        view.scene_.addItem(self)
+        self.stepper.changed.connect(self._on_step)
+
+    def _glyphs(self) -> Any:
+        bundle = self.view.bundle
+        if bundle is None or bundle.analysis is None or self.stepper.trace is None:
+            return None
+        if bundle.page_number != self.stepper.page_number:
+            return None
+        return bundle.analysis.page.glyphs
+
+    def _on_step(self, _: Any = None) -> None:
+        """Repaint only what the step changed (a whole-page repaint redraws every layer)."""
+        marks = self._marks()
+        old, self._drawn = self._drawn, marks
+        glyphs = self._glyphs()
+        if old is None or marks is None or glyphs is None or old[3] is not glyphs:
+            self.prepareGeometryChange()
+            self.update()
+            return
+        lo, hi = min(old[0], marks[0]), max(old[0], marks[0])
+        spans = [range(lo, hi), old[1], marks[1]]
+        if sum(len(r) for r in spans) > DIRTY_LIMIT:
+            self.update()
+            return
+        xs: list[float] = []
+        ys: list[float] = []
+        n = len(glyphs)
+        for span in spans:
+            for i in span:
+                if 0 <= i < n:
+                    for x, y in glyphs[i].quad:
+                        xs.append(x)
+                        ys.append(y)
+        r = PEN_RADIUS / max(1e-6, self.view.zoom)
+        for pen in (old[2], marks[2]):
+            if pen is not None:
+                xs.extend((pen[0] - r, pen[0] + r))
+                ys.extend((pen[1] - r, pen[1] + r))
+        if xs:
+            box = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
+            self.update(self.view.page_to_scene.mapRect(box).adjusted(-3, -3, 3, 3))
+
+    def _marks(self) -> tuple[int, range, tuple[float, float] | None, Any] | None:
+        """What a paint shows: glyphs painted, the current glyphs, the pen, the glyphs they index."""
+        glyphs = self._glyphs()
+        if glyphs is None:
+            return None
+        stepper = self.stepper
+        return (min(stepper.painted, len(glyphs)), stepper.current_glyphs, self._pen(), glyphs)
+
+    def _pen(self) -> tuple[float, float] | None:
+        step = self.stepper.step
+        if step is None or not step.before.in_text:
+            return None
+        after = self.stepper.state_after() or step.before
+        return after.text_rendering_origin
+
+    def boundingRect(self) -> QRectF:
+        rect = self.view.content_rect
+        return rect.adjusted(-400, -400, 400, 400) if not rect.isNull() else QRectF()
+
+    def _block(self, glyphs: Any, k: int) -> tuple[QPainterPath, QRectF]:
+        if self._blocks_of is not glyphs:
+            self._blocks, self._blocks_of = [], glyphs
+        while len(self._blocks) <= k:
+            b = len(self._blocks)
+            path = _quads_path(glyphs, b * BLOCK, (b + 1) * BLOCK)
+            self._blocks.append((path, path.boundingRect()))
+        return self._blocks[k]
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        glyphs = self._glyphs()
+        if glyphs is None:
+            return
+        stepper = self.stepper
+        painted = min(stepper.painted, len(glyphs))
+        painter.save()
+        painter.setTransform(self.view.page_to_scene, True)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(PAINTED_FILL))
+        full = painted // BLOCK
+        exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.boundingRect()
+        scene_to_page, _ = self.view.page_to_scene.inverted()
+        wanted = scene_to_page.mapRect(exposed)
+        for k in range(full):
+            path, bounds = self._block(glyphs, k)
+            if bounds.intersects(wanted):
+                painter.drawPath(path)
+        if painted % BLOCK:
+            painter.drawPath(_quads_path(glyphs, full * BLOCK, painted))
+        current = stepper.current_glyphs
+        if len(current):
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            pen = QPen(CURRENT_PEN, 2.0)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(QBrush(CURRENT_FILL))
+            painter.drawPath(_quads_path(glyphs, current.start, min(current.stop, len(glyphs))))
+        found = self._pen()
+        if found is not None:
+            # The pen: where the next glyph's origin lies (Tm × CTM, with the rise).
+            x, y = found
+            pen = QPen(PEN_MARK, 2.0)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            scale = max(1e-6, self.view.zoom)
+            r = PEN_RADIUS / scale
+            painter.drawLine(QPointF(x - r, y), QPointF(x + r, y))
+            painter.drawLine(QPointF(x, y - r), QPointF(x, y + r))
+        painter.restore()
