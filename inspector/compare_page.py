@@ -9,7 +9,7 @@ canvas layer and triage's `--compare` column all read its `PageComparison`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +26,9 @@ from glyphscope.inspector.compare_align import (
     align,
     is_space,
 )
-from glyphscope.inspector.compare_engines import EngineText
+from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engines
 from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
+from glyphscope.inspector.jobs import Progress
 
 KIND_TITLES = {
     MISSING: "missing in theirs",
@@ -220,3 +221,37 @@ def comparison_of(facts: Any) -> PageComparison | None:
         return _ATTACHED.get(facts)
     except TypeError:  # not weak-referenceable
         return None
+
+
+# -- the window's job ------------------------------------------------------------------------------
+
+
+def compare_page_job(
+    path: str,
+    password: str | None,
+    analysis: Any,
+    keys: Sequence[str],
+    mode: str = "plain",
+    known: Mapping[str, EngineText] | None = None,
+    *,
+    token: Any,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> Generator[Progress, None, PageComparison]:
+    """Run the engines of `keys` on `analysis`'s page (those in `known` are not run again: their text
+    of this very page) and compare; a job for gui.workers.Worker (cancel: `token`)."""
+    results: dict[str, EngineText] = dict(known or {})
+    todo = [k for k in keys if k not in results]
+    yield Progress(0, len(todo) + 1, f"running {', '.join(todo)}" if todo else "aligning")
+    if todo:
+        ran = run_engines(
+            todo,
+            path,
+            analysis.page_number,
+            password,
+            timeout=timeout,
+            should_stop=lambda: bool(getattr(token, "cancelled", False)),
+        )
+        token.check()
+        results.update({r.key: r for r in ran})
+    yield Progress(len(todo), len(todo) + 1, "aligning")
+    return compare_page(analysis, [results[k] for k in keys], mode)

@@ -74,6 +74,14 @@ LAYERS: tuple[LayerSpec, ...] = (
     ),
     LayerSpec("columns", "Column boxes", "#ef6c00", False, "Columns found by columns mode"),
     LayerSpec("baselines", "Baselines", "#00897b", False, "Baselines of layout mode"),
+    LayerSpec(
+        "compare",
+        "Other engines differ",
+        "#d84315",
+        False,
+        "Glyphs where other extractors disagree with glyphscope (Compare panel): missing or extra in "
+        "theirs, space or order differs",
+    ),
 )
 
 LAYER_KEYS: tuple[str, ...] = tuple(layer.key for layer in LAYERS)
@@ -84,6 +92,15 @@ NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss
 # Colours of glyph origins: the page stream first, then one per distinct form path.
 PAGE_STREAM_COLOUR = "#1e63d6"
 FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
+
+# Compare layer: one colour per difference kind (inspector/compare_align.py KINDS).
+COMPARE_COLOURS = {
+    "missing": "#6a1b9a",  # our glyph, not in their text
+    "extra": "#d84315",  # in their text, a glyph we culled or dropped
+    "space": "#0277bd",  # a space on one side only, between these glyphs
+    "order": "#2e7d32",  # in both texts, at another place
+    "changed": "#ad1457",  # the same glyphs read as other characters
+}
 
 # Word-gap markers.
 GAP_INSERTED_COLOUR = "#2e7d32"

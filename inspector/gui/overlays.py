@@ -426,6 +426,46 @@ def _reading_order_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     return b.finish()
 
 
+def compare_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str] | None = None) -> LayerDrawing | None:
+    """Glyphs where other engines disagree with us, coloured by kind (layers.COMPARE_COLOURS); a space
+    difference is a tick between its two glyphs. None until the Compare panel has compared this page
+    (compare_page.attach_comparison), so the canvas builds it again once the comparison is there."""
+    from glyphscope.inspector.compare_page import comparison_of
+
+    comparison = comparison_of(facts)
+    if comparison is None:
+        return None
+    b = _Builder("compare", _page_rect(facts))
+    glyphs = facts.page.glyphs
+    n = len(glyphs)
+    priority = ("extra", "missing", "changed", "order", "space")  # one colour per glyph: the first kind
+    styles = {
+        kind: Style(colour, 1.5, fill=colour, fill_alpha=70) for kind, colour in L.COMPARE_COLOURS.items()
+    }
+    for g, found in comparison.glyph_kinds().items():
+        if not 0 <= g < n:
+            continue
+        kinds = {kind for kind, _ in found}
+        if kinds == {"space"}:
+            continue  # drawn as a tick between the pair below
+        kind = next(k for k in priority if k in kinds)
+        b.quad(styles[kind], glyphs[g].quad)
+        diff = next(d for k, d in found if k == kind)
+        b.drawing.markers.append(Marker(_centre(glyphs[g].quad), diff.sentence, diff.glyphs))
+    tick = Style(L.COMPARE_COLOURS["space"], 3.0)
+    for engine in comparison.engines:
+        for d in engine.differences:
+            pair = d.run.pair
+            if d.kind != "space" or pair is None or not all(0 <= i < n for i in pair):
+                continue
+            prev, cur = glyphs[pair[0]], glyphs[pair[1]]
+            mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
+            top = _normal_point(mid, prev.direction, max(cur.height, 0.5))
+            b.segment(tick, mid, top)
+            b.drawing.markers.append(Marker(mid, d.sentence, d.glyphs))
+    return b.finish()
+
+
 STATIC_LAYER_BUILDERS = {
     "page_boxes": _page_boxes_layer,
     "glyphs": _glyphs_layer,
@@ -445,6 +485,7 @@ STATIC_LAYER_BUILDERS = {
     "structure_order": _structure_layer,
     "columns": _columns_layer,
     "baselines": _baselines_layer,
+    "compare": compare_layer,
 }
 MODE_LAYER_BUILDERS = {
     "word_gaps": _word_gaps_layer,

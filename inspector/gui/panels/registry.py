@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QWidget
 
 from glyphscope.core.assembly import MODES
 from glyphscope.inspector.gui.legend import LegendPanel
+from glyphscope.inspector.gui.panels.compare import ComparePanel
 from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
 from glyphscope.inspector.gui.panels.details import GlyphDetailsPanel
 from glyphscope.inspector.gui.panels.diagnostics import DiagnosticsPanel
@@ -83,6 +84,7 @@ PANELS: tuple[PanelSpec, ...] = (
     PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
     PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
+    PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", attribute="compare_panel", pool=True, height=260),
     PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", attribute="stepper_panel", pool=True),
 )
 # fmt: on

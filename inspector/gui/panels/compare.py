@@ -1,0 +1,417 @@
+"""Compare: what other extractors make of the current page, aligned to our glyphs and explained.
+
+One column per engine (glyphscope's own text first), differences highlighted in
+the colours of the canvas layer "Other engines differ"; clicking a difference —
+in a column or in the list below — selects its glyphs on the canvas and shows
+the glyphscope decision that explains it. Engines run in the worker pool, each
+in its own process with a time limit (inspector/compare_engines.py); their texts
+are kept per page, so new thresholds or another mode only re-align.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from glyphscope.inspector import layers as L
+from glyphscope.inspector.compare_engines import EngineText, detect_engines
+from glyphscope.inspector.compare_page import (
+    KIND_TITLES,
+    Difference,
+    PageComparison,
+    attach_comparison,
+    compare_page_job,
+)
+from glyphscope.inspector.gui.panels import detail_label
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.session import Session
+
+ROLE = Qt.ItemDataRole.UserRole
+LAYER = "compare"
+OURS = "glyphscope"
+
+
+def _tint(colour: str, alpha: int = 70) -> QColor:
+    c = QColor(colour)
+    c.setAlpha(alpha)
+    return c
+
+
+class _Column(QWidget):
+    """One engine's text with its differences highlighted."""
+
+    def __init__(self, key: str, title: str, on_click: Any) -> None:
+        super().__init__()
+        self.key = key
+        self.spans: list[tuple[int, int, Difference]] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.header = QLabel(f"<b>{html.escape(title)}</b>")
+        self.header.setObjectName(f"compare.header.{key}")
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        layout.addWidget(self.header)
+        self.text = QPlainTextEdit()
+        self.text.setObjectName(f"compare.text.{key}")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.cursorPositionChanged.connect(lambda: on_click(self, self.text.textCursor().position()))
+        layout.addWidget(self.text, 1)
+
+    def show_text(self, header: str, text: str, spans: list[tuple[int, int, Difference]]) -> None:
+        self.header.setText(header)
+        self.spans = spans
+        self.text.blockSignals(True)
+        self.text.setPlainText(text)
+        self.text.blockSignals(False)
+        selections = []
+        for start, end, diff in spans:
+            sel = QTextEdit.ExtraSelection()
+            fmt = QTextCharFormat()
+            fmt.setBackground(_tint(L.COMPARE_COLOURS[diff.kind]))
+            if end <= start:  # nothing on this side: mark the place with an underline
+                end = min(start + 1, len(text))
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+                fmt.setUnderlineColor(QColor(L.COMPARE_COLOURS[diff.kind]))
+            cursor = QTextCursor(self.text.document())
+            cursor.setPosition(max(0, start))
+            cursor.setPosition(max(0, end), QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = cursor  # type: ignore[attr-defined]
+            sel.format = fmt  # type: ignore[attr-defined]
+            selections.append(sel)
+        self.text.setExtraSelections(selections)
+
+    def difference_at(self, pos: int) -> Difference | None:
+        best = None
+        for start, end, diff in self.spans:
+            inside = start <= pos < end or (end <= start and abs(pos - start) <= 1)
+            if inside and (best is None or end - start < best[1] - best[0]):
+                best = (start, end, diff)
+        return best[2] if best else None
+
+    def reveal(self, start: int) -> None:
+        cursor = self.text.textCursor()
+        self.text.blockSignals(True)
+        cursor.setPosition(max(0, min(start, len(self.text.toPlainText()))))
+        self.text.setTextCursor(cursor)
+        self.text.blockSignals(False)
+        self.text.ensureCursorVisible()
+
+
+class ComparePanel(QWidget):
+    source = "compare"
+
+    def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.pool = pool
+        self.facts: Any = None
+        self.comparison: PageComparison | None = None
+        self.worker: Worker | None = None
+        self.pending = False  # the page changed while nobody looked: compare when shown
+        self.texts: dict[tuple[str, int, str], EngineText] = {}  # (file, page, engine) → its text
+        self.columns: dict[str, _Column] = {}
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        row = QHBoxLayout()
+        row.setSpacing(10)
+        self.checks: dict[str, QCheckBox] = {}
+        for status in detect_engines():
+            version = f" {status.version}" if status.version else ""
+            check = QCheckBox(status.label + (version if status.available else " (not installed)"))
+            check.setObjectName(f"compare.engine.{status.key}")
+            check.setEnabled(status.available)
+            check.setChecked(status.available)
+            check.setToolTip(
+                f"{status.spec.options}{version}"
+                if status.available
+                else f"Not installed. To install: {status.spec.install}"
+            )
+            check.toggled.connect(lambda on: self.compare())
+            row.addWidget(check)
+            self.checks[status.key] = check
+        row.addStretch(1)
+        self.run_button = QPushButton("Compare again")
+        self.run_button.setObjectName("compare.run")
+        self.run_button.setToolTip("Run the checked engines on this page again")
+        self.run_button.clicked.connect(lambda: self.compare(rerun=True))
+        row.addWidget(self.run_button)
+        layout.addLayout(row)
+        self.status = QLabel("")
+        self.status.setObjectName("compare.status")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.status)
+
+        # Columns on the left, the list of differences and the explanation on the right: the
+        # panel is a wide, low strip under the page.
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.column_split = QSplitter(Qt.Orientation.Horizontal)
+        self.column_split.setObjectName("compare.columns")
+        split.addWidget(self.column_split)
+        bottom = QWidget()
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("compare.differences")
+        self.tree.setHeaderLabels(["Engine", "Difference", "Why (glyphscope's decision)"])
+        self.tree.setColumnWidth(0, 110)
+        self.tree.setColumnWidth(1, 100)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
+        self.detail = detail_label("compare.detail")
+        self.detail.setText("Click a difference to see the decision that explains it.")
+        bottom_layout.addWidget(self.detail)
+        bottom_layout.addWidget(self.tree, 1)
+        split.addWidget(bottom)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([700, 480])
+        layout.addWidget(split, 1)
+        self._build_columns([])
+
+        session.events.document.connect(lambda doc: self._on_document())
+        session.events.view.connect(lambda view: self.set_facts(session.facts))
+        session.events.mode.connect(lambda mode: self.compare())
+        session.events.layers.connect(self._on_layer)
+        self.set_facts(session.facts)
+
+    # -- page and document -----------------------------------------------------------------
+    def _on_document(self) -> None:
+        self.texts.clear()
+        self.set_facts(None)
+
+    def set_facts(self, facts: Any) -> None:
+        if facts is self.facts:
+            return
+        self.cancel()
+        self.facts = facts
+        self.comparison = None
+        self._show(None)
+        if facts is None:
+            self.status.setText("No page loaded.")
+            return
+        if self.isVisible() or self.session.layers.get(LAYER):
+            self.compare()
+        else:
+            self.pending = True
+            self.status.setText("Shown when this panel or the layer “Other engines differ” is open.")
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.pending:
+            self.compare()
+
+    def _on_layer(self, key: str, visible: bool) -> None:
+        if key == LAYER and visible and self.pending:
+            self.compare()
+
+    # -- running -----------------------------------------------------------------------------
+    def engine_keys(self) -> list[str]:
+        return [k for k, c in self.checks.items() if c.isEnabled() and c.isChecked()]
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+    def compare(self, rerun: bool = False) -> Worker | None:
+        """Compare the current page with the checked engines (in a worker); returns it, None when nothing runs."""
+        self.pending = False
+        self.cancel()
+        facts = self.facts
+        if facts is None:
+            return None
+        source = self.session.source
+        keys = self.engine_keys()
+        if source is None or not Path(source).is_file():
+            self.status.setText("The document has no file on disk to give the other engines.")
+            return None
+        if not keys:
+            self.status.setText("Check at least one engine.")
+            self._show(None)
+            return None
+        path, page = str(source), facts.page.page_number
+        if rerun:
+            for k in keys:
+                self.texts.pop((path, page, k), None)
+        known = {k: self.texts[(path, page, k)] for k in keys if (path, page, k) in self.texts}
+        mode = self.session.mode
+        worker = Worker(compare_page_job, path, self.session.password, facts.analysis, keys, mode, known)
+        worker.signals.progress.connect(
+            alive(
+                self,
+                lambda done, total, message: self.status.setText(f"Page {page}: {html.escape(message)}…"),
+            )
+        )
+        worker.signals.result.connect(alive(self, lambda result, f=facts: self._on_result(f, result)))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc: self.status.setText(f"Compare failed: {html.escape(message)}"))
+        )
+        self.worker = worker
+        self.status.setText(f"Page {page}: running {', '.join(keys)}…")
+        self.pool.start(worker, priority=-1)
+        return worker
+
+    def _on_result(self, facts: Any, comparison: PageComparison) -> None:
+        if facts is not self.facts:
+            return  # a late result for a page no longer shown
+        self.worker = None
+        path = str(self.session.source)
+        for e in comparison.engines:
+            if e.result.error is None:
+                self.texts[(path, comparison.page_number, e.key)] = e.result
+        self.comparison = comparison
+        attach_comparison(facts, comparison)
+        self._refresh_layer(facts)
+        self._show(comparison)
+
+    def _refresh_layer(self, facts: Any) -> None:
+        """Redraw the canvas layer from the new comparison (the window's overlays are built per page)."""
+        from glyphscope.inspector.gui.overlays import compare_layer
+
+        view = self.session.view
+        overlays = getattr(view, "overlays", None)
+        if overlays is not None and getattr(view, "facts", None) is facts:
+            drawing = overlays.static.get(LAYER)
+            if drawing is not None:  # the canvas holds this object: refill it in place
+                new = compare_layer(facts)
+                if new is not None:
+                    drawing.parts[:] = new.parts
+                    drawing.labels[:] = new.labels
+                    drawing.markers[:] = new.markers
+                    drawing._marker_index = None
+        if self.session.layers.get(LAYER):
+            self.session.set_layer_visible(LAYER, False)  # hide + show: the canvas draws it again
+            self.session.set_layer_visible(LAYER, True)
+
+    # -- showing -----------------------------------------------------------------------------
+    def _build_columns(self, keys: list[tuple[str, str]]) -> None:
+        if [k for k, _ in keys] == list(self.columns):
+            return
+        for col in self.columns.values():
+            col.setParent(None)
+            col.deleteLater()
+        self.columns = {}
+        for key, title in keys:
+            col = _Column(key, title, self._on_click)
+            self.column_split.addWidget(col)
+            self.columns[key] = col
+
+    def _show(self, comparison: PageComparison | None) -> None:
+        self.tree.clear()
+        self.detail.setText("Click a difference to see the decision that explains it.")
+        if comparison is None:
+            for col in self.columns.values():
+                col.show_text(col.header.text(), "", [])
+            return
+        self._build_columns([(OURS, "glyphscope"), *((e.key, e.label) for e in comparison.engines)])
+        missing: list[tuple[int, int, Difference]] = []
+        rows = []
+        for e in comparison.engines:
+            col = self.columns[e.key]
+            version = f" {e.result.status.version}" if e.result.status.version else ""
+            if e.alignment is None:
+                col.show_text(
+                    f"<b>{html.escape(e.label)}</b>{html.escape(version)}<br>"
+                    f"<span style='color:#b71c1c'>{html.escape(e.result.error or 'no text')}</span>",
+                    "",
+                    [],
+                )
+                continue
+            summary = e.summary() or {}
+            col.show_text(
+                f"<b>{html.escape(e.label)}</b> <small>{html.escape(version)}</small><br>"
+                f"<b>{100 * summary.get('agreement', 0):.1f} %</b> agree · {len(e.differences)} diff.",
+                e.result.text or "",
+                [(d.run.their_start, d.run.their_end, d) for d in e.differences if d.kind != "missing"],
+            )
+            for d in e.differences:
+                if d.kind in ("missing", "space", "order", "changed"):
+                    missing.append((d.run.our_start, d.run.our_end, d))
+                rows.append((e, d))
+        agree = [e for e in comparison.engines if e.alignment is not None]
+        self.columns[OURS].show_text(
+            f"<b>glyphscope</b><br>{html.escape(comparison.mode)} text",
+            comparison.text,
+            missing,
+        )
+        for e, d in rows:
+            item = QTreeWidgetItem([e.label, KIND_TITLES[d.kind], d.sentence])
+            item.setForeground(1, QColor(L.COMPARE_COLOURS[d.kind]))
+            item.setToolTip(2, d.sentence)
+            item.setData(0, ROLE, d)
+            self.tree.addTopLevelItem(item)
+        failed = [e.label for e in comparison.engines if e.alignment is None]
+        text = f"Page {comparison.page_number}: {self.tree.topLevelItemCount()} differences with {len(agree)} engine(s)"
+        if failed:
+            text += f"; no text from {html.escape(', '.join(failed))}"
+        text += ". Click a difference to select its glyphs and see the decision that explains it."
+        self.status.setText(text)
+
+    # -- clicking ----------------------------------------------------------------------------
+    def _on_click(self, column: _Column, pos: int) -> None:
+        diff = column.difference_at(pos)
+        if diff is not None:
+            self.select(diff, reveal=False)
+
+    def _on_item(self, item: QTreeWidgetItem | None) -> None:
+        if item is None:
+            return
+        diff = item.data(0, ROLE)
+        if isinstance(diff, Difference):
+            self.select(diff, reveal=True)
+
+    def differences(self) -> list[Difference]:
+        return [d for e in (self.comparison.engines if self.comparison else []) for d in e.differences]
+
+    def select(self, diff: Difference, reveal: bool = True) -> None:
+        """Select the difference's glyphs on the canvas and explain it."""
+        if diff.glyphs:
+            self.session.select(diff.glyphs, self.source)
+        self.detail.setText(self.explanation_html(diff))
+        if reveal:
+            col = self.columns.get(diff.engine)
+            if col is not None:
+                col.reveal(diff.run.their_start)
+            ours = self.columns.get(OURS)
+            if ours is not None and diff.kind != "extra":
+                ours.reveal(diff.run.our_start)
+
+    def explanation_html(self, diff: Difference) -> str:
+        colour = L.COMPARE_COLOURS[diff.kind]
+        parts = [
+            f"<b style='color:{colour}'>{html.escape(KIND_TITLES[diff.kind])}</b> — {html.escape(diff.sentence)}"
+        ]
+        d = diff.decision
+        if d is not None:
+            parts.append(
+                f"<i>glyphscope decision</i> <code>{html.escape(d.kind)}</code> "
+                f"({html.escape(d.verdict)}): {html.escape(d.describe())}"
+            )
+        else:
+            parts.append("<i>No glyphscope decision concerns these characters.</i>")
+        if diff.glyphs:
+            shown = ", ".join(f"#{g}" for g in diff.glyphs[:12]) + (" …" if len(diff.glyphs) > 12 else "")
+            parts.append(f"Glyphs {shown}")
+        return "<br>".join(parts)
