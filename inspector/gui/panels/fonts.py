@@ -17,12 +17,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from glyphscope.core.glyph import DecodeSource
+from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
+from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
 from glyphscope.inspector.session import Session
 
 SOURCE_SHORT = {
@@ -159,6 +162,55 @@ class FontTableModel(QAbstractTableModel):
         return None
 
 
+class CodeTableModel(QAbstractTableModel):
+    """One row per distinct code the selected font painted (inspector.font_table rows)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[FontCodeRow] = []
+        self._cells: list[tuple[str, ...]] = []
+
+    def set_rows(self, rows: list[FontCodeRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self._cells = [r.cells() for r in rows]
+        self.endResetModel()
+
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(CODE_HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return CODE_HEADERS[section]
+        return None
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._cells[index.row()][index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(row.chain_text())
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if row.engine_source is DecodeSource.UNRESOLVED:
+                return QColor("#c62828")
+            if row.engine_source is DecodeSource.FALLBACK:
+                return QColor("#b25e00")
+        return None
+
+    def row_of_glyph(self, paint_index: int) -> int | None:
+        for r, row in enumerate(self.rows):
+            if paint_index in row.paint_indices:
+                return r
+        return None
+
+
 class FontsPanel(QWidget):
     source = "fonts"
 
@@ -184,18 +236,44 @@ class FontsPanel(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.card = QTextBrowser()
         self.card.setObjectName("fonts.card")
+        # Codes → Unicode of the selected font, and the decoding chain of the selected code.
+        self.codes_model = CodeTableModel(self)
+        self.codes = QTableView()
+        self.codes.setObjectName("fonts.codes")
+        self.codes.setModel(self.codes_model)
+        self.codes.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.codes.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.codes.verticalHeader().setVisible(False)
+        self.codes.verticalHeader().setDefaultSectionSize(20)
+        self.codes.setWordWrap(False)
+        self.codes.horizontalHeader().setStretchLastSection(True)
+        self.chain = QTextBrowser()
+        self.chain.setObjectName("fonts.chain")
+        codes_split = QSplitter(Qt.Orientation.Vertical)
+        codes_split.addWidget(self.codes)
+        codes_split.addWidget(self.chain)
+        codes_split.setSizes([200, 110])
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("fonts.tabs")
+        self.tabs.addTab(self.card, "Font")
+        self.tabs.addTab(codes_split, "Codes → Unicode")
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.card)
-        splitter.setSizes([240, 150])
+        splitter.addWidget(self.tabs)
+        splitter.setSizes([200, 260])
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
+        self.codes.selectionModel().selectionChanged.connect(self._on_code_selected)
+        self._codes_font: Any = None  # the PageFont whose codes are listed
+        self._page: Any = None
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     def set_facts(self, facts: Any) -> None:
         self._updating = True
         try:
+            self._page = facts.page if facts is not None else None
+            self._show_codes(None)
             self.model.set_page(facts.page if facts is not None else None)
             self.table.resizeColumnsToContents()
             for col in range(self.model.columnCount()):
@@ -240,9 +318,75 @@ class FontsPanel(QWidget):
         more = f" (+{len(rows) - 1} more selected)" if len(rows) > 1 else ""
         self.card.setHtml(f"<b>{html.escape(m.fonts[r].font_key)}</b>{more}<table>{body}</table>")
 
+    def _show_codes(self, row: int | None) -> None:
+        """The code table of one font row (computed when the row is selected)."""
+        page_font = self.model.fonts[row] if row is not None and 0 <= row < len(self.model.fonts) else None
+        if page_font is self._codes_font:
+            return
+        self._codes_font = page_font
+        self.chain.setHtml("")
+        if page_font is None or self._page is None or self.session.document is None:
+            self.codes_model.set_rows([])
+            return
+        try:
+            rows, problem = font_code_rows(self.session.document, self._page, page_font)
+        except Exception as exc:  # noqa: BLE001 -- a broken font object must not break the panel
+            rows, problem = [], f"{type(exc).__name__}: {exc}"
+        self.codes_model.set_rows(rows)
+        self.codes.resizeColumnsToContents()
+        for col in range(len(CODE_HEADERS) - 1):
+            if self.codes.columnWidth(col) > 220:
+                self.codes.setColumnWidth(col, 220)
+        unresolved = sum(1 for r in rows if r.engine_source is DecodeSource.UNRESOLVED)
+        summary = f"<b>{html.escape(page_font.font_key)}</b>: {len(rows)} distinct codes on this page"
+        if unresolved:
+            summary += f", <span style='color:#c62828'>{unresolved} unresolved</span>"
+        if problem:
+            summary += f"<br><span style='color:#b71c1c'>{html.escape(problem)}</span>"
+        self.chain.setHtml(summary + ". Select a code to see every step of its decoding chain.")
+
+    def _on_code_selected(self, *_: Any) -> None:
+        rows = sorted({i.row() for i in self.codes.selectionModel().selectedRows()})
+        if not rows:
+            return
+        row = self.codes_model.rows[rows[0]]
+        self._show_chain(row)
+        if not self._updating:
+            self.session.select(row.paint_indices, self.source)
+
+    def _show_chain(self, row: FontCodeRow) -> None:
+        e = row.explanation
+        items = "".join(
+            f"<li style='color:{'#2e7d32' if s.answered else '#616161'}'><b>{html.escape(s.name)}</b>: "
+            f"{html.escape(s.outcome)}</li>"
+            for s in e.steps
+        )
+        verdict = (
+            "<span style='color:#c62828'>UNRESOLVED: every step of the chain failed</span>"
+            if e.unresolved
+            else f"decoded by <b>{html.escape(e.source.value)}</b>"
+        )
+        self.chain.setHtml(
+            f"<b>{html.escape(row.code)}</b> ({row.count} glyph{'s' if row.count != 1 else ''}): {verdict}"
+            f"<ol>{items}</ol>Width used: {e.width * 1000:g}/1000 em ({html.escape(e.width_source)})"
+        )
+
+    def select_code(self, paint_index: int) -> int | None:
+        """Show the code row (and its chain) of one glyph of the listed font; returns the row."""
+        r = self.codes_model.row_of_glyph(paint_index)
+        if r is not None:
+            index = self.codes_model.index(r, 0)
+            self.codes.selectionModel().setCurrentIndex(
+                index,
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+            )
+            self.codes.scrollTo(index)
+        return r
+
     def _on_rows_selected(self, *_: Any) -> None:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         self._show_card(rows)
+        self._show_codes(rows[0] if len(rows) == 1 else None)
         if self._updating:
             return
         glyphs = [i for r in rows for i in self.model.glyphs_of[r]]
@@ -273,6 +417,9 @@ class FontsPanel(QWidget):
                 )
             if rows:
                 self.table.scrollTo(self.model.index(min(rows), 0))
+            self._show_codes(min(rows) if len(rows) == 1 else None)
+            if len(rows) == 1 and len(selection) == 1:  # one glyph: its code and chain
+                self.select_code(next(iter(selection)))
         finally:
             self._updating = False
 

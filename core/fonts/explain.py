@@ -1,0 +1,314 @@
+"""Why a code decoded as it did: every step of a font's decoding chain (spec §6), with what each gave.
+
+Additive: it asks each font kind's own chain steps (the same methods `_resolve`
+runs, in the same order) and reads the tables they read, so the explanation
+cannot drift from the decoding. Used by the inspector's per-font code table,
+and for an unresolved glyph to list every step tried and why it failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from glyphscope.core.fonts.base import LoadedFont
+from glyphscope.core.fonts.composite import CompositeFont
+from glyphscope.core.fonts.pdfobj import as_int, as_list, dget
+from glyphscope.core.fonts.simple import SimpleFont
+from glyphscope.core.glyph import DecodeSource
+
+NOT_REACHED = "not reached: an earlier step answered"
+
+
+@dataclass(frozen=True, slots=True)
+class ChainStep:
+    """One step of the decoding chain for one code."""
+
+    name: str  # "ToUnicode", "Differences", "base encoding", ...
+    outcome: str  # what it gave, in words
+    answered: bool  # this step produced the Unicode the glyph got
+
+
+@dataclass(frozen=True, slots=True)
+class CodeExplanation:
+    """code → glyph name → CID/GID → Unicode, with the source of each, and the width used."""
+
+    code: int
+    code_bytes: int
+    glyph_name: str | None
+    glyph_name_source: str  # "Differences", "WinAnsiEncoding", ... ("" when none)
+    cid: int | None
+    cid_source: str
+    gid: int | None
+    gid_source: str
+    unicode: str  # "" when unresolved
+    source: DecodeSource
+    width: float  # w0, text space per unit font size
+    width_source: str
+    steps: tuple[ChainStep, ...]
+
+    @property
+    def unresolved(self) -> bool:
+        return self.source is DecodeSource.UNRESOLVED
+
+
+def code_hex(code: int, code_bytes: int) -> str:
+    return f"<{code:0{2 * max(1, code_bytes)}X}>"
+
+
+def describe_unicode(text: str) -> str:
+    if not text:
+        return "nothing"
+    points = " ".join(f"U+{ord(c):04X}" for c in text)
+    shown = text if text.isprintable() else repr(text)
+    return f"{points} “{shown}”"
+
+
+def _answer(found: Any) -> str | None:
+    """The text of a step's (text, source) answer, or None."""
+    return found[0] if found else None
+
+
+def _safe(step: Callable[[int], Any], code: int) -> tuple[Any, str | None]:
+    try:
+        return step(code), None
+    except Exception as exc:  # noqa: BLE001 -- steps must not raise; if one does, the table says so
+        return None, f"raised {type(exc).__name__}: {exc}"
+
+
+def _finish(steps: list[tuple[str, str, Any]]) -> tuple[tuple[ChainStep, ...], str, DecodeSource]:
+    """Mark the first step that answered; the ones after it were not reached."""
+    out: list[ChainStep] = []
+    text, source = "", DecodeSource.UNRESOLVED
+    done = False
+    for name, outcome, found in steps:
+        if done:
+            out.append(ChainStep(name, NOT_REACHED, False))
+        elif found:
+            text, source = found
+            out.append(ChainStep(name, outcome, True))
+            done = True
+        else:
+            out.append(ChainStep(name, outcome, False))
+    return tuple(out), text, source
+
+
+# -- simple fonts (Type1, TrueType, Type3) ------------------------------------------------------
+
+
+def _simple(font: SimpleFont, code: int) -> CodeExplanation:
+    f: Any = font  # the chain's own tables (read, never changed)
+    tounicode = f._tounicode
+    differences: dict[int, str] = f._differences
+    base_names = f._base_names
+    base_label = font.info.encoding.split(" + ")[0]
+    steps: list[tuple[str, str, Any]] = []
+
+    found, err = _safe(f._from_tounicode, code)
+    if err:
+        outcome = err
+    elif not tounicode.present:
+        outcome = "the font has no /ToUnicode"
+    elif found:
+        outcome = f"{code_hex(code, 1)} → {describe_unicode(found[0])}"
+    else:
+        outcome = f"no entry for {code_hex(code, 1)} ({tounicode.entries} entries)"
+    steps.append(("ToUnicode", outcome, found))
+
+    found, err = _safe(f._from_differences, code)
+    name = differences.get(code)
+    if err:
+        outcome = err
+    elif not differences:
+        outcome = "the encoding has no /Differences"
+    elif name is None:
+        outcome = "code not in /Differences"
+    elif found:
+        outcome = f"/{name} → {describe_unicode(found[0])}"
+    else:
+        outcome = f"/{name} is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"
+    steps.append(("Differences", outcome, found))
+
+    found, err = _safe(f._from_base_encoding, code)
+    base_name = base_names.get(code)
+    if err:
+        outcome = err
+    elif code in differences:
+        outcome = "skipped: /Differences gave this code another glyph"
+    elif base_name is None:
+        outcome = f"{base_label} names no glyph for this code"
+    elif found:
+        outcome = f"{base_label}: /{base_name} → {describe_unicode(found[0])}"
+    else:
+        outcome = f"{base_label}: /{base_name} is not in the Adobe Glyph List"
+    steps.append(("base encoding", outcome, found))
+
+    found, err = _safe(f._from_guess, code)
+    if err:
+        outcome = err
+    elif found:
+        outcome = f"guessed {describe_unicode(found[0])} (code read as Windows-1252 / identity)"
+    else:
+        outcome = "no guess applies (the font's tables are trusted for this code)"
+    steps.append(("guess", outcome, found))
+
+    chain, text, source = _finish(steps)
+    if name is not None:
+        glyph_name, name_source = name, "Differences"
+    elif base_name is not None:
+        glyph_name, name_source = base_name, base_label
+    else:
+        glyph_name, name_source = None, ""
+    return CodeExplanation(
+        code,
+        1,
+        glyph_name,
+        name_source,
+        None,
+        "",
+        None,
+        "",
+        text,
+        source,
+        font.width(code),
+        _simple_width_source(font, code),
+        chain,
+    )
+
+
+def _simple_width_source(font: SimpleFont, code: int) -> str:
+    f: Any = font
+    widths = as_list(dget(f._font, "/Widths"))
+    first = as_int(dget(f._font, "/FirstChar")) or 0
+    if widths and first <= code < first + len(widths):
+        return f"/Widths[{code - first}] (FirstChar {first})"
+    if font.info.widths_source == "standard-14 metrics":
+        return f"standard-14 metrics of {f._std14}"
+    if widths:
+        return f"outside /Widths (FirstChar {first}, {len(widths)} entries): MissingWidth or 0"
+    return f"default ({font.info.widths_source})"
+
+
+# -- composite fonts (Type0) ---------------------------------------------------------------------
+
+
+def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanation:
+    f: Any = font
+    tounicode = f._tounicode
+    hexcode = code_hex(code, code_bytes)
+    cid = font.cid(code)
+    steps: list[tuple[str, str, Any]] = []
+
+    found, err = _safe(f._from_tounicode, code)
+    if err:
+        outcome = err
+    elif not tounicode.present:
+        outcome = "the font has no /ToUnicode"
+    elif found:
+        outcome = f"{hexcode} → {describe_unicode(found[0])}"
+    else:
+        outcome = f"no entry for {hexcode} ({tounicode.entries} entries)"
+    steps.append(("ToUnicode", outcome, found))
+
+    found, err = _safe(f._from_encoding_cmap, code)
+    if err:
+        outcome = err
+    elif f._unicode_form is None:
+        outcome = f"the encoding {font.info.encoding} does not map codes to Unicode"
+    elif found:
+        outcome = f"{f._unicode_form} code → {describe_unicode(found[0])}"
+    else:
+        outcome = f"{hexcode} is no {f._unicode_form} character"
+    steps.append(("encoding CMap", outcome, found))
+
+    found, err = _safe(f._from_collection, code)
+    if err:
+        outcome = err
+    elif not f._collection_maps:
+        outcome = f"no Unicode table for the collection {font.collection or '(none)'}"
+    elif cid is None or cid == 0:
+        outcome = "no CID for this code" if cid is None else "CID 0 (.notdef)"
+    elif found:
+        outcome = f"{font.collection} CID {cid} → {describe_unicode(found[0])}"
+    else:
+        outcome = f"{font.collection} has no Unicode for CID {cid}"
+    steps.append(("CID collection", outcome, found))
+
+    found, err = _safe(f._from_font_program, code)
+    glyph_map = f._glyph_map
+    gid, gid_source = _gid(font, cid)
+    if err:
+        outcome = err
+    elif not glyph_map:
+        outcome = "no embedded TrueType cmap to read (or not an Identity-ordered CIDFontType2)"
+    elif found:
+        outcome = f"GID {gid} → {describe_unicode(found[0])} (embedded cmap: an inference)"
+    else:
+        outcome = f"the embedded cmap has no Unicode for GID {gid}"
+    steps.append(("font program", outcome, found))
+
+    found, err = _safe(f._from_identity_guess, code)
+    if err:
+        outcome = err
+    elif found:
+        outcome = f"guessed {describe_unicode(found[0])} (code = Unicode)"
+    else:
+        outcome = "no guess applies"
+    steps.append(("guess", outcome, found))
+
+    chain, text, source = _finish(steps)
+    value = f._widths.lookup(cid) if cid is not None else None
+    width_source = f"/W entry for CID {cid}" if value else f"/DW ({f._dw:g})"
+    return CodeExplanation(
+        code,
+        code_bytes,
+        None,
+        "",
+        cid,
+        font.info.encoding,
+        gid,
+        gid_source,
+        text,
+        source,
+        font.width(code),
+        width_source,
+        chain,
+    )
+
+
+def _gid(font: CompositeFont, cid: int | None) -> tuple[int | None, str]:
+    f: Any = font
+    if cid is None:
+        return None, ""
+    if f._cid_to_gid is not None:
+        return f._cid_to_gid.get(cid, 0), "/CIDToGIDMap"
+    if font.info.descendant_subtype == "CIDFontType2":
+        return cid, "GID = CID (Identity)"
+    return None, ""
+
+
+def explain_code(font: LoadedFont, code: int, code_bytes: int = 1) -> CodeExplanation:
+    """Every step of `font`'s chain for `code`, in the order the decoder runs them. Never raises."""
+    if isinstance(font, CompositeFont):
+        return _composite(font, code, code_bytes)
+    if isinstance(font, SimpleFont):
+        return _simple(font, code)
+    # An unusable font (or another kind): no chain to run.
+    reason = "; ".join(p.message for p in font.info.problems) or "the font cannot decode"
+    text, source = font.unicode(code)
+    return CodeExplanation(
+        code,
+        code_bytes,
+        None,
+        "",
+        None,
+        "",
+        None,
+        "",
+        text,
+        source,
+        font.width(code),
+        "default (unusable font)",
+        (ChainStep("font", reason, bool(text)),),
+    )

@@ -1,0 +1,118 @@
+"""The Fonts panel's per-font code table (Qt-free): code → glyph name → CID/GID → Unicode, width.
+
+One row per distinct code the font painted on the page, with how many glyphs,
+what the engine decoded (from the glyph records) and why (core.fonts.explain:
+every step of the chain with its outcome). The font is loaded afresh from its
+resource entry, so the explanation never touches the document's font cache.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+import pikepdf
+
+from glyphscope.core.fonts.explain import (
+    NOT_REACHED,
+    ChainStep,
+    CodeExplanation,
+    code_hex,
+    describe_unicode,
+    explain_code,
+)
+from glyphscope.core.fonts.loader import load_font
+from glyphscope.core.glyph import DecodeSource
+
+HEADERS = ("Code", "Glyphs", "Glyph name", "CID", "GID", "Unicode", "Decoded by", "Width")
+
+
+@dataclass(frozen=True, slots=True)
+class FontCodeRow:
+    explanation: CodeExplanation
+    count: int  # glyphs of the page painted with this code
+    paint_indices: tuple[int, ...]
+    engine_unicode: str  # what the page's glyph records say (should equal explanation.unicode)
+    engine_source: DecodeSource
+
+    @property
+    def code(self) -> str:
+        e = self.explanation
+        return code_hex(e.code, e.code_bytes)
+
+    def cells(self) -> tuple[str, ...]:
+        e = self.explanation
+        name = f"/{e.glyph_name} ({e.glyph_name_source})" if e.glyph_name else "—"
+        cid = str(e.cid) if e.cid is not None else "—"
+        gid = f"{e.gid} ({e.gid_source})" if e.gid is not None else "—"
+        uni = describe_unicode(self.engine_unicode) if self.engine_unicode else "UNRESOLVED"
+        width = f"{e.width * 1000:g} ({e.width_source})"
+        return (self.code, str(self.count), name, cid, gid, uni, self.engine_source.value, width)
+
+    def chain_text(self) -> list[str]:
+        """Every step of the chain with what it gave (the answering one marked)."""
+        return [f"{_mark(s)} {s.name}: {s.outcome}" for s in self.explanation.steps]
+
+
+def _mark(step: ChainStep) -> str:
+    if step.answered:
+        return "✔"
+    return "·" if step.outcome == NOT_REACHED else "✗"
+
+
+def _resolve_resources(page_obj: Any, form_path: tuple[str, ...]) -> Any:
+    from glyphscope.core.document import _inherited
+
+    resources = _inherited(page_obj, "/Resources")
+    for name in form_path:
+        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
+        form = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
+        if not isinstance(form, pikepdf.Stream):
+            return None
+        own = form.get("/Resources")
+        if isinstance(own, pikepdf.Dictionary):
+            resources = own
+    return resources
+
+
+def font_object(document: Any, page_number: int, font_key: str, form_path: tuple[str, ...] = ()) -> Any:
+    """The /Font resource entry a page (or a form on it) selects by `font_key`; None when absent."""
+    with getattr(document, "_lock", nullcontext()):
+        page_obj = document.pdf.pages[page_number - 1].obj
+        resources = _resolve_resources(page_obj, tuple(form_path))
+        fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+        found = fonts.get(font_key) if isinstance(fonts, pikepdf.Dictionary) else None
+        return found if isinstance(found, pikepdf.Dictionary) else None
+
+
+def font_code_rows(document: Any, page: Any, page_font: Any) -> tuple[list[FontCodeRow], str | None]:
+    """The code rows of one `PageFont` of an interpreted page, and a problem to show (or None)."""
+    key, form_path = page_font.font_key, tuple(page_font.form_path)
+    glyphs = [g for g in page.glyphs if g.font_key == key and g.form_path == form_path]
+    if not glyphs:  # the same key painted elsewhere (a form borrowing the page's resources)
+        glyphs = [g for g in page.glyphs if g.font_key == key]
+    obj = font_object(document, page.page_number, key, form_path)
+    if obj is None:
+        return [], f"font {key} is not in the resources of {' › '.join(form_path) or 'the page'}"
+    with getattr(document, "_lock", nullcontext()):
+        font = load_font(obj, key)
+        codes: Counter[tuple[int, int]] = Counter((g.code, g.code_bytes) for g in glyphs)
+        first: dict[tuple[int, int], Any] = {}
+        members: dict[tuple[int, int], list[int]] = {}
+        for g in glyphs:
+            k = (g.code, g.code_bytes)
+            first.setdefault(k, g)
+            members.setdefault(k, []).append(g.paint_index)
+        rows = [
+            FontCodeRow(
+                explain_code(font, code, nbytes),
+                n,
+                tuple(members[(code, nbytes)]),
+                first[(code, nbytes)].unicode,
+                first[(code, nbytes)].decode_source,
+            )
+            for (code, nbytes), n in sorted(codes.items())
+        ]
+    return rows, None
