@@ -40,9 +40,26 @@ class Parameters:
     """Columns mode splits a baseline where the horizontal gap exceeds this
     many mean glyph advances (spec §8)."""
 
+    # --- fidelity (issue 9) ---
+    cjk_gap: float = 1.0
+    """Two CJK characters get a space after all when the gap between them
+    exceeds this fraction of the next glyph's box height (spec §9): a full
+    ideograph of empty space is more than justification spreads, so separate
+    table cells and fields of CJK text do not glue together."""
+
+    keep_ligatures: bool = False
+    """Keep ligature glyphs U+FB00–FB06 as they are in the text (off: text modes
+    write their letters, so a search for "Profile" finds "Proﬁle"; the glyph
+    records always keep the raw code point)."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in _SWITCHES:
+                if value not in (0, 1):  # a Tuning control may hand over 0.0 / 1.0
+                    raise ValueError(f"{f.name} must be true or false, not {value!r}")
+                object.__setattr__(self, f.name, bool(value))
+                continue
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 raise ValueError(f"{f.name} must be a number, not {value!r}")
             if not (value >= 0.0) or value != value or value == float("inf"):
@@ -52,11 +69,14 @@ class Parameters:
         if self.columns_gap <= 0:
             raise ValueError("columns_gap must be > 0")
 
-    def with_changes(self, **changes: float) -> Parameters:
-        return replace(self, **changes)
+    def with_changes(self, **changes: float | bool) -> Parameters:
+        return replace(self, **changes)  # type: ignore[arg-type]  # __post_init__ validates each field
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, float | bool]:
         return asdict(self)
 
+
+_SWITCHES = frozenset({"keep_ligatures"})
+"""Fields that are on/off switches rather than thresholds."""
 
 DEFAULT_PARAMETERS = Parameters()

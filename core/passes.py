@@ -65,9 +65,12 @@ class DuplicateDecision:
 
     A pair record: before = `duplicate_of` (the kept glyph, painted first), after =
     `glyph` (the dropped one). value = [|along|, |across|], the offsets the rule
-    compared (signed in `along`/`across`, in the kept glyph's baseline frame);
+    compared (signed in `along`/`across`, in the kept glyph's frame);
     threshold = [along_max, across_max] = [dedupe_along, dedupe_across] × the larger
-    box height of the two; verdict "duplicate".
+    box height of the two; verdict "duplicate". The frame's along axis is `direction`:
+    the kept glyph's writing direction (`frame` "font"), or the direction its run
+    actually advances (`frame` "run": origin to next origin) where that runs across the
+    font's direction, e.g. a vertical font painted sideways (issue 9).
     """
 
     kind: ClassVar[str] = "duplicate"
@@ -79,6 +82,8 @@ class DuplicateDecision:
     size: float  # the kept glyph's box height
     along_max: float  # dedupe_along × max(heights): the tolerance `along` was compared with
     across_max: float  # dedupe_across × max(heights)
+    direction: Point = (1.0, 0.0)  # unit vector of the along axis
+    frame: str = "font"  # "font": the writing direction; "run": the run's progression
 
     @property
     def glyph(self) -> int:
@@ -114,12 +119,18 @@ class DuplicateDecision:
             along=rounded(self.along),
             across=rounded(self.across),
             size=rounded(self.size),
+            direction=[rounded(self.direction[0]), rounded(self.direction[1])],
+            frame=self.frame,
         )
 
     def describe(self) -> str:
+        axis = ""
+        if self.frame == "run":
+            dx, dy = self.direction
+            axis = f" (measured along the run's advance ({fmt(dx)}, {fmt(dy)}), not the font's direction)"
         return (
             f"glyph #{self.paint_index} dropped as a duplicate of glyph #{self.duplicate_of}: offset {fmt(abs(self.along))} pt along "
-            f"≤ {fmt(self.along_max)} pt and {fmt(abs(self.across))} pt across ≤ {fmt(self.across_max)} pt"
+            f"≤ {fmt(self.along_max)} pt and {fmt(abs(self.across))} pt across ≤ {fmt(self.across_max)} pt{axis}"
         )
 
 
@@ -147,9 +158,72 @@ def cull(glyphs: tuple[Glyph, ...] | list[Glyph], visible_box: Rect) -> list[Cul
     return out
 
 
-def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float, float] | None:
-    """(along, across) offset of b from a in a's baseline frame, and the size the
-    tolerances were scaled by, if they are one glyph."""
+RUN_STEP_MAX = 3.0
+"""A step from one origin to the next longer than this many box heights is a jump (next
+line, next cell), not the run's progression."""
+
+RUN_ACROSS_MIN = 0.2
+"""The run's progression replaces the font's direction as the dedupe frame only when it
+leaves it by more than this sine (about 12°): ordinary text keeps its font frame."""
+
+RUN_AGREE_MIN = 0.9
+"""The steps into and out of a glyph must agree to this cosine to define its run
+direction (a lone cell above another is no sideways run)."""
+
+
+def _step(a: Glyph, b: Glyph, params: Parameters) -> Point | None:
+    """Unit vector from a's origin to b's when b continues a's run (same font and form,
+    a step longer than the along tolerance — a copy is no progression — and no jump)."""
+    if a.font_key != b.font_key or a.form_path != b.form_path:
+        return None
+    dx = b.origin[0] - a.origin[0]
+    dy = b.origin[1] - a.origin[1]
+    length = math.hypot(dx, dy)
+    h = max(a.height, b.height)
+    if not math.isfinite(length) or h <= 0 or not (params.dedupe_along * h < length <= RUN_STEP_MAX * h):
+        return None
+    return (dx / length, dy / length)
+
+
+def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> dict[int, Point]:
+    """Glyphs whose run advances across their font's writing direction → the run's direction.
+
+    The direction is origin to next origin in paint order (issue 9: dedupe measures along
+    the direction the glyphs actually follow). Only glyphs whose steps in and out agree
+    and leave the font's direction by more than RUN_ACROSS_MIN are listed.
+    """
+    out: dict[int, Point] = {}
+    steps = [_step(a, b, params) for a, b in zip(glyphs, glyphs[1:])]
+    for i, g in enumerate(glyphs):
+        before = steps[i - 1] if i > 0 else None
+        after = steps[i] if i < len(steps) else None
+        step = after or before
+        if step is None:
+            continue
+        if (
+            before is not None
+            and after is not None
+            and before[0] * after[0] + before[1] * after[1] < RUN_AGREE_MIN
+        ):
+            continue
+        if before is None or after is None:
+            # an end of a run: the neighbour's own next (or previous) step must agree
+            j = i + 1 if after is not None else i - 2
+            other = steps[j] if 0 <= j < len(steps) else None
+            if other is None or step[0] * other[0] + step[1] * other[1] < RUN_AGREE_MIN:
+                continue
+        ux, uy = g.direction
+        if abs(step[0] * uy - step[1] * ux) > RUN_ACROSS_MIN:
+            out[g.paint_index] = step
+    return out
+
+
+def _same_glyph(
+    a: Glyph, b: Glyph, p: Parameters, frame: Point | None = None
+) -> tuple[float, float, float] | None:
+    """(along, across) offset of b from a in a's frame (its writing direction, or `frame`:
+    the direction a's run advances), and the size the tolerances were scaled by, if they
+    are one glyph."""
     if a.direction != b.direction:
         dx_dir = a.direction[0] - b.direction[0]
         dy_dir = a.direction[1] - b.direction[1]
@@ -161,7 +235,7 @@ def _same_glyph(a: Glyph, b: Glyph, p: Parameters) -> tuple[float, float, float]
         return None
     dx = b.origin[0] - a.origin[0]
     dy = b.origin[1] - a.origin[1]
-    ux, uy = a.direction
+    ux, uy = a.direction if frame is None else frame
     along = dx * ux + dy * uy
     across = -dx * uy + dy * ux
     if abs(along) > p.dedupe_along * size or abs(across) > p.dedupe_across * size:
@@ -191,6 +265,7 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
     # Cells twice the search radius of a typical glyph: its neighbourhood then lies in a
     # 2×2 block of cells, so most glyphs cost 4 dictionary lookups.
     typical = heights[len(heights) // 2]
+    frames = run_directions(glyphs, params)
     cell = max(2.0 * params.dedupe_scan * typical, 1e-6)
     grid: dict[str, dict[int, list[Glyph]]] = {}
     root: dict[int, int] = {}
@@ -231,7 +306,8 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
             if bucket is None:
                 continue
             for b in bucket:
-                off = _same_glyph(b, a, params)
+                frame = frames.get(b.paint_index)
+                off = _same_glyph(b, a, params, frame)
                 if off is not None:
                     first = root.get(b.paint_index, b.paint_index)
                     along, across, size = off
@@ -243,6 +319,8 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
                         b.height,
                         params.dedupe_along * size,
                         params.dedupe_across * size,
+                        b.direction if frame is None else frame,
+                        "font" if frame is None else "run",
                     )
                     break
             if hit is not None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.articles import Bead, read_beads
+
 MAX_DEPTH = 128  # elements deeper than this are not walked (spec §8)
 MAX_PROBLEMS = 20  # a hostile tree could produce one problem per node
 
@@ -29,6 +31,8 @@ class PageStructure:
     page_has_struct_parents: bool  # the page dictionary has /StructParents
     depth_capped: bool  # the walk stopped at MAX_DEPTH somewhere on this page (or at an unknown page)
     problems: tuple[str, ...]  # what was wrong with the tree (tree-wide)
+    beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/articles.py)
+    bead_problems: tuple[str, ...] = ()  # what was wrong with the article threads (document-wide)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -37,6 +41,8 @@ class PageStructure:
             "page_has_struct_parents": self.page_has_struct_parents,
             "depth_capped": self.depth_capped,
             "problems": list(self.problems),
+            "beads": [b.to_json() for b in self.beads],
+            "bead_problems": list(self.bead_problems),
         }
 
 
@@ -168,6 +174,7 @@ def read_structures(pdf: pikepdf.Pdf) -> dict[int, PageStructure]:
     if walk.problem_count > len(walk.problems):
         walk.problems.append(f"... and {walk.problem_count - len(walk.problems)} more problem(s)")
     problems = tuple(walk.problems)
+    beads, bead_problems = read_beads(pdf)  # the reading-order facts of a page travel together
     out: dict[int, PageStructure] = {}
     for i, page in enumerate(pdf.pages):
         out[i] = PageStructure(
@@ -176,6 +183,8 @@ def read_structures(pdf: pikepdf.Pdf) -> dict[int, PageStructure]:
             page_has_struct_parents="/StructParents" in page.obj,
             depth_capped=walk.capped_unknown or i in walk.capped,
             problems=problems,
+            beads=beads.get(i, ()),
+            bead_problems=bead_problems,
         )
     return out
 

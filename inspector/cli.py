@@ -131,6 +131,8 @@ def _params(args: argparse.Namespace) -> Parameters:
             word_gap=args.word_gap,
             line_break=args.line_break,
             columns_gap=args.columns_gap,
+            cjk_gap=args.cjk_gap,
+            keep_ligatures=args.keep_ligatures,
         )
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
@@ -338,6 +340,18 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
     p.add_argument("--word-gap", type=float, default=d.word_gap, help="word-gap threshold × glyph height")
     p.add_argument("--line-break", type=float, default=d.line_break, help="line-break threshold × height")
     p.add_argument("--columns-gap", type=float, default=d.columns_gap, help="columns split × mean advance")
+    p.add_argument(
+        "--cjk-gap",
+        type=float,
+        default=d.cjk_gap,
+        help="space between CJK characters farther apart than this × height",
+    )
+    p.add_argument(
+        "--keep-ligatures",
+        action="store_true",
+        default=d.keep_ligatures,
+        help="keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
+    )
 
 
 def _add_version(p: argparse.ArgumentParser) -> None:

@@ -75,6 +75,13 @@ LAYERS: tuple[LayerSpec, ...] = (
     LayerSpec("columns", "Column boxes", "#ef6c00", False, "Columns found by columns mode"),
     LayerSpec("baselines", "Baselines", "#00897b", False, "Baselines of layout mode"),
     LayerSpec(
+        "article_beads",
+        "Article beads",
+        "#5e35b1",
+        False,
+        "Article-thread bead rectangles, numbered in thread order (articles mode reads them so)",
+    ),
+    LayerSpec(
         "compare",
         "Other engines differ",
         "#d84315",

@@ -143,9 +143,9 @@ def test_cjk_pair_gets_no_space_but_cjk_latin_pair_does() -> None:
 
 
 def test_cjk_definition() -> None:
-    for ch in "日本語テスト한글ㄅ、（ｶ\u3000":
+    for ch in "日本語テストㄅ、（ｶ\u3000":
         assert is_cjk(ch), ch
-    for ch in "Aé9—Ω":
+    for ch in "Aé9—Ω한글ㄱ":  # spec §9: Hangul takes the ordinary §3 rule
         assert not is_cjk(ch), ch
 
 

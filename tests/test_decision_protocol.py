@@ -18,11 +18,14 @@ import pytest
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES, assemble
 from glyphscope.core.assembly.decisions import (
+    ArticleBeadRecord,
+    ArticleOrderDecision,
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
     GridPlacement,
     LayoutGrid,
+    LigatureDecision,
     LineBreakDecision,
     StructureOrder,
     TextColumn,
@@ -244,6 +247,9 @@ SAMPLES: dict[type, Any] = {
     ColumnSplit: ColumnSplit(3, 4, 40.0, 18.0, 3.0, 6.0, ((0, 0),) * 4, ((1, 1),) * 4),  # type: ignore[arg-type]
     TextColumn: TextColumn(0, ((0, 0), (1, 0), (1, 1), (0, 1)), 2, (7, 8)),
     StructureOrder: StructureOrder((0, 1), 10, 2, 12, 11),
+    LigatureDecision: LigatureDecision(4, "\ufb01", "fi"),
+    ArticleBeadRecord: ArticleBeadRecord(1, 0, 0, ((0, 0), (1, 0), (1, 1), (0, 1)), (5, 6)),
+    ArticleOrderDecision: ArticleOrderDecision(2, 80, 100, 0.5),
     CullDecision: CullDecision(0, (404.0, 703.0), (0.0, 0.0, 300.0, 300.0)),
     DuplicateDecision: DuplicateDecision(1, 0, 0.5, -0.3, 11.1, 1.11, 2.22),
     FormMembershipDecision: FormMembershipDecision(2, ("/Fm",), "7 0 R", (5.0, 5.0), None, False),

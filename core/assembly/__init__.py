@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from glyphscope.core.assembly.articles import articles_text
 from glyphscope.core.assembly.auto import auto_text
 from glyphscope.core.assembly.columns import columns_text
 from glyphscope.core.assembly.decisions import (
+    ArticleBeadRecord,
+    ArticleOrderDecision,
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
@@ -35,7 +38,7 @@ from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.structure import PageStructure
 
-MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "auto")
+MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "articles", "auto")
 
 
 def assemble(
@@ -66,6 +69,8 @@ def _assemble(
         return columns_text(visible, params)
     if mode == "structure":
         return structure_text(visible, structure, params)
+    if mode == "articles":
+        return articles_text(visible, structure, params)
     if mode == "auto":
         return auto_text(visible, structure, params)
     raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
@@ -73,6 +78,8 @@ def _assemble(
 
 __all__ = [
     "MODES",
+    "ArticleBeadRecord",
+    "ArticleOrderDecision",
     "Baseline",
     "CharMap",
     "ColumnChangeDecision",

@@ -8,22 +8,18 @@ from typing import NamedTuple
 from glyphscope.core.glyph import Glyph
 
 # Inclusive code-point ranges counted as CJK for the no-space rule (spec §9). Kangxi and CJK
-# radicals are added on purpose: broken fonts often map ideographs to them.
+# radicals are added on purpose: broken fonts often map ideographs to them. Hangul is NOT here:
+# Korean separates words with spaces, so Hangul pairs take the ordinary §3 rule.
 _CJK_RANGES: tuple[tuple[int, int], ...] = (
-    (0x1100, 0x11FF),  # Hangul Jamo
     (0x2E80, 0x2FDF),  # CJK Radicals Supplement, Kangxi Radicals
     (0x3000, 0x303F),  # CJK Symbols and Punctuation
     (0x3040, 0x309F),  # Hiragana
     (0x30A0, 0x30FF),  # Katakana
     (0x3100, 0x312F),  # Bopomofo
-    (0x3130, 0x318F),  # Hangul Compatibility Jamo
     (0x31A0, 0x31BF),  # Bopomofo Extended
     (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
     (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
     (0x4E00, 0x9FFF),  # CJK Unified Ideographs
-    (0xA960, 0xA97F),  # Hangul Jamo Extended-A
-    (0xAC00, 0xD7AF),  # Hangul Syllables
-    (0xD7B0, 0xD7FF),  # Hangul Jamo Extended-B
     (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
     (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms (incl. half-width Katakana)
     (0x20000, 0x2FA1F),  # Extensions B–F, compatibility supplement
@@ -78,6 +74,25 @@ def text_info(g: Glyph) -> TextInfo:
         if len(_INFO_CACHE) < _INFO_CACHE_LIMIT:
             _INFO_CACHE[g.unicode] = found
     return found
+
+
+LIGATURES: dict[str, str] = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",  # long s + t (NFKC)
+    "\ufb06": "st",
+}
+"""Latin ligature code points (U+FB00–FB06) and the letters text modes write for them."""
+
+
+def expand_ligatures(text: str) -> str | None:
+    """`text` with its ligature code points written as letters; None when it holds none."""
+    if not any(ch in LIGATURES for ch in text):
+        return None
+    return "".join(LIGATURES.get(ch, ch) for ch in text)
 
 
 def glyph_text(g: Glyph) -> str:

@@ -110,7 +110,7 @@ def _split_vertical(visible: Sequence[Glyph]) -> tuple[list[Glyph], list[Glyph]]
 
 
 def columns_text(visible: Sequence[Glyph], params: Parameters) -> PageText:
-    out = TextBuilder()
+    out = TextBuilder(keep_ligatures=params.keep_ligatures)
     if not visible:
         return out.build("columns")
     visible, vertical = _split_vertical(visible)

@@ -18,7 +18,7 @@ from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.records import fast_init
 
 WordGapVerdict: TypeAlias = Literal[
-    "inserted", "below_threshold", "existing_space", "cjk_pair", "negative_gap"
+    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap"
 ]
 LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
@@ -35,6 +35,9 @@ def _quad_json(q: Quad) -> list[list[float]]:
 _WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap"})
 """Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
 
+_WORD_GAP_CJK = frozenset({"cjk_pair", "cjk_gap"})
+"""Verdicts of the CJK rule (spec §9): the gap compared with cjk_gap × height."""
+
 
 @fast_init  # one per glyph pair: see core/records.py
 @dataclass(frozen=True, slots=True)
@@ -42,8 +45,10 @@ class WordGapDecision:
     """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction.
 
     value = gap, threshold = factor × height (space iff value > threshold). Next to a space
-    glyph (`existing_space`) or between two CJK characters (`cjk_pair`) no number is
-    compared: value and threshold are None (`gap` and `space_threshold` are still kept).
+    glyph (`existing_space`) no number is compared: value and threshold are None (`gap`
+    and `space_threshold` are still kept). Between two CJK characters the CJK rule
+    (spec §9) compares the gap with `cjk_factor` × height instead: `cjk_gap` (a space
+    is inserted: separate cells or fields) or `cjk_pair` (no space: justification).
     """
 
     kind: ClassVar[str] = "word_gap"
@@ -55,17 +60,25 @@ class WordGapDecision:
     space_threshold: float  # factor × height
     factor: float  # Parameters.word_gap
     height: float  # the box height of `after`
+    cjk_factor: float = 0.0  # Parameters.cjk_gap (CJK pairs only)
 
     @property
     def inserted(self) -> bool:
-        return self.verdict == "inserted"
+        """A space was generated (by the §3 rule or the CJK gap rule)."""
+        return self.verdict == "inserted" or self.verdict == "cjk_gap"
+
+    @property
+    def cjk_threshold(self) -> float:
+        return self.cjk_factor * self.height
 
     @property
     def value(self) -> float | None:
-        return self.gap if self.verdict in _WORD_GAP_MEASURED else None
+        return self.gap if self.verdict in _WORD_GAP_MEASURED or self.verdict in _WORD_GAP_CJK else None
 
     @property
     def threshold(self) -> float | None:
+        if self.verdict in _WORD_GAP_CJK:
+            return self.cjk_threshold
         return self.space_threshold if self.verdict in _WORD_GAP_MEASURED else None
 
     def to_json(self) -> dict[str, Any]:
@@ -77,19 +90,23 @@ class WordGapDecision:
             space_threshold=_r(self.space_threshold),
             factor=self.factor,
             height=_r(self.height),
+            cjk_factor=self.cjk_factor,
         )
 
     def describe(self) -> str:
         rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.space_threshold)} pt"
+        cjk_rule = f"{_f(self.cjk_factor)} × {_f(self.height)} pt = {_f(self.cjk_threshold)} pt"
+        if self.verdict == "cjk_gap":
+            return f"space inserted between CJK characters: gap {_f(self.gap)} pt > {cjk_rule} (cjk_gap)"
+        if self.verdict == "cjk_pair":
+            return f"no space: both glyphs are CJK and gap {_f(self.gap)} pt ≤ {cjk_rule} (cjk_gap)"
         if self.verdict == "inserted":
             return f"space inserted: gap {_f(self.gap)} pt > {rule}"
         if self.verdict == "below_threshold":
             return f"no space: gap {_f(self.gap)} pt ≤ {rule}"
         if self.verdict == "negative_gap":
             return f"no space: negative gap {_f(self.gap)} pt ≤ {rule} (overlapping or reversed glyphs are glued)"
-        if self.verdict == "existing_space":
-            return f"no space: one side already is a space, no threshold applies (gap {_f(self.gap)} pt)"
-        return f"no space: both glyphs are CJK, no threshold applies (gap {_f(self.gap)} pt)"
+        return f"no space: one side already is a space, no threshold applies (gap {_f(self.gap)} pt)"
 
 
 @fast_init  # one per glyph pair: see core/records.py
@@ -205,6 +222,51 @@ class ColumnChangeDecision:
         if self.verdict == "column_change":
             return f"line break (vertical column change): centre x {_f(self.center_x)} outside column {span}"
         return f"same vertical column: centre x {_f(self.center_x)} inside {span}"
+
+
+@dataclass(frozen=True, slots=True)
+class LigatureDecision:
+    """A ligature glyph (U+FB00–FB06) written as its letters (Parameters.keep_ligatures off).
+
+    glyph = the glyph, whose record keeps the raw code point; `raw` → `letters`, every
+    letter linked to the glyph in the character map. Verdict "expanded"; no number is
+    compared: value and threshold are None.
+    """
+
+    kind: ClassVar[str] = "ligature"
+
+    paint_index: int
+    raw: str
+    letters: str
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "expanded"
+
+    @property
+    def value(self) -> None:
+        return None
+
+    @property
+    def threshold(self) -> None:
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            self.paint_index,
+            raw=self.raw,
+            letters=self.letters,
+            code_points=[f"U+{ord(c):04X}" for c in self.raw],
+        )
+
+    def describe(self) -> str:
+        points = " ".join(f"U+{ord(c):04X}" for c in self.raw)
+        return f"ligature {self.raw!r} ({points}) written as {len(self.letters)} letters {self.letters!r}"
 
 
 class _Information:
@@ -511,6 +573,101 @@ class StructureOrder(_Information):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ArticleBeadRecord(_Information):
+    """Articles order: one bead of an article thread on the page, read in thread order.
+
+    `number` counts the page's beads in reading order (1-based, as the overlay shows it);
+    glyphs = the visible glyphs whose box centre lies in it (a glyph in several beads goes
+    to the first). glyph = the bead's first glyph; verdict "bead", or "empty".
+    """
+
+    kind: ClassVar[str] = "article_bead"
+
+    number: int
+    thread: int  # 0-based thread index in /Threads
+    index: int  # 0-based position in its thread
+    quad: Quad  # the bead rectangle
+    glyphs: tuple[int, ...]
+
+    @property
+    def glyph(self) -> int | None:
+        return self.glyphs[0] if self.glyphs else None
+
+    @property
+    def verdict(self) -> str:
+        return "bead" if self.glyphs else "empty"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            self.glyph,
+            number=self.number,
+            thread=self.thread,
+            index=self.index,
+            quad=_quad_json(self.quad),
+            glyphs=list(self.glyphs),
+        )
+
+    def describe(self) -> str:
+        return (
+            f"article bead {self.number} (thread {self.thread + 1}, bead {self.index + 1}): "
+            f"{len(self.glyphs)} glyphs whose box centre lies in it"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleOrderDecision:
+    """Articles order of a page (issue 9): how many visible glyphs the beads hold.
+
+    A page-level record (glyph None). value = glyphs in beads; threshold = the share of
+    the visible glyphs (ARTICLE_SHARE × total) auto mode requires to read in bead order.
+    verdict "articles" (value ≥ threshold: auto uses bead order), "too_few" or "no_beads".
+    """
+
+    kind: ClassVar[str] = "article_order"
+
+    beads: int
+    in_beads: int
+    total: int
+    share: float  # the factor of `total` compared
+
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def usable(self) -> bool:
+        return self.beads > 0 and self.in_beads > 0 and self.in_beads >= self.share * self.total
+
+    @property
+    def verdict(self) -> str:
+        if not self.beads:
+            return "no_beads"
+        return "articles" if self.usable else "too_few"
+
+    @property
+    def value(self) -> float:
+        return float(self.in_beads)
+
+    @property
+    def threshold(self) -> float:
+        return self.share * self.total
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self, None, beads=self.beads, in_beads=self.in_beads, total=self.total, share=self.share
+        )
+
+    def describe(self) -> str:
+        if not self.beads:
+            return "no article beads on this page"
+        rule = f"{_f(self.share)} × {self.total} = {_f(self.threshold)}"
+        if self.usable:
+            return f"article order: {self.in_beads} glyphs in {self.beads} bead(s) ≥ {rule}; the rest follow in plain order"
+        return f"article order not used by auto: {self.in_beads} glyphs in {self.beads} bead(s) < {rule}"
+
+
 Decision: TypeAlias = (
     WordGapDecision
     | LineBreakDecision
@@ -522,6 +679,9 @@ Decision: TypeAlias = (
     | ColumnSplit
     | TextColumn
     | StructureOrder
+    | LigatureDecision
+    | ArticleBeadRecord
+    | ArticleOrderDecision
 )
 """An assembly decision; every one is a `DecisionRecord`."""
 
@@ -536,4 +696,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     ColumnSplit,
     TextColumn,
     StructureOrder,
+    LigatureDecision,
+    ArticleBeadRecord,
+    ArticleOrderDecision,
 )

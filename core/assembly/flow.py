@@ -31,7 +31,7 @@ def join_pair(
         return
     wg = word_gap_decision(prev, cur, params, before, after)
     j = out.decide(wg)
-    if wg.verdict == "inserted":
+    if wg.inserted:
         out.generated(" ", j)
 
 
@@ -75,6 +75,21 @@ def _as_horizontal(g: Glyph) -> Glyph:
         return g
     height = ((q3[0] - q0[0]) ** 2 + (q3[1] - q0[1]) ** 2) ** 0.5
     return replace(g, origin=q0, glyph_end=q1, pen_end=q1, direction=(dx / norm, dy / norm), height=height)
+
+
+def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
+    """The glyphs with every vertical-font run painted sideways seen as horizontal text.
+
+    Geometric modes (layout, columns) cluster baselines along each glyph's direction;
+    a sideways run must be measured along the line its glyphs follow (issue 9).
+    """
+    runs = wmode_runs(glyphs)
+    if not any(vertical and laid_out_sideways(run) for vertical, run in runs):
+        return glyphs
+    out: list[Glyph] = []
+    for vertical, run in runs:
+        out.extend(_as_horizontal(g) for g in run) if vertical and laid_out_sideways(run) else out.extend(run)
+    return out
 
 
 def _join_vertical(

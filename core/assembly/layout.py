@@ -8,6 +8,7 @@ from typing import Literal
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
 from glyphscope.core.assembly.chars import glyph_text, is_space_char
 from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
+from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.words import word_gap_decision
 from glyphscope.core.geometry import Point, Rect
@@ -26,9 +27,10 @@ def layout_text(visible: Sequence[Glyph], params: Parameters, visible_box: Rect)
     word-gap rule) are placed on the grid; glyphs inside a word stay together,
     and two words the grid would glue still get one space.
     """
-    out = TextBuilder()
+    out = TextBuilder(keep_ligatures=params.keep_ligatures)
     if not visible:
         return out.build("layout")
+    visible = sideways_as_horizontal(visible)
     frame = dominant_frame(visible)
     lines = cluster_baselines(visible, frame, params)
     heights = [g.height for g in visible if not g.is_space and g.height > 0] or [1.0]
@@ -82,7 +84,7 @@ def _emit_line(
         if prev is not None:
             wg = word_gap_decision(prev, g, params)
             wi = out.decide(wg)
-            inserted = wg.verdict == "inserted"
+            inserted = wg.inserted
             starts_word = inserted or is_space_char(glyph_text(prev)[-1])
         if starts_word and not is_space_char(text[0]):
             position = along(g.origin) - left

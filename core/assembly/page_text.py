@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from glyphscope.core.assembly.chars import glyph_text
-from glyphscope.core.assembly.decisions import Decision
+from glyphscope.core.assembly.chars import LIGATURES, expand_ligatures, glyph_text
+from glyphscope.core.assembly.decisions import Decision, LigatureDecision
 from glyphscope.core.glyph import Glyph
 
 
@@ -94,9 +94,10 @@ class PageText:
 class TextBuilder:
     """Accumulates text, the character map and decisions (one builder per assembly)."""
 
-    __slots__ = ("_parts", "_glyph", "_decision", "_decisions", "_last", "_spans")
+    __slots__ = ("_parts", "_glyph", "_decision", "_decisions", "_last", "_spans", "_expand")
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep_ligatures: bool = False) -> None:
+        self._expand = not keep_ligatures  # Parameters.keep_ligatures
         self._parts: list[str] = []
         self._glyph = array("i")
         self._decision = array("i")
@@ -124,6 +125,10 @@ class TextBuilder:
         """Emit the glyph's text (`text` when the caller already has it); returns its length."""
         if text is None:
             text = glyph_text(g)
+        if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
+            letters = expand_ligatures(text) or text
+            self._decisions.append(LigatureDecision(g.paint_index, text, letters))
+            text = letters  # several characters, one glyph: the char map links each to it
         n = len(text)
         self._spans.append((g.paint_index, len(self._glyph), n))
         self._parts.append(text)

@@ -11,6 +11,6 @@ from glyphscope.core.params import Parameters
 
 
 def plain_text(visible: Sequence[Glyph], params: Parameters, mode: str = "plain") -> PageText:
-    out = TextBuilder()
+    out = TextBuilder(keep_ligatures=params.keep_ligatures)
     join_flow(visible, out, params)
     return out.build(mode)

@@ -33,7 +33,9 @@ def word_gap_decision(
     if before.last_space or after.first_space:
         verdict = "existing_space"
     elif before.last_cjk and after.first_cjk:
-        verdict = "cjk_pair"
+        # spec §9: justification spreads ideographs, but a full ideograph of empty space
+        # (cjk_gap × height) separates cells or fields
+        verdict = "cjk_gap" if gap > params.cjk_gap * height else "cjk_pair"
     elif gap > threshold:
         verdict = "inserted"
     elif gap < 0.0:
@@ -41,5 +43,5 @@ def word_gap_decision(
     else:
         verdict = "below_threshold"
     return WordGapDecision(
-        prev.paint_index, cur.paint_index, verdict, gap, threshold, params.word_gap, height
+        prev.paint_index, cur.paint_index, verdict, gap, threshold, params.word_gap, height, params.cjk_gap
     )

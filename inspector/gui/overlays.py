@@ -344,6 +344,24 @@ def _columns_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -
     return b.finish()
 
 
+def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    """Article beads (issue 9): each bead rectangle, numbered in thread order, from articles mode."""
+    from glyphscope.core.assembly.decisions import ArticleBeadRecord
+
+    b = _Builder("article_beads", _page_rect(facts))
+    colour = L.LAYER_BY_KEY["article_beads"].colour
+    beads = facts.analysis.texts["articles"].decisions_of(ArticleBeadRecord)
+    for bead in beads:
+        b.polygon(Style(colour, 2.0, fill=colour, fill_alpha=22, dash=not bead.glyphs), bead.quad)
+        b.drawing.labels.append(Label(bead.quad[3], f"bead {bead.number}", colour))
+        b.drawing.markers.append(Marker(bead.quad[3], bead, bead.glyphs[:1]))
+    for thread in sorted({bd.thread for bd in beads}):  # each thread from bead to bead, dotted
+        q = [bd.quad for bd in beads if bd.thread == thread]
+        centres = [((c[0][0] + c[2][0]) * 0.5, (c[0][1] + c[2][1]) * 0.5) for c in q]
+        b.polyline(Style(colour, 1.0, dot=True), centres)
+    return b.finish()
+
+
 def _baselines_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     view = facts.view("layout")
     b = _Builder("baselines", _page_rect(facts))
@@ -486,6 +504,7 @@ STATIC_LAYER_BUILDERS = {
     "columns": _columns_layer,
     "baselines": _baselines_layer,
     "compare": compare_layer,
+    "article_beads": _article_beads_layer,
 }
 MODE_LAYER_BUILDERS = {
     "word_gaps": _word_gaps_layer,

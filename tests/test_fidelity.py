@@ -1,0 +1,302 @@
+"""Issue 9 (fidelity): ligatures, article threads, dedupe along the run, Hangul and cjk_gap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+import pytest
+
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly import MODES, assemble
+from glyphscope.core.assembly.articles import ARTICLE_SHARE, article_use
+from glyphscope.core.assembly.auto import auto_order
+from glyphscope.core.assembly.decisions import (
+    ArticleBeadRecord,
+    ArticleOrderDecision,
+    LigatureDecision,
+    WordGapDecision,
+)
+from glyphscope.core.document import open_document
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.passes import classify, dedupe, run_directions
+from glyphscope.core.structure_use import structure_use
+from tests import corpus
+from tests.glyph_factory import GlyphFactory
+from tests.pdfbuild import helvetica, identity_h_font, identity_tounicode, make_pdf, to_bytes
+
+BOX = (0.0, 0.0, 612.0, 792.0)
+SCHEMAS = Path(__file__).resolve().parent.parent / "inspector" / "schemas"
+
+
+def _doc(pdf: pikepdf.Pdf) -> Any:
+    return open_document(to_bytes(pdf))
+
+
+# ------------------------------------------------------------------ ligatures (point 2)
+
+_LIGATURE_TOUNICODE = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+    b"/CMapName /Lig-UCS def /CMapType 2 def\n"
+    b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+    b"1 beginbfrange <20> <7E> <0020> endbfrange\n"
+    b"2 beginbfchar <01> <FB01> <02> <FB03> endbfchar\n"
+    b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+)
+
+
+def _ligature_font(pdf: pikepdf.Pdf) -> Any:
+    font = helvetica(pdf)
+    font.ToUnicode = pdf.make_stream(_LIGATURE_TOUNICODE)
+    return font
+
+
+def _ligature_page(params: Parameters = DEFAULT_PARAMETERS) -> Any:
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td (Pro\x01le o\x02ce) Tj ET"], {"/F1": _ligature_font})
+    return analyze_page(_doc(pdf), 1, params)
+
+
+def test_ligatures_are_written_as_letters_with_a_decision_per_glyph() -> None:
+    page = _ligature_page()
+    fi = next(g for g in page.classified.visible if g.unicode == "\ufb01")  # the record keeps U+FB01
+    for mode in MODES:
+        if mode != "structure":  # no structure tree: structure mode has no text
+            assert "Profile office" in (page.texts[mode].text or ""), mode
+    text = page.texts["plain"]
+    ligatures = text.decisions_of(LigatureDecision)
+    assert [(d.raw, d.letters, d.verdict) for d in ligatures] == [
+        ("\ufb01", "fi", "expanded"),
+        ("\ufb03", "ffi", "expanded"),
+    ]
+    assert (
+        ligatures[0].glyph == fi.paint_index and ligatures[0].value is None and ligatures[0].threshold is None
+    )
+    # several characters, one glyph: the character map links both letters to it
+    chars = text.chars_of_glyph(fi.paint_index)
+    assert text.text is not None and text.text[chars.start : chars.stop] == "fi"
+    assert [text.glyph_of_char(i) for i in chars] == [fi.paint_index, fi.paint_index]
+    assert ligatures[0].to_json()["code_points"] == ["U+FB01"]
+    assert any(d.kind == "ligature" for d in page.decisions("plain"))
+
+
+def test_keep_ligatures_keeps_the_code_points() -> None:
+    page = _ligature_page(Parameters(keep_ligatures=True))
+    text = page.texts["plain"]
+    assert text.text == "Pro\ufb01le o\ufb03ce"
+    assert not text.decisions_of(LigatureDecision)
+    assert Parameters(keep_ligatures=1.0).keep_ligatures is True  # a Tuning control hands 0.0 / 1.0
+    with pytest.raises(ValueError):
+        Parameters(keep_ligatures=0.5)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ Hangul and cjk_gap (point 6)
+
+
+def test_hangul_pairs_take_the_word_gap_rule() -> None:
+    f = GlyphFactory()
+    f.glyph("한", 72, 700)
+    f.glyph("국", 78, 700)  # touching: 0 gap
+    f.glyph("어", 90, 700)  # 6 pt gap > 0.15 × 12 = 1.8
+    text = assemble(f.glyphs, "plain", visible_box=BOX)
+    assert text.text == "한국 어"
+    gaps = text.decisions_of(WordGapDecision)
+    assert [d.verdict for d in gaps] == ["below_threshold", "inserted"]
+    assert gaps[1].value == pytest.approx(6.0) and gaps[1].threshold == pytest.approx(1.8)
+
+
+def test_cjk_gap_inserts_a_space_between_far_ideographs_as_its_own_verdict() -> None:
+    f = GlyphFactory()
+    f.glyph("日", 72, 700)
+    f.glyph("本", 84, 700)  # 6 pt gap ≤ 1.0 × 12: justification, glued
+    f.glyph("語", 105, 700)  # 15 pt gap > 12: separate cells
+    text = assemble(f.glyphs, "plain", visible_box=BOX)
+    assert text.text == "日本 語"
+    gaps = text.decisions_of(WordGapDecision)
+    assert [d.verdict for d in gaps] == ["cjk_pair", "cjk_gap"]
+    assert (gaps[0].value, gaps[0].threshold) == (pytest.approx(6.0), pytest.approx(12.0))
+    assert (gaps[1].value, gaps[1].threshold) == (pytest.approx(15.0), pytest.approx(12.0))
+    assert gaps[1].inserted and gaps[1].to_json()["cjk_factor"] == 1.0
+    assert "cjk_gap" in gaps[1].describe()
+    wider = assemble(f.glyphs, "plain", Parameters(cjk_gap=1.5), visible_box=BOX)
+    assert wider.text == "日本語"  # 15 ≤ 18
+
+
+def test_cjk_gap_on_a_pikepdf_page() -> None:
+    content = b"BT /F1 10 Tf 72 700 Td <65E5672C> Tj 40 0 Td <8A9E> Tj ET"
+    pdf = make_pdf([content], {"/F1": lambda pdf: identity_h_font(pdf, tounicode=identity_tounicode())})
+    page = analyze_page(_doc(pdf), 1)
+    assert page.texts["plain"].text == "日本 語"
+    assert analyze_page(_doc(pdf), 1, Parameters(cjk_gap=3.0)).texts["plain"].text == "日本語"
+
+
+def test_cli_takes_cjk_gap_and_keep_ligatures() -> None:
+    from glyphscope.inspector.cli import _params, build_parser
+
+    args = build_parser().parse_args(
+        ["text", "x.pdf", "--cjk-gap", "2", "--keep-ligatures", "--mode", "articles"]
+    )
+    params = _params(args)
+    assert params.cjk_gap == 2.0 and params.keep_ligatures is True
+    defaults = _params(build_parser().parse_args(["text", "x.pdf"]))
+    assert defaults.cjk_gap == 1.0 and defaults.keep_ligatures is False
+
+
+# ------------------------------------------------------------------ dedupe along the run (point 5)
+
+
+def _sideways_vertical_pdf(step: float) -> pikepdf.Pdf:
+    """An Identity-V font whose glyphs are placed one by one along a horizontal line."""
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = identity_h_font(pdf, tounicode=identity_tounicode())
+        f.Encoding = pikepdf.Name("/Identity-V")
+        return f
+
+    x = 100.0
+    ops = ["BT /F1 12 Tf"]
+    for code in ("0077", "0069", "006C", "006C"):  # w i l l
+        ops.append(f"1 0 0 1 {x:.2f} 700 Tm <{code}> Tj")
+        x += step if code == "006C" else 7.0
+    ops.append("ET")
+    return make_pdf([" ".join(ops).encode()], {"/F1": font})
+
+
+def test_dedupe_measures_along_the_run_a_vertical_font_follows() -> None:
+    doc = _doc(_sideways_vertical_pdf(2.0))
+    page = doc.interpret(1)
+    glyphs = list(page.glyphs)
+    assert all(g.wmode == 1 and g.direction == pytest.approx((0.0, -1.0)) for g in glyphs)
+    l1, l2 = glyphs[2], glyphs[3]
+    across_font = abs(l2.origin[0] - l1.origin[0])
+    assert across_font <= 0.2 * l1.height  # in the font's frame the second l WOULD be a copy
+    frames = run_directions(glyphs)
+    assert frames[l1.paint_index] == pytest.approx((1.0, 0.0))
+    assert dedupe(glyphs) == []
+    assert "will" in (analyze_page(doc, 1).texts["plain"].text or "")
+
+
+def test_dedupe_in_the_run_frame_still_drops_a_real_copy_and_reports_the_axis() -> None:
+    f = GlyphFactory()
+    for i, ch in enumerate("will"):
+        f.glyph(ch, 100 + 6 * i, 700, angle=-90)  # font direction down, run to the right
+    g = f.glyph("l", 118.3, 700.2, angle=-90)  # fake-bold copy of the last l
+    found = dedupe(list(f.glyphs))
+    assert [d.paint_index for d in found] == [g.paint_index]
+    d = found[0]
+    assert d.frame == "run" and d.direction == pytest.approx((1.0, 0.0))
+    assert d.value == (pytest.approx(0.3), pytest.approx(0.2))
+    assert d.to_json()["frame"] == "run" and "run's advance" in d.describe()
+
+
+def test_ordinary_text_keeps_the_font_frame() -> None:
+    f = GlyphFactory()
+    for i, ch in enumerate("hello"):
+        f.glyph(ch, 100 + 6 * i, 700)
+    f.glyph("5", 100, 680)  # a cell below: no sideways run
+    assert run_directions(list(f.glyphs)) == {}
+
+
+def test_corpus_vfont_reads_will() -> None:
+    corpus.require()
+    doc = open_document(str(corpus.CORPUS / "pdfbox__PDFBOX-3127-VFont.pdf"))
+    text = analyze_page(doc, 1).texts["plain"].text or ""
+    assert "Insurance will hold a public" in text
+    assert not analyze_page(doc, 1).classified.duplicates
+
+
+# ------------------------------------------------------------------ article threads (point 3)
+
+
+def _articles_pdf(bead_rects: list[list[float]]) -> pikepdf.Pdf:
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (Alpha) Tj ET "
+        b"BT /F1 12 Tf 300 700 Td (Beta) Tj ET "
+        b"BT /F1 12 Tf 72 500 Td (Gamma) Tj ET"
+    )
+    pdf = make_pdf([content])
+    page = pdf.pages[0].obj
+    thread = pdf.make_indirect(
+        pikepdf.Dictionary(Type=pikepdf.Name.Thread, I=pikepdf.Dictionary(Title="Story"))
+    )
+    beads = [
+        pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Bead, T=thread, P=page, R=rect))
+        for rect in bead_rects
+    ]
+    for i, bead in enumerate(beads):
+        bead.N = beads[(i + 1) % len(beads)]
+        bead.V = beads[i - 1]
+    thread.F = beads[0]
+    pdf.Root.Threads = pikepdf.Array([thread])
+    page.B = pikepdf.Array(beads)
+    return pdf
+
+
+def test_articles_mode_reads_beads_in_thread_order_then_the_rest() -> None:
+    doc = _doc(_articles_pdf([[60, 480, 200, 530], [60, 680, 200, 730]]))  # Gamma first, then Alpha
+    page = analyze_page(doc, 1)
+    assert page.texts["plain"].text == "Alpha Beta\nGamma"
+    text = page.texts["articles"]
+    assert text.text == "Gamma\nAlpha\nBeta"
+    beads = text.decisions_of(ArticleBeadRecord)
+    assert [(b.number, b.thread, b.index, len(b.glyphs)) for b in beads] == [(1, 0, 0, 5), (2, 0, 1, 5)]
+    assert beads[0].quad == ((60.0, 480.0), (200.0, 480.0), (200.0, 530.0), (60.0, 530.0))
+    order = text.decisions_of(ArticleOrderDecision)[0]
+    assert (order.value, order.threshold, order.verdict) == (10.0, ARTICLE_SHARE * 14, "articles")
+    # auto: no structure tree, beads hold 10 of 14 glyphs ≥ 7 → article order
+    auto = page.texts["auto"]
+    assert auto.text == "Gamma\nAlpha\nBeta" and auto.structured is False
+    assert auto.reason is not None and "article order" in auto.reason
+    assert page.structure.beads[0].title == "Story"
+
+
+def test_auto_keeps_plain_when_beads_hold_less_than_half() -> None:
+    doc = _doc(_articles_pdf([[60, 480, 200, 530]]))  # only Gamma: 5 of 14 < 7
+    page = analyze_page(doc, 1)
+    assert page.texts["articles"].text == "Gamma\nAlpha Beta"
+    order = page.texts["articles"].decisions_of(ArticleOrderDecision)[0]
+    assert (order.value, order.threshold, order.verdict) == (5.0, 7.0, "too_few")
+    assert page.texts["auto"].text == "Alpha Beta\nGamma"
+    use = structure_use(page.structure, page.classified.visible)
+    assert auto_order(use, article_use(page.structure, page.classified.visible)) == "plain"
+
+
+def test_articles_without_threads_is_plain_order_with_a_reason() -> None:
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td (Alpha) Tj ET"])
+    text = analyze_page(_doc(pdf), 1).texts["articles"]
+    assert text.text == "Alpha" and text.reason == "no article beads on this page"
+
+
+def test_a_looping_bead_chain_ends() -> None:
+    pdf = _articles_pdf([[60, 480, 200, 530], [60, 680, 200, 730]])
+    bead = pdf.Root.Threads[0].F
+    bead.N.N = bead.N  # the second bead points at itself: the walk stops there
+    page = analyze_page(_doc(pdf), 1)
+    assert len(page.structure.beads) == 2
+
+
+def test_corpus_poems_read_german_first() -> None:
+    corpus.require()
+    doc = open_document(str(corpus.CORPUS / "pdfbox__PDFBOX-3110-poems-beads-cropbox.pdf"))
+    page = analyze_page(doc, 1)
+    assert (page.texts["plain"].text or "").startswith("ARGAN")
+    for mode in ("articles", "auto"):
+        assert (page.texts[mode].text or "").startswith("Wer reitet so spät durch Nacht und Wind?"), mode
+
+
+def test_modes_in_the_schemas_follow_core_modes() -> None:
+    for name in ("text", "decisions"):
+        schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+        assert schema["properties"]["mode"]["enum"] == list(MODES)
+    assert "articles" in MODES
+
+
+def test_classify_unchanged_for_upright_fake_bold() -> None:
+    f = GlyphFactory()
+    for i, ch in enumerate("guest"):
+        f.glyph(ch, 100 + 6 * i, 700)
+    for i, ch in enumerate("guest"):
+        f.glyph(ch, 100.4 + 6 * i, 700)
+    assert len(dedupe(list(f.glyphs))) == 5
+    assert classify  # the pass the page product runs
