@@ -425,6 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="an HTML report without page images (needs no Qt)",
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
+    _add_triage_compare(p)
     cli_io.add_quiet_option(p)
     p.set_defaults(func=cmd_triage)
 
@@ -442,6 +443,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_compare(sub)
     return parser
+
+
+def _add_triage_compare(p: argparse.ArgumentParser) -> None:
+    """triage --compare ENGINE: the option and its column live in inspector/triage_cli.py."""
+    from glyphscope.inspector.triage_cli import add_compare_option
+
+    add_compare_option(p)
 
 
 def _add_compare(sub: Any) -> None:

@@ -26,7 +26,7 @@ from glyphscope.inspector.compare_align import (
     align,
     is_space,
 )
-from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engines
+from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
 from glyphscope.inspector.jobs import Progress
 
@@ -255,3 +255,61 @@ def compare_page_job(
         results.update({r.key: r for r in ran})
     yield Progress(len(todo), len(todo) + 1, "aligning")
     return compare_page(analysis, [results[k] for k in keys], mode)
+
+
+# -- a whole document against one engine (triage's --compare column) -------------------------------
+
+DOCUMENT_MAX_PAGES = 10
+"""Pages of a document compared for its agreement: enough to rank files, cheap enough for a batch."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentAgreement:
+    """How far one engine's text of a document's first pages agrees with glyphscope's."""
+
+    engine: str
+    agreement: float | None  # 0–1 over the pages compared; None when the engine gave no text
+    pages: int  # pages compared
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        pct = None if self.agreement is None else round(100.0 * self.agreement, 2)
+        return {"engine": self.engine, "agreement_pct": pct, "pages": self.pages, "error": self.error}
+
+
+def document_agreement(
+    path: str,
+    engine: str,
+    password: str | None = None,
+    *,
+    max_pages: int = DOCUMENT_MAX_PAGES,
+    mode: str = "plain",
+    timeout: float = DEFAULT_TIMEOUT,
+) -> DocumentAgreement:
+    """`engine`'s agreement with glyphscope's `mode` text over the first `max_pages` pages of the PDF at
+    `path` (tokens in place on both sides / all tokens, as Alignment.agreement); never raises for a bad
+    file or a failing engine: the result carries the error."""
+    from glyphscope.core.analysis import document_analyses
+    from glyphscope.core.document import open_document
+    from glyphscope.core.errors import GlyphscopeError
+
+    try:
+        doc = open_document(path, password)
+    except GlyphscopeError as exc:
+        return DocumentAgreement(engine, None, 0, str(exc))
+    equal = total = done = 0
+    skipped: list[int] = []
+    pages = range(1, min(doc.page_count, max_pages) + 1)
+    for analysis in document_analyses(doc, pages, mode=mode, on_error=lambda n, exc: skipped.append(n)):
+        res = run_engine(engine, path, analysis.page_number, password, timeout=timeout)
+        if res.text is None:
+            return DocumentAgreement(engine, None, done, f"page {analysis.page_number}: {res.error}")
+        text = analysis.texts[mode]
+        al = align(
+            res.text, text.text or "", text.char_map.glyph if text.text else (), hidden_glyphs(analysis)
+        )
+        equal += al.tokens_equal
+        total += al.tokens_ours + al.tokens_theirs
+        done += 1
+    error = f"page(s) {', '.join(map(str, skipped))} could not be analysed" if skipped else None
+    return DocumentAgreement(engine, 1.0 if total == 0 else 2.0 * equal / total, done, error)

@@ -15,7 +15,7 @@ import contextlib
 import json
 import sys
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -184,14 +184,16 @@ def _write_reports(
     """The table on stdout (unless a report goes there), then the JSON and HTML reports."""
     json_out = getattr(args, "json_out", None)
     html_out = getattr(args, "html_out", None)
+    compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
     if not (cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
-        sys.stdout.write(_clean_line_table(rows))
+        sys.stdout.write(with_compare_column(_clean_line_table(rows), compare))
         sys.stdout.flush()
     failed = sum(1 for r in rows if r.failed)
     cli_io.note(args, f"{len(rows)} file(s) triaged" + (f", {failed} could not be read" if failed else ""))
 
     if json_out:
-        text = json.dumps(report_json(rows), ensure_ascii=False, indent=1) + "\n"
+        report = with_compare_json(report_json(rows), compare)
+        text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
         cli_io.write_output(json_out, text.encode("utf-8"))
         if not cli_io.is_stdout(json_out):
             cli_io.note(args, f"JSON report written to {json_out}")
@@ -211,3 +213,115 @@ def _write_reports(
 
 def _clean_line_table(rows: list[TriageRow]) -> str:
     return "\n".join(_clean_line(line) for line in format_table(rows).splitlines()) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# --compare ENGINE (issue 15): each file's agreement with another extractor, as one more column.
+# Self-contained: the report code calls compare_column() once and the two with_compare_* helpers.
+
+
+@dataclass(frozen=True, slots=True)
+class CompareColumn:
+    """The `--compare` column: one DocumentAgreement per row, in the rows' order."""
+
+    engine: str
+    label: str
+    version: str
+    values: list[Any]  # compare_page.DocumentAgreement
+
+    @property
+    def title(self) -> str:
+        return f"%agree({self.engine})"
+
+
+def add_compare_option(p: argparse.ArgumentParser) -> None:
+    from glyphscope.inspector.compare_engines import ENGINE_KEYS
+    from glyphscope.inspector.compare_page import DOCUMENT_MAX_PAGES
+
+    p.add_argument(
+        "--compare",
+        metavar="ENGINE",
+        type=_compare_engine,
+        help=f"add a column: % agreement of ENGINE's text ({', '.join(ENGINE_KEYS)}) with glyphscope's "
+        f"plain text over each file's first {DOCUMENT_MAX_PAGES} pages (glyphscope compare explains it)",
+    )
+
+
+def _compare_engine(text: str) -> str:
+    """--compare's value: one known, installed engine (a usage error before any file is read)."""
+    from glyphscope.inspector.compare_engines import engine_status, parse_engine_list
+
+    try:
+        keys = parse_engine_list(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if len(keys) != 1:
+        raise argparse.ArgumentTypeError(f"one engine is expected, not {text!r}")
+    status = engine_status(keys[0])
+    if not status.available:
+        raise argparse.ArgumentTypeError(f"{keys[0]} is not installed ({status.spec.install})")
+    return keys[0]
+
+
+def compare_column(
+    args: argparse.Namespace,
+    rows: list[TriageRow],
+    password: str | None,
+    sources: dict[str, str | Path] | None = None,
+) -> CompareColumn | None:
+    """The `--compare` column for `rows` (None without the option). Failed rows get no value; a
+    row whose file is "-" is read from its spool in `sources`. Raises ValueError for an unknown or
+    absent engine (the option's parser has checked it already)."""
+    engine = getattr(args, "compare", None)
+    if not engine:
+        return None
+    from glyphscope.inspector.compare_engines import engine_status, parse_engine_list
+    from glyphscope.inspector.compare_page import DocumentAgreement, document_agreement
+
+    keys = parse_engine_list(engine)
+    if len(keys) != 1:
+        raise ValueError(f"--compare takes one engine, not {engine!r}")
+    status = engine_status(keys[0])
+    if not status.available:
+        raise ValueError(f"--compare {keys[0]}: not installed ({status.spec.install})")
+    values = []
+    for row in rows:
+        if row.failed:
+            values.append(DocumentAgreement(status.key, None, 0, "the file could not be read"))
+            continue
+        path = str((sources or {}).get(row.file, row.file))
+        values.append(document_agreement(path, status.key, password))
+    return CompareColumn(status.key, status.label, status.version, values)
+
+
+def with_compare_column(table: str, column: CompareColumn | None) -> str:
+    """`table` (format_table's lines: header, then one per row) with the column before the file."""
+    if column is None:
+        return table
+    lines = table.splitlines()
+    if not lines:
+        return table
+    at = lines[0].rfind("file")
+    cells = [column.title] + [
+        "-" if v.agreement is None else f"{100.0 * v.agreement:.1f}" for v in column.values
+    ]
+    width = max(len(c) for c in cells)
+    out = [
+        line[:at] + cell.rjust(width) + "  " + line[at:]
+        for line, cell in zip(lines, cells + [""] * len(lines))
+    ]
+    return "\n".join(out) + "\n"
+
+
+def with_compare_json(report: dict[str, Any], column: CompareColumn | None) -> dict[str, Any]:
+    """The JSON report with `compare`: the engine and each row's agreement (same order as `rows`)."""
+    if column is None:
+        return report
+    return report | {
+        "compare": {
+            "engine": column.engine,
+            "label": column.label,
+            "version": column.version or None,
+            "rows": [{"file": r["file"], **v.to_json()} for r, v in zip(report["rows"], column.values)],
+        }
+    }

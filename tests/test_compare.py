@@ -312,3 +312,38 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ------------------------------------------------------------------ triage --compare ENGINE
+
+
+def test_triage_compare_column_gives_each_files_agreement(fixture_pdf: Path, tmp_path: Path) -> None:
+    from glyphscope.inspector.compare_page import document_agreement
+
+    expected = document_agreement(str(fixture_pdf), "pdfminer")
+    assert expected.pages == 3 and expected.error is None and 0.5 < expected.agreement < 1.0
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"not a pdf")
+    code, out, err = run_cli("triage", str(fixture_pdf), str(bad), "--compare", "pdfminer", "-q")
+    assert code == 0, err
+    header, *lines = out.decode().splitlines()
+    assert header.split()[-2:] == ["%agree(pdfminer)", "file"]
+    at = header.index("file")
+    by_file = {line[at:]: line[:at].split()[-1] for line in lines}
+    assert by_file[str(fixture_pdf)] == f"{100 * expected.agreement:.1f}"
+    assert any(v == "-" for f, v in by_file.items() if "bad.pdf" in f)
+
+    code, out, err = run_cli("triage", str(fixture_pdf), "--compare", "pdfminer", "--json", "-", "-q")
+    assert code == 0, err
+    report = json.loads(out)
+    from tests.test_schemas import assert_valid
+
+    assert_valid("triage", report)  # the column is an addition the triage schema allows
+    (row,) = report["compare"]["rows"]
+    assert report["compare"]["engine"] == "pdfminer" and row["file"] == str(fixture_pdf)
+    assert row["agreement_pct"] == round(100 * expected.agreement, 2) and row["pages"] == 3
+
+
+def test_triage_compare_rejects_unknown_engines_before_reading(fixture_pdf: Path) -> None:
+    code, out, err = run_cli("triage", str(fixture_pdf), "--compare", "tesseract")
+    assert code == 2 and "unknown engine(s) tesseract" in err and out == b""
