@@ -26,6 +26,7 @@ from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
 from glyphscope.inspector.gui.panels.pages import PageListPanel
 from glyphscope.inspector.gui.panels.probe import ProbePanel
 from glyphscope.inspector.gui.panels.stepper import StepperPanel
+from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
 from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
 from glyphscope.inspector.gui.panels.tuning import TuningPanel
 from glyphscope.inspector.gui.workers import WorkerPool
@@ -80,6 +81,7 @@ PANELS: tuple[PanelSpec, ...] = (
     PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, "bottom", attribute="glyph_table", front=True, height=180),
     PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="details", attribute="diagnostics", pool=True),
     PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details", attribute="fonts"),
+    PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", attribute="structure_tree", pool=True),
     PanelSpec("probe", "Region probe", ProbePanel, tab_with="details", attribute="probe_panel"),
     PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),

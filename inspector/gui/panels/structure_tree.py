@@ -1,0 +1,218 @@
+"""Structure tree: the tagged elements of the page (tags, MCIDs), linked to glyphs and text both ways.
+
+Selecting an element selects the glyphs of every MCID under it, so the canvas
+and the text panels show them; selecting glyphs (canvas, text, table) selects
+the element that holds the first one's MCID. The tree is read in a worker when
+the panel is shown (inspector/structure_tree.py).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.session import Session
+from glyphscope.inspector.structure_tree import PageStructureTree, StructElement, page_structure_tree
+
+TEXT_PREVIEW = 120  # characters of an element's text in its row (the tooltip has more)
+
+
+def structure_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
+    token.check()
+    return page_structure_tree(document, page_number)
+
+
+class StructureTreePanel(QWidget):
+    source = "structure_tree"
+
+    def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.pool = pool
+        self.tree_data: PageStructureTree | None = None
+        self.page_number = 0
+        self._wanted = 0
+        self._pending = 0
+        self._updating = False
+        self.items: dict[int, QTreeWidgetItem] = {}  # id(element) → item
+        self.glyphs_of_mcid: dict[int, list[int]] = {}
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        self.label = QLabel("No page loaded.")
+        self.label.setObjectName("structure_tree.label")
+        self.label.setWordWrap(True)
+        layout.addWidget(self.label)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("structure_tree.view")
+        self.tree.setHeaderLabels(["Element", "Glyphs", "Text"])
+        self.tree.setColumnWidth(0, 200)
+        self.tree.setColumnWidth(1, 56)
+        self.tree.setUniformRowHeights(True)
+        layout.addWidget(self.tree, 1)
+        self.tree.itemSelectionChanged.connect(self._on_items_selected)
+        session.events.selection.connect(self._on_selection)
+        session.events.view.connect(lambda view: self._on_view())
+        session.events.document.connect(lambda doc: self._show(0, None))
+
+    # -- loading -------------------------------------------------------------------------------
+    def _on_view(self) -> None:
+        view = self.session.view
+        if view is None or view.analysis is None:
+            return
+        n = view.page_number
+        self._index_glyphs(view.analysis.page.glyphs)
+        if n == self.page_number and self.tree_data is not None:
+            self._fill()
+            return
+        self._wanted = n
+        if self.isVisible():
+            self.start()
+        else:
+            self.label.setText(f"Page {n}: the structure tree is read when this panel is shown.")
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._wanted and self._wanted != self.page_number:
+            self.start()
+
+    def start(self) -> None:
+        n = self._wanted or self.session.page_number
+        if self.session.document is None or n <= 0 or self._pending == n:
+            return
+        self._pending = n
+        self.label.setText(f"Page {n}: reading the structure tree…")
+        worker = Worker(structure_job, self.session.document, n)
+        worker.signals.result.connect(alive(self, lambda tree, k=n: self._loaded(k, tree)))
+        worker.signals.error.connect(
+            alive(self, lambda message, exc, k=n: self.label.setText(f"Page {k}: {html.escape(message)}"))
+        )
+        self.pool.start(worker, priority=3)
+
+    def _loaded(self, page_number: int, tree: PageStructureTree) -> None:
+        if self._pending == page_number:
+            self._pending = 0
+        if page_number == self.session.page_number:
+            self._show(page_number, tree)
+
+    def _index_glyphs(self, glyphs: Any) -> None:
+        index: dict[int, list[int]] = defaultdict(list)
+        for g in glyphs:
+            if g.mcid is not None:
+                index[g.mcid].append(g.paint_index)
+        self.glyphs_of_mcid = dict(index)
+
+    def _show(self, page_number: int, tree: PageStructureTree | None) -> None:
+        self.page_number = page_number
+        self.tree_data = tree
+        self._fill()
+
+    def _fill(self) -> None:
+        self._updating = True
+        try:
+            self.tree.clear()
+            self.items.clear()
+            tree = self.tree_data
+            if tree is None:
+                self.label.setText("No page loaded." if not self.page_number else "")
+                return
+            glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+            for root in tree.roots:
+                self.tree.addTopLevelItem(self._item(root, glyphs))
+            self.tree.expandToDepth(2)
+            self._summary(tree, glyphs)
+        finally:
+            self._updating = False
+        self._on_selection(self.session.selection, "")
+
+    def _item(self, element: StructElement, glyphs: Any) -> QTreeWidgetItem:
+        indices = self.glyphs_of(element)
+        text = "".join(glyphs[i].text for i in indices[:2000] if i < len(glyphs))
+        item = QTreeWidgetItem([element.label, str(len(indices)), text[:TEXT_PREVIEW]])
+        tip = [f"{element.tag} {element.ref}".strip()]
+        for name, value in (
+            ("MCIDs held", ", ".join(map(str, element.mcids))),
+            ("Title", element.title),
+            ("Alt", element.alt),
+            ("ActualText", element.actual_text),
+            ("Lang", element.lang),
+        ):
+            if value:
+                tip.append(f"{name}: {value}")
+        if text:
+            tip.append(f"Text: {text[:600]}")
+        item.setToolTip(0, "\n".join(tip))
+        item.setToolTip(2, text[:600])
+        if not indices:
+            item.setForeground(0, QColor("#9e9e9e"))
+        item.setData(0, Qt.ItemDataRole.UserRole, element)
+        self.items[id(element)] = item
+        for kid in element.kids:
+            item.addChild(self._item(kid, glyphs))
+        return item
+
+    def _summary(self, tree: PageStructureTree, glyphs: Any) -> None:
+        n = self.page_number
+        if not tree.has_tree:
+            self.label.setText(f"<b>Page {n}</b>: the document has no structure tree (not tagged).")
+            return
+        elements = tree.elements()
+        tagged = sum(len(v) for k, v in self.glyphs_of_mcid.items() if k in tree.owner)
+        untagged = len(glyphs) - tagged
+        parts = [f"<b>Page {n}</b>: {len(elements)} elements with content here, {len(tree.owner)} MCIDs"]
+        if untagged:
+            parts.append(f"<span style='color:#b25e00'>{untagged} glyphs in no element</span>")
+        if tree.problems:
+            parts.append(f"<span style='color:#b71c1c'>{html.escape('; '.join(tree.problems[:3]))}</span>")
+        self.label.setText(" · ".join(parts) + ". Select an element to select its glyphs and text.")
+
+    # -- linking -------------------------------------------------------------------------------
+    def glyphs_of(self, element: StructElement) -> list[int]:
+        out: list[int] = []
+        for mcid in element.all_mcids():
+            out.extend(self.glyphs_of_mcid.get(mcid, ()))
+        return sorted(set(out))
+
+    def _on_items_selected(self) -> None:
+        if self._updating:
+            return
+        items = self.tree.selectedItems()
+        if not items:
+            return
+        element = items[0].data(0, Qt.ItemDataRole.UserRole)
+        self.session.select(self.glyphs_of(element), self.source)
+
+    def _on_selection(self, selection: frozenset[int], source: str) -> None:
+        if source == self.source or self.tree_data is None:
+            return
+        element = None
+        glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+        for i in sorted(selection):
+            if 0 <= i < len(glyphs) and glyphs[i].mcid is not None:
+                element = self.tree_data.owner.get(glyphs[i].mcid)
+                if element is not None:
+                    break
+        self._updating = True
+        try:
+            self.tree.clearSelection()
+            item = self.items.get(id(element)) if element is not None else None
+            if item is not None:
+                item.setSelected(True)
+                self.tree.setCurrentItem(item)
+                self.tree.scrollToItem(item)
+        finally:
+            self._updating = False
+
+    def selected_element(self) -> StructElement | None:
+        items = self.tree.selectedItems()
+        return items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
+
+    def item_of(self, element: StructElement) -> QTreeWidgetItem | None:
+        return self.items.get(id(element))
