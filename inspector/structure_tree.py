@@ -30,6 +30,7 @@ class StructElement:
     actual_text: str | None = None
     lang: str | None = None
     parent: StructElement | None = field(default=None, repr=False)
+    obj: Any = field(default=None, repr=False)  # the element's dictionary (for the object browser)
 
     @property
     def label(self) -> str:
@@ -129,6 +130,7 @@ class _Builder:
             alt=_text(node.get("/Alt")),
             actual_text=_text(node.get("/ActualText")),
             lang=_text(node.get("/Lang")),
+            obj=node,
         )
         if depth > MAX_DEPTH:
             self.problem(f"structure tree deeper than {MAX_DEPTH} levels: the rest is not shown")

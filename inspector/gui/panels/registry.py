@@ -23,6 +23,7 @@ from glyphscope.inspector.gui.panels.document_text import DocumentTextPanel
 from glyphscope.inspector.gui.panels.find import FindPanel
 from glyphscope.inspector.gui.panels.fonts import FontsPanel
 from glyphscope.inspector.gui.panels.glyph_table import GlyphTablePanel
+from glyphscope.inspector.gui.panels.objects import ObjectsPanel
 from glyphscope.inspector.gui.panels.pages import PageListPanel
 from glyphscope.inspector.gui.panels.probe import ProbePanel
 from glyphscope.inspector.gui.panels.stepper import StepperPanel
@@ -82,6 +83,7 @@ PANELS: tuple[PanelSpec, ...] = (
     PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="details", attribute="diagnostics", pool=True),
     PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details", attribute="fonts"),
     PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", attribute="structure_tree", pool=True),
+    PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details", attribute="objects_panel"),
     PanelSpec("probe", "Region probe", ProbePanel, tab_with="details", attribute="probe_panel"),
     PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
