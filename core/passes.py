@@ -84,6 +84,7 @@ class DuplicateDecision:
     across_max: float  # dedupe_across × max(heights)
     direction: Point = (1.0, 0.0)  # unit vector of the along axis
     frame: str = "font"  # "font": the writing direction; "run": the run's progression
+    size_basis: str = "box"  # "box": box heights; "em": em sizes of two Type3 glyphs (TYPE3_EM)
 
     @property
     def glyph(self) -> int:
@@ -121,6 +122,7 @@ class DuplicateDecision:
             size=rounded(self.size),
             direction=[rounded(self.direction[0]), rounded(self.direction[1])],
             frame=self.frame,
+            size_basis=self.size_basis,
         )
 
     def describe(self) -> str:
@@ -128,6 +130,8 @@ class DuplicateDecision:
         if self.frame == "run":
             dx, dy = self.direction
             axis = f" (measured along the run's advance ({fmt(dx)}, {fmt(dy)}), not the font's direction)"
+        if self.size_basis == "em":
+            axis += "; sizes compared as Type3 em sizes, not their /FontBBox heights"
         return (
             f"glyph #{self.paint_index} dropped as a duplicate of glyph #{self.duplicate_of}: offset {fmt(abs(self.along))} pt along "
             f"≤ {fmt(self.along_max)} pt and {fmt(abs(self.across))} pt across ≤ {fmt(self.across_max)} pt{axis}"
@@ -218,18 +222,44 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
     return out
 
 
+def type3_em_factors(page: InterpretedPage) -> dict[str, float]:
+    """font_id → 1 / (ascent − descent) for the page's Type3 fonts (see TYPE3_EM)."""
+    out: dict[str, float] = {}
+    for pf in page.fonts:
+        info = pf.info
+        if info.subtype == "Type3" and info.ascent > info.descent:
+            out[info.font_id] = 1.0 / (info.ascent - info.descent)
+    return out
+
+
+TYPE3_EM = "em"
+"""Type3 boxes come from each font's /FontBBox, which a producer often writes as the union of
+the glyphs it happens to hold: two subsets of one font, at one size, get boxes of different
+heights, and fake bold painted through both survived the 5 % size test (`guestguest`). Two
+Type3 glyphs are therefore compared by their em size (box height ÷ (ascent − descent): the
+Tf size in user space), which does not depend on the box."""
+
+
 def _same_glyph(
-    a: Glyph, b: Glyph, p: Parameters, frame: Point | None = None
+    a: Glyph,
+    b: Glyph,
+    p: Parameters,
+    frame: Point | None = None,
+    em: dict[str, float] | None = None,
 ) -> tuple[float, float, float] | None:
     """(along, across) offset of b from a in a's frame (its writing direction, or `frame`:
     the direction a's run advances), and the size the tolerances were scaled by, if they
-    are one glyph."""
+    are one glyph. Two Type3 glyphs (`em`: type3_em_factors) compare em sizes."""
     if a.direction != b.direction:
         dx_dir = a.direction[0] - b.direction[0]
         dy_dir = a.direction[1] - b.direction[1]
         if dx_dir * dx_dir + dy_dir * dy_dir > 1e-6:
             return None
     ha, hb = a.height, b.height
+    if em:
+        fa, fb = em.get(a.font_id), em.get(b.font_id)
+        if fa is not None and fb is not None:
+            ha, hb = ha * fa, hb * fb
     size = max(ha, hb)
     if abs(ha - hb) > p.dedupe_size * size:
         return None
@@ -246,7 +276,9 @@ def _same_glyph(
 _ROW = 1 << 32  # cell key = column × _ROW + row
 
 
-def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list[DuplicateDecision]:
+def dedupe(
+    glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS, em: dict[str, float] | None = None
+) -> list[DuplicateDecision]:
     """Overprint / fake-bold removal (spec §7) in expected O(n).
 
     The reference sorts by (unicode, x) and scans a window; that degrades on
@@ -257,7 +289,7 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
     the first painted is kept and every copy of a triple strike points at it.
     Unresolved glyphs are never candidates; a space only ever matches an
     earlier space (we go further than the reference: a duplicate space
-    separates nothing).
+    separates nothing). `em` (type3_em_factors) makes Type3 sizes comparable (TYPE3_EM).
     """
     heights = sorted(g.height for g in glyphs if g.unicode and g.height > 0)
     if not heights:
@@ -287,7 +319,10 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
         if cells is None:
             grid[u] = {key: [a]}
             continue
-        radius = scan * (a.height if a.height > 0 else typical)
+        h = a.height if a.height > 0 else typical
+        if em and a.font_id in em:
+            h = max(h, h * em[a.font_id])  # the em may exceed the box: search its reach too
+        radius = scan * h
         keys: tuple[int, ...]
         if radius <= half:
             kx = (cx - 1 if fx - cx < 0.5 else cx + 1) * _ROW
@@ -307,7 +342,7 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
                 continue
             for b in bucket:
                 frame = frames.get(b.paint_index)
-                off = _same_glyph(b, a, params, frame)
+                off = _same_glyph(b, a, params, frame, em)
                 if off is not None:
                     first = root.get(b.paint_index, b.paint_index)
                     along, across, size = off
@@ -321,6 +356,7 @@ def dedupe(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> list
                         params.dedupe_across * size,
                         b.direction if frame is None else frame,
                         "font" if frame is None else "run",
+                        TYPE3_EM if em and a.font_id in em and b.font_id in em else "box",
                     )
                     break
             if hit is not None:
@@ -347,7 +383,7 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     culls = cull(glyphs, page.boxes.visible_box)
     culled = {c.paint_index for c in culls}
     survivors = [g for g in glyphs if g.paint_index not in culled]
-    dups = dedupe(survivors, params)
+    dups = dedupe(survivors, params, type3_em_factors(page))
     status = [GlyphStatus.KEPT] * len(glyphs)
     duplicate_of: list[int | None] = [None] * len(glyphs)
     for c in culls:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from glyphscope.core.assembly.decisions import (
     WordGapDecision,
 )
 from glyphscope.core.document import open_document
+from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.passes import classify, dedupe, run_directions
 from glyphscope.core.structure_use import structure_use
@@ -300,3 +302,171 @@ def test_classify_unchanged_for_upright_fake_bold() -> None:
         f.glyph(ch, 100.4 + 6 * i, 700)
     assert len(dedupe(list(f.glyphs))) == 5
     assert classify  # the pass the page product runs
+
+
+# ------------------------------------------------------------------ Type3 fake bold (point 7)
+
+
+def _type3_font(pdf: pikepdf.Pdf, bbox: list[float]) -> Any:
+    names = {103: "g", 117: "u", 101: "e", 115: "s", 116: "t"}
+    procs = pikepdf.Dictionary(
+        {f"/{n}": pdf.make_stream(b"500 0 0 0 450 600 d1 0 0 450 600 re f") for n in names.values()}
+    )
+    differences: list[Any] = []
+    for code, name in sorted(names.items()):
+        differences += [code, pikepdf.Name(f"/{name}")]
+    return pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type3,
+            FontBBox=bbox,
+            FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+            CharProcs=procs,
+            Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding, Differences=differences),
+            FirstChar=101,
+            LastChar=117,
+            Widths=[500] * 17,
+            Resources=pikepdf.Dictionary(),
+        )
+    )
+
+
+def test_type3_fake_bold_through_two_fonts_of_different_fontbbox_is_deduplicated() -> None:
+    content = b"BT /T1 12 Tf 72 700 Td (guest) Tj ET BT /T2 12 Tf 72.4 700 Td (guest) Tj ET"
+    fonts = {
+        "/T1": lambda pdf: _type3_font(pdf, [0, -200, 600, 800]),  # a full em tall
+        "/T2": lambda pdf: _type3_font(pdf, [0, 0, 450, 600]),  # the subset's own glyph boxes: 0.6 em
+    }
+    page = analyze_page(_doc(make_pdf([content], fonts)), 1)
+    glyphs = page.page.glyphs
+    assert glyphs[0].height == pytest.approx(12.0) and glyphs[5].height == pytest.approx(7.2)
+    assert abs(glyphs[0].height - glyphs[5].height) > 0.05 * 12.0  # boxes alone fail the size test
+    dups = page.classified.duplicates
+    assert [(d.paint_index, d.duplicate_of) for d in dups] == [(5 + i, i) for i in range(5)]
+    assert all(d.size_basis == "em" for d in dups)
+    assert dups[0].value == (pytest.approx(0.4), pytest.approx(0.0))
+    assert dups[0].threshold == (pytest.approx(1.2), pytest.approx(2.4))  # 0.1 / 0.2 × the 12 pt em
+    assert page.texts["plain"].text == "guest"
+
+
+def test_type3_em_sizes_still_tell_different_sizes_apart() -> None:
+    content = b"BT /T1 12 Tf 72 700 Td (guest) Tj ET BT /T2 10 Tf 72.4 700 Td (guest) Tj ET"
+    fonts = {
+        "/T1": lambda pdf: _type3_font(pdf, [0, -200, 600, 800]),
+        "/T2": lambda pdf: _type3_font(pdf, [0, 0, 450, 600]),
+    }
+    page = analyze_page(_doc(make_pdf([content], fonts)), 1)
+    assert not page.classified.duplicates  # 12 pt vs 10 pt: a shadow of another size is no copy
+
+
+# ------------------------------------------------------------------ decoding by the font program (point 8)
+
+
+def _symbol_truetype(codes: dict[int, str]) -> bytes:
+    """A TrueType program whose only cmap is (3,0): 0xF000 + code → glyph (post names kept)."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    names = [".notdef", *sorted(set(codes.values()))]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(names)
+    fb.setupCharacterMap({})
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0))
+    pen.lineTo((0, 700))
+    pen.lineTo((400, 700))
+    pen.closePath()
+    glyph = pen.glyph()
+    fb.setupGlyf({n: glyph for n in names})
+    fb.setupHorizontalMetrics({n: (500, 0) for n in names})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Sym", "styleName": "Regular"})
+    fb.setupOS2()
+    fb.setupPost(keepGlyphNames=True)
+    sub = CmapSubtable.newSubtable(4)
+    sub.platformID, sub.platEncID, sub.language = 3, 0, 0
+    sub.cmap = {0xF000 + c: n for c, n in codes.items()}
+    fb.font["cmap"].tables = [sub]
+    buf = io.BytesIO()
+    fb.save(buf)
+    return buf.getvalue()
+
+
+TIBET_CODES = {0x4C: "parenleft", 0x4D: "parenright", 0x54: "T", 0x69: "i", 0x62: "b", 0x65: "e", 0x74: "t"}
+
+
+def _symbolic_truetype_font(pdf: pikepdf.Pdf, codes: dict[int, str], program: bytes | None = None) -> Any:
+    descriptor = pikepdf.Dictionary(
+        Type=pikepdf.Name.FontDescriptor,
+        FontName=pikepdf.Name("/ABCDEF+Sym"),
+        Flags=4,  # symbolic
+        FontBBox=[0, -200, 1000, 800],
+        ItalicAngle=0,
+        Ascent=800,
+        Descent=-200,
+        CapHeight=700,
+        StemV=80,
+        FontFile2=pdf.make_stream(_symbol_truetype(codes) if program is None else program),
+    )
+    return pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.TrueType,
+            BaseFont=pikepdf.Name("/ABCDEF+Sym"),
+            FirstChar=32,
+            LastChar=126,
+            Widths=[500] * 95,
+            FontDescriptor=pdf.make_indirect(descriptor),
+        )
+    )
+
+
+def test_symbolic_truetype_reads_its_own_cmap_before_the_windows_1252_guess() -> None:
+    # The font draws "(" at code 0x4C and ")" at 0x4D: the Windows-1252 guess read "LTibetM".
+    pdf = make_pdf(
+        [b"BT /F1 12 Tf 72 700 Td (LTibetM) Tj ET"],
+        {"/F1": lambda pdf: _symbolic_truetype_font(pdf, TIBET_CODES)},
+    )
+    page = analyze_page(_doc(pdf), 1)
+    assert page.texts["plain"].text == "(Tibet)"
+    assert {g.decode_source for g in page.page.glyphs} == {DecodeSource.FONT_PROGRAM}
+    assert "font program (TrueType cmap)" in page.page.fonts[0].info.encoding
+    assert not [d for d in page.decisions("plain") if d.kind == "decode_fallback"]
+
+
+def test_private_use_code_points_are_a_finding_with_the_glyph_name_tried() -> None:
+    codes = {**TIBET_CODES, 0x41: "g99"}  # a glyph with no standard name and no Unicode cmap
+    pdf = make_pdf(
+        [b"BT /F1 12 Tf 72 700 Td (TibetA) Tj ET"], {"/F1": lambda pdf: _symbolic_truetype_font(pdf, codes)}
+    )
+    page = analyze_page(_doc(pdf), 1)
+    messages = [f.message for f in page.findings if "private-use" in f.message]
+    assert messages and "<41> → U+F041 (glyph g99 tried: not in the Adobe Glyph List)" in messages[0]
+    assert page.texts["plain"].text == "TibetA"  # the code itself stays a guess, decode_source says so
+    assert page.page.glyphs[-1].decode_source is DecodeSource.FALLBACK
+
+
+def test_private_use_from_tounicode_is_a_finding_too() -> None:
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = helvetica(pdf)
+        f.ToUnicode = pdf.make_stream(
+            b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+            b"1 beginbfchar <41> <F041> endbfchar\n"
+            b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+        )
+        return f
+
+    page = analyze_page(_doc(make_pdf([b"BT /F1 12 Tf 72 700 Td (A) Tj ET"], {"/F1": font})), 1)
+    assert any("<41> → U+F041" in f.message for f in page.findings)
+
+
+def test_a_broken_font_program_falls_through_to_the_guess_with_a_problem() -> None:
+    pdf = make_pdf(
+        [b"BT /F1 12 Tf 72 700 Td (LTibetM) Tj ET"],
+        {"/F1": lambda pdf: _symbolic_truetype_font(pdf, {}, program=b"not a font")},
+    )
+    page = analyze_page(_doc(pdf), 1)
+    assert page.texts["plain"].text == "LTibetM"
+    assert any("font program not usable" in p.message for p in page.page.fonts[0].info.problems)

@@ -30,6 +30,7 @@ from glyphscope.core.fonts.metrics import (
     standard14_widths,
 )
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
+from glyphscope.core.fonts.program import ProgramTable, is_private_use, read_program_table
 from glyphscope.core.glyph import DecodeSource
 
 Decoded = tuple[str, DecodeSource]
@@ -61,9 +62,21 @@ class SimpleFont:
         encoding_label = self._read_encoding()
         # Resolved on first use: most fonts of a page use a few dozen of their 256 codes.
         self._table: list[Decoded | None] = [None] * 256
+        self._program: ProgramTable | None = None  # the embedded program's answers, read on first need
+        if self._program_applies():
+            program = self._program_table()
+            if program.text:
+                encoding_label += f"; font program ({program.kind}) before any guess"
+            elif program.problem:
+                self._problems.append(
+                    FontProblem(
+                        DiagnosticKind.FALLBACK_DECODING, f"font program not usable: {program.problem}"
+                    )
+                )
         widths_source = self._read_widths()
         self.ascent, self.descent = self._ascent_descent()
         self._note_missing_tounicode()
+        self._note_private_use()
         self.info = FontInfo(
             font_id=font_id,
             subtype=subtype,
@@ -75,6 +88,8 @@ class SimpleFont:
             wmode=0,
             embedded=is_embedded(self._descriptor),
             problems=tuple(self._problems),
+            ascent=self.ascent,
+            descent=self.descent,
         )
 
     # ------------------------------------------------------------ protocol
@@ -160,6 +175,7 @@ class SimpleFont:
             self._from_tounicode,
             self._from_differences,
             self._from_base_encoding,
+            self._from_font_program,
             self._from_guess,
         ):
             found = step(code)
@@ -183,6 +199,25 @@ class SimpleFont:
         text = glyph_unicode(name) if name else None
         return (text, DecodeSource.BASE_ENCODING) if text else None
 
+    def _program_applies(self) -> bool:
+        """Symbolic flag, or no usable encoding table: the PDF declares nothing about the codes."""
+        if self.is_type3:
+            return False
+        flags = as_int(dget(self._descriptor, "/Flags")) or 0
+        return self._latin1_base or bool(flags & _FLAG_SYMBOLIC and self._std14 is None)
+
+    def _program_table(self) -> ProgramTable:
+        if self._program is None:
+            self._program = read_program_table(self._descriptor)
+        return self._program
+
+    def _from_font_program(self, code: int) -> Decoded | None:
+        """The embedded program's own cmap or glyph names (core/fonts/program.py), before any guess."""
+        if not self._program_applies():
+            return None
+        text = self._program_table().text.get(code)
+        return (text, DecodeSource.FONT_PROGRAM) if text else None
+
     def _from_guess(self, code: int) -> Decoded | None:
         """Windows-1252 for fonts without a usable table, and for unmappable /Differences names (g12)."""
         identity = self._tounicode.guess(code)
@@ -199,6 +234,47 @@ class SimpleFont:
             name = self._base_names.get(code)
             text = (glyph_unicode(name) if name else None) or latin1_guess(code)
         return (text, DecodeSource.FALLBACK) if text else None
+
+    def _note_private_use(self) -> None:
+        """Codes whose Unicode lies in a private use area: no reader can search them (issue 9)."""
+        found: dict[int, tuple[str, str]] = {}  # code → (text, glyph name tried)
+        program = self._program
+        for code, mapped in self._tounicode.mapping.items():
+            if 0 <= code < 256 and is_private_use(mapped):
+                found[code] = (mapped, self._glyph_name(code, program))
+        for code, name in self._differences.items():
+            named = glyph_unicode(name)
+            if code not in found and named and is_private_use(named) and not self._tounicode.lookup(code):
+                found[code] = (named, name)
+        if program is not None:
+            for code, (text, name) in program.private_use.items():
+                if code not in found and not self._tounicode.lookup(code) and code not in program.text:
+                    found[code] = (text, name)
+        if not found:
+            return
+        shown = ", ".join(
+            f"<{code:02X}> → U+{ord(text[0]):04X} (glyph {name or 'unnamed'!s} tried: "
+            + (
+                "not in the Adobe Glyph List"
+                if not name or glyph_unicode(name) is None
+                else "private use too"
+            )
+            + ")"
+            for code, (text, name) in sorted(found.items())[:4]
+        )
+        more = f" and {len(found) - 4} more" if len(found) > 4 else ""
+        self._problems.append(
+            FontProblem(
+                DiagnosticKind.FALLBACK_DECODING,
+                f"{len(found)} code(s) map to private-use code points that no search finds: {shown}{more}",
+            )
+        )
+
+    def _glyph_name(self, code: int, program: ProgramTable | None) -> str:
+        name = self._differences.get(code) or self._base_names.get(code)
+        if not name and program is not None:
+            name = program.glyph_names.get(code)
+        return name or ""
 
     def _note_missing_tounicode(self) -> None:
         if self._tounicode.present:
