@@ -23,6 +23,13 @@ MAX_BEADS = 100_000
 """Beads read per document at most (a hostile chain cannot make the walk unbounded)."""
 
 
+MAX_PROBLEMS = 20
+"""Bead problems recorded at most (a hostile chain could give one per bead)."""
+
+MAX_PAGE_BEADS = 1_000
+"""Beads kept per page at most: assigning glyphs costs glyphs × beads."""
+
+
 @dataclass(frozen=True, slots=True)
 class Bead:
     """One bead of an article thread on a page."""
@@ -91,16 +98,23 @@ def read_beads(pdf: pikepdf.Pdf) -> tuple[dict[int, tuple[Bead, ...]], tuple[str
             total += 1
             if total > MAX_BEADS:
                 problems.append(f"more than {MAX_BEADS} article beads: the rest are not read")
-                return {p: tuple(b) for p, b in out.items()}, tuple(problems)
+                return {p: tuple(b[:MAX_PAGE_BEADS]) for p, b in out.items()}, tuple(problems)
             bead_page = bead.get("/P")
             rect = _rect(bead.get("/R"))
             page_index = page_of.get(bead_page.objgen) if isinstance(bead_page, pikepdf.Dictionary) else None
             if page_index is None or rect is None:
-                problems.append(f"thread {t + 1}, bead {index + 1}: no page or no rectangle (skipped)")
+                if len(problems) < MAX_PROBLEMS:
+                    problems.append(f"thread {t + 1}, bead {index + 1}: no page or no rectangle (skipped)")
+            elif len(out.setdefault(page_index, [])) >= MAX_PAGE_BEADS:
+                if len(out[page_index]) == MAX_PAGE_BEADS:
+                    problems.append(
+                        f"page {page_index + 1}: more than {MAX_PAGE_BEADS} article beads (the rest ignored)"
+                    )
+                    out[page_index].append(Bead(t, index, rect, title))  # marks the report as made
             else:
-                out.setdefault(page_index, []).append(Bead(t, index, rect, title))
+                out[page_index].append(Bead(t, index, rect, title))
             index += 1
             if key == (0, 0):
                 break  # a direct bead cannot be told from its next: read it once
             bead = bead.get("/N")
-    return {p: tuple(b) for p, b in out.items()}, tuple(problems)
+    return {p: tuple(b[:MAX_PAGE_BEADS]) for p, b in out.items()}, tuple(problems)

@@ -470,3 +470,69 @@ def test_a_broken_font_program_falls_through_to_the_guess_with_a_problem() -> No
     page = analyze_page(_doc(pdf), 1)
     assert page.texts["plain"].text == "LTibetM"
     assert any("font program not usable" in p.message for p in page.page.fonts[0].info.problems)
+
+
+def test_beads_without_page_or_rect_are_skipped_with_a_problem() -> None:
+    pdf = _articles_pdf([[60, 480, 200, 530], [60, 680, 200, 730]])
+    del pdf.Root.Threads[0].F.N.R  # the second bead loses its rectangle
+    page = analyze_page(_doc(pdf), 1)
+    assert len(page.structure.beads) == 1
+    assert page.structure.bead_problems == ("thread 1, bead 2: no page or no rectangle (skipped)",)
+    assert page.texts["articles"].text == "Gamma\nAlpha Beta"
+
+
+def _cff_program(encoding: dict[int, str]) -> bytes:
+    """A bare CFF (Type1C) program whose built-in encoding puts the given glyphs at the codes."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    names = [".notdef", *sorted(set(encoding.values()))]
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(names)
+    fb.setupCharacterMap({})
+    charstrings = {}
+    for name in names:
+        pen = T2CharStringPen(500, None)
+        pen.moveTo((0, 0))
+        pen.lineTo((0, 700))
+        pen.lineTo((400, 700))
+        pen.closePath()
+        charstrings[name] = pen.getCharString()
+    fb.setupCFF("Sym", {"FullName": "Sym"}, charstrings, {})
+    table = [".notdef"] * 256
+    for code, name in encoding.items():
+        table[code] = name
+    fb.font["CFF "].cff.topDictIndex[0].Encoding = table
+    return bytes(fb.font["CFF "].compile(fb.font))
+
+
+def test_symbolic_cff_font_reads_its_glyph_names_before_the_guess() -> None:
+    def font(pdf: pikepdf.Pdf) -> Any:
+        descriptor = pikepdf.Dictionary(
+            Type=pikepdf.Name.FontDescriptor,
+            FontName=pikepdf.Name("/ABCDEF+Sym"),
+            Flags=4,
+            FontBBox=[0, -200, 1000, 800],
+            ItalicAngle=0,
+            Ascent=800,
+            Descent=-200,
+            CapHeight=700,
+            StemV=80,
+            FontFile3=pdf.make_stream(_cff_program(TIBET_CODES), Subtype=pikepdf.Name.Type1C),
+        )
+        return pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type1,
+                BaseFont=pikepdf.Name("/ABCDEF+Sym"),
+                FirstChar=32,
+                LastChar=126,
+                Widths=[500] * 95,
+                FontDescriptor=pdf.make_indirect(descriptor),
+            )
+        )
+
+    page = analyze_page(_doc(make_pdf([b"BT /F1 12 Tf 72 700 Td (LTibetM) Tj ET"], {"/F1": font})), 1)
+    assert page.texts["plain"].text == "(Tibet)"
+    assert {g.decode_source for g in page.page.glyphs} == {DecodeSource.FONT_PROGRAM}
+    assert "font program (CFF encoding)" in page.page.fonts[0].info.encoding
