@@ -28,6 +28,7 @@ from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.canvas import PageView
 from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels import add_panel, registry
+from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.panels.text import MODE_TITLES
 from glyphscope.inspector.gui.workers import (
@@ -208,6 +209,7 @@ class MainWindow(QMainWindow):
         for act in (self.act_first, self.act_prev, self.act_next, self.act_last):
             go_menu.addAction(act)
         help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self._action("&How to read the page", lambda: show_guide(self), "F1", "help_guide"))
         help_menu.addAction(self._action("&About glyphscope", self.about, None, "about"))
 
         bar = QToolBar("Main", self)

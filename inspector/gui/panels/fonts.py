@@ -249,10 +249,12 @@ class FontsPanel(QWidget):
         self.codes.horizontalHeader().setStretchLastSection(True)
         self.chain = QTextBrowser()
         self.chain.setObjectName("fonts.chain")
+        self.chain.setMinimumHeight(90)
         codes_split = QSplitter(Qt.Orientation.Vertical)
+        codes_split.addWidget(self.chain)  # first: in a short dock the chain must stay in view
         codes_split.addWidget(self.codes)
-        codes_split.addWidget(self.chain)
-        codes_split.setSizes([200, 110])
+        codes_split.setChildrenCollapsible(False)
+        codes_split.setSizes([130, 170])
         self.tabs = QTabWidget()
         self.tabs.setObjectName("fonts.tabs")
         self.tabs.addTab(self.card, "Font")
@@ -260,7 +262,10 @@ class FontsPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.tabs)
-        splitter.setSizes([200, 260])
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 3)  # a page has a few fonts and many codes
+        splitter.setChildrenCollapsible(False)
+        splitter.setSizes([110, 330])
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         self.codes.selectionModel().selectionChanged.connect(self._on_code_selected)
@@ -419,7 +424,12 @@ class FontsPanel(QWidget):
                 self.table.scrollTo(self.model.index(min(rows), 0))
             self._show_codes(min(rows) if len(rows) == 1 else None)
             if len(rows) == 1 and len(selection) == 1:  # one glyph: its code and chain
-                self.select_code(next(iter(selection)))
+                code_row = self.select_code(next(iter(selection)))
+                if code_row is not None and self.codes_model.rows[code_row].engine_source in (
+                    DecodeSource.UNRESOLVED,
+                    DecodeSource.FALLBACK,
+                ):
+                    self.tabs.setCurrentIndex(1)  # why it decoded so is the question: show the chain
         finally:
             self._updating = False
 

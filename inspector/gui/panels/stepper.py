@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSplitter,
     QTableView,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -142,44 +142,43 @@ class StepperPanel(QWidget):
         self.label.setWordWrap(True)
         layout.addWidget(self.label)
 
+        self.buttons: dict[str, QToolButton] = {}
+        rows = (
+            (
+                ("start", "|◀", "Back to the start: nothing painted", self.stepper.to_start),
+                ("run_back", "◀◀", "Run back to the previous breakpoint (Shift+F5)", self.stepper.run_back),
+                ("back", "◀", "Step back (Shift+F10)", self.stepper.back),
+                ("forward", "▶", "Step (F10)", self.stepper.forward),
+                ("run", "▶▶", "Run to the next breakpoint (F5)", self.stepper.run_forward),
+                ("end", "▶|", "To the end: everything painted", self.stepper.to_end),
+            ),
+            (
+                ("break", "● Here", "Toggle a breakpoint on the current instruction (F9)", self.toggle_break),
+                ("glyph_break", "● Glyph", "Toggle a breakpoint on the selected glyph", self.break_at_glyph),
+                (
+                    "to_glyph",
+                    "Go to glyph",
+                    "Go to the instruction that painted the selected glyph (Ctrl+F10)",
+                    self.go_to_selected_glyph,
+                ),
+            ),
+        )
         bar = QHBoxLayout()
-        self.buttons: dict[str, QPushButton] = {}
-        for name, text, tip, slot in (
-            ("start", "⏮", "Back to the start: nothing painted", self.stepper.to_start),
-            ("run_back", "⏪", "Run back to the previous breakpoint (Shift+F5)", self.stepper.run_back),
-            ("back", "◀", "Step back (Shift+F10)", self.stepper.back),
-            ("forward", "▶", "Step (F10)", self.stepper.forward),
-            ("run", "⏩", "Run to the next breakpoint (F5)", self.stepper.run_forward),
-            ("end", "⏭", "To the end: everything painted", self.stepper.to_end),
-            (
-                "break",
-                "● Break here",
-                "Toggle a breakpoint on the current instruction (F9)",
-                self.toggle_break,
-            ),
-            (
-                "glyph_break",
-                "● Break at glyph",
-                "Toggle a breakpoint on the selected glyph",
-                self.break_at_glyph,
-            ),
-            (
-                "to_glyph",
-                "Go to glyph",
-                "Go to the instruction that painted the selected glyph (Ctrl+F10)",
-                self.go_to_selected_glyph,
-            ),
-        ):
-            button = QPushButton(text)
-            button.setObjectName(f"stepper.{name}")
-            button.setToolTip(tip)
-            button.clicked.connect(lambda _=False, s=slot: s())
-            bar.addWidget(button)
-            self.buttons[name] = button
+        bar.setSpacing(2)
+        for buttons in rows:
+            for name, text, tip, slot in buttons:
+                button = QToolButton()
+                button.setText(text)
+                button.setObjectName(f"stepper.{name}")
+                button.setToolTip(tip)
+                button.clicked.connect(lambda _=False, s=slot: s())
+                bar.addWidget(button)
+                self.buttons[name] = button
+            bar.addSpacing(8)
         bar.addStretch(1)
         layout.addLayout(bar)
         ops = QHBoxLayout()
-        ops.addWidget(QLabel("Break on operators:"))
+        ops.addWidget(QLabel("Break on:"))
         self.operator_edit = QLineEdit(DEFAULT_OPERATOR_BREAKS)
         self.operator_edit.setObjectName("stepper.operators")
         self.operator_edit.setPlaceholderText("e.g. Tf, Do, TJ  (comma separated)")
@@ -205,10 +204,10 @@ class StepperPanel(QWidget):
         self.table.clicked.connect(self._on_clicked)
         self.state = QTextBrowser()
         self.state.setObjectName("stepper.state")
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.state)
-        splitter.setSizes([520, 380])
+        splitter.setSizes([240, 260])
         layout.addWidget(splitter, 1)
 
         for key, slot in (
