@@ -269,6 +269,28 @@ def align(
         b_glyph[j] = h_glyph[p]
         b_status[j] = h_status[p]
 
+    # Pass 3: whole words both sides still lack at their own places (tables read in another
+    # order break into pieces too short for pass 1): the n-th such occurrence of a word in their
+    # text is the n-th in ours.
+    theirs_words = _loose_words(b.chars, theirs_only, b_fate)
+    ours_words = _loose_words(a.chars, ours_only, a_fate)
+    for word, occurrences in theirs_words.items():
+        for js, is_ in zip(occurrences, ours_words.get(word, ())):
+            for j, i in zip(js, is_):
+                b_fate[j], a_fate[i] = _MOVED, _MOVED
+                b_our[j] = i
+                b_glyph[j] = our_glyph_of(i)
+
+    # Pass 4: what is left on both sides, down to single characters (pieces of words split by
+    # the passes above); only then is text "missing" or "in no glyph".
+    rest_b = [[j for j in seg if b_fate[j] == _NONE] for seg in theirs_only]
+    pool = [i for seg in ours_only for i in seg if a.chars[i] != " " and a_fate[i] == _NONE]
+    for j, p in _match_segments(b.chars, rest_b, [a.chars[i] for i in pool], 1).items():
+        i = pool[p]
+        b_fate[j], a_fate[i] = _MOVED, _MOVED
+        b_our[j] = i
+        b_glyph[j] = our_glyph_of(i)
+
     out.runs.extend(_their_runs(b, b_fate, b_glyph, b_our, b_status, a))
     a_to_b = [-1] * len(a)
     for j, i in enumerate(b_our):
@@ -330,6 +352,28 @@ def _match_into(chars: str, tokens: list[int], free: list[str], need: int, found
         for k in range(blk.size):
             found[tokens[blk.a + k]] = blk.b + k
             free[blk.b + k] = "\x00"  # used
+
+
+def _loose_words(
+    chars: str, segments: Sequence[Sequence[int]], fate: list[int]
+) -> dict[str, list[list[int]]]:
+    """Words (runs of unplaced non-space tokens, whole between spaces or segment ends) → their token
+    lists, in text order."""
+    words: dict[str, list[list[int]]] = {}
+    for seg in segments:
+        word: list[int] = []
+        whole = True
+        for t in [*seg, -1]:
+            if t >= 0 and chars[t] != " " and fate[t] == _NONE:
+                word.append(t)
+                continue
+            if t >= 0 and chars[t] != " ":
+                whole = False  # a placed token inside: only a piece of a word is loose
+            if word and whole:
+                words.setdefault("".join(chars[k] for k in word), []).append(word)
+            word = []
+            whole = t < 0 or chars[t] == " "
+    return words
 
 
 def _their_runs(

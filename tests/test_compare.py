@@ -142,6 +142,17 @@ def test_order_missing_and_changed_runs() -> None:
     assert [r.kind for r in al.runs] == ["changed"] and al.glyph[1] == 101
 
 
+def test_a_table_read_column_by_column_is_order_not_missing() -> None:
+    ours = "Row 1 10 20\nRow 2 30 40\nRow 3 50 60"  # row by row
+    glyphs = list(range(len(ours)))
+    al = align("Row 1\nRow 2\nRow 3\n10 30 50\n20 40 60", ours, glyphs)  # column by column
+    kinds = {r.kind for r in al.runs}
+    assert kinds == {"order"}, al.runs
+    for pos, ch in enumerate(al.their_text):
+        if not ch.isspace():
+            assert ours[al.glyph[pos]] == ch  # every character still finds its own glyph
+
+
 # ------------------------------------------------------------------ the three phenomena, pdfminer.six
 
 

@@ -15,8 +15,7 @@ from tests.gui import TIMEOUT, go_to, open_file
 from tests.pdfbuild import make_pdf
 
 SLUG_PAGE = (
-    b"BT /F1 12 Tf 72 700 Td (Body text inside the box) Tj ET "
-    b"BT /F1 9 Tf 72 20 Td (Job 4711 slug line) Tj ET"
+    b"BT /F1 12 Tf 72 700 Td (Body text inside the box) Tj ET BT /F1 9 Tf 72 20 Td (Job 4711 slug line) Tj ET"
 )
 TJ_GAP_PAGE = b"BT /F1 20 Tf 72 700 Td [(Hello) -120 (World)] TJ ET"
 
