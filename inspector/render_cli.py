@@ -1,8 +1,10 @@
 """`glyphscope render FILE --page N --layers … -o OUT.png`: a page with overlays, drawn by the window's code.
 
 Typed engine errors (not found, not a PDF, password) propagate: the CLI maps
-them to exit codes. `-o -` writes the PNG to stdout; otherwise nothing is
-printed on stdout. This is an entry point that makes images: it creates the
+them to exit codes. `-o -` writes the PNG to stdout; otherwise stdout gets the
+one success line (none with --quiet). A page the renderer cannot draw (crash,
+time limit, a MediaBox of no usable size) is written blank with its overlays and
+a banner, with a `glyphscope: warning:` line on stderr. This is an entry point that makes images: it creates the
 offscreen Qt application (`gui.render_image.offscreen_app`), lazily, so the
 other commands never load Qt.
 """
@@ -50,16 +52,21 @@ def run_render(args: argparse.Namespace) -> int:
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
         from glyphscope.inspector.gui.render_image import (  # Qt: only here, only for the image
+            draw_page,
             offscreen_app,
             png_bytes,
-            render_page_image,
         )
 
         offscreen_app()
-        image = render_page_image(doc, args.page, layers, scale)
+        # QtPdf runs in its own process: a page it cannot draw is a blank page with the
+        # overlays and a banner saying why (exit 0 with a warning), never a dead command.
+        drawn = draw_page(doc, args.page, layers, scale)
+        image = drawn.image
         if image is None or image.isNull():
-            print("glyphscope: the page could not be rendered", file=sys.stderr)
+            print(f"glyphscope: page {args.page} could not be drawn", file=sys.stderr)
             return EXIT_ERROR
+        if drawn.render_error:
+            cli_io.note(args, f"warning: page {args.page} {drawn.render_error}")
         try:
             cli_io.write_output(out, png_bytes(image, palette=False))
         except BrokenPipeError:
@@ -69,10 +76,10 @@ def run_render(args: argparse.Namespace) -> int:
             return EXIT_ERROR
     finally:
         doc.close()
-    if not cli_io.is_stdout(out):
-        cli_io.note(
-            args,
+    if not cli_io.is_stdout(out) and not getattr(args, "quiet", False):
+        # The success line is output, not a diagnostic: stdout (nothing with --quiet or `-o -`).
+        print(
             f"page {args.page} ({image.width()}×{image.height()} px, layers: "
-            f"{', '.join(sorted(layers)) or 'none'}) written to {out}",
+            f"{', '.join(sorted(layers)) or 'none'}) written to {out}"
         )
     return EXIT_OK

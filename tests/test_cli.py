@@ -350,7 +350,7 @@ def test_triage_progress_bar_only_on_a_terminal():
 # ---------------------------------------------------------------- render
 
 
-def test_render_writes_a_png_and_nothing_on_stdout(files, tmp_path):
+def test_render_writes_a_png_and_its_success_line_on_stdout(files, tmp_path):
     out = tmp_path / "page.png"
     proc = run(
         "render",
@@ -363,7 +363,9 @@ def test_render_writes_a_png_and_nothing_on_stdout(files, tmp_path):
         str(out),
     )
     assert proc.returncode == 0, proc.stderr.decode()
-    assert proc.stdout == b""
+    # the success line is output (stdout), never a diagnostic; --quiet silences it (issue 10)
+    assert proc.stdout.decode().startswith("page 1 (") and proc.stdout.decode().rstrip().endswith(str(out))
+    assert proc.stderr == b""
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

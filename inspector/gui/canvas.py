@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsScene,
-    QGraphicsTextItem,
     QGraphicsView,
     QRubberBand,
     QStyleOptionGraphicsItem,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.gui import overlays as O
+from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.layers import LAYERS
@@ -150,7 +150,7 @@ class PageView(QGraphicsView):
         self.selection_item = SelectionItem()
         self.scene_.addItem(self.selection_item)
         self.step_item = StepOverlayItem(self)  # the stepper's painted-so-far layer (adds itself)
-        self.message_item = QGraphicsTextItem()
+        self.message_item = PageBanner()  # transient messages, and the page's problems framed as a banner
         self.message_item.setZValue(200)
         self.message_item.setDefaultTextColor(QColor("#b71c1c"))
         font = QFont()
@@ -198,7 +198,18 @@ class PageView(QGraphicsView):
         self.probe_item.setVisible(False)
         self.show_message(message)
 
+    def show_banner(self, text: str) -> None:
+        """The page's problems (not rendered, over the glyph budget, not analysed) as a framed banner."""
+        self.show_message(text, BANNER_TEXT.name())
+        self.message_item.framed = bool(text)
+        self.message_item.setTextWidth(max(160, min(420, self.viewport().width() - 48)))
+        if text and not self.page_rect.isEmpty():  # in view even when the page is larger than the view
+            shown = self.mapToScene(self.viewport().rect()).boundingRect().intersected(self.page_rect)
+            if not shown.isEmpty():
+                self.message_item.setPos(shown.topLeft() + QPointF(12, 12) / max(self.zoom, 1e-3))
+
     def show_message(self, message: str, colour: str = "#b71c1c") -> None:
+        self.message_item.framed = False
         self.message_item.setDefaultTextColor(QColor(colour))
         self.message_item.setPlainText(message)
         self.message_item.setTextWidth(420)
@@ -251,8 +262,7 @@ class PageView(QGraphicsView):
             item.set_drawing(self._drawing(key), self.page_to_scene, content)
         self.selection_item.set_frame(self.page_to_scene, content)
         self._on_selection(self.session.selection, "")
-        messages = [m for m in (bundle.error, bundle.render_error) if m]
-        self.show_message("\n".join(messages))
+        self.show_banner(banner_text(bundle))
         self._resolution_timer.start()
 
     def set_image(self, page_number: int, scale: float, image: Any) -> None:

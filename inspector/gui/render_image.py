@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+import pikepdf
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 
 from glyphscope.inspector.layers import LAYER_KEYS
 
@@ -59,6 +61,14 @@ def parse_layers(spec: str | Iterable[str] | None) -> set[str]:
     return set(items)
 
 
+@dataclass(frozen=True)
+class PageImage:
+    """A drawn page: the image, and why the page itself is missing from it (None when rendered)."""
+
+    image: QImage
+    render_error: str | None = None
+
+
 def render_page_image(
     doc: Any,
     page_number: int,
@@ -68,6 +78,20 @@ def render_page_image(
     params: Any = None,
 ) -> Any:
     """The page (whole MediaBox) at `scale` pixels per point with `layers` drawn over it."""
+    return draw_page(doc, page_number, layers, scale, mode, params).image
+
+
+def draw_page(
+    doc: Any,
+    page_number: int,
+    layers: set[str] | Iterable[str],
+    scale: float = 2.0,
+    mode: str = "plain",
+    params: Any = None,
+) -> PageImage:
+    """`render_page_image` with the render failure: a page the renderer cannot draw (it crashed,
+    overran its time, or the MediaBox is not a usable size) is a blank page of its (clamped)
+    size with the overlays and a banner saying why, as in the window."""
     offscreen_app()
 
     from glyphscope.core.analysis import analyze_page
@@ -75,27 +99,41 @@ def render_page_image(
     from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays, paint_layer
     from glyphscope.inspector.gui.rendering import (
+        RenderFailed,
         clamp_scale,
         display_size,
+        frame_boxes,
+        page_size_problem,
         page_transform,
+        render_failure,
         render_pdf_bytes,
         single_page_pdf,
     )
 
     analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
     boxes = analysis.page.boxes
+    frame = frame_boxes(boxes)
     scale = clamp_scale(boxes, scale)
-    w, h = display_size(boxes, scale)
+    w, h = display_size(frame, scale)
     image = QImage(max(1, round(w)), max(1, round(h)), QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor("white"))
-    page_image = render_pdf_bytes(single_page_pdf(doc.pdf, page_number, boxes), boxes, scale)
+    page_image: QImage | None = None
+    render_error: str | None = None
+    try:
+        problem = page_size_problem(boxes)
+        if problem is not None:
+            raise RenderFailed(problem)
+        page_image = render_pdf_bytes(single_page_pdf(doc.pdf, page_number, boxes), boxes, scale)
+    except (RenderFailed, pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError) as exc:
+        render_error = render_failure(exc)
     facts = PageFacts(analysis)
     overlays = build_overlays(facts, mode)
     painter = QPainter(image)
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.drawImage(QRectF(0, 0, w, h), page_image)
-        transform = page_transform(boxes, scale)
+        if page_image is not None:
+            painter.drawImage(QRectF(0, 0, w, h), page_image)
+        transform = page_transform(frame, scale)
         exposed = QRectF(0, 0, w, h)
         wanted = set(layers)
         for key in LAYER_KEYS:
@@ -103,9 +141,32 @@ def render_page_image(
                 drawing = overlays.layer(key, mode)
                 if drawing is not None:
                     paint_layer(painter, drawing, transform, exposed)
+        if render_error:
+            paint_banner(painter, f"Page {page_number} {render_error}", QRectF(0, 0, w, h), scale)
     finally:
         painter.end()
-    return image
+    return PageImage(image, render_error)
+
+
+def paint_banner(painter: QPainter, text: str, page: QRectF, scale: float = 2.0) -> None:
+    """The window's page banner (gui.page_banner) drawn into an image: top-left, wrapped."""
+    from glyphscope.inspector.gui.page_banner import BANNER_BACKGROUND, BANNER_BORDER, BANNER_TEXT
+
+    margin = 8.0
+    width = max(40.0, min(260.0 * scale, page.width() - 2 * margin))
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+    painter.save()
+    font = QFont()
+    font.setPixelSize(max(13, min(40, round(6.5 * scale))))
+    painter.setFont(font)
+    bounds = painter.boundingRect(QRectF(0, 0, width - 12, 10_000), flags, text)
+    box = QRectF(page.left() + margin, page.top() + margin, bounds.width() + 12, bounds.height() + 8)
+    painter.setPen(QPen(BANNER_BORDER, 1.0))
+    painter.setBrush(BANNER_BACKGROUND)
+    painter.drawRoundedRect(box, 4, 4)
+    painter.setPen(BANNER_TEXT)
+    painter.drawText(box.adjusted(6, 4, -6, -4), flags, text)
+    painter.restore()
 
 
 def png_bytes(image: QImage, palette: bool = True) -> bytes:
@@ -126,7 +187,4 @@ def page_png(
     doc: Any, page_number: int, layers: set[str] | Iterable[str], scale: float = 2.0, palette: bool = True
 ) -> bytes:
     """`render_page_image` as PNG bytes."""
-    image = render_page_image(doc, page_number, layers, scale)
-    if image is None or image.isNull():
-        raise ValueError("the renderer returned an empty image")
-    return png_bytes(image, palette)
+    return png_bytes(render_page_image(doc, page_number, layers, scale), palette)

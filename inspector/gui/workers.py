@@ -9,6 +9,7 @@ GUI thread.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections import OrderedDict
@@ -25,6 +26,9 @@ from glyphscope.inspector.jobs import Cancelled, CancelToken, JobFunction, Parti
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
 PAGE_CACHE_SIZE = 24
 CACHE_MAX_GLYPHS = 250_000  # ≈ 600 MB of analyses, overlays and images at the densest
+# The most glyphs of one page the window analyses and draws (≈ 500 MB of analysis, texts and
+# overlays); a page with more shows its first ones and says so. The engine's own cap is higher.
+WINDOW_GLYPH_BUDGET = 200_000
 
 
 class WorkerSignals(QObject):
@@ -138,28 +142,31 @@ def load_page_job(
 ) -> Generator[Progress | Partial, None, PageBundle]:
     """Render (shown at once as a preview), then interpret, analyse and draw the overlays of one page.
 
-    Errors land in the bundle: a broken page shows its error in the page area.
+    Errors land in the bundle: a broken page shows its error in the page area, a page the
+    renderer cannot draw is a blank page with its overlays and the reason
+    (`render_error`), a page over WINDOW_GLYPH_BUDGET shows its first glyphs and says so.
     """
-    from glyphscope.core.analysis import analyze_page
     from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays
-    from glyphscope.inspector.gui.rendering import display_size
+    from glyphscope.inspector.gui.rendering import display_size, frame_boxes, render_failure
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     boxes = renderer.boxes(page_number)
-    bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, timings=timings)
+    frame = frame_boxes(boxes)  # every size the window gives Qt is a checked one
+    bundle = PageBundle(page_number, frame, render_scale=RENDER_SCALE, timings=timings)
     yield Progress(0, 3, f"rendering page {page_number}")
     try:
-        bundle.image = renderer.render(page_number, boxes, scale)
-        bundle.render_scale = bundle.image.width() / max(1e-6, display_size(boxes)[0])
-    except Exception as exc:
-        bundle.render_error = f"the page could not be rendered: {type(exc).__name__}: {exc}"
+        bundle.image = renderer.render(page_number, boxes, scale, should_stop=lambda: token.cancelled)
+        bundle.render_scale = bundle.image.width() / max(1e-6, display_size(frame)[0])
+    except Exception as exc:  # RenderFailed, or anything else: the page is drawn blank
+        token.check()
+        bundle.render_error = render_failure(exc)
     timings["render"] = time.perf_counter() - t0
     yield Partial(
         PageBundle(
             page_number,
-            boxes,
+            frame,
             image=bundle.image,
             render_scale=bundle.render_scale,
             render_error=bundle.render_error,
@@ -170,14 +177,18 @@ def load_page_job(
     token.check()
     yield Progress(1, 3, f"interpreting page {page_number}")
     t1 = time.perf_counter()
+    notes: list[str] = []
     try:
-        analysis = analyze_page(document, page_number, params)
+        analysis, budget_note = budgeted_analysis(document, page_number, params)
         bundle.analysis = analysis
-        bundle.boxes = analysis.page.boxes
-        if analysis.page.errors:
-            bundle.error = "; ".join(analysis.page.errors)
+        bundle.boxes = frame_boxes(analysis.page.boxes)
+        notes.extend(analysis.page.errors)
+        if budget_note:
+            notes.append(budget_note)
     except Exception as exc:  # a broken page shows its error in the page area, never crashes
-        bundle.error = f"page {page_number} could not be analysed: {type(exc).__name__}: {exc}"
+        notes.append(f"page {page_number} could not be analysed: {type(exc).__name__}: {exc}")
+    if notes:
+        bundle.error = "; ".join(notes)
     timings["analyse"] = time.perf_counter() - t1
     token.check()
     if bundle.analysis is not None:
@@ -195,6 +206,34 @@ def load_page_job(
         timings["overlays"] = time.perf_counter() - t2
     timings["total"] = time.perf_counter() - t0
     return bundle
+
+
+def budgeted_analysis(document: Any, page_number: int, params: Any) -> tuple[Any, str | None]:
+    """The page product, limited to the first WINDOW_GLYPH_BUDGET glyphs (paint order) when the
+    page has more, with the sentence the page shows then; (analysis, None) otherwise.
+
+    The cut is made before classification: passes, texts, decisions and overlays all see
+    the same first glyphs, and the window's memory stays bounded by the budget.
+    """
+    from glyphscope.core.analysis import LazyTexts, PageAnalysis, analyze_page
+    from glyphscope.core.passes import classify
+
+    page = document.interpret(page_number)
+    total = len(page.glyphs)
+    if total <= WINDOW_GLYPH_BUDGET:
+        return analyze_page(document, page_number, params), None
+    limited = dataclasses.replace(page, glyphs=page.glyphs[:WINDOW_GLYPH_BUDGET])
+    structure = document.structure(page_number)
+    classified = classify(limited, params)
+    analysis = PageAnalysis(
+        limited, classified, structure, LazyTexts(limited, classified, structure, params), params
+    )
+    note = (
+        f"page {page_number} has {total:,} glyphs, over the window's budget of {WINDOW_GLYPH_BUDGET:,}: "
+        f"overlays, text and decisions show the first {WINDOW_GLYPH_BUDGET:,} in paint order "
+        "(glyphscope text / glyphs read the whole page)"
+    )
+    return analysis, note
 
 
 def reassemble_bundle(
@@ -230,9 +269,14 @@ def reassemble_bundle(
 
 def render_job(
     renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken
-) -> tuple[int, float, QImage]:
+) -> tuple[int, float, QImage | None]:
+    """A sharper image of a page on screen; None when the renderer fails (the page keeps its image)."""
     token.check()
-    image = renderer.render(page_number, boxes, scale)
+    try:
+        image = renderer.render(page_number, boxes, scale, should_stop=lambda: token.cancelled)
+    except Exception:
+        token.check()
+        image = None
     return page_number, scale, image
 
 
@@ -300,6 +344,9 @@ class PageLoader(QObject):
         self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
         self.generation = 0
         self.in_flight: dict[int, Worker] = {}
+        from glyphscope.inspector.gui.rendering import render_service
+
+        render_service().prestart()  # the renderer process starts while the window opens
 
     def set_document(self, document: Any, renderer: Any, params: Any) -> None:
         for worker in self.in_flight.values():
@@ -369,8 +416,10 @@ class PageLoader(QObject):
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:
             return
+        from glyphscope.inspector.gui.rendering import frame_boxes
+
         try:
-            boxes = self.renderer.boxes(page_number)
+            boxes = frame_boxes(self.renderer.boxes(page_number))
         except Exception:
             return
         bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message)
