@@ -166,6 +166,21 @@ def test_real_renderer_process_renders_and_stays_warm(tmp_path) -> None:
         process.stop()
 
 
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc/PID/limits (Linux)")
+def test_the_renderer_process_runs_under_a_memory_limit(tmp_path) -> None:
+    """PDFium allocating without bound fails in its own process (bad_alloc), not on the machine."""
+    from glyphscope.inspector.gui.render_worker import MEMORY_LIMIT
+
+    process = RenderProcess()
+    try:
+        process.render(one_page(tmp_path), 10, 10)  # the child is up and has set its limit
+        limits = Path(f"/proc/{process.pid}/limits").read_text()
+        line = next(x for x in limits.splitlines() if x.startswith("Max data size"))
+        assert int(line.split()[3]) <= MEMORY_LIMIT
+    finally:
+        process.stop()
+
+
 @pytest.mark.parametrize(
     "command, reason",
     [

@@ -20,6 +20,7 @@ go to stderr (file descriptor 1 is pointed there, so nothing can corrupt the rep
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
@@ -28,6 +29,10 @@ from typing import IO, Any
 
 _LENGTH = struct.Struct(">I")
 MAX_HEADER = 1 << 16
+# Heap the renderer may take (RLIMIT_DATA, Linux): past it PDFium's allocations fail with
+# std::bad_alloc in this process, instead of the machine swapping until the kernel kills a
+# process it picks (maybe the window). Address space is not limited: QtPdf reserves > 32 GB.
+MEMORY_LIMIT = 4 << 30
 
 
 def write_message(stream: IO[bytes], header: dict[str, Any], payload: bytes | memoryview = b"") -> None:
@@ -135,7 +140,22 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> int:
         write_message(replies, reply, pixels)
 
 
+def limit_memory(limit: int = MEMORY_LIMIT) -> None:
+    """Lower this process's data-size limit to `limit` bytes (never raise it); no-op off Unix."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    new = limit if soft == resource.RLIM_INFINITY else min(soft, limit)
+    if hard != resource.RLIM_INFINITY:
+        new = min(new, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_DATA, (new, hard))
+
+
 def main() -> int:
+    limit_memory()
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints (Qt, PDFium) cannot corrupt replies
     return serve(sys.stdin.buffer, replies)
