@@ -244,6 +244,21 @@ def test_demo_slug_page_explained_for_pdftotext(demo_pdf: Path) -> None:
     assert any("Job 4711" in cmp.result.text[d.run.their_start : d.run.their_end] for d in cmp.differences)
 
 
+@pytest.mark.parametrize("engine", ["pdftotext-layout", "mutool", "pypdfium2"])
+def test_other_engines_where_installed_explain_the_slug_line(fixture_pdf: Path, engine: str) -> None:
+    status = E.engine_status(engine)
+    if not status.available:
+        pytest.skip(f"{engine} is not installed ({status.spec.install})")
+    _, cmp = _compare(fixture_pdf, 1, engine)
+    assert "Body text inside the box" in " ".join(cmp.result.text.split())
+    extra = [d for d in cmp.differences if d.kind == "extra"]
+    if "Job 4711" in cmp.result.text:  # an engine that keeps text outside the CropBox
+        assert extra and all(d.decision is not None and d.decision.kind == "cull" for d in extra)
+        assert all(d.sentence.startswith(f"{cmp.label} keeps ") for d in extra)
+    else:
+        assert not extra
+
+
 # ------------------------------------------------------------------ the command
 
 
