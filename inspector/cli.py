@@ -414,7 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         metavar="FILE_OR_FOLDER",
-        help="PDFs, and folders searched recursively for *.pdf; - reads one PDF from stdin",
+        help="PDFs, folders (searched recursively for *.pdf), glob patterns, @LIST.txt (one input per line), "
+        "fsspec URLs such as s3://bucket/prefix/ (with fsspec installed); - reads one PDF from stdin",
     )
     cli_io.add_password_options(p)
     p.add_argument("--json", metavar="OUT.json", dest="json_out", help="write the JSON report; - is stdout")
@@ -426,6 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
     _add_triage_compare(p)
+    from glyphscope.inspector.triage_cli import add_scale_options  # the options live with their code
+
+    add_scale_options(p)
     cli_io.add_quiet_option(p)
     p.set_defaults(func=cmd_triage)
 

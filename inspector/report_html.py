@@ -30,7 +30,8 @@ from glyphscope.core.triage import FAILED_SCORE, TriageRow
 
 DETAIL_FILES = 20  # files (worst first) that get images, fonts and texts
 PAGES_PER_FILE = 3
-IMAGE_SCALE = 1.0
+IMAGE_SCALE = 2.0  # pixels per point: 2× density, shown at 1 px per point (sharp on HiDPI screens)
+PAGED_OVER = 200  # files: above this, the report is a summary and each file gets its own page beside it
 MAX_FINDINGS_SHOWN = 150
 MAX_TEXT_CHARS = 20_000
 TEXT_MODES = ("plain", "layout", "auto")
@@ -87,15 +88,37 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
     return known, unknown
 
 
-def _render(doc: Any, page: int, scale: float) -> str:
-    """The page with REPORT_LAYERS as a PNG data URI (needs a running Qt application)."""
+def _render(doc: Any, page: int, scale: float) -> tuple[str, int]:
+    """The page with REPORT_LAYERS as a PNG data URI (needs a running Qt application), and the width in
+    CSS pixels to show it at (1 px per point, whatever the density)."""
     from glyphscope.inspector.gui.render_image import page_png  # Qt, for the images only
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pikepdf's page-copy notes are not the reader's business here
         data = page_png(doc, page, layers, scale)
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+    width = int.from_bytes(data[16:20], "big") if data[:8] == b"\x89PNG\r\n\x1a\n" else 0
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii"), round(width / max(scale, 1e-6))
+
+
+def legend() -> str:
+    """What the colours of the page images mean (the layers' own colours, from inspector.layers)."""
+    from glyphscope.inspector.layers import GAP_INSERTED_COLOUR, GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
+
+    layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
+    items = [
+        (LAYER_BY_KEY[k].colour, LAYER_BY_KEY[k].label, LAYER_BY_KEY[k].tooltip)
+        for k in supported_layers()
+        if k in layers and k in LAYER_BY_KEY and k != "word_gaps"  # word gaps: by verdict, below
+    ]
+    if "word_gaps" in layers:
+        items.append((GAP_INSERTED_COLOUR, "space inserted", "a word gap where a space was inserted"))
+        items.append((GAP_NEAR_MISS_COLOUR, "near miss", "a gap within 20 % of its threshold"))
+    cells = "".join(
+        f'<li title="{e(tip)}"><span class="sw" style="background:{e(colour)}"></span>{e(label)}</li>'
+        for colour, label, tip in items
+    )
+    return f'<ul class="legend" aria-label="colour legend">{cells}</ul>'
 
 
 # ---------------------------------------------------------------- sections
@@ -116,6 +139,11 @@ ul.findings li.warning{border-color:#f57c00;background:#fff4e5}ul.findings li.in
 .kind{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;color:#555}
 pre{background:#f8f9fa;border:1px solid #ddd;padding:6px;overflow:auto;max-height:28em;white-space:pre}
 img.page{border:1px solid #999;max-width:100%;height:auto;display:block;margin:.3em 0}
+.rowerror{color:#b71c1c;font-size:.85em;max-width:60em}td a{word-break:break-all}
+caption{text-align:left;font-weight:600;padding:.2em 0}
+details.group{margin:.2em 0}details.group summary{cursor:pointer}.count{color:#444}
+ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em}
+.sw{display:inline-block;width:1em;height:1em;border:1px solid #555;margin-right:.35em;vertical-align:-.15em}
 .renderfail{color:#b71c1c}.file{border:1px solid #e0e0e0;border-radius:6px;padding:.2em 1em 1em;
 margin:1em 0}.score{font-weight:700}
 """
@@ -135,20 +163,70 @@ def _num(value: float | int | None, fmt: str = "{:.1f}") -> str:
     return f'<td class="n" data-v="{e(value)}">{e(fmt.format(value))}</td>'
 
 
-def _summary_table(rows: Sequence[TriageRow]) -> str:
+@dataclass(frozen=True, slots=True)
+class SessionNotes:
+    """What the user found and marked in the window, for the report of the open file (Qt-free).
+
+    `find`: Find's explanations of misses ("the words are on page 3 but a space was inserted …");
+    `selection`: the selected glyphs and decisions in words; `notes`: free text the user typed."""
+
+    find: tuple[str, ...] = ()
+    selection: tuple[str, ...] = ()
+    notes: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.find or self.selection or self.notes.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class _Labels:
+    """How files and page text are shown: as they are, or anonymised."""
+
+    anonymise: bool
+
+    def file(self, path: str) -> str:
+        if not self.anonymise:
+            return path
+        from glyphscope.inspector.anonymise import anonymise_path
+
+        return anonymise_path(path)
+
+    def name(self, row: TriageRow) -> str:
+        return Path(self.file(row.file)).name if row.file != "-" else "-"
+
+    def text(self, text: str) -> str:
+        if not self.anonymise:
+            return text
+        from glyphscope.inspector.anonymise import anonymise_text
+
+        return anonymise_text(text)
+
+    def message(self, message: str, file: str) -> str:
+        if not self.anonymise:
+            return message
+        from glyphscope.inspector.anonymise import anonymise_message
+
+        return anonymise_message(message, file)
+
+
+def _summary_table(rows: Sequence[TriageRow], links: Sequence[str], labels: _Labels) -> str:
     head = (
         "<tr><th>score</th><th>file</th><th>pages</th><th>glyphs</th><th>% culled</th><th>% dup</th>"
-        "<th>% forms</th><th>% unresolved</th><th>fonts w/o ToUnicode</th><th>structure</th>"
-        "<th>E/W/I</th><th>error</th></tr>"
+        '<th>% forms</th><th>% unres.</th><th title="fonts without ToUnicode that lost text, of all without">'
+        "no ToUnicode</th><th>structure</th><th>errors</th><th>warn.</th><th>infos</th></tr>"
     )
     body = []
-    for i, r in enumerate(rows):
-        link = f'<a href="#f{i}">{e(r.name)}</a>'
+    for r, href in zip(rows, links):
+        link = f'<a href="{e(href)}">{e(labels.name(r))}</a>'
         if r.failed:
+            # The same cells as any row (the sort script indexes them); the error under the name.
+            error = f'<div class="rowerror">{e(labels.message(r.error or "", r.file))}</div>'
             body.append(
-                f'<tr class="failed">{_num(r.score)}<td>{link}</td>'
-                + '<td class="n">-</td>' * 7
-                + f"<td>-</td><td>{e(r.error)}</td></tr>"
+                f'<tr class="failed">{_num(r.score)}<td>{link}{error}</td>'
+                + '<td class="n" data-v="-1">-</td>' * 7
+                + "<td>-</td>"
+                + '<td class="n" data-v="-1">-</td>' * 3
+                + "</tr>"
             )
             continue
         sev = r.findings_by_severity
@@ -158,26 +236,74 @@ def _summary_table(rows: Sequence[TriageRow]) -> str:
             f"{_num(r.pct_culled)}{_num(r.pct_duplicates)}{_num(r.pct_from_forms)}{_num(r.pct_unresolved)}"
             f'<td class="n" data-v="{r.fonts_without_tounicode}">{r.fonts_without_tounicode} of '
             f"{r.fonts_without_tounicode_total}</td><td>{e(struct)}</td>"
-            f"<td>{sev.get('error', 0)}/{sev.get('warning', 0)}/{sev.get('info', 0)}</td><td></td></tr>"
+            f"{_num(sev.get('error', 0), '{}')}{_num(sev.get('warning', 0), '{}')}{_num(sev.get('info', 0), '{}')}"
+            "</tr>"
         )
-    return f'<table class="sortable"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return (
+        '<table class="sortable" id="summary"><caption>Files, worst first (click a column to sort)</caption>'
+        f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+    )
 
 
-def _findings_list(row: TriageRow) -> str:
+def _kinds_overview(rows: Sequence[TriageRow]) -> str:
+    """Findings of the whole run grouped by kind: how many findings, in how many files."""
+    findings: Counter[str] = Counter()
+    files: Counter[str] = Counter()
+    for r in rows:
+        for kind, n in r.finding_kinds:
+            findings[kind] += n
+            files[kind] += 1
+    failed = sum(1 for r in rows if r.failed)
+    if not findings and not failed:
+        return '<p class="muted">No findings in any file.</p>'
+    body = "".join(
+        f'<tr><td class="kind">{e(k)}</td>{_num(n, "{}")}{_num(files[k], "{}")}</tr>'
+        for k, n in sorted(findings.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+    if failed:
+        body = (
+            f'<tr class="failed"><td class="kind">unreadable file</td>{_num(failed, "{}")}{_num(failed, "{}")}</tr>'
+            + body
+        )
+    return (
+        '<table class="sortable" id="kinds"><thead><tr><th>kind</th>'
+        f"<th>findings</th><th>files</th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _findings_list(row: TriageRow, labels: _Labels) -> str:
+    """The file's findings grouped by kind (most severe kind first), each group with its count."""
     if not row.findings:
         return '<p class="muted">No findings.</p>'
-    items = []
-    for f in row.findings[:MAX_FINDINGS_SHOWN]:
-        where = f"page {f.page}" if f.page is not None else "document"
-        count = f" ({f.count})" if f.count is not None else ""
-        items.append(
-            f'<li class="{e(f.severity)}"><span class="sev">{e(f.severity)}</span> {e(where)} · '
-            f'<span class="kind">{e(f.kind)}</span> · {e(f.message)}{e(count)}</li>'
+    groups: dict[str, list[Any]] = {}
+    for f in row.findings:
+        groups.setdefault(f.kind, []).append(f)
+    total_by_kind = dict(row.finding_kinds)
+    rank = {"error": 0, "warning": 1, "info": 2}
+    ordered = sorted(groups.items(), key=lambda kv: (min(rank.get(f.severity, 3) for f in kv[1]), kv[0]))
+    out = []
+    for kind, items in ordered:
+        severity = min((f.severity for f in items), key=lambda s: rank.get(s, 3))
+        count = total_by_kind.get(kind, len(items))
+        lis = []
+        for f in items[:MAX_FINDINGS_SHOWN]:
+            where = f"page {f.page}" if f.page is not None else "document"
+            repeat = f" ({f.count})" if f.count is not None else ""
+            lis.append(
+                f'<li class="{e(f.severity)}"><span class="sev">{e(f.severity)}</span> {e(where)} · '
+                f"{e(labels.message(f.message, row.file))}{e(repeat)}</li>"
+            )
+        if len(items) > MAX_FINDINGS_SHOWN:
+            lis.append(
+                f'<li class="info">… {len(items) - MAX_FINDINGS_SHOWN} more (see the JSON report)</li>'
+            )
+        open_attr = " open" if severity in ("error", "warning") else ""
+        out.append(
+            f'<details class="group {e(severity)}"{open_attr}><summary><span class="sev">{e(severity)}</span> '
+            f'<span class="kind">{e(kind)}</span> <span class="count">× {count}</span></summary>'
+            f'<ul class="findings">{"".join(lis)}</ul></details>'
         )
-    more = len(row.findings) - MAX_FINDINGS_SHOWN
-    if more > 0:
-        items.append(f'<li class="info">… {more} more findings (see the JSON report)</li>')
-    return f'<ul class="findings">{"".join(items)}</ul>'
+    return "".join(out)
 
 
 def _font_table(doc: Any, page_number: int) -> str:
@@ -215,7 +341,7 @@ def _font_table(doc: Any, page_number: int) -> str:
     return f"<table>{head}{''.join(rows)}</table>"
 
 
-def _texts(doc: Any, page_number: int, params: Parameters) -> str:
+def _texts(doc: Any, page_number: int, params: Parameters, labels: _Labels) -> str:
     from glyphscope.core.textops import page_text
 
     parts = []
@@ -233,9 +359,11 @@ def _texts(doc: Any, page_number: int, params: Parameters) -> str:
             if text is None:
                 body = "(no usable structure)"
             elif len(text) > MAX_TEXT_CHARS:
-                body = text[:MAX_TEXT_CHARS] + f"\n… ({len(text) - MAX_TEXT_CHARS} more characters)"
+                body = (
+                    labels.text(text[:MAX_TEXT_CHARS]) + f"\n… ({len(text) - MAX_TEXT_CHARS} more characters)"
+                )
             else:
-                body = text
+                body = labels.text(text)
             parts.append(f"<h4>{e(mode)}{e(note)}</h4><pre>{e(body)}</pre>")
         except Exception as exc:  # noqa: BLE001 — one mode failing must not lose the report
             parts.append(
@@ -246,10 +374,13 @@ def _texts(doc: Any, page_number: int, params: Parameters) -> str:
 
 def _page_image(doc: Any, page: int, scale: float) -> str:
     try:
-        uri = _render(doc, page, scale)
+        uri, width = _render(doc, page, scale)
     except Exception as exc:  # noqa: BLE001 — a report without an image beats no report
         return f'<p class="renderfail">page image not available: {e(type(exc).__name__)}: {e(exc)}</p>'
-    return f'<img class="page" alt="page {page} with overlays: {e(", ".join(REPORT_LAYERS))}" src="{uri}">'
+    size = f' width="{width}"' if width > 0 else ""
+    return (
+        f'<img class="page"{size} alt="page {page} with overlays: {e(", ".join(REPORT_LAYERS))}" src="{uri}">'
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +393,7 @@ class _DetailOptions:
     scale: float
     images: bool
     sources: Mapping[str, str | Path]  # row label -> what to reopen, for rows not named by their path
+    labels: _Labels
 
 
 def _details(row: TriageRow, opts: _DetailOptions) -> str:
@@ -273,7 +405,7 @@ def _details(row: TriageRow, opts: _DetailOptions) -> str:
     try:
         doc = open_document(opts.sources.get(row.file, row.file), opts.password)
     except Exception as exc:  # noqa: BLE001 — the file was readable during triage; say what changed
-        return f'<p class="renderfail">could not reopen the file for details: {e(exc)}</p>'
+        return f'<p class="renderfail">could not reopen the file for details: {e(opts.labels.message(str(exc), row.file))}</p>'
     out = []
     try:
         chosen = row.worst_pages[: opts.pages]
@@ -289,19 +421,21 @@ def _details(row: TriageRow, opts: _DetailOptions) -> str:
                 out.append(f'<p class="renderfail">font table failed: {e(exc)}</p>')
         worst = chosen[0].page
         out.append(f"<h3>Text of page {worst}</h3>")
-        out.append(_texts(doc, worst, opts.params))
+        out.append(_texts(doc, worst, opts.params, opts.labels))
     finally:
         doc.close()
     return "".join(out)
 
 
 def _file_section(i: int, row: TriageRow, detail: bool, opts: _DetailOptions) -> str:
-    head = (
-        f'<div class="file" id="f{i}"><h2>{e(row.name)} <span class="score">score {row.score:.1f}</span></h2>'
-    )
-    head += f'<p class="muted">{e(row.file)}</p>'
+    labels = opts.labels
+    head = f'<div class="file" id="f{i}"><h2>{e(labels.name(row))} <span class="score">score {row.score:.1f}</span></h2>'
+    head += f'<p class="muted">{e(labels.file(row.file))}</p>'
     if row.failed:
-        return head + f'<p class="renderfail">could not be read: {e(row.error)}</p></div>'
+        return (
+            head
+            + f'<p class="renderfail">could not be read: {e(labels.message(row.error or "", row.file))}</p></div>'
+        )
     facts = (
         f"{row.pages} page(s), {row.glyphs} glyphs ({row.visible_glyphs} in the text): "
         f"{row.pct_culled:.1f}% culled, {row.pct_duplicates:.1f}% duplicates, {row.pct_from_forms:.1f}% from "
@@ -315,15 +449,44 @@ def _file_section(i: int, row: TriageRow, detail: bool, opts: _DetailOptions) ->
             facts += f" ({row.pct_untagged:.1f}% untagged)"
     parts = [head, f"<p>{e(facts)}</p>"]
     if row.warnings:
-        parts.append("<p>Repairs: " + "; ".join(e(w) for w in row.warnings[:10]) + "</p>")
+        parts.append(
+            "<p>Repairs: " + "; ".join(e(labels.message(w, row.file)) for w in row.warnings[:10]) + "</p>"
+        )
     if row.worst_pages:
         wp = ", ".join(f"{p.page} ({p.score:.1f})" for p in row.worst_pages)
         parts.append(f"<p>Worst pages: {e(wp)}</p>")
-    parts.append("<h3>Findings</h3>" + _findings_list(row))
+    parts.append("<h3>Findings by kind</h3>" + _findings_list(row, labels))
     if detail:
         parts.append(_details(row, opts))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _session_section(notes: SessionNotes, labels: _Labels) -> str:
+    """What the user found and marked in the window."""
+    parts = ['<div class="file" id="session"><h2>Found and marked in the inspector</h2>']
+    if notes.notes.strip():
+        parts.append(f'<h3>Notes</h3><pre class="notes">{e(notes.notes.strip())}</pre>')
+    if notes.find:
+        items = "".join(f'<li class="warning">{e(labels.message(m, ""))}</li>' for m in notes.find)
+        parts.append(f'<h3>Find</h3><ul class="findings">{items}</ul>')
+    if notes.selection:
+        items = "".join(f"<li>{e(labels.message(m, ''))}</li>" for m in notes.selection)
+        parts.append(f'<h3>Selected glyphs and decisions</h3><ul class="findings">{items}</ul>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(title)}</title><style>{CSS}</style></head><body>{body}<script>{SORT_JS}</script></body></html>\n"
+    )
+
+
+def _wants_detail(row: TriageRow, detailed: int, detail_files: int) -> bool:
+    return not row.failed and row.score < FAILED_SCORE and detailed < detail_files and bool(row.worst_pages)
 
 
 def build_html_report(
@@ -336,39 +499,74 @@ def build_html_report(
     scale: float = IMAGE_SCALE,
     images: bool = True,
     sources: Mapping[str, str | Path] | None = None,
+    anonymise: bool = False,
+    session: SessionNotes | None = None,
+    out_path: Path | None = None,
+    paged_over: int = PAGED_OVER,
 ) -> str:
-    """The report's HTML. `images=False` leaves the page images out (no Qt needed); `sources` maps
-    a row's file label to what to reopen for its details when the label is not a path (`-`)."""
-    opts = _DetailOptions(password, params, pages_per_file, scale, images, dict(sources or {}))
+    """The report's HTML: summary table, findings by kind, colour legend, then one section per file.
+
+    `images=False` leaves the page images out (no Qt needed); `sources` maps a row's file label to
+    what to reopen for its details when the label is not a path (`-`); `anonymise` replaces the
+    letters and digits of file names and page text and leaves images out; `session` adds what the
+    user found and marked in the window. With more than `paged_over` rows and an `out_path`, the
+    report is the summary only and each file's section is written to its own page in
+    `<out stem>_files/` beside it, so the report opens quickly whatever the size of the run.
+    """
+    labels = _Labels(anonymise)
+    images = images and not anonymise
+    opts = _DetailOptions(password, params, pages_per_file, scale, images, dict(sources or {}), labels)
     failed = sum(1 for r in rows if r.failed)
+    paged = out_path is not None and len(rows) > paged_over
+    folder = out_path.with_name(out_path.stem + "_files") if paged and out_path is not None else None
+    if folder is not None:
+        folder.mkdir(exist_ok=True)
+    links: list[str] = []
+    sections: list[str] = []
     detailed = 0
-    sections = []
     for i, row in enumerate(rows):
-        detail = (
-            not row.failed and row.score < FAILED_SCORE and detailed < detail_files and bool(row.worst_pages)
-        )
-        if detail:
-            detailed += 1
-        sections.append(_file_section(i, row, detail, opts))
+        detail = _wants_detail(row, detailed, detail_files)
+        detailed += detail
+        section = _file_section(i, row, detail, opts)
+        if folder is not None:
+            name = f"f{i:06d}.html"
+            back = f'<p><a href="../{e(out_path.name if out_path else "")}">← back to the summary</a></p>'
+            (folder / name).write_text(
+                _page(f"glyphscope triage — {labels.name(row)}", back + section), "utf-8"
+            )
+            links.append(f"{folder.name}/{name}")
+        else:
+            sections.append(section)
+            links.append(f"#f{i}")
     stamp = time.strftime("%Y-%m-%d %H:%M")
-    shown = (
-        f"Images and text are shown for the {min(detail_files, len(rows))} worst readable files, up to "
-        f"{pages_per_file} pages each (overlays: {', '.join(REPORT_LAYERS)})."
-        if images
-        else f"Fonts and text are shown for the {min(detail_files, len(rows))} worst readable files, up to "
-        f"{pages_per_file} pages each (no page images)."
-    )
+    shown_files = min(detail_files, len(rows))
+    if images:
+        shown = (
+            f"Images and text are shown for the {shown_files} worst readable files, up to "
+            f"{pages_per_file} pages each, at {scale:g}× density."
+        )
+    else:
+        why = " (anonymised: page images are left out)" if anonymise else " (no page images)"
+        shown = f"Fonts and text are shown for the {shown_files} worst readable files, up to {pages_per_file} pages each{why}."
+    if paged:
+        shown += f" Over {paged_over} files: each file's details are on its own page (follow its link)."
     intro = (
         f"{len(rows)} file(s), {failed} unreadable; sorted worst first. {shown} Score = weighted shares of the text affected (unresolved, "
         "fallback-decoded, culled, duplicates, from forms, untagged) plus damped counts of findings by severity."
     )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>glyphscope triage report</title><style>{CSS}</style></head><body>"
+    if anonymise:
+        intro += (
+            " Anonymised: every letter and digit of file names and page text is replaced by a placeholder."
+        )
+    body = (
         f'<h1>glyphscope triage report</h1><p class="muted">{e(stamp)} — {e(intro)}</p>'
-        f"{_summary_table(rows)}{''.join(sections)}<script>{SORT_JS}</script></body></html>\n"
+        f"{_summary_table(rows, links, labels)}"
+        f"<h2>Findings by kind</h2>{_kinds_overview(rows)}"
+        + (f"<h2>Colours of the page images</h2>{legend()}" if images else "")
+        + (_session_section(session, labels) if session else "")
+        + "".join(sections)
     )
+    return _page("glyphscope triage report", body)
 
 
 def write_html_report(
@@ -378,5 +576,6 @@ def write_html_report(
     **options: Any,
 ) -> Path:
     path = Path(out)
+    options.setdefault("out_path", path)
     path.write_text(build_html_report(rows, password, **options), encoding="utf-8")
     return path

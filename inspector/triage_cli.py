@@ -13,17 +13,27 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import sys
 import tempfile
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from glyphscope.core.serialize import output_header
-from glyphscope.core.triage import TriageRow, expand_paths, sort_rows, triage_paths
+from glyphscope.core.triage import TriageRow, sort_rows
+from glyphscope.core.triage.batch import iter_triage
+from glyphscope.core.triage.inputs import content_sha256, expand_inputs
+from glyphscope.core.triage.stream import ABSENT as _ABSENT
+from glyphscope.core.triage.stream import load_done
 from glyphscope.inspector import cli_io
+from glyphscope.inspector.anonymise import anonymise_path, anonymise_row
 
 EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_FAIL_ON = 1  # --fail-on matched a file
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
 
 
 def _usage(message: str) -> int:
@@ -129,6 +139,95 @@ def _offscreen_app_or_none() -> str | None:
     return None
 
 
+def add_scale_options(p: argparse.ArgumentParser) -> None:
+    """The archive-scale options of `glyphscope triage` (streaming, resume, Dask, CI exit, sharing)."""
+    p.add_argument(
+        "--jsonl",
+        metavar="OUT",
+        dest="jsonl_out",
+        help="write one JSON row per file as it finishes (append-only, flushed per row); - is stdout",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip files already in the --jsonl OUT file (same path and same content SHA-256); append the rest",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="local|dask|tcp://HOST:PORT",
+        default="local",
+        help="local worker processes (--jobs), a Dask LocalCluster sized to the machine, or a running "
+        "Dask scheduler (needs pip install 'glyphscope[dask]')",
+    )
+    p.add_argument(
+        "--fail-on",
+        metavar="error|warning|score>N",
+        help="exit 1 when a file failed or has an error finding (error), also a warning (warning), "
+        "or scores above N",
+    )
+    p.add_argument(
+        "--anonymise",
+        "--anonymize",
+        action="store_true",
+        dest="anonymise",
+        help="replace every letter and digit of file names and page text in the reports by a placeholder "
+        "of the same class; no page images",
+    )
+
+
+def _fail_on(spec: str | None) -> Callable[[TriageRow], bool] | None:
+    """The --fail-on test of one row; raises UsageError for a bad spec."""
+    if not spec:
+        return None
+    text = spec.strip().lower().replace(" ", "")
+    if text == "error":
+        return lambda r: r.failed or r.findings_by_severity.get("error", 0) > 0
+    if text == "warning":
+        return lambda r: (
+            r.failed
+            or r.findings_by_severity.get("error", 0) > 0
+            or r.findings_by_severity.get("warning", 0) > 0
+        )
+    m = re.fullmatch(r"score>=?(\d+(?:\.\d+)?)", text)
+    if m:
+        limit = float(m.group(1))
+        return (lambda r: r.score >= limit) if ">=" in text else (lambda r: r.score > limit)
+    raise cli_io.UsageError(f"--fail-on must be error, warning or score>N, not {spec!r}")
+
+
+class _Summary:
+    """What the last line says: files, failed, worst score, time; and whether --fail-on matched."""
+
+    def __init__(self, fail_test: Callable[[TriageRow], bool] | None) -> None:
+        self.started = time.monotonic()
+        self.files = 0
+        self.failed = 0
+        self.worst: TriageRow | None = None
+        self.fail_test = fail_test
+        self.matched = 0
+
+    def add(self, row: TriageRow) -> None:
+        self.files += 1
+        self.failed += row.failed
+        if self.worst is None or row.score > self.worst.score:
+            self.worst = row
+        if self.fail_test is not None and self.fail_test(row):
+            self.matched += 1
+
+    def line(self, label: Callable[[str], str]) -> str:
+        worst = f"worst score {self.worst.score:.1f} ({label(self.worst.file)})" if self.worst else "no rows"
+        seconds = time.monotonic() - self.started
+        rate = f", {self.files / seconds:.1f} files/s" if seconds > 0 and self.files else ""
+        return f"triage: {self.files} file(s), {self.failed} failed, {worst}, {seconds:.1f} s{rate}"
+
+
+def _bad_output_folder(*outs: str | None) -> str | None:
+    for out in outs:
+        if out and not cli_io.is_stdout(out) and not Path(out).resolve().parent.is_dir():
+            return f"cannot write {out}: its folder does not exist"
+    return None
+
+
 def run_triage(args: argparse.Namespace) -> int:
     jobs = getattr(args, "jobs", None)
     jobs = 1 if jobs is None else jobs
@@ -136,14 +235,36 @@ def run_triage(args: argparse.Namespace) -> int:
         return _usage("--jobs must be at least 1")
     json_out = getattr(args, "json_out", None)
     html_out = getattr(args, "html_out", None)
-    if cli_io.is_stdout(json_out) and cli_io.is_stdout(html_out):
-        return _usage("--json - and --html - cannot both write to stdout")
+    jsonl_out = getattr(args, "jsonl_out", None)
+    resume = bool(getattr(args, "resume", False))
+    scheduler = str(getattr(args, "scheduler", None) or "local")
+    anonymise = bool(getattr(args, "anonymise", False))
+    to_stdout = [o for o in (json_out, html_out, jsonl_out) if cli_io.is_stdout(o)]
+    if len(to_stdout) > 1:
+        return _usage("only one of --json, --html and --jsonl can write to stdout (-)")
+    if resume and (not jsonl_out or cli_io.is_stdout(jsonl_out)):
+        return _usage("--resume needs --jsonl OUT (a file) to know which files are done")
+    if (
+        scheduler != "local"
+        and scheduler != "dask"
+        and not scheduler.startswith(("tcp://", "tls://", "ucx://"))
+    ):
+        return _usage(f"--scheduler must be local, dask or tcp://HOST:PORT, not {scheduler!r}")
+    if scheduler != "local" and cli_io.STDIO in args.paths:
+        return _usage("- (stdin) cannot be sent to Dask workers: save it to a file")
+    fail_test = _fail_on(getattr(args, "fail_on", None))
     paths = [str(p) for p in args.paths]
     if paths.count(cli_io.STDIO) > 1:
         return _usage("- (stdin) can be given only once")
-    for out in (json_out, html_out):
-        if out and not cli_io.is_stdout(out) and not Path(out).resolve().parent.is_dir():
-            return _usage(f"cannot write {out}: its folder does not exist")
+    problem = _bad_output_folder(json_out, html_out, jsonl_out)
+    if problem:
+        return _usage(problem)
+    if scheduler != "local":
+        from glyphscope.core.triage.dask_run import DASK_MISSING, dask_available
+
+        if not dask_available():
+            print(f"glyphscope: {DASK_MISSING}", file=sys.stderr)
+            return EXIT_USAGE
     password = cli_io.password(args)
     with contextlib.ExitStack() as stack:
         spool = None
@@ -153,23 +274,97 @@ def run_triage(args: argparse.Namespace) -> int:
             spool = Path(folder) / "stdin.pdf"
             spool.write_bytes(sys.stdin.buffer.read())
             paths = [str(spool) if p == cli_io.STDIO else p for p in paths]
-        files, missing = expand_paths(paths)
-        if missing:
-            return _usage("no such file or folder: " + ", ".join(missing))
-        if not files:
+        inputs = expand_inputs(paths)
+        if inputs.problems:
+            return _usage("; ".join(inputs.problems))
+        if inputs.missing:
+            return _usage("no such file or folder: " + ", ".join(inputs.missing))
+        if not inputs.sources:
             return _usage("no PDF found in " + ", ".join(str(p) for p in args.paths))
+        sources = inputs.sources
+        if resume:
+            sources, skipped = _not_done(sources, Path(str(jsonl_out)))
+            cli_io.note(args, f"resuming: {skipped} file(s) already in {jsonl_out}, {len(sources)} to go")
 
+        keep_rows = not jsonl_out or bool(json_out) or bool(html_out)
+        label = anonymise_path if anonymise else (lambda f: f)
+        summary = _Summary(fail_test)
+        rows: list[TriageRow] = []
         progress = _Progress(sys.stderr, enabled=not getattr(args, "quiet", False))
+        sink = _open_jsonl(stack, jsonl_out, append=resume)
+        interrupted = False
         try:
-            rows = triage_paths(files, password, jobs, progress)
+            for row in _rows(sources, password, jobs, scheduler, stack):
+                if spool is not None and row.file == str(spool):
+                    row = _stdin_row(row, str(spool))
+                if sink is not None:
+                    shown = anonymise_row(row) if anonymise else row
+                    sink.write(json.dumps(shown.to_json(), ensure_ascii=False) + "\n")
+                    sink.flush()
+                summary.add(row)
+                if keep_rows:
+                    rows.append(row)
+                progress(summary.files, len(sources), row)
+        except KeyboardInterrupt:
+            interrupted = True
         finally:
             progress.close()
-        sources: dict[str, str | Path] = {}
-        if spool is not None:
-            sources[cli_io.STDIO] = spool
-            rows = sort_rows(_stdin_row(r, str(spool)) if r.file == str(spool) else r for r in rows)
-        _write_reports(args, rows, password, sources)
+        left = len(sources) - summary.files
+        report_sources: dict[str, str | Path] = {cli_io.STDIO: spool} if spool is not None else {}
+        if keep_rows:
+            _write_reports(args, sort_rows(rows), password, report_sources, interrupted, left)
+        if not getattr(args, "quiet", False) or interrupted:
+            print("glyphscope: " + summary.line(label), file=sys.stderr)
+        if interrupted:
+            hint = (
+                " (run again with --resume to finish)"
+                if jsonl_out and not cli_io.is_stdout(jsonl_out)
+                else ""
+            )
+            print(
+                f"glyphscope: interrupted: {summary.files} file(s) done and kept, {left} left{hint}",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
+    if summary.matched:
+        cli_io.note(args, f"--fail-on {args.fail_on}: {summary.matched} file(s) matched")
+        return EXIT_FAIL_ON
     return EXIT_OK
+
+
+def _rows(
+    sources: list[str], password: str | None, jobs: int, scheduler: str, stack: contextlib.ExitStack
+) -> Iterator[TriageRow]:
+    """Rows in completion order, from local processes or from Dask."""
+    if scheduler == "local":
+        yield from iter_triage(sources, password, jobs)
+        return
+    from glyphscope.core.triage.dask_run import dask_client, iter_triage_dask
+
+    client = stack.enter_context(dask_client(scheduler))
+    yield from iter_triage_dask(sources, client, password)
+
+
+def _open_jsonl(stack: contextlib.ExitStack, out: str | None, append: bool) -> TextIO | None:
+    if not out:
+        return None
+    if cli_io.is_stdout(out):
+        return sys.stdout
+    return stack.enter_context(open(out, "a" if append else "w", encoding="utf-8", newline="\n"))
+
+
+def _not_done(sources: list[str], jsonl: Path) -> tuple[list[str], int]:
+    """The sources not yet in the JSONL file by path and content hash; and how many were skipped."""
+    done = load_done(jsonl)
+    todo: list[str] = []
+    skipped = 0
+    for s in sources:
+        digest = done.get(s, _ABSENT)
+        if digest is not _ABSENT and (digest is None or digest == content_sha256(s)):
+            skipped += 1
+        else:
+            todo.append(s)
+    return todo, skipped
 
 
 def _stdin_row(row: TriageRow, spool: str) -> TriageRow:
@@ -179,20 +374,30 @@ def _stdin_row(row: TriageRow, spool: str) -> TriageRow:
 
 
 def _write_reports(
-    args: argparse.Namespace, rows: list[TriageRow], password: str | None, sources: dict[str, str | Path]
+    args: argparse.Namespace,
+    rows: list[TriageRow],
+    password: str | None,
+    sources: dict[str, str | Path],
+    interrupted: bool = False,
+    left: int = 0,
 ) -> None:
-    """The table on stdout (unless a report goes there), then the JSON and HTML reports."""
+    """The table on stdout (unless a report or the JSONL goes there), then the JSON and HTML reports."""
     json_out = getattr(args, "json_out", None)
     html_out = getattr(args, "html_out", None)
+    jsonl_out = getattr(args, "jsonl_out", None)
+    anonymise = bool(getattr(args, "anonymise", False))
+    shown = [anonymise_row(r) for r in rows] if anonymise else rows
     compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
-    if not (cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
-        sys.stdout.write(with_compare_column(_clean_line_table(rows), compare))
+    if not (jsonl_out or cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
+        sys.stdout.write(with_compare_column(_clean_line_table(shown), compare))
         sys.stdout.flush()
-    failed = sum(1 for r in rows if r.failed)
-    cli_io.note(args, f"{len(rows)} file(s) triaged" + (f", {failed} could not be read" if failed else ""))
 
     if json_out:
-        report = with_compare_json(report_json(rows), compare)
+        report = with_compare_json(report_json(shown), compare)
+        if interrupted:
+            report |= {"interrupted": True, "left": left}
+        if anonymise:
+            report["anonymised"] = True
         text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
         cli_io.write_output(json_out, text.encode("utf-8"))
         if not cli_io.is_stdout(json_out):
@@ -200,12 +405,17 @@ def _write_reports(
     if html_out:
         from glyphscope.inspector.report_html import build_html_report
 
-        images = not getattr(args, "no_images", False)
+        images = not getattr(args, "no_images", False) and not anonymise
         if images:
             problem = _offscreen_app_or_none()
             if problem:
-                cli_io.note(args, f"warning: the report has no page images: {problem}")
-        html = build_html_report(rows, password, images=images, sources=sources)
+                # On stderr even with --quiet: the report lacks what the reader expects.
+                print(f"glyphscope: warning: the report has no page images: {problem}", file=sys.stderr)
+                images = False
+        html_path = None if cli_io.is_stdout(html_out) else Path(html_out)
+        html = build_html_report(
+            rows, password, images=images, sources=sources, anonymise=anonymise, out_path=html_path
+        )
         cli_io.write_output(html_out, html.encode("utf-8"))
         if not cli_io.is_stdout(html_out):
             cli_io.note(args, f"HTML report written to {html_out}")

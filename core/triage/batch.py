@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
@@ -99,23 +100,51 @@ def triage_paths(
     files, _missing = expand_paths(paths)
     total = len(files)
     rows: list[TriageRow] = []
-
-    def finished(row: TriageRow) -> None:
+    for row in iter_triage(
+        files,
+        password,
+        jobs,
+        params=params,
+        time_budget=time_budget,
+        hard_timeout_grace=hard_timeout_grace,
+        cancelled=cancelled,
+        worker=worker,
+    ):
         rows.append(row)
         if progress_callback is not None:
             progress_callback(len(rows), total, row)
+    return sort_rows(rows)
 
+
+def iter_triage(
+    files: Iterable[str | Path],
+    password: str | None = None,
+    jobs: int = 1,
+    *,
+    params: Parameters = DEFAULT_PARAMETERS,
+    time_budget: float | None = TIME_BUDGET,
+    hard_timeout_grace: float = HARD_TIMEOUT_GRACE,
+    cancelled: Callable[[], bool] | None = None,
+    worker: Worker | None = None,
+) -> Iterator[TriageRow]:
+    """One row per file, yielded as each file finishes (completion order), holding none of them.
+
+    `files` are taken as they are (expand folders first); they are drawn from
+    the iterable only as workers become free, so a generator of a million
+    paths is never materialised. Closing the generator (or an exception in
+    the caller, e.g. KeyboardInterrupt) kills the workers still busy: their
+    files yield no row. `cancelled()` is polled between files.
+    """
     run = worker or _triage_worker
-    if jobs <= 1 or total <= 1:
+    if jobs <= 1:
         for f in files:
             if cancelled is not None and cancelled():
-                break
-            finished(run(str(f), password, params, time_budget))
-        return sort_rows(rows)
+                return
+            yield run(str(f), password, params, time_budget)
+        return
     hard_limit = (time_budget + hard_timeout_grace) if time_budget else None
     runner = _ParallelRun(run, password, params, time_budget, hard_limit)
-    runner.run(files, jobs, finished, cancelled)
-    return sort_rows(rows)
+    yield from runner.run(iter(files), jobs, cancelled)
 
 
 # ---------------------------------------------------------------- worker processes
@@ -124,7 +153,13 @@ def triage_paths(
 def _serve(
     conn: Connection, worker: Worker, password: str | None, params: Parameters, budget: float | None
 ) -> None:
-    """A worker process: read a path, send its row, until told to stop (None) or the pipe closes."""
+    """A worker process: read a path, send its row, until told to stop (None) or the pipe closes.
+
+    Ctrl-C in a terminal reaches the whole process group: the worker ignores it and the parent
+    decides (it kills the busy workers, whose files then yield no row rather than a crash row).
+    """
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             path = conn.recv()
@@ -160,9 +195,9 @@ class _WorkerProcess:
         self.process = ctx.Process(target=_serve, args=(child, *args), daemon=True)
         self.process.start()
         child.close()  # our copy: the pipe reports EOF when the worker dies
-        self.task: tuple[Path, float] | None = None
+        self.task: tuple[str | Path, float] | None = None
 
-    def submit(self, path: Path) -> None:
+    def submit(self, path: str | Path) -> None:
         self.conn.send(str(path))
         self.task = (path, time.monotonic())
 
@@ -205,20 +240,22 @@ class _ParallelRun:
 
     def run(
         self,
-        files: list[Path],
+        files: Iterator[str | Path],
         jobs: int,
-        finished: Callable[[TriageRow], None],
         cancelled: Callable[[], bool] | None,
-    ) -> None:
-        queue = list(reversed(files))  # pop() from the end keeps the original order
+    ) -> Iterator[TriageRow]:
+        pending = True
         try:
-            while queue or self.busy:
+            while pending or self.busy:
                 if cancelled is not None and cancelled():
                     break
-                while queue and len(self.busy) < jobs:
-                    self._start(queue.pop())
-                for row in self._collect():
-                    finished(row)
+                while pending and len(self.busy) < jobs:
+                    nxt = next(files, None)
+                    if nxt is None:
+                        pending = False
+                        break
+                    self._start(Path(nxt) if not isinstance(nxt, str) else nxt)
+                yield from self._collect()
         finally:
             for w in self.busy:
                 w.kill()
@@ -227,7 +264,7 @@ class _ParallelRun:
             self.busy.clear()
             self.idle.clear()
 
-    def _start(self, path: Path) -> None:
+    def _start(self, path: str | Path) -> None:
         w = self.idle.pop() if self.idle else _WorkerProcess(self.ctx, self.args)
         w.submit(path)
         self.busy.append(w)

@@ -7,17 +7,31 @@ The collector reads only what the page product gives — `counts`,
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from glyphscope.core.analysis import PageAnalysis, analyze_page
-from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded
-from glyphscope.core.triage.records import PageScore, TriageFinding, TriageRow, failed_row
+from glyphscope.core.triage.page_checks import (
+    PAINTED_SPACE_KIND,
+    SAMPLES,
+    painted_spaces_inside_words,
+    sample,
+)
+from glyphscope.core.triage.records import (
+    MAX_GLYPHS_PER_FINDING,
+    PageScore,
+    TriageFinding,
+    TriageRow,
+    failed_row,
+)
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
 
 WORST_PAGES = 5
@@ -74,8 +88,11 @@ class PageCollector:
             if d.kind is DiagnosticKind.DAMAGED_FILE_REPAIRED:
                 continue  # counted once per document from doc.diagnostics
             self._finding(d, t)
+        kind_ranks = {(d.kind.value, SEVERITY_RANK.get(d.severity, 3)) for d in diags}
+        if self._painted_spaces(analysis, t):
+            kind_ranks.add((PAINTED_SPACE_KIND, SEVERITY_RANK.get(Severity.WARNING, 1)))
         ordered_kinds = sorted(
-            {(d.kind.value, SEVERITY_RANK.get(d.severity, 3)) for d in diags},
+            kind_ranks,
             key=lambda kv: (kv[1], kv[0]),
         )
         kinds = tuple(dict.fromkeys(k for k, _ in ordered_kinds))
@@ -83,6 +100,35 @@ class PageCollector:
         page_score = score(t, self.tagged, page_problem_fonts)
         self.page_scores.append(PageScore(analysis.page_number, page_score, t.glyphs, kinds))
         self.total.add(t)
+
+    def _painted_spaces(self, analysis: PageAnalysis, tally: Tally) -> bool:
+        """A warning finding for space characters painted inside words (core/triage/page_checks.py)."""
+        visible = analysis.classified.visible
+        found = painted_spaces_inside_words(visible, self.params.word_gap)
+        if not found:
+            return False
+        first, gap, threshold = found[0]
+        quoted = "; ".join(f"“{sample(visible, i)}”" for i, _, _ in found[:SAMPLES])
+        message = (
+            f"{len(found)} space character(s) painted inside words: the page shows no gap "
+            f"(e.g. {gap:g} < {threshold:g} = word gap × height) but every text reads a space: {quoted}"
+        )
+        tally.count_severity(Severity.WARNING)
+        self.kinds[PAINTED_SPACE_KIND] += 1
+        if len(self.findings) < MAX_FINDINGS_KEPT:
+            indices = tuple(i for i, _, _ in found)
+            self.findings.append(
+                TriageFinding(
+                    kind=PAINTED_SPACE_KIND,
+                    severity=Severity.WARNING.value,
+                    message=message,
+                    page=analysis.page_number,
+                    count=len(found),
+                    glyphs=indices[:MAX_GLYPHS_PER_FINDING],
+                    glyphs_total=len(indices),
+                )
+            )
+        return True
 
     def structure_usable(self) -> bool | None:
         """None for an untagged document; else whether structure order is trusted on at least
@@ -136,19 +182,38 @@ def triage_file(
     params: Parameters = DEFAULT_PARAMETERS,
     time_budget: float | None = TIME_BUDGET,
 ) -> TriageRow:
-    """Triage one file. Never raises for a bad file: errors become the row's `error`."""
+    """Triage one file (a path, or an fsspec URL read as bytes). Never raises for a bad file: errors
+    become the row's `error`. The row carries the SHA-256 of the bytes read (`--resume` compares it)."""
+    from glyphscope.core.triage.inputs import content_sha256, is_url, read_url
+
     started = time.monotonic()
     pages_done = 0
     total_pages = 0
+    digest: str | None = None
 
     def elapsed() -> float:
         return round(time.monotonic() - started, 3)
+
+    def failed(message: str, code: int | None) -> TriageRow:
+        return replace(failed_row(path, message, code, elapsed()), sha256=digest)
 
     try:
         with Deadline(time_budget) as deadline:
             from glyphscope.core.document import open_document
 
-            doc = open_document(path, password)
+            source: str | Path | bytes = path
+            if is_url(str(path)):
+                data = read_url(str(path))
+                digest = hashlib.sha256(data).hexdigest()
+                source = data
+            else:
+                digest = content_sha256(path)
+            try:
+                doc = open_document(source, password)
+            except GlyphscopeError as exc:
+                if isinstance(source, bytes):  # name the URL, not "the data"
+                    raise type(exc)(str(exc).replace("the data", str(path))) from None
+                raise
             try:
                 total_pages = doc.page_count
                 collector = PageCollector(doc, params)
@@ -156,21 +221,21 @@ def triage_file(
                     deadline.check()
                     collector.page(n)
                     pages_done = n
-                return collector.row(str(path), elapsed())
+                return replace(collector.row(str(path), elapsed()), sha256=digest)
             finally:
                 doc.close()
     except TimeBudgetExceeded:
-        return failed_row(
-            path,
+        return failed(
             f"gave up after the time budget of {time_budget:g} s ({pages_done} of {total_pages} pages read)",
             1,
-            elapsed(),
         )
     except GlyphscopeError as exc:
-        return failed_row(path, str(exc), exc.exit_code, elapsed())
+        return failed(str(exc), exc.exit_code)
+    except ImportError as exc:  # fsspec (or one of its backends) missing for a URL
+        return failed(str(exc), 1)
     except RecursionError:
-        return failed_row(path, "the file is nested too deeply to read (recursion limit)", 1, elapsed())
+        return failed("the file is nested too deeply to read (recursion limit)", 1)
     except MemoryError:
-        return failed_row(path, "out of memory while reading the file", 1, elapsed())
+        return failed("out of memory while reading the file", 1)
     except Exception as exc:  # noqa: BLE001 — one hostile file must become a row, never end the batch
-        return failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1, elapsed())
+        return failed(f"internal error: {type(exc).__name__}: {exc}", 1)

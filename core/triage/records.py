@@ -57,6 +57,21 @@ class TriageFinding:
             "glyphs_total": self.glyphs_total,
         }
 
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> TriageFinding:
+        return cls(
+            kind=str(obj["kind"]),
+            severity=str(obj["severity"]),
+            message=str(obj.get("message", "")),
+            page=obj.get("page"),
+            font_key=obj.get("font_key"),
+            form_path=tuple(obj.get("form_path") or ()),
+            token_index=obj.get("token_index"),
+            count=obj.get("count"),
+            glyphs=tuple(obj.get("glyphs") or ()),
+            glyphs_total=int(obj.get("glyphs_total", 0)),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class PageScore:
@@ -95,6 +110,7 @@ class TriageRow:
     error: str | None = None
     error_code: int | None = None  # the CLI exit code the error maps to (3 password, 4 not a PDF, 1 other)
     score: float = 0.0
+    sha256: str | None = None  # of the bytes read; None when the file could not be read at all
     seconds: float = field(default=0.0, compare=False)  # wall time; not part of equality (determinism)
 
     @property
@@ -129,7 +145,42 @@ class TriageRow:
             "worst_pages": [p.to_json() for p in self.worst_pages],
             "warnings": list(self.warnings),
             "findings": [f.to_json() for f in self.findings],
+            "sha256": self.sha256,
         }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> TriageRow:
+        """A row back from its JSON (a `--jsonl` line); inverse of `to_json` (wall time is not kept)."""
+        return cls(
+            file=str(obj["file"]),
+            pages=int(obj.get("pages", 0)),
+            glyphs=int(obj.get("glyphs", 0)),
+            visible_glyphs=int(obj.get("visible_glyphs", 0)),
+            pct_culled=float(obj.get("pct_culled", 0.0)),
+            pct_duplicates=float(obj.get("pct_duplicates", 0.0)),
+            pct_from_forms=float(obj.get("pct_from_forms", 0.0)),
+            pct_unresolved=float(obj.get("pct_unresolved", 0.0)),
+            pct_fallback=float(obj.get("pct_fallback", 0.0)),
+            fonts=int(obj.get("fonts", 0)),
+            fonts_without_tounicode=int(obj.get("fonts_without_tounicode", 0)),
+            fonts_without_tounicode_total=int(obj.get("fonts_without_tounicode_total", 0)),
+            structure_usable=obj.get("structure_usable"),
+            pct_untagged=obj.get("pct_untagged"),
+            findings_by_severity=dict(
+                obj.get("findings_by_severity") or {"error": 0, "warning": 0, "info": 0}
+            ),
+            finding_kinds=tuple((str(k), int(v)) for k, v in (obj.get("finding_kinds") or {}).items()),
+            worst_pages=tuple(
+                PageScore(int(p["page"]), float(p["score"]), int(p["glyphs"]), tuple(p.get("kinds", ())))
+                for p in obj.get("worst_pages") or ()
+            ),
+            findings=tuple(TriageFinding.from_json(f) for f in obj.get("findings") or ()),
+            warnings=tuple(obj.get("warnings") or ()),
+            error=obj.get("error"),
+            error_code=obj.get("error_code"),
+            score=float(obj.get("score", 0.0)),
+            sha256=obj.get("sha256"),
+        )
 
 
 def failed_row(path: str | Path, message: str, code: int | None = 1, seconds: float = 0.0) -> TriageRow:

@@ -8,7 +8,10 @@ routes every failure through `dialogs.show_error`.
 from __future__ import annotations
 
 import csv
+import functools
 import json
+import os
+import tempfile
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -119,8 +122,59 @@ def canvas_image(canvas: Any, scale: float = 2.0, with_selection: bool = True) -
     return image
 
 
+def default_save_dir(source: str | Path | None) -> Path:
+    """Where a save dialog starts: the PDF's folder when we may write there, else Documents, else home,
+    else the temporary folder (a PDF opened from a read-only share or a mail attachment folder)."""
+    candidates: list[Path] = []
+    if source:
+        candidates.append(Path(source).resolve().parent)
+    home = Path.home()
+    candidates += [home / "Documents", home, Path(tempfile.gettempdir())]
+    for folder in candidates:
+        if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return Path.cwd()
+
+
+def session_notes(window: Any, notes: str = "") -> Any:
+    """What the user found and marked in the window, for the report (report_html.SessionNotes)."""
+    from glyphscope.inspector.report_html import SessionNotes
+
+    session = window.session
+    find: list[str] = []
+    panel = getattr(window, "find_panel", None)
+    query = getattr(panel, "query", "") if panel is not None else ""
+    for exp in list(getattr(panel, "explanations", []) or [])[:50]:
+        find.append(f"Find “{query}”: page {exp.page}: {exp.message}")
+    selection: list[str] = []
+    bundle = getattr(window, "bundle", None)
+    glyphs = getattr(getattr(getattr(bundle, "facts", None), "page", None), "glyphs", None)
+    if session.selection:
+        indices = sorted(session.selection)
+        text = ""
+        if glyphs is not None:
+            by_index = {g.paint_index: g for g in glyphs}
+            text = "".join(str(by_index[i].unicode or "�") for i in indices[:200] if i in by_index)
+        shown = ", ".join(f"#{i}" for i in indices[:40]) + (" …" if len(indices) > 40 else "")
+        selection.append(
+            f"page {session.page_number}: {len(indices)} glyph(s) selected ({shown})"
+            + (f": “{text}”" if text else "")
+        )
+    decision = getattr(session, "decision", None)
+    if decision is not None and hasattr(decision, "describe"):
+        selection.append(f"page {session.page_number}: decision {decision.kind}: {decision.describe()}")
+    return SessionNotes(find=tuple(find), selection=tuple(selection), notes=notes)
+
+
 def triage_report_job(
-    source: str, password: str | None, params: Any, out: str, *, token: CancelToken
+    source: str,
+    password: str | None,
+    params: Any,
+    out: str,
+    *,
+    token: CancelToken,
+    anonymise: bool = False,
+    session: Any = None,
 ) -> Generator[Progress, None, Path]:
     from glyphscope.core.triage import triage_file
     from glyphscope.inspector.report_html import write_html_report
@@ -129,7 +183,7 @@ def triage_report_job(
     row = triage_file(source, password, params)
     token.check()
     yield Progress(1, 2, "writing the report")
-    path = write_html_report([row], out, password, params=params)
+    path = write_html_report([row], out, password, params=params, anonymise=anonymise, session=session)
     yield Progress(2, 2, "done")
     return path
 
@@ -159,11 +213,7 @@ class Exporter(QObject):
 
     def ask_path(self, kind: str, suggestion: str) -> str | None:
         """The save dialog; tests patch this method."""
-        start = (
-            str(Path(self.window.session.source).with_name(suggestion))
-            if self.window.session.source
-            else suggestion
-        )
+        start = str(default_save_dir(self.window.session.source) / suggestion)
         name, _ = QFileDialog.getSaveFileName(
             self.window, f"Export {kind}", start, FILTERS[kind.split(":")[0]]
         )
@@ -252,17 +302,23 @@ class Exporter(QObject):
 
         return self._run("png", save)
 
-    def triage_report(self, path: str | None = None) -> Worker | None:
+    def triage_report(
+        self, path: str | None = None, anonymise: bool = False, notes: str = ""
+    ) -> Worker | None:
+        """The file's HTML report, with what was found and marked in the window; `anonymise`: without
+        the document's words (file name and text replaced by same-class placeholders, no images)."""
         session = self.window.session
         if session.source is None:
             self._fail("triage report", "No document is open.")
             return None
-        path = path or self.ask_path("html", f"{self._stem()}-triage.html")
+        suffix = "-triage-anonymised.html" if anonymise else "-triage.html"
+        path = path or self.ask_path("html", ("document" if anonymise else self._stem()) + suffix)
         if not path:
             return None
-        return self._start(
-            "triage report", triage_report_job, str(session.source), session.password, session.params, path
+        job = functools.partial(
+            triage_report_job, anonymise=anonymise, session=session_notes(self.window, notes)
         )
+        return self._start("triage report", job, str(session.source), session.password, session.params, path)
 
     def _start(self, kind: str, job: Any, *args: Any) -> Worker:
         if self.worker is not None:

@@ -315,6 +315,7 @@ class MainWindow(QMainWindow):
         menu.addAction("Glyph records as &CSV…", lambda: ex.glyphs_csv())
         menu.addAction("Canvas with overlays as &PNG…", lambda: ex.canvas_png())
         menu.addAction("T&riage report (HTML)…", lambda: ex.triage_report())
+        menu.addAction("Triage report, &anonymised (HTML)…", lambda: ex.triage_report(anonymise=True))
 
     # -- live tuning --------------------------------------------------------------------------
     def _on_params(self, params: Any) -> None:
