@@ -48,6 +48,7 @@ class DiagnosticKind(str, Enum):
     STRUCTURE_UNUSABLE = "structure_unusable"
     STRUCTURE_DEPTH_CAP = "structure_depth_cap"
     NO_TEXT = "no_text"
+    BUDGET_EXCEEDED = "budget_exceeded"  # a budget of core.limits.Limits stopped the page
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ every change (e.g. the inspector's widened CropBox) happens on a copy.
 
 from __future__ import annotations
 
+import re
 import threading
+import time
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -21,7 +23,8 @@ from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, Pa
 from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
-from glyphscope.core.interpreter import PageInterpreter, finish_forms
+from glyphscope.core.interpreter import DocumentBudget, PageInterpreter, QpdfError, finish_forms
+from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import InterpretedPage, PageBoxes
 from glyphscope.core.postprocess import page_diagnostics
 
@@ -107,14 +110,9 @@ def _damaged_content_streams(page_obj: Any) -> list[str]:
             continue
         try:
             raw = stream.read_raw_bytes()
-        except pikepdf.PdfError:
+        except QpdfError:
             continue
-        inflater = zlib.decompressobj()
-        try:
-            inflater.decompress(raw)
-            complete = inflater.eof
-        except zlib.error:
-            complete = False
+        complete = _inflates_completely(raw)
         if not complete:
             label = object_id_label(stream)
             out.append(
@@ -122,6 +120,21 @@ def _damaged_content_streams(page_obj: Any) -> list[str]:
                 "text painted after the damage is lost"
             )
     return out
+
+
+def _inflates_completely(raw: bytes) -> bool:
+    """Whether zlib data reaches its end, inflated in bounded steps (output dropped: bombs stay small)."""
+    inflater = zlib.decompressobj()
+    pending = raw
+    try:
+        while pending and not inflater.eof:
+            inflater.decompress(pending, 1 << 16)
+            pending = inflater.unconsumed_tail
+        while not inflater.eof and inflater.decompress(b"", 1 << 16):
+            pass
+    except zlib.error:
+        return False
+    return inflater.eof
 
 
 def object_id_label(obj: Any) -> str:
@@ -149,7 +162,9 @@ def _format_operand(value: Any, limit: int = 80) -> str:
 class Document:
     """An open PDF. Thread-safe: pikepdf objects are touched under one lock."""
 
-    def __init__(self, pdf: pikepdf.Pdf, path: str | None, warnings: list[str]) -> None:
+    def __init__(
+        self, pdf: pikepdf.Pdf, path: str | None, warnings: list[str], limits: Limits = DEFAULT_LIMITS
+    ) -> None:
         self.pdf = pdf
         self.path = path
         self._warnings = warnings
@@ -158,7 +173,39 @@ class Document:
         self._cache: OrderedDict[int, InterpretedPage] = OrderedDict()
         self._cached_glyphs = 0
         self._structures: dict[int, Any] | None = None
-        self.page_count = len(pdf.pages)
+        self._limits = limits
+        self._budget = DocumentBudget.start(limits)
+        self._budget_notes: dict[int, str] = {}  # page → its budget finding's message
+        # The page objects, listed once: pikepdf's `pdf.pages[i]` walks the page list per lookup.
+        self._page_objs: list[Any] = self._list_pages()
+        self.page_count = len(self._page_objs)
+
+    def _list_pages(self) -> list[Any]:
+        """The page dictionaries in page order (one pass over the page tree)."""
+        return [page.obj for page in self.pdf.pages]
+
+    # ---------------------------------------------------------------- limits
+
+    @property
+    def limits(self) -> Limits:
+        return self._limits
+
+    def set_limits(self, limits: Limits) -> None:
+        """New budgets: pages are interpreted again (the cache is dropped), the document budget restarts."""
+        with self._lock:
+            if limits == self._limits:
+                return
+            self._limits = limits
+            self._budget = DocumentBudget.start(limits)
+            self._budget_notes.clear()
+            self._cache.clear()
+            self._cached_glyphs = 0
+
+    @property
+    def budget_notes(self) -> dict[int, str]:
+        """Pages a budget stopped so far, with the finding's message (for a warning per page)."""
+        with self._lock:
+            return dict(self._budget_notes)
 
     # ---------------------------------------------------------------- basics
 
@@ -189,7 +236,7 @@ class Document:
     def _page_obj(self, page_number: int) -> Any:
         if not 1 <= page_number <= self.page_count:
             raise PageOutOfRange(f"page {page_number} does not exist (the document has {self.page_count})")
-        return self.pdf.pages[page_number - 1].obj
+        return self._page_objs[page_number - 1]
 
     def page_boxes(self, page_number: int) -> PageBoxes:
         with self._lock:
@@ -209,8 +256,13 @@ class Document:
                 self._cache.move_to_end(page_number)
                 return cached
             page_obj = self._page_obj(page_number)
+            started = time.monotonic()
             with gc_paused():
                 result = self._interpret(page_obj, page_number)
+            for d in result.diagnostics:
+                if d.kind is DiagnosticKind.BUDGET_EXCEEDED:
+                    self._budget_notes[page_number] = d.message
+            self._budget.seconds_left -= time.monotonic() - started  # time spent interpreting, not open
             self._cache[page_number] = result
             self._cached_glyphs += len(result.glyphs)
             # Bounded in pages and in glyphs (~1.1 KB each): dense pages must not pile up.
@@ -224,23 +276,29 @@ class Document:
     def _interpret(self, page_obj: Any, page_number: int) -> InterpretedPage:
         try:
             boxes = page_boxes(page_obj)
-        except (pikepdf.PdfError, TypeError, ValueError, AttributeError) as exc:
+        except (QpdfError, TypeError, ValueError, AttributeError) as exc:
             boxes = PageBoxes(DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, 0)
             return self._failed(page_number, boxes, exc)
-        interp = PageInterpreter(page_number, self._fonts)
+        spent = self._document_budget_spent()
+        if spent:
+            return self._failed(page_number, boxes, None, spent)
+        interp = PageInterpreter(page_number, self._fonts, self._limits, self._budget)
         try:
             resources = _inherited(page_obj, "/Resources")
             if not isinstance(resources, pikepdf.Dictionary):
                 resources = None
-            interp.run_page(page_obj, resources)
+            try:
+                interp.run_page(page_obj, resources)
+            finally:
+                self._budget.operators_left -= interp.operators_executed
         except RecursionError as exc:
             return self._failed(page_number, boxes, exc)
-        except (pikepdf.PdfError, TypeError, ValueError, AttributeError, KeyError) as exc:
+        except (QpdfError, TypeError, ValueError, AttributeError, KeyError, MemoryError) as exc:
             # Keep what was painted before the failure: a partial page beats none.
             interp.diag.add(
                 DiagnosticKind.PAGE_FAILED,
                 Severity.ERROR,
-                f"interpretation stopped early: {type(exc).__name__}: {exc}",
+                f"interpretation stopped early: {type(exc).__name__}: {' '.join(str(exc).split())}",
                 token_index=interp.token_index,
             )
         for w in self._drain_warnings():
@@ -253,7 +311,7 @@ class Document:
         diags = interp.diag.finish() + page_diagnostics(page_number, glyphs, fonts, forms)
         try:
             has_struct_parents = "/StructParents" in page_obj
-        except (pikepdf.PdfError, TypeError):
+        except (QpdfError, TypeError):
             has_struct_parents = False
         return InterpretedPage(
             page_number=page_number,
@@ -266,15 +324,35 @@ class Document:
             has_struct_parents=has_struct_parents,
         )
 
-    def _failed(self, page_number: int, boxes: PageBoxes, exc: BaseException) -> InterpretedPage:
-        message = f"page {page_number} could not be interpreted: {type(exc).__name__}: {exc}"
+    def _document_budget_spent(self) -> str:
+        """The document budget already spent by earlier pages ("" when some is left)."""
+        if self._budget.operators_left <= 0:
+            return "document_operators"
+        if self._budget.seconds_left <= 0:
+            return "document_seconds"
+        return ""
+
+    def _failed(
+        self, page_number: int, boxes: PageBoxes, exc: BaseException | None, budget: str = ""
+    ) -> InterpretedPage:
+        if budget:
+            kind = DiagnosticKind.BUDGET_EXCEEDED
+            limit = getattr(self._limits, budget)
+            message = (
+                f"budget '{BUDGET_LABELS[budget]}' ({limit:,}) spent by earlier pages: page {page_number} "
+                f"was not interpreted (raise it with {option_name(budget)})"
+            )
+        else:
+            kind = DiagnosticKind.PAGE_FAILED
+            text = " ".join(str(exc).split())
+            message = f"page {page_number} could not be interpreted: {type(exc).__name__}: {text}"
         return InterpretedPage(
             page_number=page_number,
             boxes=boxes,
             glyphs=(),
             fonts=(),
             forms=(),
-            diagnostics=(Diagnostic(DiagnosticKind.PAGE_FAILED, Severity.ERROR, message, page=page_number),),
+            diagnostics=(Diagnostic(kind, Severity.ERROR, message, page=page_number),),
             errors=(message,),
         )
 
@@ -317,7 +395,7 @@ class Document:
                     resources = own
             try:
                 parsed = pikepdf.parse_content_stream(target)
-            except (pikepdf.PdfError, ValueError, TypeError):
+            except (QpdfError, ValueError, TypeError):
                 return []
             out = []
             for i, ins in enumerate(parsed):
@@ -352,8 +430,13 @@ def _looks_like_pdf(head: bytes) -> bool:
     return b"%PDF-" in head[:1024]
 
 
-def open_document(source: str | Path | bytes, password: str | None = None) -> Document:
-    """Open a PDF from a path or bytes; raise a typed GlyphscopeError on failure."""
+def open_document(
+    source: str | Path | bytes, password: str | None = None, *, limits: Limits = DEFAULT_LIMITS
+) -> Document:
+    """Open a PDF (read-only) from a path or bytes; raise a typed GlyphscopeError on failure.
+
+    `limits` are the budgets that bound each page's interpretation (core/limits.py).
+    """
     path: str | None = None
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
@@ -386,21 +469,28 @@ def open_document(source: str | Path | bytes, password: str | None = None) -> Do
             pdf = _open_pdf(opener, "")
         except pikepdf.PasswordError:
             raise WrongPassword(f"wrong password for {label}") from None
-        except (pikepdf.PdfError, ValueError, OSError) as exc:
-            raise NotAPdf(f"{label} is not a readable PDF: {exc}") from None
-    except (pikepdf.PdfError, ValueError, OSError) as exc:
-        raise NotAPdf(f"{label} is not a readable PDF: {exc}") from None
-    try:
-        _ = len(pdf.pages)
-    except (pikepdf.PdfError, ValueError) as exc:
-        pdf.close()
-        raise NotAPdf(f"{label} has no readable page tree: {exc}") from None
+        except (QpdfError, ValueError, OSError, MemoryError) as exc:
+            raise NotAPdf(f"{label} is not a readable PDF: {_one_line(exc)}") from None
+    except (QpdfError, ValueError, OSError, MemoryError) as exc:
+        raise NotAPdf(f"{label} is not a readable PDF: {_one_line(exc)}") from None
     warnings = [_short_warning(w, path) for w in pdf.get_warnings()]
-    return Document(pdf, path, [w for w in warnings if w])
+    try:
+        return Document(pdf, path, [w for w in warnings if w], limits)
+    except (QpdfError, ValueError, TypeError, RecursionError, MemoryError) as exc:
+        pdf.close()
+        raise NotAPdf(f"{label} has no readable page tree: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+_BYTES_SOURCE = re.compile(r"^(stream )?<_io\.BytesIO object at 0x[0-9a-f]+>")
 
 
 def _short_warning(text: str, path: str | None) -> str:
     text = str(text).strip()
     if path and text.startswith(path):
-        text = text[len(path) :].lstrip(": ")
+        text = text[len(path) :].lstrip(":, ")
+    text = _BYTES_SOURCE.sub("", text).lstrip(":, ")  # qpdf names an in-memory file by its repr
     return f"damaged file repaired by qpdf: {text}" if text else ""

@@ -10,6 +10,7 @@ words or lines: it only places and decodes glyphs.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -17,16 +18,24 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.content import content_streams, measure, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect, transform_rect
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import FormUse, PageFont
-from glyphscope.core.state import GraphicsState, TextState
+from glyphscope.core.state import GraphicsState, MarkedContent, TextState
 
 MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
-MAX_GLYPHS_PER_PAGE = 2_000_000  # hostile files: stop painting rather than exhaust memory
+MAX_CODE_BYTES = 4  # the longest character code of any font (CMap codespaces are 1–4 bytes)
+TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions
+
+# What qpdf and pikepdf raise about a damaged object: PdfError (with DataDecodingError),
+# QpdfRuntimeError (a RuntimeError, e.g. a bad /DecodeParms predictor) and the others
+# all derive from PikepdfError.
+QpdfError = pikepdf.PikepdfError
 
 _N = "n"  # number operand
 _S = "s"  # string
@@ -98,6 +107,35 @@ def _number(x: Any) -> float | None:
         if v == v and v not in (float("inf"), float("-inf")):
             return v
     return None
+
+
+class BudgetExceeded(Exception):
+    """A budget of `Limits` is spent: the page stops here (not an error of the file's objects)."""
+
+    def __init__(self, budget: str, limit: float, detail: str = "") -> None:
+        super().__init__(budget)
+        self.budget = budget
+        self.limit = limit
+        self.detail = detail
+        self.form_path: tuple[str, ...] | None = None  # where it was spent: set by the innermost form
+        self.stream_index = -1
+
+
+@dataclass(slots=True)
+class DocumentBudget:
+    """What is left of the document-wide budgets (shared by every page of one Document)."""
+
+    operators_left: int
+    seconds_left: float  # of interpretation (a document open in the window for hours spends none)
+
+    @classmethod
+    def start(cls, limits: Limits) -> DocumentBudget:
+        return cls(limits.document_operators, limits.document_seconds)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's text on one line (qpdf messages can span several)."""
+    return " ".join(str(exc).split())
 
 
 def object_id(obj: Any) -> str:
@@ -178,9 +216,32 @@ class _DiagnosticSink:
 class PageInterpreter:
     """Runs one page's content stream and the forms it draws."""
 
-    def __init__(self, page_number: int, fonts: FontCache) -> None:
+    def __init__(
+        self,
+        page_number: int,
+        fonts: FontCache,
+        limits: Limits = DEFAULT_LIMITS,
+        document_budget: DocumentBudget | None = None,
+    ) -> None:
         self.page_number = page_number
         self.fonts = fonts
+        self.limits = limits
+        self.document_budget = document_budget
+        now = time.monotonic()
+        self._page_deadline = now + limits.page_seconds
+        self.deadline = self._page_deadline
+        self._page_ops = limits.page_operators
+        self.ops_left = self._page_ops
+        if document_budget is not None:
+            self.deadline = min(self.deadline, now + document_budget.seconds_left)
+            self.ops_left = min(self.ops_left, document_budget.operators_left)
+        self._ops_start = self.ops_left
+        self.forms_left = limits.page_form_invocations
+        self.content_bytes_left = limits.page_content_bytes
+        self.glyph_cap = limits.page_glyphs
+        self.budget_exceeded: BudgetExceeded | None = None
+        self._form_cache: dict[str, list[Any] | str] = {}  # object id → instructions, or why unreadable
+        self._scratch: pikepdf.Pdf | None = None
         self.diag = _DiagnosticSink(page_number)
         self.glyphs: list[Glyph] = []
         self.forms: list[FormUse] = []
@@ -191,15 +252,12 @@ class PageInterpreter:
         self.tm: Matrix = IDENTITY
         self.tlm: Matrix = IDENTITY
         self.in_text = False
-        self.marked: list[tuple[str, int | None]] = []  # (tag, mcid) of open marked sections
-        self.active_mcid: list[int | None] = []  # innermost active MCID after each open section
-        self.marked_tags: tuple[str, ...] = ()  # tags of the open sections, outer first
+        self.marked: MarkedContent | None = None  # innermost open marked-content section
         self.frame: _Frame = _Frame(None, (), (), 0)
         self.token_index = -1  # page-stream instruction being run (or that started a form chain)
         self.stream_index = -1
         self.compat_depth = 0  # BX…EX: unknown operators are legal there
         self.instruction_count = 0
-        self.glyph_cap_hit = False
         self._table: dict[str, tuple[Callable[[list[Any]], None], str]] = {
             "q": (self.op_q, ""),
             "Q": (self.op_Q, ""),
@@ -231,38 +289,138 @@ class PageInterpreter:
 
     # ------------------------------------------------------------------ driving
 
+    @property
+    def operators_executed(self) -> int:
+        return self._ops_start - max(self.ops_left, 0)
+
     def run_page(self, page_obj: Any, resources: Any) -> None:
-        try:
-            instructions = pikepdf.parse_content_stream(page_obj)
-        except (pikepdf.PdfError, ValueError, TypeError) as exc:
-            self.diag.add(
-                DiagnosticKind.CONTENT_UNREADABLE,
-                Severity.ERROR,
-                f"the page's content stream could not be read: {exc}",
-            )
-            return
-        if not instructions:
-            self.diag.add(DiagnosticKind.NO_CONTENT, Severity.INFO, "the page has no content stream")
-        self.instruction_count = len(instructions)
+        """Interpret the page; a spent budget ends it with a `budget_exceeded` finding."""
         self.frame = _Frame(resources, (), (), 0)
-        self._run(instructions, page_level=True)
+        try:
+            instructions = self._read_content(
+                page_obj, content_streams(page_obj), "the page's content stream"
+            )
+            if instructions is None:
+                return
+            if not instructions:
+                self.diag.add(DiagnosticKind.NO_CONTENT, Severity.INFO, "the page has no content stream")
+            self.instruction_count = len(instructions)
+            self._run(instructions, page_level=True)
+        except BudgetExceeded as exc:
+            self._record_budget(exc)
+        self._finish_page()
+
+    def _read_content(self, target: Any, streams: list[Any], what: str) -> list[Any] | None:
+        """Tokenise a page's or form's content within the decoded-bytes budget.
+
+        None (with a finding) when it cannot be read. Over the budget, the finding is
+        recorded as the page's budget finding and the prefix that fits is returned:
+        the caller runs it and the page stops after it.
+        """
+        measured = measure(streams, self.content_bytes_left)
+        if measured.over_budget:
+            self.content_bytes_left = 0
+            detail = (
+                f"{what} ({measured.culprit}): {measured.refused}"
+                if measured.refused
+                else f"{what} ({measured.culprit}) decodes to more than the "
+                f"{self.limits.page_content_bytes:,} bytes left"
+            )
+            self.budget_exceeded = BudgetExceeded(
+                "page_content_bytes", self.limits.page_content_bytes, detail
+            )
+            try:
+                if self._scratch is None:
+                    self._scratch = pikepdf.new()
+                return truncated_instructions(measured.prefix, self._scratch) if not measured.refused else []
+            except (QpdfError, ValueError, TypeError):
+                return []
+        self.content_bytes_left -= measured.decoded_bytes
+        try:
+            return list(pikepdf.parse_content_stream(target))
+        except (QpdfError, ValueError, TypeError) as exc:
+            if self.frame.form_path:
+                self.diag.add(
+                    DiagnosticKind.CONTENT_UNREADABLE,
+                    Severity.WARNING,
+                    f"form {self.frame.form_path[-1]} could not be read: {_one_line(exc)}",
+                    token_index=self.token_index,
+                    form_path=self.frame.form_path,
+                )
+            else:
+                self.diag.add(
+                    DiagnosticKind.CONTENT_UNREADABLE,
+                    Severity.ERROR,
+                    f"{what} could not be read: {_one_line(exc)}",
+                )
+            return None
+
+    def _record_budget(self, exc: BudgetExceeded) -> None:
+        """The page's one budget finding: which budget, its limit, and where the page stopped."""
+        if self.budget_exceeded is not None and self.budget_exceeded is not exc:
+            exc = self.budget_exceeded  # the content was cut first: that is the reason
+        self.budget_exceeded = exc
+        label = BUDGET_LABELS.get(exc.budget, exc.budget)
+        form_path = exc.form_path or ()
+        where = f"instruction {self.token_index}" if self.token_index >= 0 else "the start"
+        if form_path:
+            chain = (
+                " → ".join(form_path)
+                if len(form_path) <= 6
+                else (f"{' → '.join(form_path[:2])} → … ({len(form_path)} levels) → {form_path[-1]}")
+            )
+            where += f" (inside form {chain}, its instruction {exc.stream_index})"
+        limit = f"{exc.limit:,g}" if isinstance(exc.limit, float) else f"{exc.limit:,}"
+        detail = f": {exc.detail}" if exc.detail else ""
+        self.diag.add(
+            DiagnosticKind.BUDGET_EXCEEDED,
+            Severity.ERROR,
+            f"budget '{label}' ({limit}) spent at {where}{detail}; the rest of the page was not "
+            f"interpreted (raise it with {option_name(exc.budget)})",
+            token_index=self.token_index if self.token_index >= 0 else None,
+            form_path=form_path,
+        )
+
+    def _over_ops_or_time(self, index: int, page_level: bool) -> None:
+        """The instruction counter ran out, or its periodic look at the clock found the deadline passed."""
+        if page_level:
+            self.token_index = index
+        self.stream_index = index
+        if self.ops_left < 0:
+            if self.document_budget is None or self._page_ops <= self.document_budget.operators_left:
+                raise BudgetExceeded("page_operators", self.limits.page_operators)
+            raise BudgetExceeded("document_operators", self.limits.document_operators)
+        if time.monotonic() > self.deadline:
+            if time.monotonic() > self._page_deadline or self.document_budget is None:
+                raise BudgetExceeded("page_seconds", self.limits.page_seconds)
+            raise BudgetExceeded("document_seconds", self.limits.document_seconds)
+
+    def _finish_page(self) -> None:
+        if self.budget_exceeded is not None and not any(
+            d.kind is DiagnosticKind.BUDGET_EXCEEDED for d, _ in self.diag.items
+        ):
+            self._record_budget(self.budget_exceeded)  # the content was cut: it ran to its end
         if len(self.stack) > 0:
             self.diag.add(
                 DiagnosticKind.UNBALANCED_Q,
                 Severity.INFO,
                 f"{len(self.stack)} q without matching Q at the end of the page",
             )
-        if self.marked:
+        if self.marked is not None and self.budget_exceeded is None:
             self.diag.add(
                 DiagnosticKind.MARKED_CONTENT_UNBALANCED,
                 Severity.INFO,
-                f"{len(self.marked)} marked-content section(s) (BMC/BDC) not closed by EMC",
+                f"{self.marked.depth} marked-content section(s) (BMC/BDC) not closed by EMC",
             )
 
     def _run(self, instructions: Sequence[Any], page_level: bool) -> None:
         table = self._table
         ignored = _IGNORED
         for index, ins in enumerate(instructions):
+            # Budgets: one counter per instruction (page + forms), the clock every 1024.
+            self.ops_left -= 1
+            if self.ops_left < 0 or not (self.ops_left & TIME_CHECK_MASK):
+                self._over_ops_or_time(index, page_level)
             # Inline images come as ContentStreamInlineImage with the operator "INLINE IMAGE":
             # ignored like every operator that cannot affect text (most of a drawing's stream).
             op = str(ins.operator)
@@ -282,8 +440,6 @@ class PageInterpreter:
             if page_level:
                 self.token_index = index
             self.stream_index = index
-            if self.glyph_cap_hit:
-                return
             handler, signature = entry
             raw = list(ins.operands)
             if signature:
@@ -303,7 +459,7 @@ class PageInterpreter:
             try:
                 handler(raw)
             except (
-                pikepdf.PdfError,
+                QpdfError,
                 ValueError,
                 TypeError,
                 KeyError,
@@ -314,7 +470,7 @@ class PageInterpreter:
                 self._note(
                     DiagnosticKind.MALFORMED_OPERATOR,
                     Severity.WARNING,
-                    f"operator '{op}' skipped: {type(exc).__name__}: {exc}",
+                    f"operator '{op}' skipped: {type(exc).__name__}: {_one_line(exc)}",
                     once_key=f"'{op}' {type(exc).__name__}",
                 )
 
@@ -525,8 +681,9 @@ class PageInterpreter:
         form_path = frame.form_path
         token_index = self.token_index if not form_path else -1
         stream_index = self.stream_index
-        mcid = self._mcid()
-        tags = self.marked_tags
+        marked = self.marked
+        mcid = marked.active_mcid if marked is not None else None
+        tags = marked.tags if marked is not None else ()
         font_key = ts.font_key
         font_id = font.info.font_id or font_key
         render_mode = ts.render_mode
@@ -557,6 +714,7 @@ class PageInterpreter:
         space_spacing = tc + tw  # Tw applies to the single-byte code 32 only (§9.3.3)
         append = glyphs.append
         index = len(glyphs)
+        cap = self.glyph_cap
         moved = 0.0  # total pen advance in text space, along x (horizontal) or y (vertical)
         for part in parts:
             if part.__class__ is float:
@@ -570,7 +728,13 @@ class PageInterpreter:
                     f += adjust * d
                 moved += adjust
                 continue
+            room = (cap - index + 1) * MAX_CODE_BYTES
+            if len(part) > room:  # type: ignore[arg-type]
+                part = part[:room]  # type: ignore[index]  # never decode more codes than the cap allows
             for code, nbytes, uni, source, w0 in font.decode(part):  # type: ignore[arg-type]
+                if index >= cap:
+                    self.tm = self._moved(tm, moved, vertical)
+                    raise BudgetExceeded("page_glyphs", cap)
                 ox, oy = e + rc, f + rd
                 wx, wy = w0 * sa, w0 * sb
                 spacing = space_spacing if code == 32 and nbytes == 1 else tc
@@ -636,20 +800,15 @@ class PageInterpreter:
                     )
                 )
                 index += 1
-        # Tm' = T(moved) × Tm: along its x axis for horizontal writing, y for vertical.
+        self.tm = self._moved(tm, moved, vertical)
+
+    @staticmethod
+    def _moved(tm: Matrix, moved: float, vertical: bool) -> Matrix:
+        """Tm' = T(moved) × Tm: along its x axis for horizontal writing, y for vertical."""
         tma, tmb, tmc, tmd, tme, tmf = tm
         if vertical:
-            self.tm = (tma, tmb, tmc, tmd, tme + moved * tmc, tmf + moved * tmd)
-        else:
-            self.tm = (tma, tmb, tmc, tmd, tme + moved * tma, tmf + moved * tmb)
-        if len(glyphs) > MAX_GLYPHS_PER_PAGE and not self.glyph_cap_hit:
-            self.glyph_cap_hit = True
-            self.diag.add(
-                DiagnosticKind.MALFORMED_OPERATOR,
-                Severity.ERROR,
-                f"more than {MAX_GLYPHS_PER_PAGE:,} glyphs on one page: interpretation stopped there",
-                token_index=self.token_index,
-            )
+            return (tma, tmb, tmc, tmd, tme + moved * tmc, tmf + moved * tmd)
+        return (tma, tmb, tmc, tmd, tme + moved * tma, tmf + moved * tmb)
 
     # ------------------------------------------------------------------ fonts
 
@@ -661,7 +820,7 @@ class PageInterpreter:
             fonts = resources.get("/Font") if resources is not None else None
             if fonts is not None:
                 font_obj = fonts.get(key)
-        except (pikepdf.PdfError, AttributeError, TypeError, ValueError):
+        except (QpdfError, AttributeError, TypeError, ValueError):
             font_obj = None
         if font_obj is None or not isinstance(font_obj, pikepdf.Dictionary):
             self.diag.add(
@@ -682,13 +841,13 @@ class PageInterpreter:
 
     # --------------------------------------------------------- marked content
 
-    def _mcid(self) -> int | None:
-        return self.active_mcid[-1] if self.active_mcid else None
-
-    def _open_marked(self, tag: str, mcid: int | None) -> None:
-        self.active_mcid.append(mcid if mcid is not None else self._mcid())
-        self.marked.append((tag, mcid))
-        self.marked_tags = self.marked_tags + (tag,)
+    def _open_marked(self, tag: str, mcid: int | None, properties: Any = None) -> None:
+        """Push a section: O(1), a node linked to its parent (EMC pops back to the parent)."""
+        parent = self.marked
+        depth = parent.depth + 1 if parent is not None else 1
+        if depth > self.limits.marked_content_depth:
+            raise BudgetExceeded("marked_content_depth", self.limits.marked_content_depth)
+        self.marked = MarkedContent.open(parent, tag, mcid, properties)
 
     def op_BMC(self, o: list[Any]) -> None:
         self._open_marked(o[0], None)
@@ -701,16 +860,18 @@ class PageInterpreter:
                 res = self.frame.resources
                 table = res.get("/Properties") if res is not None else None
                 props = table.get(str(props)) if table is not None else None
-            except (pikepdf.PdfError, AttributeError, TypeError):
+            except (QpdfError, AttributeError, TypeError):
                 props = None
         if isinstance(props, pikepdf.Dictionary):
             value = props.get("/MCID")
             if isinstance(value, int) and not isinstance(value, bool):
                 mcid = int(value)
-        self._open_marked(tag, mcid)
+        else:
+            props = None
+        self._open_marked(tag, mcid, props)
 
     def op_EMC(self, _: list[Any]) -> None:
-        if not self.marked:
+        if self.marked is None:
             self.diag.add(
                 DiagnosticKind.MARKED_CONTENT_UNBALANCED,
                 Severity.INFO,
@@ -718,9 +879,7 @@ class PageInterpreter:
                 once_key="EMC",
             )
             return
-        self.marked.pop()
-        self.active_mcid.pop()
-        self.marked_tags = self.marked_tags[:-1]
+        self.marked = self.marked.parent
 
     # ------------------------------------------------------------ XObjects
 
@@ -742,6 +901,9 @@ class PageInterpreter:
             return  # images and PostScript XObjects carry no text
         ident = object_id(xobj) or f"direct:{id(xobj)}"
         path = frame.form_path + (name,)
+        self.forms_left -= 1
+        if self.forms_left < 0:
+            raise BudgetExceeded("page_form_invocations", self.limits.page_form_invocations)
         if ident in frame.form_ids:
             chain = " → ".join(path)
             self._note(
@@ -775,16 +937,8 @@ class PageInterpreter:
         form_resources = xobj.get("/Resources")
         if not isinstance(form_resources, pikepdf.Dictionary):
             form_resources = res  # §7.8.3: a form without resources borrows the caller's
-        try:
-            instructions = pikepdf.parse_content_stream(xobj)
-        except (pikepdf.PdfError, ValueError, TypeError) as exc:
-            self.diag.add(
-                DiagnosticKind.CONTENT_UNREADABLE,
-                Severity.WARNING,
-                f"form {name} could not be read: {exc}",
-                token_index=self.token_index,
-                form_path=path,
-            )
+        instructions = self._form_instructions(ident, xobj, name, path)
+        if instructions is None:
             return
         use_index = len(self.forms)
         self.form_glyph_counts.append([0, 0])
@@ -819,12 +973,45 @@ class PageInterpreter:
         )
         try:
             self._run(instructions, page_level=False)
+            if self.budget_exceeded is not None:  # its content was cut to the bytes budget
+                raise self.budget_exceeded
+        except BudgetExceeded as exc:
+            if exc.form_path is None:  # the innermost form names where the page stopped
+                exc.form_path, exc.stream_index = path, self.stream_index
+            raise
         finally:
             del self.stack[saved_stack_len:]
             self.gs = saved_gs
             self.frame = frame
             self.tm, self.tlm, self.in_text = saved_tm, saved_tlm, saved_in_text
             self.stream_index = saved_stream_index
+
+    def _form_instructions(self, ident: str, xobj: Any, name: str, path: tuple[str, ...]) -> list[Any] | None:
+        """A form's instructions, parsed once per form object per page (every Do reuses them)."""
+        cached = self._form_cache.get(ident)
+        if isinstance(cached, list):
+            return cached
+        if cached is not None:  # unreadable: said once per Do chain, like before
+            self.diag.add(
+                DiagnosticKind.CONTENT_UNREADABLE,
+                Severity.WARNING,
+                f"form {name} could not be read: {cached}",
+                token_index=self.token_index,
+                form_path=path,
+                once_key=f"unreadable {ident}",
+            )
+            return None
+        outer = self.frame
+        self.frame = replace(outer, form_path=path)  # findings while reading name the form
+        try:
+            instructions = self._read_content(xobj, [xobj], f"form {name}")
+        finally:
+            self.frame = outer
+        if instructions is None:
+            self._form_cache[ident] = "its content stream is unreadable"
+            return None
+        self._form_cache[ident] = instructions
+        return instructions
 
 
 def finish_forms(interp: PageInterpreter) -> list[FormUse]:

@@ -6,8 +6,9 @@ described by `glyphscope/inspector/schemas/<command>.schema.json`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any
 
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
@@ -99,10 +100,12 @@ def glyphs_json(
     thresholds that classified them (culled, duplicate); `file` as the user named
     it ("-" for stdin).
     """
-    rows = [
-        glyph_to_json(g, classified.status[g.paint_index], classified.duplicate_of[g.paint_index])
-        for g in glyph_set(classified, name)
-    ]
+    return _glyphs_head(file, page, name, params, warnings) | {"glyphs": list(glyph_rows(classified, name))}
+
+
+def _glyphs_head(
+    file: str | None, page: InterpretedPage, name: str, params: Mapping[str, Any], warnings: Iterable[str]
+) -> dict[str, Any]:
     return output_header() | {
         "file": file,
         "page": page.page_number,
@@ -110,8 +113,47 @@ def glyphs_json(
         "visible_box": rect_to_json(page.boxes.visible_box),
         "params": dict(params),
         "warnings": list(warnings),
-        "glyphs": rows,
     }
+
+
+def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[dict[str, Any]]:
+    """The JSON dicts of glyph set `name`, one at a time."""
+    status, duplicate_of = classified.status, classified.duplicate_of
+    for g in glyph_set(classified, name):
+        yield glyph_to_json(g, status[g.paint_index], duplicate_of[g.paint_index])
+
+
+STREAM_BATCH = 1 << 16  # bytes gathered before each write
+
+
+def write_glyphs_json(
+    out: IO[bytes],
+    file: str | None,
+    page: InterpretedPage,
+    classified: ClassifiedGlyphs,
+    name: str,
+    params: Mapping[str, Any],
+    warnings: Iterable[str] = (),
+) -> None:
+    """`glyphs_json` written to `out` as it is made: memory stays constant beyond the glyph records.
+
+    The bytes are those of `json.dumps(glyphs_json(...), ensure_ascii=False, indent=1)` plus a
+    newline (one JSON shape, whether streamed or not).
+    """
+    head = json.dumps(_glyphs_head(file, page, name, params, warnings), ensure_ascii=False, indent=1)
+    batch = [head[: -len("\n}")], ',\n "glyphs": [']
+    size = 0
+    first = True
+    for row in glyph_rows(classified, name):
+        text = json.dumps(row, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+        batch.append(("\n  " if first else ",\n  ") + text)
+        first = False
+        size += len(text)
+        if size >= STREAM_BATCH:
+            out.write("".join(batch).encode("utf-8"))
+            batch, size = [], 0
+    batch.append("]\n}\n" if first else "\n ]\n}\n")
+    out.write("".join(batch).encode("utf-8"))
 
 
 def rect_to_json(r: tuple[float, float, float, float] | None) -> list[float] | None:

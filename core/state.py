@@ -7,7 +7,8 @@ keep decoding one-byte text shown after Q.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import IDENTITY, Matrix
@@ -37,3 +38,56 @@ class GraphicsState:
     def __post_init__(self) -> None:
         if self.text is None:
             self.text = TextState()
+
+
+@dataclass(slots=True, eq=False)
+class MarkedContent:
+    """One open marked-content section (BMC/BDC), linked to the section it is nested in.
+
+    Opening and closing are O(1) (a new node; EMC goes back to `parent`), however deep
+    the nesting: a tuple rebuilt per operator made 100,000 nested BDC quadratic. The
+    tags tuple a glyph records is built on first use and kept on the node.
+    """
+
+    tag: str
+    mcid: int | None  # the section's own /MCID
+    active_mcid: int | None  # the innermost MCID in force here (own, else inherited)
+    parent: MarkedContent | None
+    depth: int  # 1 for an outermost section
+    properties: Any = None  # the BDC property dictionary (resolved from /Properties), if any
+    _tags: tuple[str, ...] | None = field(default=None, repr=False)
+
+    @classmethod
+    def open(
+        cls, parent: MarkedContent | None, tag: str, mcid: int | None, properties: Any = None
+    ) -> MarkedContent:
+        active = mcid if mcid is not None else (parent.active_mcid if parent is not None else None)
+        depth = parent.depth + 1 if parent is not None else 1
+        return cls(tag, mcid, active, parent, depth, properties)
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Tags of the open sections, outer first (Glyph.marked_tags).
+
+        Built from the nearest enclosing section that has its tuple already, and kept
+        on this node only: O(depth) once per section whose glyphs ask for it.
+        """
+        if self._tags is None:
+            pending: list[str] = []
+            node: MarkedContent | None = self
+            while node is not None and node._tags is None:  # iterative: nesting may be deep
+                pending.append(node.tag)
+                node = node.parent
+            known = node._tags if node is not None and node._tags is not None else ()
+            pending.reverse()
+            self._tags = known + tuple(pending)
+        return self._tags
+
+    def sections(self) -> list[MarkedContent]:
+        """This section and the ones it is nested in, innermost first."""
+        out: list[MarkedContent] = []
+        node: MarkedContent | None = self
+        while node is not None:
+            out.append(node)
+            node = node.parent
+        return out

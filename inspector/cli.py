@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.interpreter import QpdfError
 from glyphscope.core.params import Parameters
 from glyphscope.core.serialize import output_header
 from glyphscope.inspector import cli_io
@@ -88,11 +89,22 @@ def _write_json(obj: Any, out: str | None = None) -> None:
 
 
 def _open(args: argparse.Namespace) -> Document:
-    """The document named by FILE (`-`: stdin), with the password from its sources; warnings on stderr."""
-    doc = open_document(cli_io.read_input(args.file), cli_io.password(args))
+    """The document named by FILE (`-`: stdin), with the password from its sources and the --max-*
+    budgets; warnings on stderr (more, and the pages a budget stopped, after the command: `_report`)."""
+    doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     for w in doc.warnings:
         cli_io.note(args, f"warning: {w}")
+    args.opened_documents = [*getattr(args, "opened_documents", []), doc]
     return doc
+
+
+def _report(args: argparse.Namespace) -> None:
+    """After a command: repairs qpdf made while reading pages, and one warning per page a budget stopped."""
+    for doc in getattr(args, "opened_documents", []):
+        for w in doc.warnings:
+            cli_io.note(args, f"warning: {w}")
+        for n, message in sorted(doc.budget_notes.items()):
+            cli_io.note(args, f"warning: page {n}: {message}")
 
 
 def _page(doc: Document, n: int) -> int:
@@ -144,18 +156,26 @@ def _params(args: argparse.Namespace) -> Parameters:
 def cmd_glyphs(args: argparse.Namespace) -> int:
     from glyphscope.core.params import DEFAULT_PARAMETERS
     from glyphscope.core.passes import classify
-    from glyphscope.core.serialize import glyphs_json
+    from glyphscope.core.serialize import glyph_rows, write_glyphs_json
 
     doc = _open(args)
     page = doc.interpret(_page(doc, args.page))
     classified = classify(page, DEFAULT_PARAMETERS)
-    obj = glyphs_json(args.file, page, classified, args.set, DEFAULT_PARAMETERS.to_json(), doc.warnings)
-    if args.json:
-        _write_json(obj)
+    if args.json:  # streamed: one glyph's dict at a time, never the whole listing in memory
+        write_glyphs_json(
+            sys.stdout.buffer,
+            args.file,
+            page,
+            classified,
+            args.set,
+            DEFAULT_PARAMETERS.to_json(),
+            doc.warnings,
+        )
+        sys.stdout.buffer.flush()
         return EXIT_OK
     out = sys.stdout
     out.write("#\tunicode\tcode\tfont\tsize\torigin\theight\tstatus\tsource\ttoken\tform\n")
-    for r in obj["glyphs"]:
+    for r in glyph_rows(classified, args.set):
         out.write(
             f"{r['paint_index']}\t{r['unicode']!r}\t{r['code']}\t{r['font_key']}\t{r['font_size']}\t"
             f"{r['origin'][0]},{r['origin'][1]}\t{r['height']}\t{r['status']}\t{r['decode_source']}\t"
@@ -376,18 +396,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="raw: page-stream glyphs; visible: the glyphs of the text; all: every glyph with its status",
     )
     _add_json_flag(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_glyphs)
 
     p = sub.add_parser("fonts", help="fonts of one page with their decoding chain")
     _add_input(p)
     _add_one_page(p)
     _add_json_flag(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_fonts)
 
     p = sub.add_parser("diagnostics", help="findings per page")
     _add_input(p)
     _add_page_set(p)
     _add_json_flag(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_diagnostics)
 
     p = sub.add_parser("text", help="page text in one mode")
@@ -399,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bom", action="store_true", help="start the output with a UTF-8 BOM")
     p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
     _add_thresholds(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_text)
 
     p = sub.add_parser("decisions", help="every assembly decision of one page")
@@ -407,6 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=MODES, default="plain", help="text mode whose decisions are listed")
     _add_json_flag(p)
     _add_thresholds(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_decisions)
 
     p = sub.add_parser("triage", help="rank files by extraction problems")
@@ -489,25 +514,36 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
     try:
         if argv and argv[0] in SUBCOMMANDS:
             args = build_parser().parse_args(argv)
-            return int(args.func(args))
+            with cli_io.captured_messages(args):
+                try:
+                    code = int(args.func(args))
+                except QpdfError as exc:  # a damaged object read outside a page's interpretation
+                    raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
+                _report(args)
+            return code
         args = build_gui_parser().parse_args(argv)
         return gui(args.file, args.page, cli_io.password(args))
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
         return _exit_code(exc)
     except GlyphscopeError as exc:
-        print(f"glyphscope: {exc}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except CliError as exc:
-        print(f"glyphscope: {exc}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
         return exc.code
     except cli_io.UsageError as exc:
-        print(f"glyphscope: {exc}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
         return exc.code
+    except MemoryError:
+        print("glyphscope: out of memory (lower the --max-* budgets)", file=sys.stderr)
+        return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
         print("glyphscope: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 — last line of defence: one line, never a traceback
-        print(f"glyphscope: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(
+            f"glyphscope: internal error: {type(exc).__name__}: {cli_io.one_line(str(exc))}", file=sys.stderr
+        )
         return EXIT_ERROR

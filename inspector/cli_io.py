@@ -12,9 +12,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import sys
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 
 STDIO = "-"
 PASSWORD_ENV = "GLYPHSCOPE_PASSWORD"
@@ -76,9 +83,106 @@ def read_input(file: str) -> str | bytes:
 
 
 def note(args: argparse.Namespace, message: str) -> None:
-    """A warning or success line on stderr, unless --quiet."""
-    if not getattr(args, "quiet", False):
-        print(f"glyphscope: {message}", file=sys.stderr)
+    """A warning or success line on stderr, unless --quiet: one line, escaped, each text once per run."""
+    if getattr(args, "quiet", False):
+        return
+    line = one_line(message)
+    if line in _said:
+        return
+    _said.add(line)
+    print(f"glyphscope: {line}", file=sys.stderr)
+
+
+_said: set[str] = set()  # lines printed by `note` during this command (reset by `captured_messages`)
+
+
+def one_line(text: str) -> str:
+    r"""Text from a file or a library made safe for one stderr line: whitespace runs become one
+    space, other control and non-printable characters become \xHH / \uHHHH escapes."""
+    out = []
+    for ch in " ".join(str(text).split()):
+        if ch.isprintable():
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append(
+                f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+            )
+    return "".join(out)
+
+
+class _LogToNote(logging.Handler):
+    """qpdf's own messages (pikepdf routes them to the `pikepdf` loggers) as `glyphscope: warning:` lines."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        super().__init__(logging.INFO)
+        self.args = args
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+        except (TypeError, ValueError):
+            text = str(record.msg)
+        note(self.args, f"warning: {text}")
+
+
+@contextlib.contextmanager
+def captured_messages(args: argparse.Namespace) -> Iterator[None]:
+    """For one command: every Python warning and every qpdf/pikepdf log message becomes one
+    deduplicated `glyphscope: warning: …` line (silent with --quiet), never a bare library line."""
+    _said.clear()
+    handler = _LogToNote(args)
+    logger = logging.getLogger("pikepdf")
+    saved = (logger.propagate, logger.level)
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+
+    def show(
+        message: Any, category: Any, filename: Any, lineno: Any, file: Any = None, line: Any = None
+    ) -> None:
+        note(args, f"warning: {message}")
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")  # dedup is ours: one line per distinct text
+            warnings.showwarning = show
+            yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate, level = saved[0], saved[1]
+        logger.setLevel(level)
+
+
+# ------------------------------------------------------------------ limits
+
+
+def add_limit_options(p: argparse.ArgumentParser) -> None:
+    """--max-page-glyphs N, ... : one option per budget of core.limits.Limits."""
+    group = p.add_argument_group("limits", "budgets that stop a page (it gets a finding; the rest goes on)")
+    for name in Limits.__dataclass_fields__:
+        default = getattr(DEFAULT_LIMITS, name)
+        group.add_argument(
+            option_name(name),
+            dest=f"limit_{name}",
+            type=type(default),
+            default=default,
+            metavar="N" if isinstance(default, int) else "S",
+            help=BUDGET_LABELS[name],
+        )
+
+
+def limits(args: argparse.Namespace) -> Limits:
+    """The budgets given by the --max-* options (the defaults for a command without them)."""
+    values = {
+        name: getattr(args, f"limit_{name}")
+        for name in Limits.__dataclass_fields__
+        if getattr(args, f"limit_{name}", None) is not None
+    }
+    try:
+        return Limits(**values)
+    except ValueError as exc:
+        raise UsageError(f"{option_name(str(exc).split()[0])}: {exc}") from None
 
 
 def is_stdout(out: str | None) -> bool:

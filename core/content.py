@@ -1,0 +1,187 @@
+"""Reading content streams within a byte budget: a decompression bomb is measured, never inflated.
+
+qpdf decodes a stream completely in memory and pikepdf offers no size limit, so
+before a content stream is tokenised its decoded length is measured here:
+
+* leading ASCIIHexDecode / ASCII85Decode layers are decoded in Python (their
+  output is smaller than their input, which is in the file);
+* FlateDecode layers (any number of them: double Flate is the classic bomb) are
+  inflated as a pipeline of `zlib.decompressobj`s, each asked for at most
+  `CHUNK` bytes at a time, and counting stops as soon as the budget is passed;
+* a chain with one other expanding filter (LZWDecode, RunLengthDecode) is
+  decoded by qpdf — one level expands at most a few thousand times the bytes
+  that are in the file — and a chain with two or more that are not all Flate
+  cannot be bounded and is refused.
+
+Within the budget the caller lets pikepdf parse the stream as usual (qpdf's
+tolerant decoding and warnings are unchanged). Over it, the measured prefix
+(at most the budget) is what is left to tokenise.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pikepdf
+
+CHUNK = 1 << 16
+_FLATE = frozenset(("/FlateDecode", "/Fl"))
+_ASCII_HEX = frozenset(("/ASCIIHexDecode", "/AHx"))
+_ASCII_85 = frozenset(("/ASCII85Decode", "/A85"))
+_EXPANDING = _FLATE | frozenset(("/LZWDecode", "/LZW", "/RunLengthDecode", "/RL"))
+_WHITESPACE = re.compile(rb"[\x00\t\n\x0c\r ]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """The decoded size of one or more content streams, as far as the budget let it be counted."""
+
+    decoded_bytes: int  # counted; past the budget counting stopped, so this is a lower bound
+    over_budget: bool
+    prefix: bytes  # the decoded bytes up to the budget (all of them when within it)
+    culprit: str  # the stream (object id or "direct") that passed the budget, or was refused
+    refused: str = ""  # why a stream could not be bounded at all
+
+
+class _Over(Exception):
+    pass
+
+
+def content_streams(page_obj: Any) -> list[Any]:
+    """The page's /Contents as a list of streams (a single stream, an array, or nothing)."""
+    contents = page_obj.get("/Contents")
+    if isinstance(contents, pikepdf.Array):
+        return [s for s in contents if isinstance(s, pikepdf.Stream)]
+    return [contents] if isinstance(contents, pikepdf.Stream) else []
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, pikepdf.Name):
+        return [str(value)]
+    if isinstance(value, pikepdf.Array):
+        return [str(v) for v in value if isinstance(v, pikepdf.Name)]
+    return []
+
+
+def _label(stream: Any) -> str:
+    try:
+        num, gen = stream.objgen
+    except (AttributeError, TypeError):
+        return "direct"
+    return f"{num} {gen} R" if num else "direct"
+
+
+def _ascii_hex(data: bytes) -> bytes:
+    data = _WHITESPACE.sub(b"", data).split(b">", 1)[0]
+    if len(data) % 2:
+        data += b"0"
+    return binascii.unhexlify(data)
+
+
+def _ascii_85(data: bytes) -> bytes:
+    data = _WHITESPACE.sub(b"", data)
+    if data.startswith(b"<~"):
+        data = data[2:]
+    data = data.split(b"~>", 1)[0]
+    return base64.a85decode(data)
+
+
+def _slices(data: bytes) -> Iterator[bytes]:
+    view = memoryview(data)
+    for start in range(0, len(data), CHUNK):
+        yield bytes(view[start : start + CHUNK])
+
+
+def _inflated(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """One FlateDecode layer, never producing more than CHUNK bytes per step."""
+    inflater = zlib.decompressobj()
+    try:
+        for chunk in chunks:
+            pending = chunk
+            while pending and not inflater.eof:
+                out = inflater.decompress(pending, CHUNK)
+                if out:
+                    yield out
+                pending = inflater.unconsumed_tail
+            if inflater.eof:
+                return
+        while not inflater.eof:
+            out = inflater.decompress(inflater.unconsumed_tail, CHUNK)
+            if not out:
+                return
+            yield out
+    except zlib.error:
+        return  # damaged data: qpdf decodes what it can; what came before is counted
+
+
+def _decoded_chunks(stream: Any) -> Iterator[bytes] | None:
+    """The stream's decoded bytes in bounded chunks, or None when qpdf must decode it."""
+    filters = _names(stream.get("/Filter"))
+    raw = stream.read_raw_bytes()
+    position = 0
+    try:
+        while position < len(filters) and filters[position] in _ASCII_HEX | _ASCII_85:
+            raw = _ascii_hex(raw) if filters[position] in _ASCII_HEX else _ascii_85(raw)
+            position += 1
+    except (ValueError, binascii.Error):
+        return None
+    rest = filters[position:]
+    if not all(f in _FLATE for f in rest):
+        return None
+    chunks: Iterable[bytes] = _slices(raw)
+    for _ in rest:
+        chunks = _inflated(chunks)
+    return iter(chunks)
+
+
+def measure(streams: Sequence[Any], budget: int) -> Measured:
+    """Count the decoded bytes of `streams` (in order) up to `budget`, keeping them.
+
+    Streams are joined by a newline, as when qpdf coalesces a page's content array.
+    """
+    kept = bytearray()
+    total = 0
+    for stream in streams:
+        label = _label(stream)
+        if kept:
+            kept += b"\n"
+            total += 1
+        try:
+            chunks = _decoded_chunks(stream)
+            if chunks is None:
+                filters = _names(stream.get("/Filter"))
+                if sum(f in _EXPANDING for f in filters) > 1:
+                    chain = " ".join(filters)
+                    return Measured(
+                        total, True, bytes(kept), label, f"filter chain {chain} cannot be bounded"
+                    )
+                chunks = iter((stream.read_bytes(),))  # one expanding level: qpdf decodes it
+            for chunk in chunks:
+                total += len(chunk)
+                room = budget - len(kept)
+                if len(chunk) > room:
+                    kept += chunk[: max(room, 0)]
+                    return Measured(total, True, bytes(kept), label)
+                kept += chunk
+        except pikepdf.PdfError:
+            continue  # unreadable: the parse that follows reports it
+    return Measured(total, False, bytes(kept), "")
+
+
+def truncated_instructions(prefix: bytes, scratch: pikepdf.Pdf) -> list[Any]:
+    """Tokenise the prefix of an over-budget content stream, cut after its last whitespace.
+
+    A predictor (/DecodeParms) is not applied to a prefix: such content streams are
+    rare, and their prefix parses as junk that the interpreter skips with findings.
+    """
+    cut = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"), prefix.rfind(b" "))
+    data = prefix[: cut + 1] if cut >= 0 else b""
+    if not data:
+        return []
+    return list(pikepdf.parse_content_stream(pikepdf.Stream(scratch, data)))

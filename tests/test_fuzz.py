@@ -1,0 +1,205 @@
+"""A deterministic fuzz run of the command line (issue 10, point 7).
+
+A few hundred mutations — bytes of the demo and of small generated files
+flipped, cut, duplicated and re-tokenised, plus structural edits made with
+pikepdf — each run through a headless command in process. Every run must end
+with an exit code in 0–4, print only `glyphscope:` lines on stderr (also at
+the file-descriptor level, where qpdf would write), finish within the budgets
+(no hang), and leave the input file byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+import glyphscope
+from tests import hostile_files
+from tests.cli_run import run_cli
+from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
+
+BATCHES = 10
+RUNS_PER_BATCH = 25  # 250 runs in all
+RUN_SECONDS = 20.0  # a run taking longer counts as a hang
+LIMITS = ("--max-page-seconds", "3", "--max-document-seconds", "8", "--max-page-glyphs", "50000")
+
+
+def _small_files() -> list[bytes]:
+    form_pdf = pikepdf.new()
+    form = form_pdf.make_stream(b"BT /F1 9 Tf 10 10 Td (in form) Tj ET /Self Do")
+    form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 200, 200]
+    form.Resources = pikepdf.Dictionary(
+        Font=pikepdf.Dictionary(F1=helvetica(form_pdf)), XObject=pikepdf.Dictionary(Self=form)
+    )
+    return [
+        to_bytes(
+            make_pdf(
+                [
+                    b"BT /F1 12 Tf 72 700 Td (Hello) Tj [(W) -250 (orld)] TJ T* (next) ' ET",
+                    b"q 1 0 0 1 10 10 cm BT /F2 10 Tf <00480069> Tj ET Q /P <</MCID 0>> BDC EMC",
+                ],
+                fonts={"/F1": helvetica, "/F2": identity_h_font},
+            )
+        ),
+        to_bytes(make_pdf([b"/Fm Do BT /F1 12 Tf (page) Tj ET"], xobjects={"/Fm": form}, pdf=form_pdf)),
+        hostile_files.form_fan_out(12),
+        hostile_files.nested_marked_content(2_000),
+        hostile_files.type3_form_loop(),
+        hostile_files.bad_predictor(),
+        hostile_files.flate_bomb(2, layers=2),
+    ]
+
+
+# ------------------------------------------------------------------ mutations
+
+
+def _flip(rng: random.Random, data: bytes) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 30)):
+        out[rng.randrange(len(out))] = rng.randrange(256)
+    return bytes(out)
+
+
+def _cut(rng: random.Random, data: bytes) -> bytes:
+    start = rng.randrange(len(data))
+    return data[:start] + data[start + rng.randint(1, 400) :]
+
+
+def _duplicate(rng: random.Random, data: bytes) -> bytes:
+    start = rng.randrange(len(data))
+    piece = data[start : start + rng.randint(1, 400)]
+    at = rng.randrange(len(data))
+    return data[:at] + piece * rng.randint(1, 5) + data[at:]
+
+
+def _truncate(rng: random.Random, data: bytes) -> bytes:
+    return data[: rng.randrange(16, len(data))]
+
+
+_TOKENS = [
+    (rb"\b\d+ 0 R\b", [b"1 0 R", b"999999 0 R", b"2 0 R", b"0 0 R", b"-1 0 R"]),
+    (rb"/Length \d+", [b"/Length 0", b"/Length 999999999", b"/Length -5"]),
+    (rb"/FlateDecode", [b"/LZWDecode", b"[/FlateDecode /FlateDecode]", b"/DCTDecode", b"/Nonsense"]),
+    (rb"\b\d+(\.\d+)?\b", [b"3.4e38", b"-0", b"99999999999999999999", b"1e-300", b"NaN"]),
+    (rb"/[A-Za-z]+", [b"/Type", b"/Kids", b"/Parent", b"/\x00\x1b[31m", b"/"]),
+    (rb"endobj|endstream|stream|obj|xref|trailer|startxref", [b"", b"endobj", b"obj", b"%%EOF"]),
+    (rb"\(", [b"(\x07\x1b[2J\r\n", b"(((", b")"]),
+]
+
+
+def _retoken(rng: random.Random, data: bytes) -> bytes:
+    for _ in range(rng.randint(1, 6)):
+        pattern, replacements = rng.choice(_TOKENS)
+        hits = list(re.finditer(pattern, data))
+        if hits:
+            hit = rng.choice(hits)
+            data = data[: hit.start()] + rng.choice(replacements) + data[hit.end() :]
+    return data
+
+
+def _structural(rng: random.Random, data: bytes) -> bytes:
+    """An edit pikepdf makes on a well-formed file (the result is still a parseable PDF)."""
+    import io
+
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[rng.randrange(len(pdf.pages))].obj
+    choice = rng.randrange(8)
+    if choice == 0:
+        page.MediaBox = [0, 0, 3.4e38, -3.4e38]
+    elif choice == 1:
+        page.Contents = 42
+    elif choice == 2:
+        pdf.Root.Pages.Kids.append(rng.choice([7, pikepdf.Name.X, pdf.Root.Pages]))
+        pdf.Root.Pages.Count = len(pdf.Root.Pages.Kids) + 3
+    elif choice == 3:
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Array([1, 2]), XObject=pikepdf.Dictionary(Fm=7))
+    elif choice == 4:
+        page.Parent = page  # a /Parent loop for inherited attributes
+        del page.MediaBox
+    elif choice == 5:
+        contents = page.Contents if isinstance(page.get("/Contents"), pikepdf.Stream) else None
+        if contents is not None:
+            contents.DecodeParms = pikepdf.Dictionary(
+                Predictor=rng.choice([2, 12, 99]), Columns=rng.choice([0, -1, 10**9])
+            )
+    elif choice == 6:
+        page.Rotate = rng.choice([45, -90, 10**12, pikepdf.Name.R])
+    else:
+        page.CropBox = [rng.uniform(-1e6, 1e6) for _ in range(4)]
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+MUTATIONS: list[Callable[[random.Random, bytes], bytes]] = [
+    _flip,
+    _cut,
+    _duplicate,
+    _truncate,
+    _retoken,
+    _structural,
+]
+
+
+def _commands(rng: random.Random, path: str, demo: bool) -> list[str]:
+    page = str(rng.randint(1, 15 if demo else 2))
+    options = [
+        ["text", path, "--pages", f"{page}-{int(page) + 1}" if demo else ""],
+        ["glyphs", path, "--page", page, "--json", "--set", "all"],
+        ["fonts", path, "--page", page, "--json"],
+        ["diagnostics", path, "--pages", page, "--json"],
+        ["decisions", path, "--page", page, "--json"],
+        ["text", path, "--mode", rng.choice(["layout", "columns", "structure", "auto"])],
+    ]
+    if demo:
+        options.pop()  # every page of the demo in a layout mode takes seconds
+    return [*rng.choice(options), *LIMITS]
+
+
+# ---------------------------------------------------------------------- runs
+
+
+@pytest.fixture(scope="module")
+def sources() -> list[tuple[str, bytes]]:
+    demo = Path(glyphscope.demo_pdf()).read_bytes()
+    return [("demo", demo)] + [(f"small{i}", d) for i, d in enumerate(_small_files())]
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_fuzz_batch(batch: int, sources, tmp_path, capfd) -> None:
+    for run in range(RUNS_PER_BATCH):
+        seed = batch * 1000 + run
+        rng = random.Random(seed)
+        name, original = sources[0] if run % 3 == 0 else rng.choice(sources[1:])
+        mutation = rng.choice(MUTATIONS)
+        try:
+            data = mutation(rng, original)
+        except (pikepdf.PdfError, ValueError, TypeError, IndexError):
+            data = _flip(rng, original)
+        path = tmp_path / f"fuzz-{seed}.pdf"
+        path.write_bytes(data)
+        digest = hashlib.sha256(data).hexdigest()
+        mtime = path.stat().st_mtime_ns
+        argv = _commands(rng, str(path), name == "demo")
+        argv = [a for a in argv if a != ""]
+        started = time.monotonic()
+        code, _, err = run_cli(*argv)
+        elapsed = time.monotonic() - started
+        fd_out, fd_err = capfd.readouterr()
+        where = f"seed {seed}: {mutation.__name__} of {name}, glyphscope {' '.join(argv[:2])}"
+        assert 0 <= code <= 4, f"{where}: exit {code}: {err}"
+        assert "internal error" not in err, f"{where}: {err}"
+        for line in (err + fd_err).splitlines():
+            assert line.startswith("glyphscope: "), f"{where}: stray stderr line {line!r}"
+            assert line.isprintable(), f"{where}: unescaped characters in {line!r}"
+        assert elapsed < RUN_SECONDS, f"{where}: took {elapsed:.1f} s"
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, f"{where}: input changed"
+        assert path.stat().st_mtime_ns == mtime, f"{where}: input touched"
+        path.unlink()
