@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from glyphscope.core.assembly import (
+    MODES,
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
@@ -24,6 +25,7 @@ from glyphscope.core.assembly import (
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.inspector.layers import NEAR_MISS, form_colour
+from glyphscope.inspector.spatial import PointIndex
 
 
 def describe(record: Any) -> str:
@@ -118,6 +120,22 @@ class TextView:
         glyph = self.page_text.char_map.glyph
         return list(dict.fromkeys(i for i in glyph[max(0, start) : max(0, end)] if i >= 0))
 
+    def lines(self) -> list[list[int]]:
+        """Paint indices per line of the text, in text order; lines without glyphs are left out.
+
+        The reading-order overlay draws one numbered arrow per entry.
+        """
+        glyph = self.page_text.char_map.glyph
+        out: list[list[int]] = []
+        start = 0
+        for line in self.text.split("\n"):
+            end = start + len(line)
+            indices = list(dict.fromkeys(i for i in glyph[start:end] if i >= 0))
+            if indices:
+                out.append(indices)
+            start = end + 1
+        return out
+
     def decisions_for(self, paint_index: int) -> list[Any]:
         if self._touching is None:
             touching: dict[int, list[Any]] = {}
@@ -146,6 +164,43 @@ def text_view(mode: str, page_text: Any) -> TextView:
     return view
 
 
+@dataclass(frozen=True, slots=True)
+class GlyphRun:
+    """Glyphs read as one line of text by the engine's own plain assembly, with that text."""
+
+    text: str
+    glyphs: tuple[int, ...]  # paint indices in text order
+
+
+def glyph_runs(glyphs: Any, indices: Any, params: Any = None, visible_box: Any = None) -> list[GlyphRun]:
+    """`indices` (paint indices of `glyphs`) as runs of text: each line of their plain text.
+
+    Used for glyphs no text mode shows (culled, duplicates, a probed region) so that they
+    read as strings; the words and lines are those of core's plain mode, not a rule of ours.
+    """
+    from glyphscope.core.assembly import assemble
+    from glyphscope.core.params import DEFAULT_PARAMETERS
+
+    chosen = [glyphs[i] for i in sorted(set(indices)) if 0 <= i < len(glyphs)]
+    if not chosen:
+        return []
+    if visible_box is None:
+        xs = [p[0] for g in chosen for p in g.quad]
+        ys = [p[1] for g in chosen for p in g.quad]
+        visible_box = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
+    page_text = assemble(chosen, "plain", params or DEFAULT_PARAMETERS, visible_box=visible_box)
+    view = text_view("plain", page_text)
+    runs: list[GlyphRun] = []
+    start = 0
+    for line in view.text.split("\n"):
+        end = start + len(line)
+        members = view.glyphs_for(start, end)
+        if members and line.strip():
+            runs.append(GlyphRun(line.strip(), tuple(members)))
+        start = end + 1
+    return runs
+
+
 def _count(records: Any, kinds: Any, test: Any = None) -> int:
     return sum(1 for r in records if isinstance(r, kinds) and (test is None or test(r)))
 
@@ -160,12 +215,91 @@ class PageFacts:
         self._views: dict[str, TextView] = {}
         self._form_index: dict[tuple[str, ...], int] | None = None
         self._counts: dict[str, dict[str, int]] = {}
+        self._runs: dict[str, list[GlyphRun]] = {}
+        self._decision_index: dict[str, tuple[PointIndex, list[Any]]] = {}
+        self._gap_summary: dict[str, tuple[int, int, int]] = {}
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
         if view is None:
             view = self._views[mode] = text_view(mode, self.analysis.texts[mode])
         return view
+
+    def shown_mode(self, mode: str) -> str:
+        """The mode whose text and decisions are shown for `mode`: structure mode on a page
+        without usable structure falls back to plain (the text panel says why); every other
+        mode is itself (auto chooses by itself)."""
+        if mode not in MODES:
+            return "plain"
+        if mode == "structure" and not self.view(mode).available:
+            return "plain"
+        return mode
+
+    def fallback_reason(self, mode: str) -> str | None:
+        """Why `mode` cannot give its own order on this page (and shows another), or None.
+
+        Structure mode without usable structure shows plain text; a mode that reads in its own
+        order when the page has it (articles without beads) says why it read in plain order.
+        Auto chooses by itself, so it never falls back."""
+        if mode not in MODES or mode == "auto":
+            return None
+        view = self.view(mode)
+        if self.shown_mode(mode) != mode:
+            return view.reason or "the page has no structure tree"
+        if mode != "structure" and view.reason:
+            return str(view.reason)
+        return None
+
+    def auto_order(self) -> str:
+        """The order auto mode used on this page: structure, articles or plain."""
+        view = self.view("auto")
+        if view.structured:
+            return "structure"
+        if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
+            return "articles"
+        return "plain"
+
+    @property
+    def culled_runs(self) -> list[GlyphRun]:
+        """The culled glyphs as lines of text (slug lines, crop-mark labels, a neighbouring page)."""
+        runs = self._runs.get("culled")
+        if runs is None:
+            runs = self._runs["culled"] = self.runs_of(c.paint_index for c in self.classified.culls)
+        return runs
+
+    def runs_of(self, indices: Any) -> list[GlyphRun]:
+        return glyph_runs(self.page.glyphs, list(indices), getattr(self.analysis, "params", None))
+
+    def word_gap_summary(self, mode: str) -> tuple[int, int, int]:
+        """(gaps, spaces inserted, near misses) of the mode's word-gap decisions (cached: the
+        legend asks on every revisit of the page)."""
+        shown = self.shown_mode(mode)
+        cached = self._gap_summary.get(shown)
+        if cached is None:
+            gaps = self.view(shown).word_gaps
+            inserted = sum(1 for d in gaps if d.verdict == "inserted")
+            cached = self._gap_summary[shown] = (len(gaps), inserted, sum(1 for d in gaps if is_near_miss(d)))
+        return cached
+
+    def decision_near(self, point: Any, mode: str, radius: float) -> Any:
+        """The word-gap or line-break decision of `mode` whose mark is nearest `point` within
+        `radius` (user space), or None. Marks are where the overlays draw them (`decision_point`)."""
+        shown = self.shown_mode(mode)
+        index = self._decision_index.get(shown)
+        if index is None:
+            view = self.view(shown)
+            glyphs = self.page.glyphs
+            n = len(glyphs)
+            records, points = [], []
+            for d in (*view.word_gaps, *view.line_breaks):
+                if 0 <= d.before < n and 0 <= d.after < n:
+                    p = decision_point(glyphs, d)
+                    if p is not None:
+                        records.append(d)
+                        points.append(p)
+            index = self._decision_index[shown] = (PointIndex(points), records)
+        found = index[0].nearest(point, radius) if index[1] else None
+        return None if found is None else index[1][found]
 
     @property
     def form_index(self) -> dict[tuple[str, ...], int]:
@@ -192,7 +326,8 @@ class PageFacts:
             return cached
         page, classified, texts = self.page, self.classified, self.analysis.texts
         boxes = page.boxes
-        decisions = texts[mode].decisions
+        shown = self.shown_mode(mode)
+        decisions = texts[shown].decisions
         extra_boxes = sum(1 for b in (boxes.bleed_box, boxes.trim_box, boxes.art_box) if b is not None)
         structure_usable = texts["structure"].text is not None
         counts = {
@@ -205,7 +340,7 @@ class PageFacts:
             "fallback": sum(1 for g in page.glyphs if g.decode_source is DecodeSource.FALLBACK),
             "word_gaps": _count(decisions, WordGapDecision),
             "line_breaks": _count(decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break),
-            "reading_order": len(self.view(mode).order),
+            "reading_order": len(self.view(shown).lines()),  # one numbered arrow per line
             "structure_order": sum(1 for g in classified.visible if g.mcid is not None)
             if structure_usable
             else 0,
@@ -231,6 +366,7 @@ class PageFacts:
             elif d.duplicate_of == paint_index:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
         glyphs = self.page.glyphs
+        mode = self.shown_mode(mode)
         for m in (mode, "plain") if mode != "plain" else (mode,):
             for d in self.view(m).decisions_for(paint_index):
                 if d.after == paint_index:
@@ -261,6 +397,32 @@ class PageBundle:
     render_error: str | None = None
     preview: bool = False  # the rendered image only; the analysed page follows
     timings: dict[str, float] = field(default_factory=dict)
+
+
+def decision_point(glyphs: Any, d: Any) -> Point | None:
+    """Where the canvas marks a word-gap or line-break decision (user space)."""
+    prev, cur = glyphs[d.before], glyphs[d.after]
+    if isinstance(d, WordGapDecision):
+        mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
+        h = max(cur.height, 0.5) * 0.42
+        return (mid[0] - prev.direction[1] * h, mid[1] + prev.direction[0] * h)
+    if getattr(d, "is_break", False):
+        return (cur.origin[0], cur.origin[1])
+    return None
+
+
+def decision_numbers(d: Any) -> str:
+    """The record's verdict, value and threshold as one line (the numbers its rule compared)."""
+
+    def num(v: Any) -> str:
+        if isinstance(v, float):
+            return f"{v:.3f}".rstrip("0").rstrip(".")
+        if isinstance(v, tuple):
+            return "(" + ", ".join(num(x) for x in v) + ")"
+        return "—" if v is None else str(v)
+
+    kind = getattr(d, "kind", type(d).__name__)
+    return f"{kind}: verdict {getattr(d, 'verdict', '?')}, value {num(getattr(d, 'value', None))}, threshold {num(getattr(d, 'threshold', None))}"
 
 
 def _char(glyphs: Any, i: int) -> str:

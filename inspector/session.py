@@ -53,6 +53,8 @@ class SessionEvents:
         # through which page data reaches the panels.
         self.view = Event("view")
         self.selection = Event("selection")  # (frozenset[int], source)
+        # (decision record | None): a decision mark clicked on the canvas; its glyphs are the selection
+        self.decision = Event("decision")
         self.hovered = Event("hovered")  # (paint_index | None)
         self.layers = Event("layers")  # (key, visible)
         self.mode = Event("mode")  # (mode)
@@ -73,6 +75,7 @@ class Session:
         self.view: PageBundle | None = None  # the current page's view model
         self.selection: frozenset[int] = frozenset()
         self.selection_source = ""
+        self.decision: Any = None  # the selected decision record (engine record with describe())
         self.hovered: int | None = None
         self.layers: dict[str, bool] = {layer.key: layer.default_visible for layer in LAYERS}
         self.mode = "plain"
@@ -90,6 +93,7 @@ class Session:
         had_view, self.view = self.view is not None, None
         self.selection = frozenset()
         self.hovered = None
+        self._drop_decision()
         self.events.document.emit(document)
         if had_view:
             self.events.view.emit(None)
@@ -103,6 +107,7 @@ class Session:
         self.page_number = page_number
         had_view, self.view = self.view is not None, None
         self.hovered = None
+        self._drop_decision()
         if self.selection:
             self.selection = frozenset()
             self.selection_source = ""
@@ -139,8 +144,10 @@ class Session:
         return self.view.error if self.view is not None else None
 
     # -- selection and hover -------------------------------------------------------------
-    def select(self, paint_indices: Iterable[int], source: str = "") -> None:
+    def select(self, paint_indices: Iterable[int], source: str = "", *, keep_decision: bool = False) -> None:
         selection = frozenset(int(i) for i in paint_indices)
+        if not keep_decision:
+            self._drop_decision()
         if selection == self.selection:
             return
         self.selection = selection
@@ -149,6 +156,28 @@ class Session:
 
     def clear_selection(self, source: str = "") -> None:
         self.select((), source)
+
+    def select_decision(self, record: Any, source: str = "") -> None:
+        """Select a decision record: its glyphs become the selection and views show its numbers."""
+        glyphs = [
+            int(i)
+            for i in (
+                getattr(record, "before", None),
+                getattr(record, "after", None),
+                getattr(record, "glyph", None),
+            )
+            if isinstance(i, int) and i >= 0
+        ]
+        changed = record is not self.decision
+        self.decision = record
+        self.select(glyphs, source, keep_decision=True)
+        if changed:
+            self.events.decision.emit(record)
+
+    def _drop_decision(self) -> None:
+        if self.decision is not None:
+            self.decision = None
+            self.events.decision.emit(None)
 
     def set_hovered(self, paint_index: int | None) -> None:
         if paint_index == self.hovered:

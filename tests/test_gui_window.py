@@ -285,7 +285,9 @@ def test_hover_shows_user_space_cursor_and_decision_tooltips(qtbot, window, demo
     scene = canvas.page_to_scene.map(QPointF(*marker.point))
     canvas.centerOn(scene)
     pos = canvas.mapFromScene(scene)
-    assert canvas.tooltip_at(pos) == gap.describe()
+    assert canvas.tooltip_at(pos) == (
+        f"{gap.describe()}\nword_gap: verdict inserted, value {gap.value:g}, threshold {gap.threshold:g}"
+    )
     assert gap.describe().startswith("space inserted: gap")
     qtbot.mouseMove(canvas.viewport(), pos)
     x, y = canvas.user_point(pos)
@@ -417,9 +419,11 @@ def shows_page(w: MainWindow, name: str, page: int) -> None:
         assert panel.count("culled") == len(analysis.classified.culls)
     elif name == "pages":
         assert panel.view.currentIndex().row() + 1 == page
-    elif name.startswith("text_"):
-        mode = name[len("text_") :]
-        assert panel.editor.toPlainText() == (analysis.texts[mode].text or ""), mode
+    elif name == "text":
+        for mode, text_panel in panel.panels.items():  # a mode without its text shows plain's
+            shown = mode if analysis.texts[mode].text is not None else "plain"
+            assert text_panel.editor.toPlainText() == analysis.texts[shown].text, mode
+        assert panel.current_mode == w.session.mode == w.mode_combo.currentData()
     elif name == "details":
         w.session.select({0}, "test")
         assert "Glyph #0" in panel.text() and glyphs[0].font_key in panel.text()
@@ -439,8 +443,22 @@ def shows_page(w: MainWindow, name: str, page: int) -> None:
         assert panel.diff_label.text().startswith(f"<b>Page {page}, ")
         mode = w.session.mode
         assert panel.default_text(mode) == (analysis.texts[mode].text or "")
+    elif name in CHECKED_ELSEWHERE:
+        return
     else:
         raise AssertionError(f"panel {name!r} has no check here")
+
+
+# Panels whose page checks live in their own test files (added by the issues that made them).
+CHECKED_ELSEWHERE = {
+    "stepper",
+    "compare",
+    "structure_tree",
+    "objects",
+    "object_browser",
+    "font_table",
+    "help",
+}
 
 
 # Panels that show the whole document, not the current page.
@@ -492,7 +510,7 @@ def test_a_panel_is_added_by_one_line_of_the_registry(qtbot, demo_pdf, monkeypat
     assert dock.objectName() == "dock.echo" and dock.windowTitle() == "Page echo"
     action = next(a for a in w.panels_menu.actions() if a.text() == "Page echo")
     echo = w.panel_widgets["echo"]
-    assert echo.objectName() == "panel.echo" and dock.widget() is echo
+    assert echo.objectName() == "panel.echo" and dock.widget().widget() is echo  # in its scroll area
     open_file(qtbot, w, demo_pdf, page=3)
     assert echo.text() == f"page 3: {len(analyze_page(w.session.document, 3).page.glyphs)} glyphs"
     go_to(qtbot, w, 6)

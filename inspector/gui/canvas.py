@@ -26,7 +26,18 @@ from glyphscope.inspector.layers import LAYERS
 from glyphscope.inspector.session import Session
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
-TOOLTIP_LAYERS = ("word_gaps", "line_breaks", "duplicates", "columns", "baselines")
+# Layers whose marks answer hover and click, the most specific first.
+TOOLTIP_LAYERS = (
+    "word_gaps",
+    "line_breaks",
+    "duplicates",
+    "culled",
+    "columns",
+    "baselines",
+    "reading_order",
+    "structure_order",
+)
+MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
 
 
@@ -175,8 +186,15 @@ class PageView(QGraphicsView):
         session.events.selection.connect(self._on_selection)
         session.events.hovered.connect(self._on_hovered)
         session.events.view.connect(self._on_view)
+        session.events.document.connect(self._on_document)
 
     # -- content ------------------------------------------------------------------------------
+    def _on_document(self, document: Any) -> None:
+        """A new (or no) file opens at the default zoom, never at the last file's."""
+        self.fit_mode = "page"
+        self.page_rect = QRectF()
+        self.content_rect = QRectF()
+
     def _on_view(self, view: Any) -> None:
         """A new view model: draw it. None means a page is on its way (keep the old one visible,
         the window says it is loading) or that nothing is open."""
@@ -233,6 +251,7 @@ class PageView(QGraphicsView):
         self.paper.setRect(self.page_rect)
         self.scene_.setSceneRect(self.page_rect.adjusted(-40, -40, 40, 40))
         if changed:
+            self.content_rect = QRectF(self.page_rect)
             self.apply_fit()
 
     def set_bundle(self, bundle: Any) -> None:
@@ -252,7 +271,10 @@ class PageView(QGraphicsView):
                 self.page_rect.adjusted(-limit, -limit, limit, limit)
             )
         self.scene_.setSceneRect(content.adjusted(-40, -40, 40, 40))
+        refit = content != self.content_rect
         self.content_rect = content
+        if refit:
+            self.apply_fit()  # glyphs off the page (culled slugs) are part of what Fit shows
         if bundle.image is not None and not bundle.image.isNull():
             self.page_item.setPixmap(QPixmap.fromImage(bundle.image))
             self.page_item.setScale(1.0 / bundle.render_scale)
@@ -352,22 +374,37 @@ class PageView(QGraphicsView):
     def zoom_by(self, factor: float) -> None:
         self.set_zoom(self.zoom * factor)
 
+    def _fit_rect(self) -> QRectF:
+        """What Fit shows: the page plus any glyphs painted off it (slugs outside the MediaBox)."""
+        if self.content_rect.isEmpty() or not self.content_rect.contains(self.page_rect):
+            return self.page_rect
+        return self.content_rect
+
+    def fit_zoom(self, mode: str = "page") -> float:
+        """The zoom of Fit page (whole page in view) or Fit width, for the current viewport."""
+        rect = self._fit_rect()
+        vp = self.viewport().rect()
+        if rect.isEmpty():
+            return self.zoom
+        width_zoom = (vp.width() - 24) / rect.width()
+        if mode == "width":
+            return width_zoom
+        return min(width_zoom, (vp.height() - 24) / rect.height())
+
     def fit_page(self) -> None:
         if self.page_rect.isEmpty():
             self.fit_mode = "page"
             return
-        vp = self.viewport().rect()
-        zoom = min((vp.width() - 24) / self.page_rect.width(), (vp.height() - 24) / self.page_rect.height())
-        self.set_zoom(zoom, "page")
-        self.centerOn(self.page_rect.center())
+        self.set_zoom(self.fit_zoom("page"), "page")
+        self.centerOn(self._fit_rect().center())
 
     def fit_width(self) -> None:
         if self.page_rect.isEmpty():
             self.fit_mode = "width"
             return
-        vp = self.viewport().rect()
-        self.set_zoom((vp.width() - 24) / self.page_rect.width(), "width")
-        self.centerOn(QPointF(self.page_rect.center().x(), self.page_rect.top()))
+        rect = self._fit_rect()
+        self.set_zoom(self.fit_zoom("width"), "width")
+        self.centerOn(QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / self.zoom))
 
     def actual_size(self) -> None:
         self.set_zoom(self.logicalDpiX() / 72.0)
@@ -475,10 +512,35 @@ class PageView(QGraphicsView):
             return  # that was a pan
         self.click(pos, event.modifiers())
 
+    def marker_at(self, pos: QPoint) -> O.Marker | None:
+        """The mark of a shown layer under `pos` (view coordinates), the most specific layer first."""
+        if self.bundle is None or self.bundle.overlays is None:
+            return None
+        p = self.user_point(pos)
+        if p is None:
+            return None
+        radius = MARKER_PIXELS / max(self.zoom, 1e-3)
+        for key in TOOLTIP_LAYERS:
+            if not self.session.layers.get(key):
+                continue
+            drawing = self.layer_items[key].drawing
+            marker = drawing.marker_near(p, radius) if drawing is not None else None
+            if marker is not None:
+                return marker
+        return None
+
     def click(self, pos: QPoint, modifiers: Any = Qt.KeyboardModifier.NoModifier) -> int | None:
-        """Select the glyph under `pos` (view coordinates); Ctrl/Shift toggles it in the selection."""
-        index = self.glyph_at(pos)
+        """Select what is under `pos` (view coordinates): a decision mark selects its record and
+        glyphs, else the glyph; Ctrl/Shift toggles a glyph in the selection."""
         additive = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier))
+        marker = None if additive else self.marker_at(pos)
+        if marker is not None:
+            if isinstance(marker.source, str):
+                self.session.select(marker.glyphs, "canvas")
+            else:
+                self.session.select_decision(marker.source, "canvas")
+            return marker.glyphs[0] if marker.glyphs else None
+        index = self.glyph_at(pos)
         if index is None:
             if not additive:
                 self.session.clear_selection("canvas")
@@ -521,17 +583,16 @@ class PageView(QGraphicsView):
         p = self.user_point(pos)
         if p is None:
             return ""
-        radius = 6.0 / max(self.zoom, 1e-3)
-        for key in TOOLTIP_LAYERS:
-            if not self.session.layers.get(key):
-                continue
-            drawing = self.bundle.overlays.layer(key, self.session.mode)
-            marker = drawing.marker_near(p, radius) if drawing is not None else None
-            if marker is not None:
-                return marker.text
+        marker = self.marker_at(pos)
+        if marker is not None:
+            return marker.text + _numbers(marker.source)
         index = self.glyph_at(pos)
+        facts = self.bundle.facts
         if index is None:
-            return ""
+            # Between glyphs: the word-gap or line-break decision there, whatever layers are on.
+            radius = MARKER_PIXELS / max(self.zoom, 1e-3)
+            d = facts.decision_near(p, self.session.mode, radius) if facts is not None else None
+            return (O.describe(d) + _numbers(d)) if d is not None else ""
         g = self.bundle.analysis.page.glyphs[index]
         status = self.bundle.analysis.classified.status[index].value
         origin = " › ".join(g.form_path) if g.form_path else "page stream"
@@ -539,6 +600,15 @@ class PageView(QGraphicsView):
         return (
             f"#{index} {char!r} {g.font_key} {g.font_size:g} · {status} · {origin} · {g.decode_source.value}"
         )
+
+
+def _numbers(record: Any) -> str:
+    """The verdict, value and threshold of a decision record, on a line of their own."""
+    if isinstance(record, str) or record is None:
+        return ""
+    from glyphscope.inspector.engine import decision_numbers
+
+    return "\n" + decision_numbers(record)
 
 
 class _QuadList:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
@@ -17,9 +19,21 @@ def ask_password(parent: QWidget | None, name: str, wrong: bool) -> str | None:
     return text if ok else None
 
 
-def error_title(exc: BaseException) -> str:
+def has_pdf_header(path: str | Path | None) -> bool:
+    """Whether the file starts like a PDF (%PDF- within its first KiB, as readers accept it)."""
+    if path is None:
+        return False
+    try:
+        with open(path, "rb") as f:
+            return b"%PDF-" in f.read(1024)
+    except OSError:
+        return False
+
+
+def error_title(exc: BaseException, path: str | Path | None = None) -> str:
     if isinstance(exc, NotAPdf):
-        return "Not a PDF"
+        # A file with a PDF header that cannot be read is a damaged (often truncated) PDF.
+        return "Damaged PDF" if has_pdf_header(path) else "Not a PDF"
     if isinstance(exc, DocumentNotFound):
         return "File not found"
     if isinstance(exc, (PasswordRequired, WrongPassword)):
@@ -29,9 +43,15 @@ def error_title(exc: BaseException) -> str:
     return "Unexpected error"
 
 
-def error_message(exc: BaseException) -> str:
-    """One line a support engineer understands; never a traceback."""
+def error_message(exc: BaseException, path: str | Path | None = None) -> str:
+    """One line a support engineer understands; never a traceback, and the path only once."""
     text = str(exc).strip() or type(exc).__name__
+    if path is not None:
+        full = str(path)
+        first = text.find(full)
+        if first >= 0:  # qpdf repeats the path in its own message: "PATH is …: PATH: reason"
+            head, tail = text[: first + len(full)], text[first + len(full) :]
+            text = head + tail.replace(f"{full}: ", "").replace(full, "the file")
     if isinstance(exc, GlyphscopeError):
         return text
     return f"{type(exc).__name__}: {text}"

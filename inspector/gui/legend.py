@@ -9,7 +9,6 @@ from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import is_near_miss
 from glyphscope.inspector.session import Session
 
 
@@ -35,9 +34,9 @@ class LegendPanel(QWidget):
         self.checks: dict[str, QCheckBox] = {}
         self.counts: dict[str, QLabel] = {}
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(6, 6, 6, 6)
+        outer.setContentsMargins(4, 4, 4, 4)
         grid = QGridLayout()
-        grid.setHorizontalSpacing(6)
+        grid.setHorizontalSpacing(4)
         grid.setVerticalSpacing(2)
         for row, spec in enumerate(L.LAYERS):
             sw = QLabel()
@@ -50,7 +49,7 @@ class LegendPanel(QWidget):
             count = QLabel("–")
             count.setObjectName(f"legend.{spec.key}.count")
             count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            count.setMinimumWidth(44)
+            count.setMinimumWidth(26)
             grid.addWidget(sw, row, 0)
             grid.addWidget(check, row, 1)
             grid.addWidget(count, row, 2)
@@ -89,16 +88,14 @@ class LegendPanel(QWidget):
         counts = facts.layer_counts(self.session.mode)
         for key, label in self.counts.items():
             label.setText(str(counts.get(key, 0)))
-        view = facts.view(self.session.mode)
-        inserted = sum(1 for d in view.word_gaps if d.verdict == "inserted")
-        near = sum(1 for d in view.word_gaps if is_near_miss(d))
+        gaps, inserted, near = facts.word_gap_summary(self.session.mode)
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
         for path, colour in facts.form_colours.items():
             rows.append(_key_row(colour, "form " + " › ".join(path)))
         rows.append(f"<b>Word gaps ({self.session.mode})</b>")
         rows.append(_key_row(L.GAP_INSERTED_COLOUR, f"space inserted ({inserted})"))
-        rows.append(_key_row(L.GAP_NOT_INSERTED_COLOUR, f"no space ({len(view.word_gaps) - inserted})"))
+        rows.append(_key_row(L.GAP_NOT_INSERTED_COLOUR, f"no space ({gaps - inserted})"))
         rows.append(_key_row(L.GAP_NEAR_MISS_COLOUR, f"near miss, within ±20 % of the threshold ({near})"))
         self.keys.setText("<br>".join(rows))
 

@@ -8,7 +8,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -17,7 +17,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QSpinBox,
+    QTabBar,
     QToolBar,
     QWidget,
 )
@@ -30,7 +32,7 @@ from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
-from glyphscope.inspector.gui.panels.text import MODE_TITLES
+from glyphscope.inspector.gui.panels.text import mode_title
 from glyphscope.inspector.gui.workers import (
     PageLoader,
     Worker,
@@ -72,6 +74,22 @@ def open_job(source: str, password: str | None, *, token: CancelToken) -> Any:
     return open_document(source, password)
 
 
+class ColumnScroll(QScrollArea):
+    """A panel's dock content: scrolls when the panel needs more room than its dock has, so
+    that one wide or tall panel never widens a side column or grows the window."""
+
+    MIN_HEIGHT = 120
+
+    def minimumSizeHint(self) -> QSize:
+        widget = self.widget()
+        height = widget.minimumSizeHint().height() if widget is not None else 0
+        return QSize(60, min(height, self.MIN_HEIGHT))
+
+    def sizeHint(self) -> QSize:
+        widget = self.widget()
+        return widget.sizeHint() if widget is not None else super().sizeHint()
+
+
 class MainWindow(QMainWindow):
     document_opened = Signal(str)  # path
     open_failed = Signal(str)  # message
@@ -96,6 +114,8 @@ class MainWindow(QMainWindow):
         self._page_requested_at = 0.0
         self._tuning_worker: Worker | None = None
         self.exporter = Exporter(self)
+        self._sized = False  # side columns get their default widths when first shown
+        self._restored_state = False
 
         self.canvas = PageView(self.session, self)
         self.setCentralWidget(self.canvas)
@@ -197,7 +217,7 @@ class MainWindow(QMainWindow):
         mode_menu = view_menu.addMenu("Text &mode")
         self.mode_group = QActionGroup(self)
         for mode in MODES:
-            act = QAction(MODE_TITLES[mode], self, checkable=True)
+            act = QAction(mode_title(mode), self, checkable=True)
             act.setChecked(mode == self.session.mode)
             act.triggered.connect(lambda checked, m=mode: self.session.set_mode(m))
             self.mode_group.addAction(act)
@@ -209,7 +229,9 @@ class MainWindow(QMainWindow):
         for act in (self.act_first, self.act_prev, self.act_next, self.act_last):
             go_menu.addAction(act)
         help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self._action("&How to read the page", lambda: show_guide(self), "F1", "help_guide"))
+        help_menu.addAction(
+            self._action("&How to read the page", lambda: show_guide(self), "F1", "help_guide")
+        )
         help_menu.addAction(self._action("&About glyphscope", self.about, None, "about"))
 
         bar = QToolBar("Main", self)
@@ -238,7 +260,8 @@ class MainWindow(QMainWindow):
         self.mode_combo = QComboBox()
         self.mode_combo.setObjectName("mode_combo")
         for mode in MODES:
-            self.mode_combo.addItem(MODE_TITLES[mode], mode)
+            self.mode_combo.addItem(mode_title(mode), mode)
+        self.mode_combo.setToolTip("The text mode: the same choice as the tabs of the Text panel")
         self.mode_combo.currentIndexChanged.connect(lambda i: self.session.set_mode(MODES[i]))
         bar.addWidget(self.mode_combo)
 
@@ -260,14 +283,21 @@ class MainWindow(QMainWindow):
                 below=self.panels[spec.below] if spec.below else None,
             )
         for spec in registry.PANELS:
+            self._fit_column(spec.name)
+        for spec in registry.PANELS:
             if spec.front:
                 self.panels[spec.name].raise_()
+            if spec.hidden:
+                self.panels[spec.name].hide()
+        # The window's minimum size was taken while panels were unwrapped: take it again.
+        self.layout().invalidate()
+        self.layout().activate()
         for orientation, sizes in (
             (Qt.Orientation.Horizontal, [(x.name, x.width) for x in registry.PANELS if x.width]),
             (Qt.Orientation.Vertical, [(x.name, x.height) for x in registry.PANELS if x.height]),
         ):
             self.resizeDocks([self.panels[n] for n, _ in sizes], [size for _, size in sizes], orientation)
-        self.text_panels: dict[str, Any] = {mode: self.panel_widgets[f"text_{mode}"] for mode in MODES}
+        self.text_panels: dict[str, Any] = dict(self.text_tabs.panels)  # mode -> TextPanel
         for key in LAYER_KEYS:
             act = QAction(LAYER_BY_KEY[key].label, self, checkable=True)
             act.setChecked(s.layers[key])
@@ -277,6 +307,55 @@ class MainWindow(QMainWindow):
         # Links between panels that are actions, not page data.
         self.diagnostics.instruction_requested.connect(self._show_instruction)
         self.canvas.region_probed.connect(self._on_region_probed)
+        s.events.selection.connect(self._raise_details)
+        s.events.decision.connect(lambda record: self.reveal("details") if record is not None else None)
+        self._tidy_tab_bars()
+
+    def _fit_column(self, name: str) -> None:
+        """Every panel sits in a scroll area of its dock: one that grows wider than its side
+        column (a long unwrapped label) scrolls there instead of widening the column, and
+        with it every panel of that side, at the canvas's expense. Panels that wrap their
+        text never show a scroll bar."""
+        widget, dock = self.panel_widgets[name], self.panels[name]
+        scroll = ColumnScroll()
+        scroll.setObjectName(f"scroll.{name}")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(widget)
+        dock.setWidget(scroll)
+
+    # Selections made here bring Glyph details to the front (the probe lists its own rows).
+    DETAIL_SOURCES = ("canvas", "table", "diagnostics", "find", "text:")
+
+    def _raise_details(self, selection: frozenset[int], source: str) -> None:
+        if selection and source.startswith(self.DETAIL_SOURCES):
+            dock = self.panels.get("details")
+            if dock is not None and not dock.isHidden():
+                dock.raise_()
+
+    def _tidy_tab_bars(self) -> None:
+        """Dock tabs show their whole title (scroll arrows when there is no room), never "Text: …"."""
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+
+    def _min_width(self, name: str) -> int:
+        widget = self.panel_widgets.get(name)
+        return widget.minimumSizeHint().width() if widget is not None else 0
+
+    def default_dock_sizes(self) -> None:
+        """Side columns sized from the window so the canvas keeps most of it (1280×800 and up)."""
+        width, height = max(self.width(), 800), max(self.height(), 500)
+        left = int(min(max(width * 0.14, 190, self._min_width("legend") + 2), 260))
+        right = int(min(max(width * 0.36 - 90, 360), 560))  # 371 px at 1280, 486 px at 1600
+        docks = self.panels
+        columns = [(docks[n], w) for n, w in (("legend", left), ("text", right)) if n in docks]
+        self.resizeDocks([d for d, _ in columns], [w for _, w in columns], Qt.Orientation.Horizontal)
+        rows = [
+            (docks[n], f) for n, f in (("text", 0.34), ("details", 0.30), ("glyph_table", 0.36)) if n in docks
+        ]
+        self.resizeDocks([d for d, _ in rows], [int(height * f) for _, f in rows], Qt.Orientation.Vertical)
 
     def reveal(self, name: str) -> None:
         """Show a dock and bring its tab to the front."""
@@ -309,8 +388,8 @@ class MainWindow(QMainWindow):
         page_menu = menu.addMenu("Page &text")
         doc_menu = menu.addMenu("&Document text")
         for mode in MODES:
-            page_menu.addAction(MODE_TITLES[mode] + "…", lambda m=mode: ex.page_text(mode=m))
-            doc_menu.addAction(MODE_TITLES[mode] + "…", lambda m=mode: ex.document_text(mode=m))
+            page_menu.addAction(mode_title(mode) + "…", lambda m=mode: ex.page_text(mode=m))
+            doc_menu.addAction(mode_title(mode) + "…", lambda m=mode: ex.document_text(mode=m))
         menu.addAction("Glyph records as &JSON…", lambda: ex.glyphs_json())
         menu.addAction("Glyph records as &CSV…", lambda: ex.glyphs_csv())
         menu.addAction("Canvas with overlays as &PNG…", lambda: ex.canvas_png())
@@ -385,7 +464,7 @@ class MainWindow(QMainWindow):
         self._default_state = self.saveState(self._layout_version())
         state = st.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state, self._layout_version())
+            self._restored_state = self.restoreState(state, self._layout_version())
         for key in LAYER_KEYS:
             value = st.value(f"layers/{key}")
             if value is not None:
@@ -404,6 +483,17 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state, self._layout_version())
+        self.default_dock_sizes()
+        self._tidy_tab_bars()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            if not self._restored_state:
+                self.default_dock_sizes()
+                QTimer.singleShot(0, alive(self, self.default_dock_sizes))  # once laid out at its size
+            self._tidy_tab_bars()
 
     def save_settings(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
@@ -471,8 +561,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(message, 8000)
             self.open_failed.emit(message)
             return
-        text = dialogs.error_message(exc)
-        dialogs.show_error(self, dialogs.error_title(exc), text)
+        text = dialogs.error_message(exc, path)
+        dialogs.show_error(self, dialogs.error_title(exc, path), text)
         self.statusBar().showMessage(text, 10000)
         self.open_failed.emit(text)
 
@@ -604,10 +694,6 @@ class MainWindow(QMainWindow):
             self.mode_combo.setCurrentIndex(index)
         self.mode_group.actions()[index].setChecked(True)
         self.settings.setValue("view/mode", mode)
-        panel = self.text_panels[mode]
-        dock = self.panels.get(f"text_{mode}")
-        if dock is not None and panel.isVisible() is False and dock.isVisible():
-            dock.raise_()
 
     def _render_sharper(self, page: int, scale: float) -> None:
         if self.renderer is None or self.bundle is None or self.bundle.page_number != page:

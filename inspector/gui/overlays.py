@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
+from glyphscope.inspector.engine import PageFacts, baseline_ends, decision_point, describe, is_near_miss
 from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
@@ -49,6 +49,8 @@ class Label:
     anchor: Point  # user space
     text: str
     colour: str
+    background: str | None = None  # a filled box behind the text, so it reads over the page
+    offset: tuple[float, float] = (2.0, -3.0)  # screen pixels from the anchor to the text's baseline start
 
 
 @dataclass(slots=True)
@@ -70,6 +72,7 @@ class LayerDrawing:
     parts: list[Part] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
+    arrows: int = 0  # reading-order layers: one numbered arrow per line
     _marker_index: PointIndex | None = None
 
     def marker_near(self, p: Point, radius: float) -> Marker | None:
@@ -229,11 +232,9 @@ def _page_boxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]
 
 def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     b = _Builder("glyphs", _page_rect(facts))
-    page_style = Style(L.PAGE_STREAM_COLOUR, 1.0, fill=L.PAGE_STREAM_COLOUR, fill_alpha=22, line_alpha=110)
-    form_styles = {
-        path: Style(colour, 1.0, fill=colour, fill_alpha=35, line_alpha=160)
-        for path, colour in form_colours.items()
-    }
+    # Thin outlines without fill, so the letters stay readable; hover and selection fill.
+    page_style = Style(L.PAGE_STREAM_COLOUR, 0.8, line_alpha=120)
+    form_styles = {path: Style(colour, 1.0, line_alpha=190) for path, colour in form_colours.items()}
     for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
     return b.finish()
@@ -253,11 +254,25 @@ def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str
 
 
 def _culled_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    """Culled glyphs outlined (the letters stay readable), each run labelled with its text."""
     b = _Builder("culled", _page_rect(facts))
-    style = Style(L.LAYER_BY_KEY["culled"].colour, 1.5, fill="#ef5350", fill_alpha=90)
+    colour = L.LAYER_BY_KEY["culled"].colour
+    style = Style(colour, 1.5, fill="#ef5350", fill_alpha=25)
     glyphs = facts.page.glyphs
     for c in facts.classified.culls:
         b.quad(style, glyphs[c.paint_index].quad)
+    for run in facts.culled_runs:
+        first = glyphs[run.glyphs[0]]
+        # Above the run's first glyph, on a light box: readable even off the rendered page.
+        b.drawing.labels.append(Label(first.quad[3], run.text, colour, background="#fff3f3"))
+        b.drawing.markers.append(
+            Marker(
+                _centre(first.quad),
+                f"culled run of {len(run.glyphs)} glyphs: “{run.text}” — box centres outside the "
+                "visible box, left out of every text mode",
+                run.glyphs,
+            )
+        )
     return b.finish()
 
 
@@ -303,7 +318,7 @@ def _structure_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str])
         return b.finish()
     glyphs = facts.page.glyphs
     styles: dict[int, Style] = {}
-    untagged = Style("#9e9e9e", 1.0, fill="#bdbdbd", fill_alpha=90, dot=True)
+    untagged = Style("#9e9e9e", 1.0, fill="#bdbdbd", fill_alpha=60, dot=True)
     first_of: dict[int, int] = {}
     for g in facts.classified.visible:
         if g.mcid is None:
@@ -312,13 +327,15 @@ def _structure_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str])
         style = styles.get(g.mcid)
         if style is None:
             colour = L.mcid_colour(g.mcid)
-            style = styles[g.mcid] = Style(colour, 1.0, fill=colour, fill_alpha=90)
+            style = styles[g.mcid] = Style(colour, 1.0, fill=colour, fill_alpha=45)
         b.quad(style, g.quad)
         first_of.setdefault(g.mcid, g.paint_index)
-    path_style = Style(L.LAYER_BY_KEY["structure_order"].colour, 1.2, line_alpha=170)
-    b.polyline(path_style, [_centre(glyphs[i].quad) for i in view.order])
+    _order_arrows(b, facts, view.lines(), L.LAYER_BY_KEY["structure_order"].colour, "structure")
     for mcid, i in first_of.items():
-        b.drawing.labels.append(Label(glyphs[i].quad[3], f"MCID {mcid}", L.mcid_colour(mcid)))
+        # Above the glyph's top edge; the line numbers sit left of the line: they never meet.
+        b.drawing.labels.append(
+            Label(glyphs[i].quad[3], f"MCID {mcid}", L.mcid_colour(mcid), background="#ffffff")
+        )
     return b.finish()
 
 
@@ -374,12 +391,12 @@ def _baselines_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str])
 
 
 def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
-    view = facts.view(mode)
+    view = facts.view(facts.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
     b = _Builder("word_gaps", _page_rect(facts))
     inserted = Style(L.GAP_INSERTED_COLOUR, 1.5)
-    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.0)
+    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.5)
     near_miss = Style(L.GAP_NEAR_MISS_COLOUR, 3.0)
     near_dot = Style(L.GAP_NEAR_MISS_COLOUR, 1.0, fill=L.GAP_NEAR_MISS_COLOUR, fill_alpha=220)
     other = Style("#90a4ae", 1.0, dot=True)
@@ -402,14 +419,12 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
         b.segment(style, mid, top)
         if near:
             b.dot(near_dot, top, max(height * 0.12, 0.5))
-        b.drawing.markers.append(
-            Marker(((mid[0] + top[0]) / 2, (mid[1] + top[1]) / 2), d, (d.before, d.after))
-        )
+        b.drawing.markers.append(Marker(decision_point(glyphs, d) or mid, d, (d.before, d.after)))
     return b.finish()
 
 
 def _line_breaks_layer(facts: PageFacts, mode: str) -> LayerDrawing:
-    view = facts.view(mode)
+    view = facts.view(facts.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
     b = _Builder("line_breaks", _page_rect(facts))
@@ -427,24 +442,57 @@ def _line_breaks_layer(facts: PageFacts, mode: str) -> LayerDrawing:
 
 
 def _reading_order_layer(facts: PageFacts, mode: str) -> LayerDrawing:
-    view = facts.view(mode)
-    glyphs = facts.page.glyphs
-    n = len(glyphs)
+    """One numbered arrow per line of the mode's text: the order is read from the numbers."""
+    shown = facts.shown_mode(mode)
     b = _Builder("reading_order", _page_rect(facts))
-    colour = L.LAYER_BY_KEY["reading_order"].colour
-    order = [i for i in view.order if 0 <= i < n]
-    b.polyline(Style(colour, 1.2, line_alpha=200), [_centre(glyphs[i].quad) for i in order])
-    if order:
-        first, last = glyphs[order[0]], glyphs[order[-1]]
-        start_style = Style("#2e7d32", 1.0, fill="#43a047", fill_alpha=160)
-        end_style = Style("#c62828", 1.0, fill="#e53935", fill_alpha=160)
-        b.dot(start_style, _centre(first.quad), max(first.height * 0.15, 0.8))
-        b.dot(end_style, _centre(last.quad), max(last.height * 0.15, 0.8))
-        b.drawing.labels.append(Label(_centre(first.quad), f"start ({mode})", "#2e7d32"))
+    _order_arrows(b, facts, facts.view(shown).lines(), L.LAYER_BY_KEY["reading_order"].colour, shown)
     return b.finish()
 
 
-def compare_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str] | None = None) -> LayerDrawing | None:
+def _line_ends(glyphs: Any, line: list[int]) -> tuple[Point, Point, Point, float]:
+    """(start, end, unit direction, height) of a line's arrow: first glyph's left to last glyph's right."""
+    first, last = glyphs[line[0]], glyphs[line[-1]]
+    fq, lq = first.quad, last.quad
+    # Just under the baseline, like an underline: the arrow never strikes through the letters.
+    below = 0.22
+    start = (fq[0][0] + (fq[0][0] - fq[3][0]) * below, fq[0][1] + (fq[0][1] - fq[3][1]) * below)
+    end = (lq[1][0] + (lq[1][0] - lq[2][0]) * below, lq[1][1] + (lq[1][1] - lq[2][1]) * below)
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-6:
+        dx, dy = first.direction
+        length = math.hypot(dx, dy) or 1.0
+    height = max(max(glyphs[i].height for i in line[:50]), 0.5)
+    return start, end, (dx / length, dy / length), height
+
+
+def _order_arrows(b: _Builder, facts: PageFacts, lines: list[list[int]], colour: str, mode: str) -> None:
+    """Numbered arrows, one per line, along the line from its first glyph to its last."""
+    glyphs = facts.page.glyphs
+    n = len(glyphs)
+    style = Style(colour, 1.8, line_alpha=210)
+    for number, line in enumerate(lines, start=1):
+        line = [i for i in line if 0 <= i < n]
+        if not line:
+            continue
+        start, end, (ux, uy), height = _line_ends(glyphs, line)
+        b.segment(style, start, end)
+        head = min(height * 0.45, max(math.hypot(end[0] - start[0], end[1] - start[1]) * 0.5, height * 0.2))
+        for side in (1.0, -1.0):  # the two strokes of the head, ±30° off the shaft
+            hx = -ux * 0.866 - side * uy * 0.5
+            hy = -uy * 0.866 + side * ux * 0.5
+            b.segment(style, end, (end[0] + hx * head, end[1] + hy * head))
+        b.drawing.arrows += 1
+        text = "".join(glyphs[i].text for i in line[:60]).strip()
+        b.drawing.labels.append(Label(start, str(number), colour, background="#ffffff", offset=(-14.0, 1.0)))
+        b.drawing.markers.append(
+            Marker(start, f"{mode} line {number}: “{text}”" + ("…" if len(line) > 60 else ""), tuple(line))
+        )
+
+
+def compare_layer(
+    facts: PageFacts, form_colours: dict[tuple[str, ...], str] | None = None
+) -> LayerDrawing | None:
     """Glyphs where other engines disagree with us, coloured by kind (layers.COMPARE_COLOURS); a space
     difference is a tick between its two glyphs. None until the Compare panel has compared this page
     (compare_page.attach_comparison), so the canvas builds it again once the comparison is there."""
@@ -578,19 +626,30 @@ def _meets(bounds: QRectF, rect: QRectF) -> bool:
 def paint_labels(
     painter: QPainter, labels: Iterable[Label], page_to_scene: QTransform, exposed: QRectF
 ) -> None:
-    """Text at a constant screen size, upright whatever the page rotation."""
+    """Text at a constant screen size, upright whatever the page rotation (drawn in device pixels)."""
     world = painter.worldTransform()
     zoom = math.hypot(world.m11(), world.m12()) or 1.0
     font = QFont(painter.font())
-    font.setPointSizeF(max(8.5 / zoom, 0.5))
+    font.setPointSizeF(8.5)
+    reach = exposed.adjusted(-600 / zoom, -50 / zoom, 50 / zoom, 50 / zoom)
     painter.save()
+    painter.resetTransform()
     painter.setFont(font)
+    metrics = painter.fontMetrics()
     for label in labels:
         p = page_to_scene.map(QPointF(*label.anchor))
-        if not exposed.adjusted(-200 / zoom, -50 / zoom, 50 / zoom, 50 / zoom).contains(p):
+        if not reach.contains(p):
             continue
+        at = world.map(p) + QPointF(*label.offset)
+        if label.background:
+            box = QRectF(metrics.boundingRect(label.text)).translated(at).adjusted(-2, -1, 2, 1)
+            painter.setPen(Qt.PenStyle.NoPen)
+            fill = QColor(label.background)
+            fill.setAlpha(225)
+            painter.setBrush(fill)
+            painter.drawRect(box)
         painter.setPen(QColor(label.colour))
-        painter.drawText(p + QPointF(2 / zoom, -3 / zoom), label.text)
+        painter.drawText(at, label.text)
     painter.restore()
 
 
@@ -608,7 +667,7 @@ def selection_path(glyph_quads: Sequence[Quad], indices: Iterable[int]) -> QPain
 
 
 SELECTION_STYLE = Style("#ff6f00", 2.0, fill="#ffeb3b", fill_alpha=120, line_alpha=255)
-HOVER_STYLE = Style("#000000", 1.5, fill="#ffffff", fill_alpha=0, line_alpha=220)
+HOVER_STYLE = Style("#000000", 1.5, fill="#42a5f5", fill_alpha=70, line_alpha=220)
 
 
 def paint_path(painter: QPainter, path: QPainterPath, style: Style, page_to_scene: QTransform) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.inspector.engine import describe
 from glyphscope.inspector.session import Session
 
 DECODE_SOURCE_TEXT = {
@@ -52,6 +53,7 @@ class GlyphDetailsPanel(QWidget):
         layout.addWidget(self.browser)
         session.events.selection.connect(lambda selection, source: self.refresh())
         session.events.mode.connect(lambda mode: self.refresh())
+        session.events.decision.connect(lambda record: self.refresh())
         session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.refresh()
 
@@ -79,8 +81,9 @@ class GlyphDetailsPanel(QWidget):
                 "table to see its record and every decision that touched it.</i></p>"
             )
             return
+        decision = self.decision_html(self.session.decision)
         if len(selection) == 1:
-            self.browser.setHtml(self.glyph_html(selection[0]))
+            self.browser.setHtml(decision + self.glyph_html(selection[0]))
             return
         glyphs = facts.page.glyphs
         rows = []
@@ -94,9 +97,31 @@ class GlyphDetailsPanel(QWidget):
         more = f"<p>… and {len(selection) - 200} more</p>" if len(selection) > 200 else ""
         text = "".join(glyphs[i].text for i in selection if 0 <= i < len(glyphs))
         self.browser.setHtml(
-            f"<h3>{len(selection)} glyphs selected</h3><p><code>{html.escape(text[:400])}</code></p>"
+            decision
+            + f"<h3>{len(selection)} glyphs selected</h3><p><code>{html.escape(text[:400])}</code></p>"
             f"<table cellspacing=4><tr><th>#</th><th>text</th><th>font</th><th>status</th></tr>{''.join(rows)}"
             f"</table>{more}"
+        )
+
+    def decision_html(self, record: Any) -> str:
+        """The selected decision record: its sentence, then verdict, value and threshold as numbers."""
+        if record is None:
+            return ""
+        glyphs = self.facts.page.glyphs if self.facts is not None else ()
+        rows = [
+            ("kind", html.escape(str(getattr(record, "kind", type(record).__name__)))),
+            ("verdict", html.escape(str(getattr(record, "verdict", "")))),
+            ("value", html.escape(_fmt(getattr(record, "value", None)))),
+            ("threshold", html.escape(_fmt(getattr(record, "threshold", None)))),
+        ]
+        for name in ("before", "after", "glyph"):
+            i = getattr(record, name, None)
+            if isinstance(i, int) and 0 <= i < len(glyphs):
+                rows.append((name, f"<a href='glyph:{i}'>#{i}</a> {html.escape(repr(glyphs[i].unicode))}"))
+        table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
+        return (
+            "<div style='background:#fff8e1; padding:4px'>"
+            f"<h3>Decision: {html.escape(describe(record))}</h3><table cellspacing=2>{table}</table></div>"
         )
 
     def glyph_html(self, i: int) -> str:

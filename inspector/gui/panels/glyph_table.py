@@ -3,6 +3,11 @@
 The model wraps the engine's tuples: its rows are indices into them, so a
 20,000-glyph page costs one list of ints, and sorting/filtering are Python
 list operations instead of thousands of `data()` calls through a proxy.
+
+Filters are page-scoped: on a new page a filter that would hide every row is
+cleared (and the panel says so); one that still matches says how many rows it
+hides. "Rows: runs" lists the filtered glyphs as runs of text (the engine's
+plain lines of those glyphs), so culled slugs or duplicates read as strings.
 """
 
 from __future__ import annotations
@@ -19,13 +24,17 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
+    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -81,6 +90,12 @@ COLUMNS: tuple[Column, ...] = (
 COLUMN_NAMES = tuple(c[0] for c in COLUMNS)
 
 SETS = ("visible", "raw", "all")
+GROUPINGS = ("glyphs", "runs")
+# Shown by default: what answers "what is this glyph and what happened to it" without
+# horizontal scrolling in a side column; the header's context menu shows the others.
+HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "code", "MCID", "token")
+COLUMN_WIDTHS = {"#": 46, "char": 36, "status": 72, "font": 48, "x": 54, "y": 54, "origin": 60, "decode": 92}
+FILTER_KEYS = ("font", "origin", "status", "text")
 
 
 class GlyphTableModel(QAbstractTableModel):
@@ -200,6 +215,66 @@ class GlyphTableModel(QAbstractTableModel):
         return self.rows[row]
 
 
+class RunTableModel(QAbstractTableModel):
+    """The table's rows as runs of text: one row per `engine.GlyphRun` of the filtered glyphs."""
+
+    HEADERS = ("first #", "text", "glyphs", "status", "font", "origin")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.runs: list[Any] = []
+        self.classified: Any = None
+        self.glyphs: tuple[Glyph, ...] = ()
+
+    def set_runs(self, runs: list[Any], classified: Any) -> None:
+        self.beginResetModel()
+        self.runs = runs
+        self.classified = classified
+        self.glyphs = classified.glyphs if classified is not None else ()
+        self.endResetModel()
+
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.runs)
+
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def _statuses(self, run: Any) -> str:
+        return ", ".join(dict.fromkeys(self.classified.status[i].value for i in run.glyphs))
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        run = self.runs[index.row()]
+        first = self.glyphs[run.glyphs[0]]
+        column = self.HEADERS[index.column()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if column == "first #":
+                return str(run.glyphs[0])
+            if column == "text":
+                return run.text
+            if column == "glyphs":
+                return str(len(run.glyphs))
+            if column == "status":
+                return self._statuses(run)
+            if column == "font":
+                return ", ".join(dict.fromkeys(self.glyphs[i].font_key for i in run.glyphs))
+            return _origin(first)
+        if role == Qt.ItemDataRole.ForegroundRole and column == "status":
+            return QColor(status_colour(self.classified.status[run.glyphs[0]]))
+        return None
+
+    def glyphs_of(self, row: int) -> tuple[int, ...]:
+        return tuple(self.runs[row].glyphs)
+
+
 def _matches(g: Glyph, text: str) -> bool:
     if text.lower().startswith("u+"):
         return any(f"{ord(ch):04X}".startswith(text[2:].upper()) for ch in g.unicode)
@@ -211,9 +286,18 @@ class GlyphTablePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self._updating = False
+        self.facts: Any = None
+        self.page_number = 0
+        self.filter_note = ""  # what a page change did to the filters, said in the banner
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        bar = QHBoxLayout()
+        bar = QGridLayout()
+        bar.setHorizontalSpacing(4)
+        bar.setVerticalSpacing(2)
+        self.group_combo = self._combo("glyph_table.group", GROUPINGS, "glyphs")
+        self.group_combo.setToolTip(
+            "List glyphs one per row, or as runs of text (lines of the engine's plain text)"
+        )
         self.set_combo = self._combo("glyph_table.set", SETS, "all")
         self.font_combo = self._combo("glyph_table.font", (ALL,), ALL)
         self.origin_combo = self._combo("glyph_table.origin", (ALL,), ALL)
@@ -223,17 +307,32 @@ class GlyphTablePanel(QWidget):
         self.text_filter.setPlaceholderText("unicode: a, U+0041, or a font key")
         self.text_filter.setClearButtonEnabled(True)
         self.count_label = QLabel()
-        for label, widget in (
-            ("Glyphs", self.set_combo),
-            ("Font", self.font_combo),
-            ("Origin", self.origin_combo),
-            ("Status", self.status_combo),
-            ("Find", self.text_filter),
+        self.count_label.setObjectName("glyph_table.count")
+        self.count_label.setWordWrap(True)
+        self.count_label.setTextFormat(Qt.TextFormat.RichText)
+        self.clear_button = QPushButton("Clear filters")
+        self.clear_button.setObjectName("glyph_table.clear")
+        self.clear_button.clicked.connect(self.clear_filters)
+        for n, (label, widget) in enumerate(
+            (
+                ("Rows", self.group_combo),
+                ("Glyphs", self.set_combo),
+                ("Status", self.status_combo),
+                ("Font", self.font_combo),
+                ("Origin", self.origin_combo),
+                ("Find", self.text_filter),
+            )
         ):
-            bar.addWidget(QLabel(label))
-            bar.addWidget(widget)
-        bar.addWidget(self.count_label, 1)
+            row, col = divmod(n, 3)
+            bar.addWidget(QLabel(label), row, col * 2)
+            bar.addWidget(widget, row, col * 2 + 1)
+        for col in (1, 3, 5):
+            bar.setColumnStretch(col, 1)
         layout.addLayout(bar)
+        counts = QHBoxLayout()
+        counts.addWidget(self.count_label, 1)
+        counts.addWidget(self.clear_button)
+        layout.addLayout(counts)
         self.model = GlyphTableModel(self)
         self.table = QTableView()
         self.table.setObjectName("glyph_table.view")
@@ -246,8 +345,35 @@ class GlyphTablePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.horizontalHeader().setDefaultSectionSize(62)
         self.table.setWordWrap(False)
-        layout.addWidget(self.table)
+        header = self.table.horizontalHeader()
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for column, name in enumerate(COLUMN_NAMES):
+            self.table.setColumnHidden(column, name in HIDDEN_BY_DEFAULT)
+            self.table.setColumnWidth(column, COLUMN_WIDTHS.get(name, 62))
+            action = QAction(name, header, checkable=True)
+            action.setChecked(name not in HIDDEN_BY_DEFAULT)
+            action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
+            header.addAction(action)
+        header.setToolTip("Right-click to show or hide columns")
+        self.run_model = RunTableModel(self)
+        self.run_table = QTableView()
+        self.run_table.setObjectName("glyph_table.runs")
+        self.run_table.setModel(self.run_model)
+        self.run_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.run_table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.run_table.verticalHeader().setVisible(False)
+        self.run_table.verticalHeader().setDefaultSectionSize(20)
+        run_header = self.run_table.horizontalHeader()
+        run_header.setDefaultSectionSize(62)
+        run_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.run_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.table)
+        self.views.addWidget(self.run_table)
+        layout.addWidget(self.views)
 
+        self.group_combo.currentTextChanged.connect(self._on_group)
+        self.run_table.selectionModel().selectionChanged.connect(self._on_runs_selected)
         self.set_combo.currentTextChanged.connect(self._on_set)
         self.font_combo.currentTextChanged.connect(lambda v: self._filter("font", v))
         self.origin_combo.currentTextChanged.connect(lambda v: self._filter("origin", v))
@@ -268,6 +394,9 @@ class GlyphTablePanel(QWidget):
 
     def set_facts(self, facts: Any) -> None:
         classified = facts.classified if facts is not None else None
+        self.facts = facts
+        page = facts.page.page_number if facts is not None else 0
+        new_page, self.page_number = page != self.page_number, page
         self._updating = True
         try:
             for combo, values in (
@@ -283,15 +412,73 @@ class GlyphTablePanel(QWidget):
                 key = "font" if combo is self.font_combo else "origin"
                 self.model.filters.pop(key, None) if combo.currentText() == ALL else None
             self.model.set_classified(classified)
+            self.filter_note = ""
+            if new_page and classified is not None and not self.model.rows and self.model.filters:
+                # Page-scoped: a filter that hides every glyph of the new page is cleared, and said.
+                cleared = ", ".join(f"{k} = {v!r}" for k, v in sorted(self.model.filters.items()))
+                self._reset_filter_widgets()
+                self.model.filters.clear()
+                self.model.refilter()
+                self.filter_note = f"filter {cleared} matched nothing on page {page}: cleared"
         finally:
             self._updating = False
+        self._refresh_runs()
         self._update_count()
         self._on_selection(self.session.selection, "")
+
+    def _reset_filter_widgets(self) -> None:
+        for combo in (self.font_combo, self.origin_combo, self.status_combo):
+            combo.blockSignals(True)
+            combo.setCurrentText(ALL)
+            combo.blockSignals(False)
+        self.text_filter.blockSignals(True)
+        self.text_filter.setText("")
+        self.text_filter.blockSignals(False)
+
+    def clear_filters(self) -> None:
+        """Show every glyph of the chosen set again."""
+        self._reset_filter_widgets()
+        self._updating = True
+        self.model.filters.clear()
+        self.model.refilter()
+        self._updating = False
+        self.filter_note = ""
+        self._refresh_runs()
+        self._update_count()
+        self._on_selection(self.session.selection, "")
+
+    def hidden_rows(self) -> int:
+        """Rows of the chosen glyph set that the filters hide."""
+        return len(self.model._base()) - len(self.model.rows)
+
+    # -- runs ---------------------------------------------------------------------------------
+    def _on_group(self, name: str) -> None:
+        self.views.setCurrentIndex(GROUPINGS.index(name))
+        self._refresh_runs()
+        self._update_count()
+
+    def _refresh_runs(self) -> None:
+        if self.group_combo.currentText() != "runs" or self.facts is None:
+            self.run_model.set_runs([], None)
+            return
+        runs = self.facts.runs_of(self.model.rows)
+        self.run_model.set_runs(runs, self.model.classified)
+
+    def _on_runs_selected(self, *_: Any) -> None:
+        if self._updating:
+            return
+        rows = sorted({index.row() for index in self.run_table.selectionModel().selectedRows()})
+        glyphs = [i for r in rows for i in self.run_model.glyphs_of(r)]
+        self.session.select(glyphs, "table")
+
+    def run_texts(self) -> list[str]:
+        return [run.text for run in self.run_model.runs]
 
     def _on_set(self, name: str) -> None:
         self._updating = True
         self.model.set_glyph_set(name)
         self._updating = False
+        self._refresh_runs()
         self._update_count()
         self._on_selection(self.session.selection, "")
 
@@ -299,12 +486,23 @@ class GlyphTablePanel(QWidget):
         self._updating = True
         self.model.set_filter(key, value)
         self._updating = False
+        self.filter_note = ""
+        self._refresh_runs()
         self._update_count()
         self._on_selection(self.session.selection, "")
 
     def _update_count(self) -> None:
         total = len(self.model.glyphs)
-        self.count_label.setText(f"{len(self.model.rows)} of {total} glyphs")
+        text = f"{len(self.model.rows)} of {total} glyphs"
+        if self.group_combo.currentText() == "runs":
+            text += f" in {len(self.run_model.runs)} runs"
+        hidden = self.hidden_rows() if self.model.filters else 0
+        if hidden:
+            text += f" · <span style='color:#b25e00'><b>filter active</b>: {hidden} rows hidden</span>"
+        if self.filter_note:
+            text += f" · <span style='color:#b25e00'>{self.filter_note}</span>"
+        self.count_label.setText(text)
+        self.clear_button.setVisible(bool(self.model.filters))
 
     def _on_rows_selected(self, *_: Any) -> None:
         if self._updating:

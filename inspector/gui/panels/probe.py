@@ -7,7 +7,15 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QLabel,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import GlyphStatus
@@ -29,6 +37,12 @@ FATE_COLOURS = {
 }
 
 
+INSTRUCTIONS = (
+    "Drag a rectangle on the page with <b>Shift</b> held (or with the <b>Probe</b> tool of the "
+    "toolbar) to list every glyph in it with its fate."
+)
+
+
 class ProbePanel(QWidget):
     source = "probe"
 
@@ -41,14 +55,19 @@ class ProbePanel(QWidget):
         self._updating = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        self.label = QLabel(
-            "Drag a rectangle on the page with <b>Shift</b> held (or with the <b>Probe</b> tool of the "
-            "toolbar) to list every glyph in it with its fate."
-        )
+        self.label = QLabel(INSTRUCTIONS)
         self.label.setObjectName("probe.label")
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.label)
+        self.by_run = QCheckBox("Group by run of text")
+        self.by_run.setObjectName("probe.by_run")
+        self.by_run.setToolTip(
+            "One row per run (a line of the engine's plain text of the probed glyphs), its glyphs below"
+        )
+        self.by_run.setChecked(True)
+        self.by_run.toggled.connect(lambda on: self._fill(self.result) if self.result is not None else None)
+        layout.addWidget(self.by_run)
         self.tree = QTreeWidget()
         self.tree.setObjectName("probe.tree")
         self.tree.setHeaderLabels(["#", "Char", "Fate"])
@@ -57,10 +76,15 @@ class ProbePanel(QWidget):
         self.tree.setUniformRowHeights(False)
         self.tree.setWordWrap(True)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # each row's tooltip has it in full
         self.tree.itemSelectionChanged.connect(self._on_rows)
-        layout.addWidget(self.tree, 3)
         self.detail = detail_label("probe.detail")
-        layout.addWidget(self.detail, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.tree)
+        splitter.addWidget(self.detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout.addWidget(splitter, 1)
         session.events.page.connect(lambda page: self.clear())
         session.events.document.connect(lambda doc: self.clear())
         session.events.mode.connect(lambda mode: self._rerun())
@@ -68,10 +92,12 @@ class ProbePanel(QWidget):
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     def clear(self) -> None:
+        """Page-scoped: a new page or file starts without a probe (and says how to make one)."""
         self.result = None
         self.rect = None
         self.tree.clear()
         self.detail.setText("")
+        self.label.setText(INSTRUCTIONS)
 
     def set_facts(self, facts: Any) -> None:
         self.facts = facts
@@ -116,6 +142,9 @@ class ProbePanel(QWidget):
                 f"<b>Region {where}</b> on page {result.page}: {html.escape(result.summary())}{more}. "
                 "Expand a glyph for the decisions around it."
             )
+            if self.by_run.isChecked() and self.facts is not None:
+                self.tree.addTopLevelItems(self._run_items(result))
+                return
             items = []
             for e in result.entries[:MAX_ROWS]:
                 char = e.char if e.char else "∅"
@@ -136,6 +165,47 @@ class ProbePanel(QWidget):
         finally:
             self._updating = False
 
+    def _entry_item(self, e: Any) -> QTreeWidgetItem:
+        char = e.char if e.char else "∅"
+        item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fates)])
+        item.setData(0, ROLE, e.paint_index)
+        first = e.fates[0].split(" ")[0]
+        item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(first, "#000"))))
+        item.setForeground(0, QBrush(QColor(status_colour(GlyphStatus(e.status)))))
+        item.setToolTip(2, "\n".join((*e.fates, *e.details)))
+        return item
+
+    def _run_items(self, result: ProbeResult) -> list[QTreeWidgetItem]:
+        """One item per run of text with the run's string; its glyphs (and their fates) below."""
+        entries = {e.paint_index: e for e in result.entries}
+        items = []
+        for run in self.facts.runs_of(list(entries)[: MAX_ROWS * 4]):
+            members = [entries[i] for i in run.glyphs if i in entries]
+            fates: dict[str, int] = {}
+            for e in members:
+                key = e.fates[0].split(" ")[0]
+                fates[key] = fates.get(key, 0) + 1
+            summary = ", ".join(f"{n} {k}" for k, n in fates.items())
+            item = QTreeWidgetItem([f"#{run.glyphs[0]}", f"“{run.text}”", summary])
+            item.setData(0, ROLE, ("run", run.glyphs))
+            item.setToolTip(1, run.text)
+            item.setToolTip(2, f"{len(members)} glyphs: {summary}")
+            worst = next((k for k in ("culled", "duplicate") if k in fates), "kept")
+            item.setForeground(1, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
+            item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
+            item.addChildren([self._entry_item(e) for e in members])
+            items.append(item)
+        return items
+
+    def run_texts(self) -> list[str]:
+        """The strings of the run rows (grouped view), top to bottom."""
+        out = []
+        for row in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(row)
+            if isinstance(item.data(0, ROLE), tuple):
+                out.append(item.toolTip(1))
+        return out
+
     def _show_detail(self, paint_index: int | None) -> None:
         entry = None
         if self.result is not None and paint_index is not None:
@@ -152,11 +222,17 @@ class ProbePanel(QWidget):
 
     def _on_rows(self) -> None:
         current = self.tree.currentItem()
-        self._show_detail(current.data(0, ROLE) if current is not None else None)
+        data = current.data(0, ROLE) if current is not None else None
+        self._show_detail(data if isinstance(data, int) else None)
         if self._updating:
             return
-        indices = {item.data(0, ROLE) for item in self.tree.selectedItems()}
-        indices.discard(None)
+        indices: set[int] = set()
+        for item in self.tree.selectedItems():
+            data = item.data(0, ROLE)
+            if isinstance(data, tuple):  # a run row: all its glyphs
+                indices.update(data[1])
+            elif isinstance(data, int):
+                indices.add(data)
         if indices:
             self.session.select(indices, self.source)
 
@@ -169,7 +245,12 @@ class ProbePanel(QWidget):
             first = None
             for row in range(self.tree.topLevelItemCount()):
                 item = self.tree.topLevelItem(row)
-                if item.data(0, ROLE) in selection:
+                data = item.data(0, ROLE)
+                if isinstance(data, tuple):
+                    if selection and selection.issuperset(data[1]):
+                        item.setSelected(True)
+                        first = first or item
+                elif data in selection:
                     item.setSelected(True)
                     first = first or item
             if first is not None:

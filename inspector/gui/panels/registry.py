@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QWidget
 
-from glyphscope.core.assembly import MODES
 from glyphscope.inspector.gui.legend import LegendPanel
 from glyphscope.inspector.gui.panels.compare import ComparePanel
 from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
@@ -28,7 +27,7 @@ from glyphscope.inspector.gui.panels.pages import PageListPanel
 from glyphscope.inspector.gui.panels.probe import ProbePanel
 from glyphscope.inspector.gui.panels.stepper import StepperPanel
 from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
-from glyphscope.inspector.gui.panels.text import MODE_TITLES, TextPanel
+from glyphscope.inspector.gui.panels.text import TextTabs
 from glyphscope.inspector.gui.panels.tuning import TuningPanel
 from glyphscope.inspector.gui.workers import WorkerPool
 from glyphscope.inspector.session import Session
@@ -49,46 +48,34 @@ class PanelSpec:
     front: bool = False  # its tab is the one shown at first
     width: int | None = None  # initial dock width in pixels
     height: int | None = None  # initial dock height in pixels
+    hidden: bool = False  # starts closed (View › Panels opens it): tools that would take the canvas's room
 
     def build(self, session: Session, pool: WorkerPool) -> QWidget:
         return self.factory(session, pool) if self.pool else self.factory(session)
 
 
-FIRST_TEXT = f"text_{MODES[0]}"
-
-
-def _text(mode: str) -> PanelSpec:
-    first = f"text_{mode}" == FIRST_TEXT
-    return PanelSpec(
-        f"text_{mode}",
-        f"Text: {MODE_TITLES[mode]}",
-        lambda session: TextPanel(session, mode),
-        tab_with=None if first else FIRST_TEXT,
-        front=first,
-        width=460 if first else None,
-        height=380 if first else None,
-    )
+# The text of every mode of core.assembly.MODES is one dock whose tabs are the mode selector.
+FIRST_TEXT = "text"
 
 
 # One line per panel (kept unwrapped on purpose).
 # fmt: off
 PANELS: tuple[PanelSpec, ...] = (
-    PanelSpec("legend", "Layers", LegendPanel, "left", attribute="legend", width=240),
-    PanelSpec("pages", "Pages", PageListPanel, "left", below="legend", attribute="page_list"),
-    _text(MODES[0]),
+    PanelSpec("legend", "Layers", LegendPanel, "left", attribute="legend", front=True, width=200),
+    PanelSpec("pages", "Pages", PageListPanel, "left", tab_with="legend", attribute="page_list"),
+    PanelSpec("text", "Text", TextTabs, attribute="text_tabs", front=True, width=460, height=380),
     PanelSpec("details", "Glyph details", GlyphDetailsPanel, below=FIRST_TEXT, attribute="details", front=True, height=300),
-    *(_text(mode) for mode in MODES[1:]),
-    PanelSpec("document_text", "Text: document", DocumentTextPanel, tab_with=FIRST_TEXT, attribute="document_text", pool=True),
-    PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, "bottom", attribute="glyph_table", front=True, height=180),
-    PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="details", attribute="diagnostics", pool=True),
+    PanelSpec("document_text", "Document text", DocumentTextPanel, tab_with=FIRST_TEXT, attribute="document_text", pool=True),
+    PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, below="details", attribute="glyph_table", front=True),
+    PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="glyph_table", attribute="diagnostics", pool=True),
     PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details", attribute="fonts"),
     PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", attribute="structure_tree", pool=True),
     PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details", attribute="objects_panel"),
-    PanelSpec("probe", "Region probe", ProbePanel, tab_with="details", attribute="probe_panel"),
+    PanelSpec("probe", "Region probe", ProbePanel, tab_with="glyph_table", attribute="probe_panel"),
     PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
     PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
-    PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", attribute="compare_panel", pool=True, height=260),
+    PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", attribute="compare_panel", pool=True, height=260, hidden=True),
     PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", attribute="stepper_panel", pool=True),
 )
 # fmt: on

@@ -1,21 +1,54 @@
-"""One text panel per mode, linked both ways with the canvas through the session."""
+"""The text of every mode behind one tab bar that is the mode selector, linked both ways with the canvas.
+
+`TextTabs` is the "Text" dock: its tabs are core.assembly.MODES, a tab click sets the
+session's mode and a mode chosen anywhere else (toolbar, View menu) selects its tab,
+so the two can never disagree. A mode that has no text on the page (structure mode
+without usable structure) shows the plain text with the reason, on that page only.
+"""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QStackedWidget,
+    QTabBar,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.session import MODES, Session
 
 MODE_TITLES = {
     "plain": "Plain",
     "layout": "Layout",
     "columns": "Columns",
     "structure": "Structure",
+    "articles": "Articles",
     "auto": "Auto",
 }
+MODE_TIPS = {
+    "plain": "Reading flow: glyphs in paint order, words and lines from the gaps",
+    "layout": "Lines placed on a character grid, like pdftotext -layout (never wrapped)",
+    "columns": "Columns found from vertical gaps, each read top to bottom",
+    "structure": "Order of the structure tree's marked content (tagged PDF)",
+    "articles": "Order of the article threads' beads (/Threads), the rest in plain order",
+    "auto": "Structure order when the page's tags are usable and trusted, else article beads, else plain",
+}
+FALLBACK_STYLE = "background:#fff3cd; color:#5d4037; padding:3px; border:1px solid #ffe08a"
+
+
+def mode_title(mode: str) -> str:
+    """Short tab and menu name of a mode (modes added to core later get their own name)."""
+    return MODE_TITLES.get(mode, mode.replace("_", " ").capitalize())
 
 
 def highlight_format() -> QTextCharFormat:
@@ -34,23 +67,32 @@ class TextPanel(QWidget):
         self.mode = mode
         self.source = f"text:{mode}"
         self.view: Any = None
+        self.fallback: str | None = None  # why this mode shows another mode's text on this page
         self._updating = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.header = QLabel()
         self.header.setObjectName(f"text.{mode}.header")
         self.header.setWordWrap(True)
+        self.header.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.header)
         self.editor = QPlainTextEdit()
         self.editor.setObjectName(f"text.{mode}.editor")
         self.editor.setReadOnly(True)
-        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.set_wrap(True)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setTextInteractionFlags(self.editor.textInteractionFlags())
         layout.addWidget(self.editor)
         self.editor.selectionChanged.connect(self._on_text_selection)
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(self._on_view)
+
+    def set_wrap(self, wrap: bool) -> None:
+        """Wrap long lines at the panel's width (layout mode never wraps: its columns are the point)."""
+        wrap = wrap and self.mode != "layout"
+        self.editor.setLineWrapMode(
+            QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap
+        )
 
     # -- content ------------------------------------------------------------------------------
     def _on_view(self, view: Any) -> None:
@@ -64,12 +106,17 @@ class TextPanel(QWidget):
         try:
             if facts is None:
                 self.view = None
+                self.fallback = None
                 self.editor.setPlainText("")
                 self.header.setText("")
+                self.header.setStyleSheet("")
                 return
-            self.view = facts.view(self.mode)
+            self.view = facts.view(facts.shown_mode(self.mode))
             self.editor.setPlainText(self.view.text)
             self.header.setText(self.describe(facts))
+            reason = facts.fallback_reason(self.mode)
+            self.fallback = reason
+            self.header.setStyleSheet(FALLBACK_STYLE if reason else "")
         finally:
             self._updating = False
         self._on_selection(self.session.selection, "")
@@ -86,9 +133,15 @@ class TextPanel(QWidget):
         visible = len(facts.classified.visible)
         lines = view.text.count("\n") + 1 if view.text else 0
         base = f"{len(view.text)} characters, {lines} lines from {visible} visible glyphs"
+        reason = facts.fallback_reason(self.mode)
+        if reason is not None:
+            shown = facts.shown_mode(self.mode)
+            what = "No usable structure" if self.mode == "structure" else f"No {mode_title(self.mode)} order"
+            instead = (
+                f"<b>{mode_title(shown)}</b> text" if shown != self.mode else "<b>plain</b> reading order"
+            )
+            return f"<b>{what}</b> on this page: {html.escape(reason)}. Showing {instead} instead · {base}"
         if self.mode == "structure":
-            if not view.available:
-                return f"<b>No usable structure</b>: {view.reason or 'the page has no structure tree'}"
             untagged = view.untagged or 0
             trust = "trusted" if untagged * 4 <= visible else "not trusted: untagged × 4 > total"
             return f"<b>{untagged}</b> of {visible} glyphs untagged ({trust}) · {base}"
@@ -168,3 +221,87 @@ def _runs(chars: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((c, c + 1))
     return runs
+
+
+class TextTabs(QWidget):
+    """The "Text" dock: one tab per mode of core.assembly.MODES, which is also the mode selector."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.modes: tuple[str, ...] = tuple(MODES)
+        self._updating = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(2, 2, 2, 0)
+        self.tabs = QTabBar()
+        self.tabs.setObjectName("text.tabs")
+        self.tabs.setExpanding(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.setUsesScrollButtons(True)
+        self.tabs.setDrawBase(False)
+        self.tabs.setStyleSheet("QTabBar::tab { padding: 3px 7px; }")  # six modes fit a side column
+        self.stack = QStackedWidget()
+        self.panels: dict[str, TextPanel] = {}
+        for mode in self.modes:
+            index = self.tabs.addTab(mode_title(mode))
+            self.tabs.setTabToolTip(index, MODE_TIPS.get(mode, mode))
+            panel = TextPanel(session, mode)
+            self.panels[mode] = panel
+            self.stack.addWidget(panel)
+        self.wrap = QCheckBox("Wrap")
+        self.wrap.setObjectName("text.wrap")
+        self.wrap.setChecked(True)
+        self.wrap.setToolTip("Wrap long lines at the panel's width (layout mode never wraps)")
+        self.wrap.toggled.connect(lambda on: [p.set_wrap(on) for p in self.panels.values()])
+        bar.addWidget(self.tabs, 1)
+        bar.addWidget(self.wrap)
+        layout.addLayout(bar)
+        layout.addWidget(self.stack, 1)
+        self.tabs.currentChanged.connect(self._on_tab)
+        session.events.mode.connect(self._on_mode)
+        session.events.view.connect(lambda view: self._update_titles(session.facts))
+        self._on_mode(session.mode)
+
+    @property
+    def current_mode(self) -> str:
+        return self.modes[self.tabs.currentIndex()]
+
+    @property
+    def current_panel(self) -> TextPanel:
+        return self.panels[self.current_mode]
+
+    def _on_tab(self, index: int) -> None:
+        if 0 <= index < len(self.modes):
+            self.stack.setCurrentIndex(index)
+            if not self._updating:
+                self.session.set_mode(self.modes[index])
+
+    def _on_mode(self, mode: str) -> None:
+        if mode not in self.panels:
+            return
+        index = self.modes.index(mode)
+        self._updating = True
+        try:
+            self.tabs.setCurrentIndex(index)
+            self.stack.setCurrentIndex(index)
+        finally:
+            self._updating = False
+
+    def _update_titles(self, facts: Any) -> None:
+        """Auto says which order it used; a mode that falls back on this page says so."""
+        for i, mode in enumerate(self.modes):
+            title, tip = mode_title(mode), MODE_TIPS.get(mode, mode)
+            if not (0 <= i < self.tabs.count()):
+                break
+            if facts is not None:
+                reason = facts.fallback_reason(mode)
+                if reason is not None:
+                    title = f"{title} → Plain"
+                    tip = f"{tip}\nOn this page: {reason}"
+                elif mode == "auto":
+                    title = f"Auto → {mode_title(facts.auto_order())}"
+            self.tabs.setTabText(i, title)
+            self.tabs.setTabToolTip(i, tip)

@@ -1,0 +1,357 @@
+"""Issue 11: a page a person can read — default view, one mode control, page-scoped state, decisions
+reachable from the canvas, culled text as strings, reading order as numbered arrows (pytest-qt)."""
+
+from __future__ import annotations
+
+import pikepdf
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly import MODES, WordGapDecision
+from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.main_window import MainWindow, make_settings
+from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
+from tests.gui import TIMEOUT, go_to, open_file
+
+SLUGS = ["Job 4711 — Plate K — 2026-12-02", "Slug: demo.pdf p7 K 100% C 100% M 100% Y 100%"]
+
+
+def in_front(w: MainWindow, name: str) -> bool:
+    """Whether the dock's tab is the one shown in its group (a hidden tab has no visible region)."""
+    dock = w.panels[name]
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
+def two_page_pdf(path) -> None:
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+        )
+    )
+    for text in ("first page", "second page"):
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page,
+            MediaBox=[0, 0, 300, 200],
+            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+            Contents=pdf.make_stream(f"BT /F1 12 Tf 20 150 Td ({text}) Tj ET".encode()),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    pdf.save(path)
+
+
+# -- 1. legible by default ---------------------------------------------------------------------
+
+
+def test_pages_open_at_fit_and_a_new_file_at_the_default_zoom(qtbot, window, demo_pdf, tmp_path) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=3)
+    canvas = w.canvas
+    assert canvas.fit_mode == "page"
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    canvas.set_zoom(5.0)  # the user zooms in, then opens another file
+    other = tmp_path / "small.pdf"
+    two_page_pdf(other)
+    open_file(qtbot, w, other)
+    assert canvas.fit_mode == "page"
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    visible = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert visible.contains(canvas.page_rect)  # the whole new page, not a blank corner of it
+
+
+def test_fit_includes_glyphs_painted_off_the_page(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=7)
+    canvas = w.canvas
+    culled = [w.bundle.analysis.page.glyphs[c.paint_index] for c in w.bundle.analysis.classified.culls]
+    visible = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    for g in culled:
+        assert visible.contains(canvas.page_to_scene.map(QPointF(*g.center)))
+
+
+def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> None:
+    from glyphscope.inspector.gui import overlays
+
+    w = window
+    open_file(qtbot, w, demo_pdf, page=1)
+    drawing = w.canvas.layer_items["glyphs"].drawing
+    assert drawing.parts and all(part.style.fill is None for part in drawing.parts)
+    assert overlays.HOVER_STYLE.fill is not None and overlays.HOVER_STYLE.fill_alpha > 0
+    assert overlays.SELECTION_STYLE.fill is not None
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_the_canvas_gets_most_of_the_window(qtbot, demo_pdf, size) -> None:
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    open_file(qtbot, w, demo_pdf, page=7)
+    qtbot.wait(50)
+    canvas = w.canvas.width() * w.canvas.height()
+    share = canvas / (w.width() * w.height())
+    assert share >= 0.48, share
+    for name in ("legend", "text", "details", "glyph_table"):
+        dock = w.panels[name]
+        assert dock.width() * dock.height() < canvas / 2, name
+    w.close()
+
+
+# -- 2. one mode control ------------------------------------------------------------------------
+
+
+def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
+    qtbot, window, demo_pdf, tmp_path
+) -> None:
+    w = window
+    tabs = w.text_tabs
+    assert [tabs.tabs.tabText(i).split(" →")[0] for i in range(tabs.tabs.count())] == [
+        w.mode_combo.itemText(i) for i in range(w.mode_combo.count())
+    ]
+    assert tabs.modes == MODES  # follows core: a mode added there gets its tab and its combo entry
+
+    def in_sync(mode: str) -> None:
+        assert w.session.mode == mode == tabs.current_mode == w.mode_combo.currentData()
+        assert tabs.stack.currentWidget() is w.text_panels[mode]
+
+    open_file(qtbot, w, demo_pdf, page=11)
+    tabs.tabs.setCurrentIndex(MODES.index("structure"))  # a click on the tab
+    in_sync("structure")
+    structure = w.bundle.analysis.texts["structure"]
+    panel = w.text_panels["structure"]
+    assert structure.text is not None and panel.editor.toPlainText() == structure.text
+    assert panel.fallback is None
+
+    go_to(qtbot, w, 2)  # no structure here: plain text with the reason, on this page only
+    in_sync("structure")
+    analysis = w.bundle.analysis
+    reason = analysis.texts["structure"].reason
+    assert analysis.texts["structure"].text is None and reason
+    assert panel.editor.toPlainText() == analysis.texts["plain"].text
+    assert "No usable structure" in panel.header.text() and reason.split(":")[0] in panel.header.text()
+    assert "Showing <b>Plain</b> text instead" in panel.header.text()
+    assert panel.fallback == reason
+    index = MODES.index("structure")
+    assert tabs.tabs.tabText(index) == "Structure → Plain" and reason in tabs.tabs.tabToolTip(index)
+
+    go_to(qtbot, w, 11)  # never sticks: structure again where there is structure
+    in_sync("structure")
+    assert panel.fallback is None and tabs.tabs.tabText(index) == "Structure"
+    assert panel.editor.toPlainText() == w.bundle.analysis.texts["structure"].text
+
+    w.mode_combo.setCurrentIndex(MODES.index("columns"))  # the toolbar moves the tab
+    in_sync("columns")
+    other = tmp_path / "small.pdf"
+    two_page_pdf(other)
+    open_file(qtbot, w, other)
+    in_sync("columns")
+    assert w.text_panels["columns"].editor.toPlainText() == w.bundle.analysis.texts["columns"].text
+    auto = MODES.index("auto")
+    assert tabs.tabs.tabText(auto) == "Auto → Plain"  # Auto says what it used: not a second Plain
+
+
+# -- 3. page-scoped state -----------------------------------------------------------------------
+
+
+def test_page_change_resets_probe_and_filters_that_would_empty_the_table(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=7)
+    probe = w.probe_panel
+    glyphs = w.bundle.analysis.page.glyphs
+    slug = glyphs[w.bundle.analysis.classified.culls[0].paint_index]
+    x0, y0, x1, y1 = slug.quad[0][0] - 2, slug.quad[0][1] - 2, slug.quad[0][0] + 400, slug.quad[2][1] + 2
+    probe.probe((x0, y0, x1, y1))
+    assert probe.result is not None and "Region" in probe.label.text()
+    assert SLUGS[0] in probe.run_texts()  # the probe reads culled glyphs as their string
+
+    table = w.glyph_table
+    table.status_combo.setCurrentText("culled")
+    assert len(table.model.rows) == len(w.bundle.analysis.classified.culls) == 76
+    go_to(qtbot, w, 8)  # no culled glyph on page 8: the filter is cleared, and the panel says so
+    assert probe.result is None and probe.label.text() == INSTRUCTIONS
+    assert w.session.selection == frozenset()
+    assert table.status_combo.currentText() == "(all)" and not table.model.filters
+    assert len(table.model.rows) == len(w.bundle.analysis.page.glyphs)
+    assert "matched nothing on page 8: cleared" in table.count_label.text()
+
+    table.status_combo.setCurrentText("duplicate")  # page 8 has duplicates (fake bold)
+    duplicates = len(w.bundle.analysis.classified.duplicates)
+    hidden = len(w.bundle.analysis.page.glyphs) - duplicates
+    assert duplicates > 0 and f"filter active</b>: {hidden} rows hidden" in table.count_label.text()
+    assert table.clear_button.isVisible()
+    table.clear_button.click()
+    assert not table.model.filters and "filter active" not in table.count_label.text()
+
+
+# -- 4. selections raise Glyph details; decision marks are clickable ----------------------------
+
+
+def test_selecting_anywhere_raises_glyph_details(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=7)
+    w.reveal("fonts")  # Fonts is the front tab of the details group
+    assert not in_front(w, "details")
+    w.text_panels["plain"].select_chars(0, 4)
+    assert in_front(w, "details") and "glyphs selected" in w.details.text()
+
+    w.reveal("fonts")
+    w.glyph_table.table.selectRow(5)
+    assert in_front(w, "details") and "Glyph #5" in w.details.text()
+    assert in_front(w, "glyph_table")  # the table that was clicked stays in view
+
+    w.reveal("fonts")
+    w.reveal("diagnostics")
+    assert w.diagnostics.select_finding("culled_glyphs") is not None
+    assert in_front(w, "details") and in_front(w, "diagnostics")
+    assert w.session.selection == {c.paint_index for c in w.bundle.analysis.classified.culls}
+
+    w.reveal("fonts")
+    g = w.bundle.analysis.classified.visible[10]
+    canvas = w.canvas
+    canvas.set_zoom(4.0)
+    scene = canvas.page_to_scene.map(QPointF(*g.center))
+    canvas.centerOn(scene)
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(scene))
+    assert w.session.selection == {g.paint_index} and in_front(w, "details")
+
+
+def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=2)
+    w.session.set_layer_visible("word_gaps", True)
+    w.session.set_layer_visible("reading_order", True)  # another layer on: marks still answer
+    plain = w.bundle.analysis.texts["plain"]
+    gap = next(d for d in plain.decisions if isinstance(d, WordGapDecision) and d.inserted)
+    marker = next(m for m in w.canvas.layer_items["word_gaps"].drawing.markers if m.source is gap)
+    canvas = w.canvas
+    canvas.set_zoom(6.0)
+    scene = canvas.page_to_scene.map(QPointF(*marker.point))
+    canvas.centerOn(scene)
+    pos = canvas.mapFromScene(scene)
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert w.session.decision is gap
+    assert w.session.selection == {gap.before, gap.after}  # the click did not clear the selection
+    text = w.details.text()
+    assert "Decision: " + gap.describe() in text
+
+    def num(v: float) -> str:
+        return f"{v:.3f}".rstrip("0").rstrip(".")
+
+    assert f"value\n{num(gap.value)}\n" in text and f"threshold\n{num(gap.threshold)}\n" in text
+    assert "verdict\ninserted\n" in text
+    assert gap.value > gap.threshold  # inserted: the numbers say why
+    assert in_front(w, "details")
+    tip = canvas.tooltip_at(pos)
+    assert tip.startswith(gap.describe()) and f"threshold {gap.threshold:g}" in tip
+
+    # With the Word gaps layer off, hovering the gap still explains it; a click selects the glyph.
+    w.session.set_layer_visible("word_gaps", False)
+    assert canvas.tooltip_at(pos).startswith(gap.describe()) or canvas.glyph_at(pos) is not None
+    w.session.clear_selection("test")
+    assert w.session.decision is None
+
+
+def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
+    from glyphscope.inspector.engine import is_near_miss
+    from glyphscope.inspector.layers import GAP_NEAR_MISS_COLOUR
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+        )
+    )
+    # A TJ gap of 158/1000 em at 12 pt = 1.9 pt against 0.15 × 12 = 1.8 pt: inserted, within 20 %.
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=[0, 0, 300, 200],
+        Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+        Contents=pdf.make_stream(b"BT /F1 12 Tf 20 150 Td [(near) -158 (miss) -600 (far)] TJ ET"),
+    )
+    pdf.pages.append(pikepdf.Page(page))
+    path = tmp_path / "near.pdf"
+    pdf.save(path)
+    w = window
+    open_file(qtbot, w, path)
+    near = [d for d in w.bundle.facts.view("plain").word_gaps if is_near_miss(d)]
+    assert len(near) == 1 and near[0].value == pytest.approx(1.896, abs=0.01) and near[0].inserted
+    w.session.set_layer_visible("word_gaps", True)
+    drawing = w.canvas.layer_items["word_gaps"].drawing
+    near_width = max(p.style.width for p in drawing.parts if p.style.colour == GAP_NEAR_MISS_COLOUR)
+    other_width = max(p.style.width for p in drawing.parts if p.style.colour != GAP_NEAR_MISS_COLOUR)
+    assert near_width >= 2 * other_width
+    assert any(p.style.fill == GAP_NEAR_MISS_COLOUR for p in drawing.parts)  # and a dot on top
+
+
+# -- 5. culled text as strings ------------------------------------------------------------------
+
+
+def test_culled_runs_are_labelled_with_their_text(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=7)
+    drawing = w.canvas.layer_items["culled"].drawing
+    assert sorted(label.text for label in drawing.labels) == sorted(SLUGS)
+    boxes = w.bundle.analysis.page.boxes.visible_box
+    for label in drawing.labels:  # each label sits at its run, outside the visible box
+        x, y = label.anchor
+        assert not (boxes[0] <= x <= boxes[2] and boxes[1] <= y <= boxes[3])
+    table = w.glyph_table
+    table.group_combo.setCurrentText("runs")
+    table.status_combo.setCurrentText("culled")
+    assert table.run_texts() == SLUGS
+    table.run_table.selectRow(0)
+    assert len(w.session.selection) == len(SLUGS[0])
+
+
+# -- 6. reading order as numbered arrows --------------------------------------------------------
+
+
+@pytest.mark.parametrize("page, mode", [(1, "plain"), (13, "columns"), (11, "structure"), (7, "plain")])
+def test_reading_order_is_one_numbered_arrow_per_line(qtbot, window, demo_pdf, page, mode) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=page)
+    w.session.set_mode(mode)
+    key = "structure_order" if mode == "structure" else "reading_order"
+    w.session.set_layer_visible(key, True)
+    drawing = w.canvas.layer_items[key].drawing
+    text = analyze_page(w.session.document, page).texts[mode].text
+    lines = [line for line in text.split("\n") if line.strip()]
+    assert drawing.arrows == len(lines) > 0
+    numbers = [label.text for label in drawing.labels if label.text.isdigit()]
+    assert numbers == [str(n) for n in range(1, len(lines) + 1)]
+    assert not any(label.text.startswith("start (") for label in drawing.labels)
+    if key == "reading_order":
+        assert w.legend.count("reading_order") == len(lines)
+
+
+def test_mcid_labels_do_not_sit_on_the_reading_order_numbers(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=11)
+    w.session.set_layer_visible("reading_order", True)
+    w.session.set_layer_visible("structure_order", True)
+    mcid = [x for x in w.canvas.layer_items["structure_order"].drawing.labels if x.text.startswith("MCID")]
+    numbers = [x for x in w.canvas.layer_items["reading_order"].drawing.labels if x.text.isdigit()]
+    assert mcid and numbers
+    # Numbers are drawn left of their line start, MCID labels above and right of the glyph's top.
+    assert all(n.offset[0] < 0 for n in numbers) and all(m.offset[0] > 0 and m.offset[1] < 0 for m in mcid)
+
+
+# -- also: a truncated PDF ----------------------------------------------------------------------
+
+
+def test_a_truncated_pdf_is_a_damaged_pdf_named_once(qtbot, window, demo_pdf, tmp_path) -> None:
+    w = window
+    broken = tmp_path / "truncated.pdf"
+    broken.write_bytes(demo_pdf.read_bytes()[:300])
+    with qtbot.waitSignal(w.open_failed, timeout=TIMEOUT) as blocker:
+        w.open_path(broken)
+    title, message = w.last_error
+    assert title == "Damaged PDF"
+    assert message.count(str(broken)) == 1 and blocker.args[0] == message
+    not_pdf = tmp_path / "notes.pdf"
+    not_pdf.write_text("hello")
+    with qtbot.waitSignal(w.open_failed, timeout=TIMEOUT):
+        w.open_path(not_pdf)
+    assert w.last_error[0] == "Not a PDF"
+    assert dialogs.error_title(ValueError("x")) == "Unexpected error"
