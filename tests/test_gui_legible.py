@@ -247,7 +247,8 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
 
     # With the Word gaps layer off, hovering the gap still explains it; a click selects the glyph.
     w.session.set_layer_visible("word_gaps", False)
-    assert canvas.tooltip_at(pos).startswith(gap.describe()) or canvas.glyph_at(pos) is not None
+    assert canvas.glyph_at(pos) is None  # in the gap between the two glyphs
+    assert canvas.tooltip_at(pos).startswith(gap.describe())
     w.session.clear_selection("test")
     assert w.session.decision is None
 
@@ -302,6 +303,11 @@ def test_culled_runs_are_labelled_with_their_text(qtbot, window, demo_pdf) -> No
     assert table.run_texts() == SLUGS
     table.run_table.selectRow(0)
     assert len(w.session.selection) == len(SLUGS[0])
+    assert f"“{SLUGS[0]}”" in w.details.text().replace("\u2029", "\n")  # Glyph details reads them as text
+    w.reveal("diagnostics")
+    w.diagnostics.select_finding("culled_glyphs")
+    detail = w.diagnostics.detail.text()
+    assert all(f"“{slug}” <small>({len(slug)} glyphs)</small>" in detail for slug in SLUGS)
 
 
 # -- 6. reading order as numbered arrows --------------------------------------------------------

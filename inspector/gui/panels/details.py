@@ -95,10 +95,13 @@ class GlyphDetailsPanel(QWidget):
                     f"<td>{html.escape(g.font_key)}</td><td>{facts.status_of(i)}</td></tr>"
                 )
         more = f"<p>… and {len(selection) - 200} more</p>" if len(selection) > 200 else ""
-        text = "".join(glyphs[i].text for i in selection if 0 <= i < len(glyphs))
+        # As text: the engine's plain lines of the selected glyphs (culled slugs, duplicates...).
+        runs = facts.runs_of(selection[:5000])
+        lines = "<br>".join(f"“{html.escape(r.text[:300])}”" for r in runs[:40])
+        if len(runs) > 40:
+            lines += f"<br>… and {len(runs) - 40} more lines"
         self.browser.setHtml(
-            decision
-            + f"<h3>{len(selection)} glyphs selected</h3><p><code>{html.escape(text[:400])}</code></p>"
+            decision + f"<h3>{len(selection)} glyphs selected</h3><p><code>{lines}</code></p>"
             f"<table cellspacing=4><tr><th>#</th><th>text</th><th>font</th><th>status</th></tr>{''.join(rows)}"
             f"</table>{more}"
         )

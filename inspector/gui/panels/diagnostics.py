@@ -115,6 +115,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.tree.setUniformRowHeights(False)
         self.tree.setColumnWidth(0, 92)
         self.tree.setColumnWidth(1, 52)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # each row's tooltip has it in full
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
         page_layout.addWidget(self.tree, 3)
         self.detail = detail_label("diagnostics.detail")
@@ -228,13 +229,27 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.activate(d)
 
     def activate(self, d: Diagnostic) -> None:
-        self.detail.setText(self._detail_html(d))
+        self.detail.setText(self._detail_html(d) + self._runs_html(d))
         if d.glyphs:
             self.session.select(d.glyphs, "diagnostics")
         what = f"{d.kind.value}: {len(d.glyphs)} glyph(s) selected" if d.glyphs else d.kind.value
         self.session.report(what)
         if d.token_index is not None and d.token_index >= 0:
             self.instruction_requested.emit(d.token_index)
+
+    def _runs_html(self, d: Diagnostic) -> str:
+        """The finding's glyphs as the lines of text they make (a culled slug reads as its string)."""
+        facts = self.session.facts
+        if facts is None or not d.glyphs:
+            return ""
+        runs = facts.runs_of(d.glyphs[:5000])
+        if not runs:
+            return ""
+        shown = "".join(
+            f"<li>“{html.escape(r.text)}” <small>({len(r.glyphs)} glyphs)</small></li>" for r in runs[:12]
+        )
+        more = f"<li>… and {len(runs) - 12} more</li>" if len(runs) > 12 else ""
+        return f"<br><b>As text</b>:<ul style='margin:0'>{shown}{more}</ul>"
 
     @staticmethod
     def _detail_html(d: Diagnostic) -> str:
