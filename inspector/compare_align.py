@@ -30,6 +30,11 @@ MIN_MOVED = 3
 MIN_HIDDEN = 2
 """Non-space characters an engine-only piece must share with culled/duplicate glyphs (1 for a lone character)."""
 
+CHAR_ALIGN_LIMIT = 2_000_000
+"""Largest product of two lengths aligned character by character (difflib is quadratic on text with
+few distinct characters: a 16,000-character page read in another order took a minute). Longer
+stretches are aligned word by word first; what stays too long is left to the word pass."""
+
 # Run kinds: what the engine did differently from glyphscope.
 MISSING = "missing"  # our text, not in theirs
 EXTRA = "extra"  # their text, not in ours
@@ -184,8 +189,7 @@ def align(
             t += step
         return -1
 
-    matcher = SequenceMatcher(None, a.chars, b.chars, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in _opcodes(a.chars, b.chars):
         if op == "equal":
             for k in range(i2 - i1):
                 i, j = i1 + k, j1 + k
@@ -245,15 +249,28 @@ def align(
             else:
                 theirs_only.append(b_seg)
 
-    # Pass 1: blocks both sides have, at other places.
-    pool = [i for seg in ours_only for i in seg if a.chars[i] != " "]
-    matched = _match_segments(b.chars, theirs_only, [a.chars[i] for i in pool], MIN_MOVED)
+    # Pass 1: whole words both sides lack at their own places (a table read in another order,
+    # a column elsewhere): the n-th such occurrence of a word in their text is the n-th in ours.
+    # Linear, so it also does the bulk on long pages.
+    theirs_words = _loose_words(b.chars, theirs_only, b_fate)
+    ours_words = _loose_words(a.chars, ours_only, a_fate)
+    for word, occurrences in theirs_words.items():
+        for js, is_ in zip(occurrences, ours_words.get(word, ())):
+            for j, i in zip(js, is_):
+                b_fate[j], a_fate[i] = _MOVED, _MOVED
+                b_our[j] = i
+                b_glyph[j] = our_glyph_of(i)
+
+    # Pass 2: longer pieces both sides have, at other places.
+    pool = [i for seg in ours_only for i in seg if a.chars[i] != " " and a_fate[i] == _NONE]
+    rest = [[j for j in seg if b_fate[j] == _NONE] for seg in theirs_only]
+    matched = _match_segments(b.chars, rest, [a.chars[i] for i in pool], MIN_MOVED)
     for j, p in matched.items():
         i = pool[p]
         b_fate[j], a_fate[i] = _MOVED, _MOVED
         b_our[j] = i
         b_glyph[j] = our_glyph_of(i)
-    # Pass 2: engine text from the glyphs glyphscope culled or dropped as duplicates.
+    # Pass 3: engine text from the glyphs glyphscope culled or dropped as duplicates.
     h_chars: list[str] = []
     h_glyph: list[int] = []
     h_status: list[str] = []
@@ -268,18 +285,6 @@ def align(
         b_fate[j] = _HIDDEN
         b_glyph[j] = h_glyph[p]
         b_status[j] = h_status[p]
-
-    # Pass 3: whole words both sides still lack at their own places (tables read in another
-    # order break into pieces too short for pass 1): the n-th such occurrence of a word in their
-    # text is the n-th in ours.
-    theirs_words = _loose_words(b.chars, theirs_only, b_fate)
-    ours_words = _loose_words(a.chars, ours_only, a_fate)
-    for word, occurrences in theirs_words.items():
-        for js, is_ in zip(occurrences, ours_words.get(word, ())):
-            for j, i in zip(js, is_):
-                b_fate[j], a_fate[i] = _MOVED, _MOVED
-                b_our[j] = i
-                b_glyph[j] = our_glyph_of(i)
 
     # Pass 4: what is left on both sides, down to single characters (pieces of words split by
     # the passes above); only then is text "missing" or "in no glyph".
@@ -315,6 +320,60 @@ def align(
     return out
 
 
+Opcode = tuple[str, int, int, int, int]
+
+
+def _opcodes(a: str, b: str) -> list[Opcode]:
+    """difflib opcodes of `a` → `b` (normalised token strings): whole words matched first (fast,
+    popular words ignored as anchors), then the characters between two anchors when that stretch
+    is small enough; a stretch too long stays one "replace" for the later passes."""
+    if len(a) * len(b) <= CHAR_ALIGN_LIMIT:
+        return SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    a_words, b_words = _word_spans(a), _word_spans(b)
+    words = SequenceMatcher(None, [a[s:e] for s, e in a_words], [b[s:e] for s, e in b_words], autojunk=True)
+    out: list[Opcode] = []
+    i = j = 0  # characters aligned so far
+    for blk in words.get_matching_blocks():
+        if blk.size == 0:
+            ai, bj = len(a), len(b)
+        else:
+            ai, bj = a_words[blk.a][0], b_words[blk.b][0]
+        out.extend(_gap_opcodes(a, b, i, ai, j, bj))
+        if blk.size:
+            ae, be = a_words[blk.a + blk.size - 1][1], b_words[blk.b + blk.size - 1][1]
+            out.append(("equal", ai, ae, bj, be))  # the same words, single spaces between them
+            i, j = ae, be
+    return out
+
+
+def _gap_opcodes(a: str, b: str, i1: int, i2: int, j1: int, j2: int) -> list[Opcode]:
+    if i1 == i2 and j1 == j2:
+        return []
+    if i1 == i2:
+        return [("insert", i1, i2, j1, j2)]
+    if j1 == j2:
+        return [("delete", i1, i2, j1, j2)]
+    if (i2 - i1) * (j2 - j1) > CHAR_ALIGN_LIMIT:
+        return [("replace", i1, i2, j1, j2)]
+    sub = SequenceMatcher(None, a[i1:i2], b[j1:j2], autojunk=False).get_opcodes()
+    return [(op, i1 + x1, i1 + x2, j1 + y1, j1 + y2) for op, x1, x2, y1, y2 in sub]
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    start = -1
+    for k, ch in enumerate(text):
+        if ch == " ":
+            if start >= 0:
+                spans.append((start, k))
+                start = -1
+        elif start < 0:
+            start = k
+    if start >= 0:
+        spans.append((start, len(text)))
+    return spans
+
+
 def _pair_glyphs(before: int, after: int) -> tuple[int, ...]:
     return tuple(g for g in (before, after) if g >= 0)
 
@@ -342,8 +401,8 @@ def _match_segments(
 
 
 def _match_into(chars: str, tokens: list[int], free: list[str], need: int, found: dict[int, int]) -> None:
-    if not tokens:
-        return
+    if not tokens or len(tokens) * len(free) > CHAR_ALIGN_LIMIT:
+        return  # too long to match character by character: the word pass has done what it could
     text = "".join(chars[j] for j in tokens)
     matcher = SequenceMatcher(None, text, "".join(free), autojunk=False)
     for blk in matcher.get_matching_blocks():
