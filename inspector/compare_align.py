@@ -328,7 +328,7 @@ def _opcodes(a: str, b: str) -> list[Opcode]:
     popular words ignored as anchors), then the characters between two anchors when that stretch
     is small enough; a stretch too long stays one "replace" for the later passes."""
     if len(a) * len(b) <= CHAR_ALIGN_LIMIT:
-        return SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+        return list(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
     a_words, b_words = _word_spans(a), _word_spans(b)
     words = SequenceMatcher(None, [a[s:e] for s, e in a_words], [b[s:e] for s, e in b_words], autojunk=True)
     out: list[Opcode] = []
