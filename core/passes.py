@@ -194,31 +194,53 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
 
     The direction is origin to next origin in paint order (issue 9: dedupe measures along
     the direction the glyphs actually follow). Only glyphs whose steps in and out agree
-    and leave the font's direction by more than RUN_ACROSS_MIN are listed.
+    and leave the font's direction by more than RUN_ACROSS_MIN are listed. Ordinary text
+    costs one cross product per pair: only pairs that step across are looked at closely.
     """
     out: dict[int, Point] = {}
-    steps = [_step(a, b, params) for a, b in zip(glyphs, glyphs[1:])]
-    for i, g in enumerate(glyphs):
-        before = steps[i - 1] if i > 0 else None
-        after = steps[i] if i < len(steps) else None
-        step = after or before
-        if step is None:
+    n = len(glyphs)
+    if n < 2:
+        return out
+    k2 = RUN_ACROSS_MIN * RUN_ACROSS_MIN
+    across = [False] * (n - 1)  # pair i → i+1 steps across glyph i's direction
+    any_across = False
+    for i in range(n - 1):
+        a, b = glyphs[i], glyphs[i + 1]
+        ao, bo = a.origin, b.origin
+        dx, dy = bo[0] - ao[0], bo[1] - ao[1]
+        ux, uy = a.direction
+        cross = dx * uy - dy * ux
+        if cross * cross > k2 * (dx * dx + dy * dy):
+            across[i] = any_across = True
+    if not any_across:
+        return out
+    steps: dict[int, Point | None] = {}
+
+    def step(i: int) -> Point | None:  # pair i → i+1, validated once
+        if i < 0 or i >= n - 1:
+            return None
+        if i not in steps:
+            steps[i] = _step(glyphs[i], glyphs[i + 1], params)
+        return steps[i]
+
+    for i in range(n):
+        if not ((i < n - 1 and across[i]) or (i > 0 and across[i - 1])):
             continue
-        if (
-            before is not None
-            and after is not None
-            and before[0] * after[0] + before[1] * after[1] < RUN_AGREE_MIN
-        ):
+        before, after = step(i - 1), step(i)
+        chosen = after or before
+        if chosen is None:
             continue
-        if before is None or after is None:
-            # an end of a run: the neighbour's own next (or previous) step must agree
-            j = i + 1 if after is not None else i - 2
-            other = steps[j] if 0 <= j < len(steps) else None
-            if other is None or step[0] * other[0] + step[1] * other[1] < RUN_AGREE_MIN:
+        if before is not None and after is not None:
+            if before[0] * after[0] + before[1] * after[1] < RUN_AGREE_MIN:
                 continue
-        ux, uy = g.direction
-        if abs(step[0] * uy - step[1] * ux) > RUN_ACROSS_MIN:
-            out[g.paint_index] = step
+        else:
+            # an end of a run: the neighbour's own next (or previous) step must agree
+            other = step(i + 1) if after is not None else step(i - 2)
+            if other is None or chosen[0] * other[0] + chosen[1] * other[1] < RUN_AGREE_MIN:
+                continue
+        ux, uy = glyphs[i].direction
+        if abs(chosen[0] * uy - chosen[1] * ux) > RUN_ACROSS_MIN:
+            out[glyphs[i].paint_index] = chosen
     return out
 
 
