@@ -202,17 +202,12 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
     if n < 2:
         return out
     k2 = RUN_ACROSS_MIN * RUN_ACROSS_MIN
-    across = [False] * (n - 1)  # pair i → i+1 steps across glyph i's direction
-    any_across = False
-    for i in range(n - 1):
-        a, b = glyphs[i], glyphs[i + 1]
-        ao, bo = a.origin, b.origin
-        dx, dy = bo[0] - ao[0], bo[1] - ao[1]
-        ux, uy = a.direction
-        cross = dx * uy - dy * ux
-        if cross * cross > k2 * (dx * dx + dy * dy):
-            across[i] = any_across = True
-    if not any_across:
+    origins = [g.origin for g in glyphs]
+    across = [
+        (cross := (bx - ax) * uy - (by - ay) * ux) * cross > k2 * ((bx - ax) ** 2 + (by - ay) ** 2)
+        for (ax, ay), (bx, by), (ux, uy) in zip(origins, origins[1:], [g.direction for g in glyphs])
+    ]  # pair i → i+1 steps across glyph i's direction
+    if not any(across):
         return out
     steps: dict[int, Point | None] = {}
 
