@@ -248,7 +248,7 @@ def test_articles_mode_reads_beads_in_thread_order_then_the_rest() -> None:
     assert (order.value, order.threshold, order.verdict) == (10.0, ARTICLE_SHARE * 14, "articles")
     # auto: no structure tree, beads hold 10 of 14 glyphs ≥ 7 → article order
     auto = page.texts["auto"]
-    assert auto.text == "Gamma\nAlpha\nBeta" and auto.structured is False
+    assert auto.text == "Gamma\nAlpha\nBeta" and auto.structured is False and auto.order == "articles"
     assert auto.reason is not None and "article order" in auto.reason
     assert page.structure.beads[0].title == "Story"
 
@@ -259,7 +259,7 @@ def test_auto_keeps_plain_when_beads_hold_less_than_half() -> None:
     assert page.texts["articles"].text == "Gamma\nAlpha Beta"
     order = page.texts["articles"].decisions_of(ArticleOrderDecision)[0]
     assert (order.value, order.threshold, order.verdict) == (5.0, 7.0, "too_few")
-    assert page.texts["auto"].text == "Alpha Beta\nGamma"
+    assert page.texts["auto"].text == "Alpha Beta\nGamma" and page.texts["auto"].order == "plain"
     use = structure_use(page.structure, page.classified.visible)
     assert auto_order(use, article_use(page.structure, page.classified.visible)) == "plain"
 
@@ -536,3 +536,21 @@ def test_symbolic_cff_font_reads_its_glyph_names_before_the_guess() -> None:
     assert page.texts["plain"].text == "(Tibet)"
     assert {g.decode_source for g in page.page.glyphs} == {DecodeSource.FONT_PROGRAM}
     assert "font program (CFF encoding)" in page.page.fonts[0].info.encoding
+
+
+@pytest.mark.parametrize(
+    ("usable", "trusted", "beads_usable", "expected"),
+    [
+        (True, True, True, "structure"),  # trusted structure wins over beads
+        (True, False, True, "articles"),  # usable but untrusted: beads
+        (False, False, True, "articles"),
+        (True, False, False, "plain"),
+        (False, False, False, "plain"),
+    ],
+)
+def test_auto_order_is_one_rule(usable: bool, trusted: bool, beads_usable: bool, expected: str) -> None:
+    from types import SimpleNamespace
+
+    structure = SimpleNamespace(usable=usable, trusted=trusted)
+    articles = SimpleNamespace(usable=beads_usable)
+    assert auto_order(structure, articles) == expected  # type: ignore[arg-type]

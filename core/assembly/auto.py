@@ -37,13 +37,13 @@ def auto_text(visible: Sequence[Glyph], structure: PageStructure | None, params:
     articles = article_use(structure, visible)
     order = auto_order(use, articles)
     if order == "structure":
-        return structure_text(visible, structure, params, mode="auto", use=use)
+        return replace(structure_text(visible, structure, params, mode="auto", use=use), order=order)
     untagged = len(use.untagged) if use.usable else None
     if order == "articles":
         text = articles_text(visible, structure, params, mode="auto", use=articles)
         reason = (
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
-        return replace(text, structured=False, untagged=untagged, reason=reason)
+        return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
     plain = plain_text(visible, params, mode="auto")
-    return replace(plain, structured=False, untagged=untagged, reason=use.reason)
+    return replace(plain, structured=False, untagged=untagged, reason=use.reason, order=order)

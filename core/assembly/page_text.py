@@ -62,6 +62,7 @@ class PageText:
     structured: bool | None = None  # auto: whether structure order was used
     untagged: int | None = None  # structure / auto: visible glyphs outside the tree's MCIDs
     reason: str | None = None  # why structure order was not (or could not be) used
+    order: str | None = None  # auto: the reading order it chose ("structure", "articles", "plain")
 
     def chars_of_glyph(self, paint_index: int) -> range:
         return self.char_map.chars_of_glyph(paint_index)
