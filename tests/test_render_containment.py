@@ -211,6 +211,18 @@ def test_a_hanging_renderer_is_killed_at_its_time_limit(tmp_path) -> None:
         process.stop()
 
 
+def test_a_cancelled_render_stops_its_process_after_the_grace(tmp_path) -> None:
+    process = RenderProcess(HANGS)
+    try:
+        t = time.monotonic()
+        with pytest.raises(RenderFailed, match="rendering was cancelled"):
+            process.render(one_page(tmp_path), 100, 100, time_limit=60.0, should_stop=lambda: True)
+        assert rendering.CANCEL_GRACE <= time.monotonic() - t < 6.0
+        assert process.pid is None
+    finally:
+        process.stop()
+
+
 def test_the_renderer_restarts_after_a_crash(tmp_path) -> None:
     marker = tmp_path / "crashed-once"
     command = worker(

@@ -40,6 +40,7 @@ MAX_RENDER_PIXELS = 40_000_000  # width × height cap of one rendered page image
 MAX_PAGE_SIDE = 14_400.0  # pt: the largest page side in default user space (ISO 32000-1, Annex C)
 MIN_RENDER_SCALE = 0.05  # pixels per point
 RENDER_TIME_LIMIT = 20.0  # seconds one page may take in the renderer before it is stopped
+CANCEL_GRACE = 1.0  # seconds a cancelled render may still finish before its process is killed
 RENDER_PROCESSES = 2  # warm renderer processes at most (a hung page must not block the next one)
 FALLBACK_FRAME: Rect = (0.0, 0.0, 612.0, 792.0)  # the frame of a page whose MediaBox is unusable
 
@@ -299,8 +300,8 @@ class RenderProcess:
     ) -> QImage:
         """`pdf` page 1 as a width × height image; RenderFailed with the reason otherwise.
 
-        On overrun (or when `should_stop()` turns true) the child is killed; the next
-        call starts a new one.
+        On overrun (or when `should_stop()` is true after CANCEL_GRACE) the child is
+        killed; the next call starts a new one.
         """
         from glyphscope.inspector.gui.render_worker import write_message
 
@@ -312,12 +313,13 @@ class RenderProcess:
         except (BrokenPipeError, OSError, ValueError):
             raise RenderFailed(self._died()) from None
         deadline = time.monotonic() + time_limit
+        cancel_after = time.monotonic() + CANCEL_GRACE  # a page nearly done is cheaper than a restart
         while True:
             try:
                 reply = self._replies.get(timeout=0.05 if should_stop is not None else time_limit)
                 break
             except queue.Empty:
-                if should_stop is not None and should_stop():
+                if should_stop is not None and should_stop() and time.monotonic() > cancel_after:
                     self.stop()
                     raise RenderFailed("rendering was cancelled") from None
                 if time.monotonic() >= deadline:
