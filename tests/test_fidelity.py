@@ -554,3 +554,9 @@ def test_auto_order_is_one_rule(usable: bool, trusted: bool, beads_usable: bool,
     structure = SimpleNamespace(usable=usable, trusted=trusted)
     articles = SimpleNamespace(usable=beads_usable)
     assert auto_order(structure, articles) == expected  # type: ignore[arg-type]
+
+
+def test_layout_and_columns_read_a_sideways_vertical_run_as_a_line() -> None:
+    page = analyze_page(_doc(_sideways_vertical_pdf(3.0)), 1)
+    assert page.texts["plain"].text == "will"
+    assert (page.texts["layout"].text or "").strip() == "will"  # was "ll\\n i\\n w": a row per letter
