@@ -18,6 +18,7 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.content import content_streams, measure, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
 from glyphscope.core.fonts.loader import FontCache
@@ -393,8 +394,15 @@ class Document:
                 own = target.get("/Resources")
                 if isinstance(own, pikepdf.Dictionary):
                     resources = own
+            streams = content_streams(target) if not form_path else [target]
+            measured = measure(streams, self._limits.page_content_bytes)  # a bomb is not inflated here either
             try:
-                parsed = pikepdf.parse_content_stream(target)
+                if measured.over_budget:
+                    parsed = (
+                        [] if measured.refused else truncated_instructions(measured.prefix, pikepdf.new())
+                    )
+                else:
+                    parsed = pikepdf.parse_content_stream(target)
             except (QpdfError, ValueError, TypeError):
                 return []
             out = []

@@ -522,7 +522,8 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
                 _report(args)
             return code
         args = build_gui_parser().parse_args(argv)
-        return gui(args.file, args.page, cli_io.password(args))
+        with cli_io.captured_messages(args):  # the window's library warnings: glyphscope: lines too
+            return gui(args.file, args.page, cli_io.password(args))
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
         return _exit_code(exc)
     except GlyphscopeError as exc:

@@ -115,6 +115,6 @@ def bad_predictor() -> bytes:
     contents.write(
         zlib.compress(b"BT /F1 12 Tf 72 700 Td (first) Tj ET"),
         filter=pikepdf.Name.FlateDecode,
-        decode_parms=pikepdf.Dictionary(Predictor=12, Columns=-5, Colors=999),
+        decode_parms=pikepdf.Dictionary(Predictor=12, Colors=0),  # "invalid samples_per_pixel"
     )
     return to_bytes(pdf)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import random
+import warnings
+import zlib
 
 import pikepdf
 import pytest
 
 from glyphscope.core.analysis import analyze_page
+from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.findings import page_findings
+from glyphscope.inspector import cli_io
+from tests import hostile_files
+from tests.cli_run import run_cli
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
 DEMO_PAGES = [
@@ -85,3 +93,93 @@ def test_hostile_font_and_resources() -> None:
     fonts.F3 = pikepdf.Array([1, 2, 3])
     pdf.pages[0].Resources.XObject = pikepdf.Dictionary(X=pdf.make_stream(b"not a form"))
     _everything(to_bytes(pdf))
+
+
+# ------------------------------------------------- issue 10: messages and qpdf errors
+
+
+def _tounicode_with_bad_predictor(pdf: pikepdf.Pdf) -> pikepdf.Object:
+    font = pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica
+    )
+    cmap = pdf.make_stream(b"")
+    cmap.write(
+        zlib.compress(b"junk"),
+        filter=pikepdf.Name.FlateDecode,
+        decode_parms=pikepdf.Dictionary(Predictor=12, Colors=0),
+    )
+    font.ToUnicode = cmap
+    return pdf.make_indirect(font)
+
+
+def test_qpdf_runtime_error_in_page_content_is_a_page_finding(tmp_path):
+    path = tmp_path / "predictor.pdf"
+    path.write_bytes(hostile_files.bad_predictor())
+    code, out, err = run_cli("text", str(path))
+    assert (code, out.decode(), err) == (0, "\fsecond page", "")
+    code, out, err = run_cli("diagnostics", str(path), "--json")
+    assert code == 0 and err == ""
+    (finding,) = [d for d in json.loads(out)["pages"][0]["diagnostics"] if d["kind"] == "content_unreadable"]
+    assert "invalid samples_per_pixel" in finding["message"] and "\n" not in finding["message"]
+
+
+def test_qpdf_runtime_error_in_a_form_and_a_font_stays_on_the_page():
+    pdf = make_pdf([b"/Fm Do BT /F9 12 Tf 72 700 Td (font) Tj /F1 12 Tf (after) Tj ET"])
+    form = pdf.make_stream(b"")
+    form.write(
+        zlib.compress(b"BT ET"),
+        filter=pikepdf.Name.FlateDecode,
+        decode_parms=pikepdf.Dictionary(Predictor=12, Colors=0),
+    )
+    form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 10, 10]
+    pdf.pages[0].Resources.XObject = pikepdf.Dictionary(Fm=form)
+    pdf.pages[0].Resources.Font.F9 = _tounicode_with_bad_predictor(pdf)
+    page = open_document(to_bytes(pdf)).interpret(1)
+    assert "".join(g.unicode for g in page.glyphs).endswith("after")
+    unreadable = [d for d in page.diagnostics if d.kind is DiagnosticKind.CONTENT_UNREADABLE]
+    assert unreadable and unreadable[0].form_path == ("/Fm",)
+
+
+def test_library_warnings_become_one_glyphscope_line_each(tmp_path, monkeypatch):
+    path = tmp_path / "plain.pdf"
+    path.write_bytes(to_bytes(make_pdf([b"BT /F1 12 Tf 72 700 Td (x) Tj ET"])))
+    code, _, err = run_cli("text", str(path), "--password", "not needed")
+    assert code == 0
+    assert (
+        err == "glyphscope: warning: A password was provided, but no password was needed to open this PDF.\n"
+    )
+
+    real = cli_io.read_input
+
+    def noisy(file: str) -> str | bytes:
+        warnings.warn("Unexpected end of stream\x1b[31m\r\nsecond line", UserWarning, stacklevel=1)
+        warnings.warn("Unexpected end of stream\x1b[31m\r\nsecond line", UserWarning, stacklevel=1)
+        logging.getLogger("pikepdf._core").warning(
+            "qpdf: Pages tree includes non-dictionary object; ignoring\x07"
+        )
+        return real(file)
+
+    monkeypatch.setattr(cli_io, "read_input", noisy)
+    code, _, err = run_cli("text", str(path))
+    assert code == 0
+    assert err.splitlines() == [
+        "glyphscope: warning: Unexpected end of stream\\x1b[31m second line",
+        "glyphscope: warning: qpdf: Pages tree includes non-dictionary object; ignoring\\x07",
+    ]
+    code, _, err = run_cli("text", str(path), "--quiet")
+    assert (code, err) == (0, "")
+
+
+def test_one_line_escapes_what_a_terminal_would_obey():
+    assert cli_io.one_line("a\tb\n\nc\x00d\x7f\u200be\U000e0001") == "a b c\\x00d\\x7f\\u200be\\U000e0001"
+
+
+def test_unreadable_page_tree_exits_4_with_one_line(tmp_path):
+    pdf = make_pdf([b""])
+    pdf.Root.Pages = pikepdf.Dictionary(Type=pikepdf.Name.Pages, Kids=pikepdf.Name.X, Count=1)
+    path = tmp_path / "tree.pdf"
+    path.write_bytes(to_bytes(pdf))
+    code, _, err = run_cli("text", str(path))
+    assert code in (0, 4)
+    assert all(line.startswith("glyphscope: ") for line in err.splitlines())
+    assert "internal error" not in err

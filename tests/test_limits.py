@@ -343,3 +343,10 @@ def test_glyphs_json_is_streamed_with_the_same_bytes(tmp_path):
     path.write_bytes(data)
     code, out, _ = run_cli("glyphs", str(path), "--page", "1", "--json")
     assert code == 0 and len(json.loads(out)["glyphs"]) == len(classified.visible)
+
+
+def test_the_content_stream_listing_respects_the_bytes_budget():
+    doc = open_document(hostile_files.flate_bomb(16), limits=Limits(page_content_bytes=70_000))
+    listing = doc.instructions(1)
+    assert 9_000 <= len(listing) <= 10_000  # 70,000 bytes of "0 0 Td " (7 bytes each)
+    assert listing[0].operator == "Td"
