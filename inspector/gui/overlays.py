@@ -636,11 +636,17 @@ def paint_labels(
     painter.resetTransform()
     painter.setFont(font)
     metrics = painter.fontMetrics()
+    line = metrics.height()
+    taken: set[tuple[int, int]] = set()  # label cells already drawn: crowded labels are skipped
     for label in labels:
         p = page_to_scene.map(QPointF(*label.anchor))
         if not reach.contains(p):
             continue
         at = world.map(p) + QPointF(*label.offset)
+        cell = (int(at.x() // (line * 2)), int(at.y() // line))
+        if cell in taken:
+            continue  # at this zoom it would overprint the one drawn there: zoom in to read it
+        taken.add(cell)
         if label.background:
             box = QRectF(metrics.boundingRect(label.text)).translated(at).adjusted(-2, -1, 2, 1)
             painter.setPen(Qt.PenStyle.NoPen)
