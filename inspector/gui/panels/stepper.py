@@ -343,6 +343,10 @@ class StepperPanel(QWidget):
         assert trace is not None
         total = len(trace.steps)
         more = " (stopped recording: too many instructions)" if trace.truncated else ""
+        analysis = self.session.analysis
+        shown = len(analysis.page.glyphs) if analysis is not None else trace.glyph_count
+        if shown != trace.glyph_count:  # e.g. a glyph budget of the window: say which count is which
+            more += f" <span style='color:#b25e00'>(the page view has {shown} glyphs)</span>"
         step = stepper.step
         if step is None:
             self.label.setText(
