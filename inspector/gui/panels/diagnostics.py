@@ -136,6 +136,8 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName("diagnostics.progress")
         self.progress.setMaximumHeight(16)
+        self.progress.setMinimumWidth(40)
+        self.progress.setTextVisible(False)  # the label below says how far the scan is
         for w in (title, self.scan_button, self.cancel_button):
             bar.addWidget(w)
         bar.addWidget(self.progress, 1)

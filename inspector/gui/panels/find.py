@@ -102,9 +102,10 @@ class FindPanel(BackgroundJobPanel, QWidget):
         self.results.setObjectName("find.results")
         self.results.setHeaderLabels(["Page", "Match"])
         self.results.setRootIsDecorated(False)
-        self.results.setUniformRowHeights(True)
         self.results.setColumnWidth(0, 70)
-        self.results.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # full text in each row's tooltip
+        # Wrapped, never elided: the match sits in the middle of its context.
+        self.results.setWordWrap(True)
+        self.results.setUniformRowHeights(False)
         self.results.itemClicked.connect(self._on_item)
         self.results.itemActivated.connect(self._on_item)
         layout.addWidget(self.results)

@@ -366,6 +366,9 @@ class GlyphTablePanel(QWidget):
         run_header = self.run_table.horizontalHeader()
         run_header.setDefaultSectionSize(62)
         run_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for column, width in enumerate((52, 0, 50, 64, 44, 52)):
+            if width:
+                self.run_table.setColumnWidth(column, width)
         self.run_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.views = QStackedWidget()
         self.views.addWidget(self.table)
@@ -389,7 +392,9 @@ class GlyphTablePanel(QWidget):
         combo.setObjectName(name)
         combo.addItems(list(values))
         combo.setCurrentText(current)
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Narrow however long the page's font keys or form paths are (the popup shows them whole).
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(2)
         return combo
 
     def set_facts(self, facts: Any) -> None:

@@ -143,7 +143,10 @@ class ProbePanel(QWidget):
                 "Expand a glyph for the decisions around it."
             )
             if self.by_run.isChecked() and self.facts is not None:
-                self.tree.addTopLevelItems(self._run_items(result))
+                runs = self._run_items(result)
+                self.tree.addTopLevelItems(runs)
+                for item in runs:
+                    item.setFirstColumnSpanned(True)
                 return
             items = []
             for e in result.entries[:MAX_ROWS]:
@@ -186,13 +189,13 @@ class ProbePanel(QWidget):
                 key = e.fates[0].split(" ")[0]
                 fates[key] = fates.get(key, 0) + 1
             summary = ", ".join(f"{n} {k}" for k, n in fates.items())
-            item = QTreeWidgetItem([f"#{run.glyphs[0]}", f"“{run.text}”", summary])
+            # One spanned line: the run's string is the point, not squeezed into a "Char" column.
+            item = QTreeWidgetItem([f"#{run.glyphs[0]}  “{run.text}”  — {summary}"])
             item.setData(0, ROLE, ("run", run.glyphs))
-            item.setToolTip(1, run.text)
-            item.setToolTip(2, f"{len(members)} glyphs: {summary}")
+            item.setData(1, ROLE, run.text)
+            item.setToolTip(0, f"{run.text}\n{len(members)} glyphs: {summary}")
             worst = next((k for k in ("culled", "duplicate") if k in fates), "kept")
-            item.setForeground(1, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
-            item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
+            item.setForeground(0, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
             item.addChildren([self._entry_item(e) for e in members])
             items.append(item)
         return items
@@ -203,7 +206,7 @@ class ProbePanel(QWidget):
         for row in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(row)
             if isinstance(item.data(0, ROLE), tuple):
-                out.append(item.toolTip(1))
+                out.append(item.data(1, ROLE))
         return out
 
     def _show_detail(self, paint_index: int | None) -> None:
