@@ -361,3 +361,28 @@ def test_a_truncated_pdf_is_a_damaged_pdf_named_once(qtbot, window, demo_pdf, tm
         w.open_path(not_pdf)
     assert w.last_error[0] == "Not a PDF"
     assert dialogs.error_title(ValueError("x")) == "Unexpected error"
+
+
+# -- 10. panels readable without horizontal scrolling -------------------------------------------
+
+
+def test_side_panels_need_no_horizontal_scrolling_at_1600x1000(qtbot, demo_pdf) -> None:
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.show()
+    open_file(qtbot, w, demo_pdf, page=7)
+    w.probe_panel.probe((40, 0, 700, 60))
+    w.diagnostics.select_finding("culled_glyphs")
+    for name in ("legend", "pages", "text", "details", "glyph_table", "diagnostics", "probe", "find"):
+        w.reveal(name)
+        qtbot.wait(30)
+        scrolling = [
+            area.objectName()
+            for area in w.panels[name].findChildren(QAbstractScrollArea)
+            if area.horizontalScrollBar().isVisible()
+        ]
+        assert not scrolling, (name, scrolling)
+    w.close()
