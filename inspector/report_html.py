@@ -139,6 +139,7 @@ ul.findings li.warning{border-color:#f57c00;background:#fff4e5}ul.findings li.in
 .kind{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;color:#555}
 pre{background:#f8f9fa;border:1px solid #ddd;padding:6px;overflow:auto;max-height:28em;white-space:pre}
 img.page{border:1px solid #999;max-width:100%;height:auto;display:block;margin:.3em 0}
+.file{overflow-x:auto}
 .rowerror{color:#b71c1c;font-size:.85em;max-width:60em}td a{word-break:break-all}
 caption{text-align:left;font-weight:600;padding:.2em 0}
 details.group{margin:.2em 0}details.group summary{cursor:pointer}.count{color:#444}

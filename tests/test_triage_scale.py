@@ -252,12 +252,42 @@ def test_ctrl_c_keeps_finished_rows_says_what_is_left_and_exits_130(tmp_path: Pa
 
 def test_the_time_budget_holds_in_a_thread(tmp_path: Path) -> None:
     pdf = write(tmp_path / "long.pdf", [CLEAN] * 40)
-    with ThreadPoolExecutor(1) as pool:  # not the main thread: no SIGALRM there
+    with ThreadPoolExecutor(1) as pool:  # not the main thread: no signal could reach it
         row = pool.submit(triage_file, pdf, None, time_budget=1e-6).result(timeout=60)
     assert row.error is not None and "time budget" in row.error
     pages_read = int(re.search(r"\((\d+) of 40 pages read\)", row.error).group(1))  # type: ignore[union-attr]
     assert pages_read < 40
     assert threading.current_thread() is threading.main_thread()
+
+
+def test_inside_a_page_the_engine_budgets_stop_it_in_a_thread_with_a_finding(tmp_path: Path) -> None:
+    from glyphscope.core.limits import Limits
+
+    # One page of 300,000 instructions: far longer than the file's budget of 0.3 s.
+    busy = b"BT /F1 10 Tf 72 700 Td (Start of a long page) Tj " + b"0 0 Td " * 300_000 + b"(never read) Tj ET"
+    pdf = write(tmp_path / "busy.pdf", busy)
+    with ThreadPoolExecutor(1) as pool:
+        started = time.monotonic()
+        row = pool.submit(triage_file, pdf, None, time_budget=0.3).result(timeout=120)
+        seconds = time.monotonic() - started
+        counted = pool.submit(triage_file, pdf, None, limits=Limits(page_operators=1000)).result(timeout=120)
+    assert seconds < 5.0  # stopped inside the page, not after it
+    for r, budget in ((row, "seconds per page"), (counted, "operators per page")):
+        assert r.error is None and r.pages == 1, r.error
+        assert dict(r.finding_kinds).get("budget_exceeded") == 1
+        (f,) = [f for f in r.findings if f.kind == "budget_exceeded"]
+        assert budget in f.message
+        assert r.glyphs == len("Start of a long page")  # the partial page: what was painted before
+    assert "(1,000)" in next(f.message for f in counted.findings if f.kind == "budget_exceeded")
+
+
+def test_budgets_reach_the_worker_processes(tmp_path: Path) -> None:
+    from glyphscope.core.limits import Limits
+
+    busy = b"BT /F1 10 Tf 72 700 Td (Start) Tj " + b"0 0 Td " * 5_000 + b"(end) Tj ET"
+    files = [str(write(tmp_path / f"b{i}.pdf", busy)) for i in range(3)]
+    rows = list(iter_triage(files, jobs=2, limits=Limits(page_operators=1000)))
+    assert len(rows) == 3 and all(dict(r.finding_kinds).get("budget_exceeded") == 1 for r in rows)
 
 
 # ---------------------------------------------------------------- Dask

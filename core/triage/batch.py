@@ -9,6 +9,7 @@ replaced. No file is read twice, and no innocent file in flight is re-run.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import time
@@ -17,6 +18,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
@@ -69,8 +71,10 @@ def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     return files, missing
 
 
-def _triage_worker(path: str, password: str | None, params: Parameters, budget: float | None) -> TriageRow:
-    return triage_file(path, password, params, budget)
+def _triage_worker(
+    path: str, password: str | None, params: Parameters, budget: float | None, limits: Limits | None = None
+) -> TriageRow:
+    return triage_file(path, password, params, budget, limits=limits)
 
 
 def triage_paths(
@@ -84,6 +88,7 @@ def triage_paths(
     hard_timeout_grace: float = HARD_TIMEOUT_GRACE,
     cancelled: Callable[[], bool] | None = None,
     worker: Worker | None = None,
+    limits: Limits | None = None,
 ) -> list[TriageRow]:
     """Triage every file under `paths`; rows sorted worst first.
 
@@ -109,6 +114,7 @@ def triage_paths(
         hard_timeout_grace=hard_timeout_grace,
         cancelled=cancelled,
         worker=worker,
+        limits=limits,
     ):
         rows.append(row)
         if progress_callback is not None:
@@ -126,6 +132,7 @@ def iter_triage(
     hard_timeout_grace: float = HARD_TIMEOUT_GRACE,
     cancelled: Callable[[], bool] | None = None,
     worker: Worker | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[TriageRow]:
     """One row per file, yielded as each file finishes (completion order), holding none of them.
 
@@ -135,7 +142,7 @@ def iter_triage(
     the caller, e.g. KeyboardInterrupt) kills the workers still busy: their
     files yield no row. `cancelled()` is polled between files.
     """
-    run = worker or _triage_worker
+    run = worker or (functools.partial(_triage_worker, limits=limits) if limits else _triage_worker)
     if jobs <= 1:
         for f in files:
             if cancelled is not None and cancelled():

@@ -17,8 +17,9 @@ from glyphscope.core.analysis import PageAnalysis, analyze_page
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded
+from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
 from glyphscope.core.triage.page_checks import (
     PAINTED_SPACE_KIND,
     SAMPLES,
@@ -181,9 +182,14 @@ def triage_file(
     password: str | None = None,
     params: Parameters = DEFAULT_PARAMETERS,
     time_budget: float | None = TIME_BUDGET,
+    *,
+    limits: Limits | None = None,
 ) -> TriageRow:
     """Triage one file (a path, or an fsspec URL read as bytes). Never raises for a bad file: errors
-    become the row's `error`. The row carries the SHA-256 of the bytes read (`--resume` compares it)."""
+    become the row's `error`. The row carries the SHA-256 of the bytes read (`--resume` compares it).
+
+    `limits` are the engine's budgets (default: its defaults), their wall-time budgets capped by
+    `time_budget`: a page that overruns stops with a `budget_exceeded` finding, in any thread."""
     from glyphscope.core.triage.inputs import content_sha256, is_url, read_url
 
     started = time.monotonic()
@@ -209,7 +215,7 @@ def triage_file(
             else:
                 digest = content_sha256(path)
             try:
-                doc = open_document(source, password)
+                doc = open_document(source, password, limits=engine_limits(time_budget, limits))
             except GlyphscopeError as exc:
                 if isinstance(source, bytes):  # name the URL, not "the data"
                     raise type(exc)(str(exc).replace("the data", str(path))) from None

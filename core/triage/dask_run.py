@@ -4,7 +4,9 @@ Dask is optional (`pip install 'glyphscope[dask]'`). Files are streamed to the
 workers with a bounded number of tasks in flight (`distributed.as_completed`
 refilled as results arrive), so a million files never become a
 million-element task graph, and rows come back as they complete. Each task
-is `triage_file(source, …)`: module-level, picklable, never raises. A task
+is `triage_file(source, …)`: module-level, picklable, never raises, its time
+budget checked cooperatively (between pages, and inside a page by the
+interpreter's own budgets), so it holds in a Dask worker's thread. A task
 is never retried (`retries=0`; on our own LocalCluster also
 `allowed-failures: 0`), so no file is read twice: a worker that dies on a
 file makes that file a failed row.
@@ -18,6 +20,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.limits import TIME_BUDGET
@@ -93,6 +96,7 @@ def iter_triage_dask(
     in_flight: int | None = None,
     cancelled: Callable[[], bool] | None = None,
     task: Callable[..., TriageRow] = triage_file,
+    limits: Limits | None = None,
 ) -> Iterator[TriageRow]:
     """One row per file as each completes on `client`'s workers, at most `in_flight` tasks submitted.
 
@@ -111,7 +115,7 @@ def iter_triage_dask(
         source = next(todo, None)
         if source is None:
             return False
-        fut = client.submit(task, source, password, params, time_budget, pure=False, retries=0)
+        fut = client.submit(task, source, password, params, time_budget, limits=limits, pure=False, retries=0)
         source_of[fut] = source
         queue.add(fut)
         return True

@@ -1,4 +1,15 @@
-"""Time limits of triage: a soft budget per file, and the grace before a stuck worker is killed."""
+"""Time limits of triage: a budget per file, checked cooperatively, and the grace before a stuck worker is killed.
+
+Checked without signals, so the budget holds in any thread, in a Dask or Ray
+worker as in our own worker processes. Between pages the collector checks `Deadline`;
+inside a page the interpreter itself checks the engine's budgets
+(`core.limits.Limits`: page_seconds, document_seconds, operators, glyphs),
+which `engine_limits` caps by the file's budget, so one page stuck in a
+long content stream stops there with a `budget_exceeded` finding. A worker
+stuck inside C code (qpdf) is out of reach of any check: the local batch
+runner (core/triage/batch.py) kills it HARD_TIMEOUT_GRACE after its budget;
+in a single-process run on the main thread a late SIGALRM is the backstop.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +17,8 @@ import signal
 import threading
 import time
 from typing import Any
+
+from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 
 TIME_BUDGET = 120.0  # seconds per file
 HARD_TIMEOUT_GRACE = 15.0  # a worker stuck in C code is killed this long after its budget
@@ -15,12 +28,26 @@ class TimeBudgetExceeded(Exception):
     pass
 
 
-class Deadline:
-    """A soft per-file time budget, checked between pages; plus SIGALRM when we own the main thread.
+def engine_limits(budget: float | None, limits: Limits | None = None) -> Limits:
+    """The engine's budgets for one file: `limits` (default: the engine's defaults) with its wall-time
+    budgets no longer than the file's time budget."""
+    base = limits or DEFAULT_LIMITS
+    if not budget or budget <= 0:
+        return base
+    return base.with_changes(
+        page_seconds=min(base.page_seconds, budget), document_seconds=min(base.document_seconds, budget)
+    )
 
-    The alarm interrupts a page stuck in a Python loop; a worker stuck inside
-    C code is killed by the batch runner (core/triage/batch.py) after
-    HARD_TIMEOUT_GRACE.
+
+class Deadline:
+    """A per-file time budget, checked cooperatively between pages (any thread).
+
+    Backstop, on the main thread only: SIGALRM a little after the budget
+    (half the grace, at most half the budget again) interrupts what no
+    cooperative check reaches — a pure-Python loop outside the interpreter —
+    in a single-process run, where no runner could kill a worker. The engine's
+    budgets and the between-page check normally fire first; in Dask or Ray
+    workers (threads) only they apply.
     """
 
     def __init__(self, budget: float | None) -> None:
@@ -36,7 +63,7 @@ class Deadline:
         ):
             try:
                 self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
-                signal.setitimer(signal.ITIMER_REAL, self.budget)
+                signal.setitimer(signal.ITIMER_REAL, self.budget + 0.5 * min(HARD_TIMEOUT_GRACE, self.budget))
                 self._alarm = True
             except (ValueError, OSError):
                 self._alarm = False
