@@ -279,7 +279,7 @@ def _culled_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) ->
 def _duplicates_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     b = _Builder("duplicates", _page_rect(facts))
     colour = L.LAYER_BY_KEY["duplicates"].colour
-    dup_style = Style(colour, 1.5, fill=colour, fill_alpha=80)
+    dup_style = Style(colour, 1.5, fill=colour, fill_alpha=28)  # light: the letters stay readable
     link_style = Style(colour, 1.5)
     kept_style = Style(colour, 1.0, fill="#ffffff", fill_alpha=200)
     glyphs = facts.page.glyphs
