@@ -456,6 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_scale_options(p)
     cli_io.add_quiet_option(p)
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_triage)
 
     p = sub.add_parser("render", help="page image with overlays")
@@ -468,6 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--scale", type=float, default=2.0, help="pixels per point")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write; - is stdout")
+    cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_render)
 
     _add_compare(sub)

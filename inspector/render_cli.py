@@ -43,7 +43,7 @@ def run_render(args: argparse.Namespace) -> int:
     from glyphscope.core.document import open_document
 
     # typed errors → exit codes in inspector.cli
-    doc = open_document(cli_io.read_input(args.file), cli_io.password(args))
+    doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     try:
         for w in doc.warnings:
             cli_io.note(args, f"warning: {w}")
@@ -67,6 +67,8 @@ def run_render(args: argparse.Namespace) -> int:
             return EXIT_ERROR
         if drawn.render_error:
             cli_io.note(args, f"warning: page {args.page} {drawn.render_error}")
+        for n, message in sorted(doc.budget_notes.items()):  # a budget stopped the overlays' analysis
+            cli_io.note(args, f"warning: page {n}: {message}")
         try:
             cli_io.write_output(out, png_bytes(image, palette=False))
         except BrokenPipeError:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.assembly import MODES
+from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.layers import LAYERS
 
@@ -59,6 +60,7 @@ class SessionEvents:
         self.layers = Event("layers")  # (key, visible)
         self.mode = Event("mode")  # (mode)
         self.params = Event("params")  # (Parameters)
+        self.limits = Event("limits")  # (core.limits.Limits): pages must be interpreted again
         self.status = Event("status")  # (message)
 
 
@@ -80,6 +82,7 @@ class Session:
         self.layers: dict[str, bool] = {layer.key: layer.default_visible for layer in LAYERS}
         self.mode = "plain"
         self.params: Parameters = DEFAULT_PARAMETERS
+        self.limits: Limits = DEFAULT_LIMITS  # the engine's budgets, for this and later documents
 
     # -- document and page ---------------------------------------------------------------
     def set_document(self, document: Any, source: Path | None = None, password: str | None = None) -> None:
@@ -208,6 +211,15 @@ class Session:
             return
         self.params = params
         self.events.params.emit(params)
+
+    def set_limits(self, limits: Limits) -> None:
+        """New budgets: the open document drops its interpreted pages; later documents open with them."""
+        if limits == self.limits:
+            return
+        self.limits = limits
+        if self.document is not None and hasattr(self.document, "set_limits"):
+            self.document.set_limits(limits)
+        self.events.limits.emit(limits)
 
     def report(self, message: str) -> None:
         self.events.status.emit(message)

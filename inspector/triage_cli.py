@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from glyphscope.core.limits import Limits
 from glyphscope.core.serialize import output_header
 from glyphscope.core.triage import TriageRow, sort_rows
 from glyphscope.core.triage.batch import iter_triage
@@ -233,6 +234,7 @@ def run_triage(args: argparse.Namespace) -> int:
     jobs = 1 if jobs is None else jobs
     if jobs < 1:
         return _usage("--jobs must be at least 1")
+    limits = cli_io.limits(args)  # a bad --max-* value is a usage error before any file is read
     json_out = getattr(args, "json_out", None)
     html_out = getattr(args, "html_out", None)
     jsonl_out = getattr(args, "jsonl_out", None)
@@ -294,7 +296,7 @@ def run_triage(args: argparse.Namespace) -> int:
         sink = _open_jsonl(stack, jsonl_out, append=resume)
         interrupted = False
         try:
-            for row in _rows(sources, password, jobs, scheduler, stack):
+            for row in _rows(sources, password, jobs, scheduler, stack, limits):
                 if spool is not None and row.file == str(spool):
                     row = _stdin_row(row, str(spool))
                 if sink is not None:
@@ -333,16 +335,21 @@ def run_triage(args: argparse.Namespace) -> int:
 
 
 def _rows(
-    sources: list[str], password: str | None, jobs: int, scheduler: str, stack: contextlib.ExitStack
+    sources: list[str],
+    password: str | None,
+    jobs: int,
+    scheduler: str,
+    stack: contextlib.ExitStack,
+    limits: Limits,
 ) -> Iterator[TriageRow]:
-    """Rows in completion order, from local processes or from Dask."""
+    """Rows in completion order, from local processes or from Dask, read within `limits`."""
     if scheduler == "local":
-        yield from iter_triage(sources, password, jobs)
+        yield from iter_triage(sources, password, jobs, limits=limits)
         return
     from glyphscope.core.triage.dask_run import dask_client, iter_triage_dask
 
     client = stack.enter_context(dask_client(scheduler))
-    yield from iter_triage_dask(sources, client, password)
+    yield from iter_triage_dask(sources, client, password, limits=limits)
 
 
 def _open_jsonl(stack: contextlib.ExitStack, out: str | None, append: bool) -> TextIO | None:

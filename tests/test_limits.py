@@ -297,6 +297,36 @@ def test_cli_budget_stops_one_page_and_the_rest_goes_on(tmp_path):
     assert (code, err) == (0, "")
 
 
+def test_triage_reads_each_file_within_the_given_budgets(tmp_path):
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td " + b"(x) Tj " * 100 + b"ET"])
+    path = tmp_path / "dense.pdf"
+    path.write_bytes(to_bytes(pdf))
+    code, out, err = run_cli("triage", str(path), "--json", "-", "--quiet", "--max-page-glyphs", "7")
+    assert code == 0, err
+    (row,) = json.loads(out)["rows"]
+    assert row["finding_kinds"].get("budget_exceeded") == 1
+    (budget,) = [f for f in row["findings"] if f["kind"] == "budget_exceeded"]
+    assert "'glyphs per page' (7)" in budget["message"]
+    code, out, _ = run_cli("triage", str(path), "--json", "-", "--quiet")
+    assert code == 0 and "budget_exceeded" not in json.loads(out)["rows"][0]["finding_kinds"]
+    code, _, err = run_cli("triage", str(path), "--max-page-glyphs", "0")
+    assert code == 2 and err.startswith("glyphscope: --max-page-glyphs") and len(err.splitlines()) == 1
+
+
+def test_render_draws_a_page_within_the_given_budgets(tmp_path):
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td " + b"(x) Tj " * 100 + b"ET"])
+    path = tmp_path / "dense.pdf"
+    path.write_bytes(to_bytes(pdf))
+    out_png = tmp_path / "page.png"
+    code, out, err = run_cli(
+        "render", str(path), "--page", "1", "-o", str(out_png), "--scale", "0.5", "--max-page-glyphs", "7"
+    )
+    assert code == 0, err
+    assert out_png.read_bytes().startswith(b"\x89PNG")
+    (line,) = err.splitlines()
+    assert line.startswith("glyphscope: warning: page 1: budget 'glyphs per page' (7)")
+
+
 @pytest.mark.parametrize("value", ["0", "-3", "many"])
 def test_cli_rejects_bad_limits(tmp_path, value):
     path = tmp_path / "one.pdf"

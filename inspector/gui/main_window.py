@@ -68,10 +68,10 @@ def make_settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
 
 
-def open_job(source: str, password: str | None, *, token: CancelToken) -> Any:
+def open_job(source: str, password: str | None, limits: Any = None, *, token: CancelToken) -> Any:
     from glyphscope.core.document import open_document
 
-    return open_document(source, password)
+    return open_document(source, password, limits=limits)
 
 
 class ColumnScroll(QScrollArea):
@@ -129,6 +129,7 @@ class MainWindow(QMainWindow):
         s.events.view.connect(self._on_view)  # after every panel's: page_shown means they all show it
         s.events.mode.connect(self._on_mode)
         s.events.params.connect(self._on_params)
+        s.events.limits.connect(self._on_limits)
         s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
         s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
         self.loader.page_ready.connect(self._on_bundle)
@@ -204,6 +205,8 @@ class MainWindow(QMainWindow):
             "Drag a rectangle on the page to list every glyph in it with its fate (or Shift+drag)"
         )
         edit_menu.addAction(self.act_probe)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self._action("Engine &budgets…", self.edit_limits, None, "limits"))
         view_menu = menu.addMenu("&View")
         for act in (
             self.act_zoom_in,
@@ -429,6 +432,28 @@ class MainWindow(QMainWindow):
         self._tuning_worker = worker
         self.pool.start(worker, priority=15)
 
+    def edit_limits(self) -> None:
+        from glyphscope.inspector.gui.limits_dialog import edit_limits
+
+        limits = edit_limits(self.session.limits, self)
+        if limits is not None:
+            self.session.set_limits(limits)
+
+    def _on_limits(self, limits: Any) -> None:
+        """New budgets: the document re-interprets its pages (Session.set_limits); reload this one."""
+        self.loader.invalidate()
+        page = self.session.page_number
+        if not page:
+            return
+        self.session.set_view(None)
+        self._page_requested_at = time.perf_counter()
+        cached = self.loader.request(page)
+        if cached is not None:
+            self.session.set_view(cached)
+        else:
+            self.canvas.show_loading(page)
+            self.timing_label.setText(f"re-interpreting page {page}…")
+
     def _reassembled(self, bundle: PageBundle, params: Any) -> None:
         if params != self.session.params or bundle.page_number != self.session.page_number:
             return
@@ -537,7 +562,7 @@ class MainWindow(QMainWindow):
             self._open_worker.cancel()
         self._pending_page = page
         self.statusBar().showMessage(f"Opening {path}…")
-        worker = Worker(open_job, path, password)
+        worker = Worker(open_job, path, password, self.session.limits)
         worker.signals.result.connect(alive(self, lambda doc, p=path, pw=password: self._opened(doc, p, pw)))
         worker.signals.error.connect(
             alive(self, lambda message, exc, p=path, pw=password: self._open_error(p, pw, message, exc))

@@ -362,6 +362,10 @@ class PageLoader(QObject):
         if params == self.params:
             return
         self.params = params
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Forget every loaded page (new thresholds or budgets); loads under way are cancelled."""
         self.cache.clear()
         self.generation += 1
         for worker in self.in_flight.values():
