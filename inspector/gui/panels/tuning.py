@@ -8,13 +8,9 @@ default thresholds give.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import html
-import inspect
-import textwrap
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -32,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.analysis import reassemble
+from glyphscope.core.attribute_docs import attribute_docs
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.session import Session
 
@@ -68,25 +65,9 @@ LABELS = {
 }
 
 
-@lru_cache(maxsize=1)
 def field_docs() -> dict[str, str]:
-    """The attribute docstrings of Parameters (Python does not keep them at runtime: read the source)."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(Parameters)))
-    except (OSError, TypeError, SyntaxError):
-        return {}
-    docs: dict[str, str] = {}
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    for node, following in zip(body, body[1:]):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-            and isinstance(following.value.value, str)
-        ):
-            docs[node.target.id] = " ".join(following.value.value.split())
-    return docs
+    """The attribute docstrings of Parameters (read from the source: see core/attribute_docs.py)."""
+    return attribute_docs(Parameters)
 
 
 def range_of(name: str) -> Range:
