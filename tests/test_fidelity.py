@@ -435,6 +435,31 @@ def test_symbolic_truetype_reads_its_own_cmap_before_the_windows_1252_guess() ->
     assert not [d for d in page.decisions("plain") if d.kind == "decode_fallback"]
 
 
+def test_the_font_table_says_the_embedded_program_answered() -> None:
+    from glyphscope.core.fonts.loader import load_font
+    from glyphscope.core.fonts.explain import NOT_REACHED, explain_code
+
+    pdf = make_pdf(
+        [b"BT /F1 12 Tf 72 700 Td (LTibetM) Tj ET"],
+        {"/F1": lambda pdf: _symbolic_truetype_font(pdf, TIBET_CODES)},
+    )
+    font = load_font(pdf.pages[0].Resources.Font.F1, "/F1")
+    explained = explain_code(font, 0x4C)
+    assert (explained.unicode, explained.source) == ("(", DecodeSource.FONT_PROGRAM)
+    steps = {s.name: s for s in explained.steps}
+    assert [s.name for s in explained.steps] == [
+        "ToUnicode",
+        "Differences",
+        "base encoding",
+        "font program",
+        "guess",
+    ]
+    assert steps["font program"].answered
+    assert steps["font program"].outcome == "the embedded program's cmap / glyph names → U+0028 “(”"
+    assert steps["guess"].outcome == NOT_REACHED
+    assert steps["ToUnicode"].outcome == "the font has no /ToUnicode"
+
+
 def test_private_use_code_points_are_a_finding_with_the_glyph_name_tried() -> None:
     codes = {**TIBET_CODES, 0x41: "g99"}  # a glyph with no standard name and no Unicode cmap
     pdf = make_pdf(

@@ -70,10 +70,16 @@ def test_simple_font_rows_code_name_unicode_width() -> None:
     assert low.source is DecodeSource.BASE_ENCODING
     # Outside /Widths (FirstChar 1, 3 entries): the width did not come from the array.
     assert low.width_source.startswith("outside /Widths")
-    assert [s.name for s in low.steps] == ["ToUnicode", "Differences", "base encoding", "guess"]
-    assert [s.answered for s in low.steps] == [False, False, True, False]
+    assert [s.name for s in low.steps] == [
+        "ToUnicode",
+        "Differences",
+        "base encoding",
+        "font program",
+        "guess",
+    ]
+    assert [s.answered for s in low.steps] == [False, False, True, False, False]
     assert low.steps[2].outcome == "WinAnsiEncoding: /a → U+0061 “a”"
-    assert low.steps[3].outcome == NOT_REACHED
+    assert low.steps[3].outcome == low.steps[4].outcome == NOT_REACHED
 
 
 def test_unresolved_glyph_lists_every_step_and_what_it_gave() -> None:
@@ -85,6 +91,7 @@ def test_unresolved_glyph_lists_every_step_and_what_it_gave() -> None:
         ("ToUnicode", "the font has no /ToUnicode", False),
         ("Differences", "/g1 is not in the Adobe Glyph List (nor uniXXXX/uXXXX)", False),
         ("base encoding", "skipped: /Differences gave this code another glyph", False),
+        ("font program", "not tried: the font is not symbolic and has an encoding table", False),
         ("guess", "no guess applies (the font's tables are trusted for this code)", False),
     ]
     assert row.chain_text()[1] == "✗ Differences: /g1 is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"

@@ -94,66 +94,83 @@ def _finish(steps: list[tuple[str, str, Any]]) -> tuple[tuple[ChainStep, ...], s
     return tuple(out), text, source
 
 
+class _Chain:
+    """Runs a font's decoding steps for one code in order, keeping each step's outcome in words."""
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+        self.steps: list[tuple[str, str, Any]] = []
+
+    def run(self, name: str, lookup: Callable[[int], Any], explain: Callable[[Any], str]) -> None:
+        """`explain(found)` says what the step gave; a step that raises says that instead."""
+        found, err = _safe(lookup, self.code)
+        self.steps.append((name, err or explain(found), found))
+
+    def tounicode(self, f: Any, hexcode: str) -> None:
+        table = f._tounicode
+
+        def said(found: Any) -> str:
+            if not table.present:
+                return "the font has no /ToUnicode"
+            if found:
+                return f"{hexcode} → {describe_unicode(found[0])}"
+            return f"no entry for {hexcode} ({table.entries} entries)"
+
+        self.run("ToUnicode", f._from_tounicode, said)
+
+    def finish(self) -> tuple[tuple[ChainStep, ...], str, DecodeSource]:
+        return _finish(self.steps)
+
+
 # -- simple fonts (Type1, TrueType, Type3) ------------------------------------------------------
 
 
 def _simple(font: SimpleFont, code: int) -> CodeExplanation:
     f: Any = font  # the chain's own tables (read, never changed)
-    tounicode = f._tounicode
     differences: dict[int, str] = f._differences
-    base_names = f._base_names
     base_label = font.info.encoding.split(" + ")[0]
-    steps: list[tuple[str, str, Any]] = []
-
-    found, err = _safe(f._from_tounicode, code)
-    if err:
-        outcome = err
-    elif not tounicode.present:
-        outcome = "the font has no /ToUnicode"
-    elif found:
-        outcome = f"{code_hex(code, 1)} → {describe_unicode(found[0])}"
-    else:
-        outcome = f"no entry for {code_hex(code, 1)} ({tounicode.entries} entries)"
-    steps.append(("ToUnicode", outcome, found))
-
-    found, err = _safe(f._from_differences, code)
     name = differences.get(code)
-    if err:
-        outcome = err
-    elif not differences:
-        outcome = "the encoding has no /Differences"
-    elif name is None:
-        outcome = "code not in /Differences"
-    elif found:
-        outcome = f"/{name} → {describe_unicode(found[0])}"
-    else:
-        outcome = f"/{name} is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"
-    steps.append(("Differences", outcome, found))
+    base_name = f._base_names.get(code)
 
-    found, err = _safe(f._from_base_encoding, code)
-    base_name = base_names.get(code)
-    if err:
-        outcome = err
-    elif code in differences:
-        outcome = "skipped: /Differences gave this code another glyph"
-    elif base_name is None:
-        outcome = f"{base_label} names no glyph for this code"
-    elif found:
-        outcome = f"{base_label}: /{base_name} → {describe_unicode(found[0])}"
-    else:
-        outcome = f"{base_label}: /{base_name} is not in the Adobe Glyph List"
-    steps.append(("base encoding", outcome, found))
+    def differences_said(found: Any) -> str:
+        if not differences:
+            return "the encoding has no /Differences"
+        if name is None:
+            return "code not in /Differences"
+        if found:
+            return f"/{name} → {describe_unicode(found[0])}"
+        return f"/{name} is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"
 
-    found, err = _safe(f._from_guess, code)
-    if err:
-        outcome = err
-    elif found:
-        outcome = f"guessed {describe_unicode(found[0])} (code read as Windows-1252 / identity)"
-    else:
-        outcome = "no guess applies (the font's tables are trusted for this code)"
-    steps.append(("guess", outcome, found))
+    def base_said(found: Any) -> str:
+        if code in differences:
+            return "skipped: /Differences gave this code another glyph"
+        if base_name is None:
+            return f"{base_label} names no glyph for this code"
+        if found:
+            return f"{base_label}: /{base_name} → {describe_unicode(found[0])}"
+        return f"{base_label}: /{base_name} is not in the Adobe Glyph List"
 
-    chain, text, source = _finish(steps)
+    def program_said(found: Any) -> str:
+        if font.is_type3:
+            return "not tried: a Type3 font has no font program"
+        if not f._program_applies():
+            return "not tried: the font is not symbolic and has an encoding table"
+        if found:
+            return f"the embedded program's cmap / glyph names → {describe_unicode(found[0])}"
+        return "the embedded program has no Unicode for this code (or no readable program)"
+
+    def guess_said(found: Any) -> str:
+        if found:
+            return f"guessed {describe_unicode(found[0])} (code read as Windows-1252 / identity)"
+        return "no guess applies (the font's tables are trusted for this code)"
+
+    chain = _Chain(code)
+    chain.tounicode(f, code_hex(code, 1))
+    chain.run("Differences", f._from_differences, differences_said)
+    chain.run("base encoding", f._from_base_encoding, base_said)
+    chain.run("font program", f._from_font_program, program_said)
+    chain.run("guess", f._from_guess, guess_said)
+    steps, text, source = chain.finish()
     if name is not None:
         glyph_name, name_source = name, "Differences"
     elif base_name is not None:
@@ -173,7 +190,7 @@ def _simple(font: SimpleFont, code: int) -> CodeExplanation:
         source,
         font.width(code),
         _simple_width_source(font, code),
-        chain,
+        steps,
     )
 
 
@@ -195,69 +212,45 @@ def _simple_width_source(font: SimpleFont, code: int) -> str:
 
 def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanation:
     f: Any = font
-    tounicode = f._tounicode
     hexcode = code_hex(code, code_bytes)
     cid = font.cid(code)
-    steps: list[tuple[str, str, Any]] = []
-
-    found, err = _safe(f._from_tounicode, code)
-    if err:
-        outcome = err
-    elif not tounicode.present:
-        outcome = "the font has no /ToUnicode"
-    elif found:
-        outcome = f"{hexcode} → {describe_unicode(found[0])}"
-    else:
-        outcome = f"no entry for {hexcode} ({tounicode.entries} entries)"
-    steps.append(("ToUnicode", outcome, found))
-
-    found, err = _safe(f._from_encoding_cmap, code)
-    if err:
-        outcome = err
-    elif f._unicode_form is None:
-        outcome = f"the encoding {font.info.encoding} does not map codes to Unicode"
-    elif found:
-        outcome = f"{f._unicode_form} code → {describe_unicode(found[0])}"
-    else:
-        outcome = f"{hexcode} is no {f._unicode_form} character"
-    steps.append(("encoding CMap", outcome, found))
-
-    found, err = _safe(f._from_collection, code)
-    if err:
-        outcome = err
-    elif not f._collection_maps:
-        outcome = f"no Unicode table for the collection {font.collection or '(none)'}"
-    elif cid is None or cid == 0:
-        outcome = "no CID for this code" if cid is None else "CID 0 (.notdef)"
-    elif found:
-        outcome = f"{font.collection} CID {cid} → {describe_unicode(found[0])}"
-    else:
-        outcome = f"{font.collection} has no Unicode for CID {cid}"
-    steps.append(("CID collection", outcome, found))
-
-    found, err = _safe(f._from_font_program, code)
-    glyph_map = f._glyph_map
     gid, gid_source = _gid(font, cid)
-    if err:
-        outcome = err
-    elif not glyph_map:
-        outcome = "no embedded TrueType cmap to read (or not an Identity-ordered CIDFontType2)"
-    elif found:
-        outcome = f"GID {gid} → {describe_unicode(found[0])} (embedded cmap: an inference)"
-    else:
-        outcome = f"the embedded cmap has no Unicode for GID {gid}"
-    steps.append(("font program", outcome, found))
 
-    found, err = _safe(f._from_identity_guess, code)
-    if err:
-        outcome = err
-    elif found:
-        outcome = f"guessed {describe_unicode(found[0])} (code = Unicode)"
-    else:
-        outcome = "no guess applies"
-    steps.append(("guess", outcome, found))
+    def encoding_said(found: Any) -> str:
+        if f._unicode_form is None:
+            return f"the encoding {font.info.encoding} does not map codes to Unicode"
+        if found:
+            return f"{f._unicode_form} code → {describe_unicode(found[0])}"
+        return f"{hexcode} is no {f._unicode_form} character"
 
-    chain, text, source = _finish(steps)
+    def collection_said(found: Any) -> str:
+        if not f._collection_maps:
+            return f"no Unicode table for the collection {font.collection or '(none)'}"
+        if cid is None:
+            return "no CID for this code"
+        if cid == 0:
+            return "CID 0 (.notdef)"
+        if found:
+            return f"{font.collection} CID {cid} → {describe_unicode(found[0])}"
+        return f"{font.collection} has no Unicode for CID {cid}"
+
+    def program_said(found: Any) -> str:
+        if not f._glyph_map:
+            return "no embedded TrueType cmap to read (or not an Identity-ordered CIDFontType2)"
+        if found:
+            return f"GID {gid} → {describe_unicode(found[0])} (embedded cmap: an inference)"
+        return f"the embedded cmap has no Unicode for GID {gid}"
+
+    def guess_said(found: Any) -> str:
+        return f"guessed {describe_unicode(found[0])} (code = Unicode)" if found else "no guess applies"
+
+    chain = _Chain(code)
+    chain.tounicode(f, hexcode)
+    chain.run("encoding CMap", f._from_encoding_cmap, encoding_said)
+    chain.run("CID collection", f._from_collection, collection_said)
+    chain.run("font program", f._from_font_program, program_said)
+    chain.run("guess", f._from_identity_guess, guess_said)
+    steps, text, source = chain.finish()
     value = f._widths.lookup(cid) if cid is not None else None
     width_source = f"/W entry for CID {cid}" if value else f"/DW ({f._dw:g})"
     return CodeExplanation(
@@ -273,7 +266,7 @@ def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanati
         source,
         font.width(code),
         width_source,
-        chain,
+        steps,
     )
 
 
