@@ -47,6 +47,21 @@ class DecisionRecord(Protocol):
     def describe(self) -> str: ...
 
 
+class NothingCompared:
+    """Mixin of records whose rule compared no number (information records, a ligature
+    written as letters, a decoding fallback): value and threshold are None."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> None:
+        return None
+
+    @property
+    def threshold(self) -> None:
+        return None
+
+
 def fmt(x: float) -> str:
     """A number in a sentence: 2 decimals."""
     return f"{x:.2f}"

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
-from glyphscope.core.decision_protocol import DecisionRecord, fmt, glyph_json
+from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.page import InterpretedPage
@@ -77,7 +77,7 @@ class FormMembershipDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class DecodeFallbackDecision:
+class DecodeFallbackDecision(NothingCompared):
     """A glyph whose Unicode no declared step of the decoding chain gave (spec §6).
 
     glyph = the glyph; verdict = its decode source, "fallback" (a guess answered)
@@ -101,14 +101,6 @@ class DecodeFallbackDecision:
     @property
     def verdict(self) -> str:
         return str(self.decode_source.value)
-
-    @property
-    def value(self) -> None:
-        return None
-
-    @property
-    def threshold(self) -> None:
-        return None
 
     def to_json(self) -> dict[str, Any]:
         return glyph_json(

@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from glyphscope.core.decision_protocol import DecisionRecord, fmt, glyph_json, pair_json, rounded
+from glyphscope.core.decision_protocol import (
+    DecisionRecord,
+    NothingCompared,
+    fmt,
+    glyph_json,
+    pair_json,
+    rounded,
+)
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.records import fast_init
 
@@ -225,7 +232,7 @@ class ColumnChangeDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class LigatureDecision:
+class LigatureDecision(NothingCompared):
     """A ligature glyph (U+FB00–FB06) written as its letters (Parameters.keep_ligatures off).
 
     glyph = the glyph, whose record keeps the raw code point; `raw` → `letters`, every
@@ -247,14 +254,6 @@ class LigatureDecision:
     def verdict(self) -> str:
         return "expanded"
 
-    @property
-    def value(self) -> None:
-        return None
-
-    @property
-    def threshold(self) -> None:
-        return None
-
     def to_json(self) -> dict[str, Any]:
         return glyph_json(
             self,
@@ -269,35 +268,17 @@ class LigatureDecision:
         return f"ligature {self.raw!r} ({points}) written as {len(self.letters)} letters {self.letters!r}"
 
 
-class _Information:
-    """Mixin of the information records (layout, columns, structure): no rule compared numbers.
-
-    They describe how a mode arranged the page; their numbers are extra fields,
-    value and threshold are None.
-    """
+class _Information(NothingCompared):
+    """Mixin of the information records (layout, columns, structure): they describe how a
+    mode arranged the page; their numbers are extra fields, value and threshold are None."""
 
     __slots__ = ()
 
-    @property
-    def value(self) -> None:
-        return None
 
-    @property
-    def threshold(self) -> None:
-        return None
+class _Column(_Information):
+    """A column record (vertical run or columns mode): glyph = its first glyph; verdict "column"."""
 
-
-@dataclass(frozen=True, slots=True)
-class VerticalColumn(_Information):
-    """One column of a vertical-writing run; columns are numbered right to left.
-
-    glyph = the column's first glyph; verdict "column".
-    """
-
-    kind: ClassVar[str] = "vertical_column"
-
-    column: int
-    quad: Quad
+    __slots__ = ()
     glyphs: tuple[int, ...]
 
     @property
@@ -307,6 +288,17 @@ class VerticalColumn(_Information):
     @property
     def verdict(self) -> str:
         return "column"
+
+
+@dataclass(frozen=True, slots=True)
+class VerticalColumn(_Column):
+    """One column of a vertical-writing run; columns are numbered right to left."""
+
+    kind: ClassVar[str] = "vertical_column"
+
+    column: int
+    quad: Quad
+    glyphs: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
         return glyph_json(
@@ -497,11 +489,8 @@ class ColumnSplit:
 
 
 @dataclass(frozen=True, slots=True)
-class TextColumn(_Information):
-    """Columns mode: one column box and its segment count, emitted left to right.
-
-    glyph = the column's first glyph; verdict "column".
-    """
+class TextColumn(_Column):
+    """Columns mode: one column box and its segment count, emitted left to right."""
 
     kind: ClassVar[str] = "text_column"
 
@@ -509,14 +498,6 @@ class TextColumn(_Information):
     quad: Quad
     segments: int
     glyphs: tuple[int, ...]
-
-    @property
-    def glyph(self) -> int | None:
-        return self.glyphs[0] if self.glyphs else None
-
-    @property
-    def verdict(self) -> str:
-        return "column"
 
     def to_json(self) -> dict[str, Any]:
         return glyph_json(
