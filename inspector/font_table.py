@@ -53,7 +53,7 @@ class FontCodeRow:
 
     def chain_text(self) -> list[str]:
         """Every step of the chain with what it gave (the answering one marked)."""
-        return [f"{_mark(s)} {s.name}: {s.outcome}" for s in self.explanation.steps]
+        return chain_lines(self.explanation)
 
 
 def _mark(step: ChainStep) -> str:
@@ -116,3 +116,20 @@ def font_code_rows(document: Any, page: Any, page_font: Any) -> tuple[list[FontC
             for (code, nbytes), n in sorted(codes.items())
         ]
     return rows, None
+
+
+def glyph_chain(document: Any, page: Any, glyph: Any) -> tuple[CodeExplanation | None, str | None]:
+    """Every step of the decoding chain for one glyph's code (the Fonts › Codes explanation), or
+    (None, why not). The font is loaded afresh, as for the code table."""
+    obj = font_object(document, page.page_number, glyph.font_key, tuple(glyph.form_path))
+    if obj is None:
+        where = " › ".join(glyph.form_path) or "the page"
+        return None, f"font {glyph.font_key} is not in the resources of {where}"
+    with getattr(document, "_lock", nullcontext()):
+        font = load_font(obj, glyph.font_key)
+        return explain_code(font, glyph.code, glyph.code_bytes), None
+
+
+def chain_lines(explanation: CodeExplanation) -> list[str]:
+    """The chain as lines: ✔ the step that answered, ✗ one that gave nothing, · one not reached."""
+    return [f"{_mark(s)} {s.name}: {s.outcome}" for s in explanation.steps]

@@ -75,10 +75,21 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
 
     w = window
     open_file(qtbot, w, demo_pdf, page=1)
-    drawing = w.canvas.layer_items["glyphs"].drawing
+    item = w.canvas.layer_items["glyphs"]
+    qtbot.waitUntil(lambda: item.drawing is not None, timeout=TIMEOUT)  # drawn after the page image
+    drawing = item.drawing
     assert drawing.parts and all(part.style.fill is None for part in drawing.parts)
     assert overlays.HOVER_STYLE.fill is not None and overlays.HOVER_STYLE.fill_alpha > 0
     assert overlays.SELECTION_STYLE.fill is not None
+    # Body text at Fit page is ~8 px tall: its outlines are faint, so they do not tint the letters;
+    # zoomed in (200 %, 400 %) they come up to full strength.
+    heights = sorted(g.height for g in w.bundle.analysis.page.glyphs)
+    assert drawing.fade_height == pytest.approx(heights[len(heights) // 2], rel=0.2)
+    scale = w.canvas.transform().m11() * w.canvas.page_to_scene.m11()
+    at_fit = overlays.outline_opacity(drawing.fade_height * scale)
+    assert at_fit <= 0.3
+    assert overlays.outline_opacity(drawing.fade_height * scale * 4 / w.canvas.zoom) == 1.0
+    assert at_fit < overlays.outline_opacity(drawing.fade_height * scale * 2 / w.canvas.zoom) < 1.0
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
@@ -106,7 +117,7 @@ def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
 ) -> None:
     w = window
     tabs = w.text_tabs
-    assert [tabs.tabs.tabText(i).split(" →")[0] for i in range(tabs.tabs.count())] == [
+    assert [tabs.tabs.tabText(i) for i in range(tabs.tabs.count())] == [
         w.mode_combo.itemText(i) for i in range(w.mode_combo.count())
     ]
     assert tabs.modes == MODES  # follows core: a mode added there gets its tab and its combo entry
@@ -133,11 +144,14 @@ def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
     assert "Showing <b>Plain</b> text instead" in panel.header.text()
     assert panel.fallback == reason
     index = MODES.index("structure")
-    assert tabs.tabs.tabText(index) == "Structure → Plain" and reason in tabs.tabs.tabToolTip(index)
+    assert tabs.tabs.tabText(index) == "Structure" and tabs.tab_falls_back("structure")
+    assert reason in tabs.tabs.tabToolTip(index) and "showing Plain text instead" in tabs.tabs.tabToolTip(
+        index
+    )
 
     go_to(qtbot, w, 11)  # never sticks: structure again where there is structure
     in_sync("structure")
-    assert panel.fallback is None and tabs.tabs.tabText(index) == "Structure"
+    assert panel.fallback is None and not tabs.tab_falls_back("structure")
     assert panel.editor.toPlainText() == w.bundle.analysis.texts["structure"].text
 
     w.mode_combo.setCurrentIndex(MODES.index("columns"))  # the toolbar moves the tab
@@ -148,7 +162,25 @@ def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
     in_sync("columns")
     assert w.text_panels["columns"].editor.toPlainText() == w.bundle.analysis.texts["columns"].text
     auto = MODES.index("auto")
-    assert tabs.tabs.tabText(auto) == "Auto → Plain"  # Auto says what it used: not a second Plain
+    assert tabs.tabs.tabText(auto) == "Auto" and "On this page: Plain order" in tabs.tabs.tabToolTip(auto)
+    w.mode_combo.setCurrentIndex(auto)
+    header = w.text_panels["auto"].header.text()
+    assert "Auto used <b>plain reading flow</b>" in header  # Auto says what it used: not a second Plain
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_mode_tabs_fit_the_text_dock_without_scroll_arrows(qtbot, demo_pdf, size) -> None:
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    open_file(qtbot, w, demo_pdf, page=2)  # structure falls back here: the titles stay short
+    qtbot.wait(50)
+    bar = w.text_tabs.tabs
+    right = max(bar.tabRect(i).right() for i in range(bar.count()))
+    assert right <= bar.width(), (right, bar.width())
+    assert all(len(bar.tabText(i)) <= 9 for i in range(bar.count()))
+    w.close()
 
 
 # -- 3. page-scoped state -----------------------------------------------------------------------
@@ -343,6 +375,31 @@ def test_mcid_labels_do_not_sit_on_the_reading_order_numbers(qtbot, window, demo
     assert all(n.offset[0] < 0 for n in numbers) and all(m.offset[0] > 0 and m.offset[1] < 0 for m in mcid)
 
 
+# -- 9. an unresolved glyph lists its decoding chain ------------------------------------------
+
+
+def test_glyph_details_of_an_unresolved_glyph_list_every_step_of_the_chain(qtbot, window, tmp_path) -> None:
+    from tests.test_font_table import simple_pdf
+
+    path = tmp_path / "codes.pdf"
+    path.write_bytes(simple_pdf())
+    open_file(qtbot, window, path)
+    window.session.select([0], "canvas")  # code <01>: /Differences names /g1, which maps nowhere
+    text = window.details.text()
+    assert "Decoding chain for code <01> of /F1" in text
+    steps = [
+        "✗ ToUnicode: the font has no /ToUnicode",
+        "✗ Differences: /g1 is not in the Adobe Glyph List (nor uniXXXX/uXXXX)",
+        "✗ base encoding: skipped: /Differences gave this code another glyph",
+        "✗ font program: not tried: the font is not symbolic and has an encoding table",
+        "✗ guess: no guess applies (the font's tables are trusted for this code)",
+    ]
+    positions = [text.index(step) for step in steps]
+    assert positions == sorted(positions)  # in the order the decoder runs them
+    window.session.select([1], "canvas")  # a resolved glyph: no chain (Fonts › Codes has it)
+    assert "Decoding chain" not in window.details.text()
+
+
 # -- also: a truncated PDF ----------------------------------------------------------------------
 
 
@@ -366,12 +423,13 @@ def test_a_truncated_pdf_is_a_damaged_pdf_named_once(qtbot, window, demo_pdf, tm
 # -- 10. panels readable without horizontal scrolling -------------------------------------------
 
 
-def test_side_panels_need_no_horizontal_scrolling_at_1600x1000(qtbot, demo_pdf) -> None:
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None:
     from PySide6.QtWidgets import QAbstractScrollArea
 
     w = MainWindow(settings=make_settings())
     qtbot.addWidget(w)
-    w.resize(1600, 1000)
+    w.resize(*size)
     w.show()
     open_file(qtbot, w, demo_pdf, page=7)
     w.probe_panel.probe((40, 0, 700, 60))
@@ -385,4 +443,9 @@ def test_side_panels_need_no_horizontal_scrolling_at_1600x1000(qtbot, demo_pdf) 
             if area.horizontalScrollBar().isVisible()
         ]
         assert not scrolling, (name, scrolling)
+    table = w.glyph_table.table  # every shown column whole in the view; long cells elide with a tooltip
+    shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
+    assert sum(table.columnWidth(c) for c in shown) <= table.viewport().width()
+    index = table.model().index(0, shown[-1])
+    assert table.model().data(index, Qt.ItemDataRole.ToolTipRole) == table.model().data(index)
     w.close()

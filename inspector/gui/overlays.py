@@ -73,6 +73,9 @@ class LayerDrawing:
     labels: list[Label] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
     arrows: int = 0  # reading-order layers: one numbered arrow per line
+    # Outlines of glyph boxes fade out while this height (user space, the page's typical glyph)
+    # is small on screen: at Fit page the boxes of small body text would otherwise tint it.
+    fade_height: float = 0.0
     _marker_index: PointIndex | None = None
 
     def marker_near(self, p: Point, radius: float) -> Marker | None:
@@ -237,7 +240,26 @@ def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) ->
     form_styles = {path: Style(colour, 1.0, line_alpha=190) for path, colour in form_colours.items()}
     for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
-    return b.finish()
+    drawing = b.finish()
+    drawing.fade_height = typical_height([g.height for g in facts.page.glyphs])
+    return drawing
+
+
+def typical_height(heights: Sequence[float]) -> float:
+    """The median of a page's glyph heights (a sample of at most 2,000: enough for a median)."""
+    step = max(1, len(heights) // 2000)
+    sample = sorted(abs(h) for h in heights[::step])
+    return sample[len(sample) // 2] if sample else 0.0
+
+
+FADE_FROM_PX, FADE_TO_PX, FADE_FLOOR = 10.0, 30.0, 0.25
+
+
+def outline_opacity(height_px: float) -> float:
+    """How opaque glyph outlines are drawn for glyphs `height_px` tall on screen: faint while the
+    letters are small (outlines of neighbouring glyphs would merge into a tint), full from 30 px."""
+    share = (height_px - FADE_FROM_PX) / (FADE_TO_PX - FADE_FROM_PX)
+    return min(1.0, max(FADE_FLOOR, FADE_FLOOR + (1.0 - FADE_FLOOR) * share))
 
 
 def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
@@ -601,6 +623,10 @@ def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransf
     user_rect = visible_user_rect(page_to_scene, exposed)
     painter.save()
     painter.setTransform(page_to_scene, True)
+    if drawing.fade_height:
+        t = painter.worldTransform()
+        scale = abs(t.m11() * t.m22() - t.m12() * t.m21()) ** 0.5
+        painter.setOpacity(painter.opacity() * outline_opacity(drawing.fade_height * scale))
     for part in drawing.parts:
         if not _meets(part.bounds, user_rect):
             continue

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
 from glyphscope.inspector.session import Session
@@ -21,7 +22,7 @@ DECODE_SOURCE_TEXT = {
     DecodeSource.DIFFERENCES: "a glyph name from /Differences (Adobe Glyph List, uniXXXX, uXXXXX)",
     DecodeSource.BASE_ENCODING: "the base encoding (WinAnsi / MacRoman / Standard / built-in symbol set)",
     DecodeSource.FALLBACK: "a GUESS: no encoding information answered, the code was taken as Latin-1",
-    DecodeSource.UNRESOLVED: "nothing: every step of the decoding chain failed (text shows one space)",
+    DecodeSource.UNRESOLVED: "nothing: no step of the decoding chain answered (each step below)",
 }
 
 
@@ -148,6 +149,8 @@ class GlyphDetailsPanel(QWidget):
             f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
             f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>"
         )
+        if g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK):
+            parts.append(self.chain_html(facts.page, g))
         decisions = facts.explain(i, self.session.mode)
         if decisions:
             items = "".join(f"<li>{html.escape(d)}</li>" for d in decisions)
@@ -180,6 +183,22 @@ class GlyphDetailsPanel(QWidget):
                 f"<tr><td>problems</td><td>{html.escape(problems)}</td></tr></table>"
             )
         return "".join(parts)
+
+    def chain_html(self, page: Any, g: Glyph) -> str:
+        """Every step of the decoding chain tried for this glyph's code and what each gave (the
+        explanation Fonts › Codes shows: inspector.font_table)."""
+        from glyphscope.inspector.font_table import chain_lines, glyph_chain
+
+        if self.session.document is None:
+            return ""
+        explanation, problem = glyph_chain(self.session.document, page, g)
+        if explanation is None:
+            return f"<p><b>Decoding chain</b>: {html.escape(problem or '')}</p>"
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in chain_lines(explanation))
+        return (
+            f"<p><b>Decoding chain</b> for code <code>{html.escape(code_hex(g.code, g.code_bytes))}</code> "
+            f"of {html.escape(g.font_key)} (✔ answered, ✗ gave nothing, · not reached)</p><ol>{items}</ol>"
+        )
 
 
 def _font_for(page: Any, g: Glyph) -> Any:

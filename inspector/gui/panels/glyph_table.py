@@ -33,9 +33,11 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QStackedWidget,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -92,9 +94,11 @@ COLUMN_NAMES = tuple(c[0] for c in COLUMNS)
 SETS = ("visible", "raw", "all")
 GROUPINGS = ("glyphs", "runs")
 # Shown by default: what answers "what is this glyph and what happened to it" without
-# horizontal scrolling in a side column; the header's context menu shows the others.
-HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "code", "MCID", "token")
-COLUMN_WIDTHS = {"#": 46, "char": 36, "status": 72, "font": 48, "x": 54, "y": 54, "origin": 60, "decode": 92}
+# horizontal scrolling in a 330 px side column (x and y are in Glyph details); the
+# Columns button and the header's context menu show the others.
+HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "x", "y", "code", "MCID", "token")
+COLUMN_WIDTHS = {"#": 42, "char": 34, "status": 66, "font": 44, "x": 54, "y": 54, "origin": 54, "decode": 80}
+STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in the middle (tooltip: whole)
 FILTER_KEYS = ("font", "origin", "status", "text")
 
 
@@ -203,8 +207,8 @@ class GlyphTableModel(QAbstractTableModel):
             return None
         i = self.rows[index.row()]
         g = self.glyphs[i]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return str(COLUMNS[index.column()][1](g, self.classified, i))
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return str(COLUMNS[index.column()][1](g, self.classified, i))  # the tooltip: the cell unelided
         if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()][0] == "status":
             return QColor(status_colour(self.classified.status[i]))
         if role == Qt.ItemDataRole.UserRole:
@@ -345,16 +349,31 @@ class GlyphTablePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.horizontalHeader().setDefaultSectionSize(62)
         self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        header.setMinimumSectionSize(24)
+        self.columns_button = QToolButton()
+        self.columns_button.setObjectName("glyph_table.columns")
+        self.columns_button.setText("Columns")
+        self.columns_button.setToolTip("Show or hide columns (also: right-click the header)")
+        self.columns_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        columns_menu = QMenu(self.columns_button)
+        self.columns_button.setMenu(columns_menu)
+        self.column_actions: dict[str, QAction] = {}
         for column, name in enumerate(COLUMN_NAMES):
             self.table.setColumnHidden(column, name in HIDDEN_BY_DEFAULT)
             self.table.setColumnWidth(column, COLUMN_WIDTHS.get(name, 62))
+            if name == STRETCH_COLUMN:
+                header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
             action = QAction(name, header, checkable=True)
             action.setChecked(name not in HIDDEN_BY_DEFAULT)
             action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
             header.addAction(action)
+            columns_menu.addAction(action)
+            self.column_actions[name] = action
         header.setToolTip("Right-click to show or hide columns")
+        counts.addWidget(self.columns_button)
         self.run_model = RunTableModel(self)
         self.run_table = QTableView()
         self.run_table.setObjectName("glyph_table.runs")

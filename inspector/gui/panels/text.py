@@ -12,15 +12,15 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QCheckBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QStackedWidget,
     QTabBar,
     QTextEdit,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -44,6 +44,7 @@ MODE_TIPS = {
     "auto": "Structure order when the page's tags are usable and trusted, else article beads, else plain",
 }
 FALLBACK_STYLE = "background:#fff3cd; color:#5d4037; padding:3px; border:1px solid #ffe08a"
+FALLBACK_TAB_COLOUR = "#b26a00"  # a tab whose mode shows another mode's text on this page
 
 
 def mode_title(mode: str) -> str:
@@ -242,7 +243,7 @@ class TextTabs(QWidget):
         self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
         self.tabs.setUsesScrollButtons(True)
         self.tabs.setDrawBase(False)
-        self.tabs.setStyleSheet("QTabBar::tab { padding: 3px 7px; }")  # six modes fit a side column
+        self.tabs.setStyleSheet("QTabBar::tab { padding: 3px 5px; }")  # six modes fit a 350 px column
         self.stack = QStackedWidget()
         self.panels: dict[str, TextPanel] = {}
         for mode in self.modes:
@@ -251,7 +252,10 @@ class TextTabs(QWidget):
             panel = TextPanel(session, mode)
             self.panels[mode] = panel
             self.stack.addWidget(panel)
-        self.wrap = QCheckBox("Wrap")
+        self.wrap = QToolButton()  # a symbol, not a labelled checkbox: the six tabs keep the row
+        self.wrap.setText("\u21b5")
+        self.wrap.setCheckable(True)
+        self.wrap.setAutoRaise(True)
         self.wrap.setObjectName("text.wrap")
         self.wrap.setChecked(True)
         self.wrap.setToolTip("Wrap long lines at the panel's width (layout mode never wraps)")
@@ -291,17 +295,27 @@ class TextTabs(QWidget):
             self._updating = False
 
     def _update_titles(self, facts: Any) -> None:
-        """Auto says which order it used; a mode that falls back on this page says so."""
+        """Titles stay the short mode names (they must fit a side column); a mode that falls back on
+        this page is drawn in amber with the reason in its tooltip (the panel's header says it in full),
+        and Auto's tooltip says which order it used."""
+        default = self.tabs.palette().color(QPalette.ColorRole.WindowText)
         for i, mode in enumerate(self.modes):
-            title, tip = mode_title(mode), MODE_TIPS.get(mode, mode)
             if not (0 <= i < self.tabs.count()):
                 break
+            tip, colour = MODE_TIPS.get(mode, mode), default
             if facts is not None:
                 reason = facts.fallback_reason(mode)
                 if reason is not None:
-                    title = f"{title} → Plain"
-                    tip = f"{tip}\nOn this page: {reason}"
+                    shown = mode_title(facts.shown_mode(mode))
+                    tip = f"{tip}\nOn this page: {reason} (showing {shown} text instead)"
+                    colour = QColor(FALLBACK_TAB_COLOUR)
                 elif mode == "auto":
-                    title = f"Auto → {mode_title(facts.auto_order())}"
-            self.tabs.setTabText(i, title)
+                    tip = f"{tip}\nOn this page: {mode_title(facts.auto_order())} order"
+            self.tabs.setTabText(i, mode_title(mode))
             self.tabs.setTabToolTip(i, tip)
+            self.tabs.setTabTextColor(i, colour)
+
+    def tab_falls_back(self, mode: str) -> bool:
+        """Whether the mode's tab is marked as showing another mode's text on this page."""
+        index = self.modes.index(mode)
+        return self.tabs.tabTextColor(index) == QColor(FALLBACK_TAB_COLOUR)
