@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from pdfminer.cmapdb import CMapDB
-
 from glyphscope.core.fonts.codes import CodeSplitter
 
 COLLECTIONS = ("Adobe-GB1", "Adobe-CNS1", "Adobe-Japan1", "Adobe-Korea1")
@@ -135,6 +133,8 @@ def predefined_cmap(name: str) -> PredefinedCMap | None:
         return PredefinedCMap(name, int(vertical), CodeSplitter.uniform(2), None, None, True, {})
     if "/" in name or "\\" in name or ".." in name:
         return None
+    from pdfminer.cmapdb import CMapDB  # imported on first use: most files name no predefined CMap
+
     try:
         cmap = CMapDB.get_cmap(name)
     except CMapDB.CMapNotFound:
@@ -156,6 +156,8 @@ def collection_map(collection: str, vertical: bool) -> Mapping[int, str]:
     """CID → Unicode for an Adobe character collection ({} when unknown)."""
     if collection not in COLLECTIONS:
         return {}
+    from pdfminer.cmapdb import CMapDB  # imported on first use, as in predefined_cmap
+
     try:
         return CMapDB.get_unicode_map(collection, vertical).cid2unichr
     except CMapDB.CMapNotFound:

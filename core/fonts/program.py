@@ -21,9 +21,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 
-from fontTools.cffLib import CFFFontSet
-from fontTools.ttLib import TTFont
-
 from glyphscope.core.fonts.encodings import glyph_unicode, type1_builtin_encoding
 from glyphscope.core.fonts.pdfobj import dget, stream_bytes
 
@@ -57,6 +54,8 @@ def _record(table: ProgramTable, code: int, name: str, text: str | None) -> None
 
 
 def _truetype(data: bytes) -> ProgramTable:
+    from fontTools.ttLib import TTFont  # imported on first use: most runs never read a font program
+
     font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
     table = ProgramTable("TrueType cmap")
     cmap = font.get("cmap")
@@ -95,6 +94,8 @@ def _truetype(data: bytes) -> ProgramTable:
 
 
 def _cff(data: bytes) -> ProgramTable:
+    from fontTools.cffLib import CFFFontSet  # imported on first use, as TTFont above
+
     cff = CFFFontSet()
     cff.decompile(io.BytesIO(data), None)
     top = cff[cff.fontNames[0]]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
-from fontTools.ttLib import TTFont
-
 from glyphscope.core.fonts.pdfobj import as_name, dget, stream_bytes
 
 
@@ -23,6 +21,8 @@ def _is_private_use(cp: int) -> bool:
 
 def glyph_unicode_map(font_program: bytes) -> dict[int, str]:
     """GID → text from the font's cmap; raises what fontTools raises on a broken program."""
+    from fontTools.ttLib import TTFont  # imported on first use: most runs never read a font program
+
     font = TTFont(io.BytesIO(font_program), lazy=True, fontNumber=0)
     best = font.getBestCmap() or {}
     out: dict[int, str] = {}
