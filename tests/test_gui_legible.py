@@ -109,6 +109,36 @@ def test_the_canvas_gets_most_of_the_window(qtbot, demo_pdf, size) -> None:
     w.close()
 
 
+def test_resizing_a_side_column_settles_the_fitted_canvas(qtbot, demo_pdf) -> None:
+    """Fit's zoom ignores whether scroll bars are shown: one that did not showed a bar, shrank,
+    hid it, grew... (a text column dragged to 560 px at 1600x1000 hung the window)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class CountResizes(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 -- Qt's name
+            if event.type() == QEvent.Type.Resize:
+                self.count += 1
+            return False
+
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.show()
+    open_file(qtbot, w, demo_pdf, page=6)
+    counter = CountResizes()
+    w.canvas.viewport().installEventFilter(counter)
+    for width in (560, 540, 580, 500, 470):
+        counter.count = 0
+        w.resizeDocks([w.panels["text"]], [width], Qt.Orientation.Horizontal)
+        qtbot.wait(150)
+        assert counter.count <= 4, (width, counter.count)
+        assert w.canvas.zoom == pytest.approx(w.canvas.fit_zoom("page"), rel=1e-3)
+    w.canvas.viewport().removeEventFilter(counter)
+    w.close()
+
+
 # -- 2. one mode control ------------------------------------------------------------------------
 
 

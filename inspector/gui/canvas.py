@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
     QGraphicsView,
     QRubberBand,
+    QStyle,
     QStyleOptionGraphicsItem,
     QToolTip,
     QWidget,
@@ -383,13 +384,17 @@ class PageView(QGraphicsView):
     def fit_zoom(self, mode: str = "page") -> float:
         """The zoom of Fit page (whole page in view) or Fit width, for the current viewport."""
         rect = self._fit_rect()
-        vp = self.viewport().rect()
         if rect.isEmpty():
             return self.zoom
-        width_zoom = (vp.width() - 24) / rect.width()
+        # From the viewport's size with both scroll bars shown, whether they are or not: a zoom
+        # that depended on them would show a bar, shrink, hide it, grow... (a resize loop that
+        # hung the window when a side column was dragged to some widths).
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        vp = self.maximumViewportSize()
+        width_zoom = (vp.width() - bar - 24) / rect.width()
         if mode == "width":
             return width_zoom
-        return min(width_zoom, (vp.height() - 24) / rect.height())
+        return min(width_zoom, (vp.height() - bar - 24) / rect.height())
 
     def fit_page(self) -> None:
         if self.page_rect.isEmpty():
