@@ -16,6 +16,7 @@ class DiagnosticKind(str, Enum):
     """Every kind of finding the engine records. Values are stable (JSON, tests)."""
 
     DAMAGED_FILE_REPAIRED = "damaged_file_repaired"
+    PAGE_TREE_REPAIRED = "page_tree_repaired"  # qpdf refused the page tree: pages recovered by a walk or scan
     PAGE_FAILED = "page_failed"  # the page could not be interpreted at all
     NO_CONTENT = "no_content"
     CONTENT_UNREADABLE = "content_unreadable"

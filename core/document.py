@@ -164,11 +164,18 @@ class Document:
     """An open PDF. Thread-safe: pikepdf objects are touched under one lock."""
 
     def __init__(
-        self, pdf: pikepdf.Pdf, path: str | None, warnings: list[str], limits: Limits = DEFAULT_LIMITS
+        self,
+        pdf: pikepdf.Pdf,
+        path: str | None,
+        warnings: list[str],
+        limits: Limits = DEFAULT_LIMITS,
+        page_tree_repair: str = "",
     ) -> None:
         self.pdf = pdf
         self.path = path
-        self._warnings = warnings
+        # How the pages were recovered when qpdf refused the page tree (core/page_tree_repair.py).
+        self.page_tree_repair = page_tree_repair
+        self._warnings = ([page_tree_repair] if page_tree_repair else []) + warnings
         self._lock = threading.RLock()
         self._fonts = FontCache()
         self._cache: OrderedDict[int, InterpretedPage] = OrderedDict()
@@ -224,14 +231,16 @@ class Document:
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """Document-level findings (repairs)."""
+        """Document-level findings (repairs: qpdf's, and a page tree recovered by us)."""
         return tuple(
             Diagnostic(
-                DiagnosticKind.DAMAGED_FILE_REPAIRED,
+                DiagnosticKind.PAGE_TREE_REPAIRED
+                if w == self.page_tree_repair
+                else DiagnosticKind.DAMAGED_FILE_REPAIRED,
                 Severity.WARNING,
                 w,
             )
-            for w in self._warnings
+            for w in self.warnings
         )
 
     def _page_obj(self, page_number: int) -> Any:
@@ -466,8 +475,9 @@ def open_document(
     label = path or "the data"
     if not _looks_like_pdf(head):
         raise NotAPdf(f"{label} is not a PDF (no %PDF- header)")
+    password = password or ""
     try:
-        pdf = _open_pdf(opener, password or "")
+        pdf = _open_pdf(opener, password)
     except pikepdf.PasswordError:
         if not password:
             raise PasswordRequired(f"{label} is encrypted: a password is required") from None
@@ -475,18 +485,59 @@ def open_document(
         # password is empty, which opens without one.
         try:
             pdf = _open_pdf(opener, "")
+            password = ""
         except pikepdf.PasswordError:
             raise WrongPassword(f"wrong password for {label}") from None
-        except (QpdfError, ValueError, OSError, MemoryError) as exc:
+        except QpdfError as exc:
+            return _repaired(opener, "", path, limits, exc, f"{label} is not a readable PDF")
+        except (ValueError, OSError, MemoryError) as exc:
             raise NotAPdf(f"{label} is not a readable PDF: {_one_line(exc)}") from None
-    except (QpdfError, ValueError, OSError, MemoryError) as exc:
+    except QpdfError as exc:
+        return _repaired(opener, password, path, limits, exc, f"{label} is not a readable PDF")
+    except (ValueError, OSError, MemoryError) as exc:
         raise NotAPdf(f"{label} is not a readable PDF: {_one_line(exc)}") from None
     warnings = [_short_warning(w, path) for w in pdf.get_warnings()]
     try:
-        return Document(pdf, path, [w for w in warnings if w], limits)
+        doc = Document(pdf, path, [w for w in warnings if w], limits)
     except (QpdfError, ValueError, TypeError, RecursionError, MemoryError) as exc:
         pdf.close()
-        raise NotAPdf(f"{label} has no readable page tree: {_one_line(exc)}") from None
+        return _repaired(opener, password, path, limits, exc, f"{label} has no readable page tree")
+    if doc.page_count == 0:  # /Kids not an array, or no page among them: look for the pages
+        try:
+            repaired = _repaired(opener, password, path, limits, None, "the page tree holds no page")
+        except NotAPdf:
+            return doc  # nothing to recover: a document without pages
+        doc.close()
+        return repaired
+    return doc
+
+
+def _repaired(
+    opener: Any, password: str, path: str | None, limits: Limits, exc: BaseException | None, failure: str
+) -> Document:
+    """The document with its pages recovered by core/page_tree_repair.py, or NotAPdf.
+
+    `exc`: what qpdf raised (None: it opened the file but found no page, `failure` says so);
+    the NotAPdf message is `failure: exc`, as before the repair was tried.
+    """
+    from glyphscope.core.page_tree_repair import open_repaired
+
+    if exc is None:
+        problem = error = failure
+    else:
+        error = f"{failure}: {_one_line(exc)}"
+        reason = _short_warning(_one_line(exc), path).removeprefix("damaged file repaired by qpdf: ")
+        problem = "qpdf refused it: " + re.sub(r"^\((object \d+ \d+)\):", r"\1:", reason)
+    repaired = open_repaired(opener, password, problem) if not isinstance(exc, MemoryError) else None
+    if repaired is None:
+        raise NotAPdf(error) from None
+    pdf, note = repaired
+    warnings = [_short_warning(w, path) for w in pdf.get_warnings()]
+    try:
+        return Document(pdf, path, [w for w in warnings if w], limits, page_tree_repair=note)
+    except (QpdfError, ValueError, TypeError, RecursionError, MemoryError):
+        pdf.close()
+        raise NotAPdf(error) from None
 
 
 def _one_line(exc: BaseException) -> str:
