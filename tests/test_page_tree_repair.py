@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 
 import pikepdf
 import pytest
 
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
-from glyphscope.core.errors import NotAPdf
+from glyphscope.core.errors import NotAPdf, PasswordRequired
 from glyphscope.core.page_tree_repair import open_pdf, walk_page_tree, with_placeholder_root
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 
+NO_OBJECT_STREAMS = pikepdf.ObjectStreamMode.disable  # a plain trailer, to edit by hand
 FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 
 
@@ -57,11 +60,11 @@ def looped_tree() -> bytes:
     )
 
 
-def catalog_without_pages() -> bytes:
-    """The catalog has no /Pages; the pages (objects 5, then 4) hang under a node only /Other reaches."""
+def catalog_without_pages(pages_entry: bytes = b"") -> bytes:
+    """The catalog has no usable /Pages; the pages (objects 5, then 4) hang under a node only /Other reaches."""
     return handmade(
         {
-            1: b"<< /Type /Catalog /Other 2 0 R >>",
+            1: b"<< /Type /Catalog /Other 2 0 R" + pages_entry + b" >>",
             2: b"<< /Type /Pages /Kids [5 0 R 4 0 R] /Count 2 /Resources << /Font << /F1 8 0 R >> >> >>",
             4: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 500] /Contents 6 0 R >>",
             5: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 500] /Contents 7 0 R >>",
@@ -131,9 +134,10 @@ def test_cli_reads_a_looped_tree_with_one_repair_warning(tmp_path):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before  # never written
 
 
-def test_catalog_without_pages_scans_for_page_objects_in_object_number_order(tmp_path):
+@pytest.mark.parametrize("pages_entry", [b"", b" /Pages /Broken", b" /Pages [2 0 R]"])
+def test_catalog_without_pages_scans_for_page_objects_in_object_number_order(tmp_path, pages_entry):
     path = tmp_path / "nopages.pdf"
-    path.write_bytes(catalog_without_pages())
+    path.write_bytes(catalog_without_pages(pages_entry))
     code, out, err = run_cli("text", str(path))
     assert code == 0
     assert out.decode() == "Object four\fObject five"  # object number order, not /Kids order
@@ -227,3 +231,19 @@ def test_open_pdf_gives_a_second_handle_with_the_same_pages(tmp_path):
     (tmp_path / "garbage.pdf").write_bytes(b"%PDF-1.4\nnothing\n")
     with pytest.raises(pikepdf.PdfError):
         open_pdf(str(tmp_path / "garbage.pdf"))
+
+
+def test_an_encrypted_file_without_root_still_decrypts():
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td (Secret) Tj ET"])
+    buf = io.BytesIO()
+    pdf.save(
+        buf, encryption=pikepdf.Encryption(owner="o", user="u", R=4), object_stream_mode=NO_OBJECT_STREAMS
+    )
+    data = re.sub(rb"/Root \d+ 0 R", b"", buf.getvalue())  # the placeholder trailer keeps /Encrypt and /ID
+    with pytest.raises(PasswordRequired):
+        open_document(data)
+    doc = open_document(data, "u")
+    assert doc.page_tree_repair.endswith(
+        "1 page recovered from the catalog found by scanning the objects (1 0 R)"
+    )
+    assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "Secret"
