@@ -61,8 +61,8 @@ class Worker(QRunnable):
         return self.token.cancelled
 
     def run(self) -> None:  # worker thread
-        signals = self.signals
-        signals.started.emit()
+        report = self._report
+        report("started")
         try:
             self.token.check()
             outcome = self.job(*self.args, token=self.token, **self.kwargs)
@@ -75,19 +75,33 @@ class Worker(QRunnable):
                         break
                     self.token.check()
                     if isinstance(step, Progress):
-                        signals.progress.emit(step.done, step.total, step.message)
+                        report("progress", step.done, step.total, step.message)
                     elif isinstance(step, Partial):
-                        signals.partial.emit(step.value)
+                        report("partial", step.value)
             self.token.check()
-            signals.result.emit(outcome)
+            report("result", outcome)
         except Cancelled:
-            signals.cancelled.emit()
+            report("cancelled")
         except Exception as exc:  # every failure becomes an `error` signal, never a dead thread
             message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            signals.error.emit(message, exc)
+            report("error", message, exc)
         finally:
-            signals.finished.emit()
+            report("finished")
+
+    def _report(self, name: str, *args: Any) -> None:
+        """Emit one signal; a job outliving its window (closed while a page was still being
+        analysed, the application exiting) has nobody to report to and ends quietly."""
+        try:
+            getattr(self.signals, name).emit(*args)
+        except RuntimeError:  # "Signal source has been deleted": the signals went with the window
+            self.token.cancel()
+
+    def detach(self) -> None:
+        """Cancel, and silence the signals: nothing this job still reports reaches a panel."""
+        self.token.cancel()
+        if shiboken6.isValid(self.signals):
+            self.signals.blockSignals(True)
 
 
 def alive(owner: QObject, fn: Callable[..., Any]) -> Callable[..., None]:
@@ -120,9 +134,14 @@ class WorkerPool(QObject):
             worker.cancel()
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
-        self.cancel_all()
+        """The window closes: every job is cancelled and cut off from the panels, the queue dropped,
+        and running jobs get `timeout_ms` to stop (one still inside a long page reports to nobody)."""
+        workers = list(self.active)
+        for worker in workers:
+            worker.detach()
         self.pool.clear()
         self.pool.waitForDone(timeout_ms)
+        self.active.difference_update(workers)
 
 
 # ---------------------------------------------------------------------------------------------
