@@ -323,7 +323,7 @@ class PageFacts:
         """The number the legend shows for every layer, counted on the engine's own records."""
         cached = self._counts.get(mode)
         if cached is not None:
-            return cached
+            return {**cached, "compare": self.compare_count()}
         page, classified, texts = self.page, self.classified, self.analysis.texts
         boxes = page.boxes
         shown = self.shown_mode(mode)
@@ -348,7 +348,15 @@ class PageFacts:
             "baselines": _count(texts["layout"].decisions, Baseline),
         }
         self._counts[mode] = counts
-        return counts
+        return {**counts, "compare": self.compare_count()}
+
+    def compare_count(self) -> int:
+        """Differences the Compare panel found on this page (0 until it has compared it): live,
+        not cached with the other counts, since the comparison arrives after the page."""
+        from glyphscope.inspector.compare_page import comparison_of
+
+        comparison = comparison_of(self)
+        return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
 
     # -- explanations ----------------------------------------------------------------------
     def status_of(self, paint_index: int) -> str:

@@ -72,6 +72,9 @@ class LegendPanel(QWidget):
         check = self.checks.get(key)
         if check is not None and check.isChecked() != visible:
             check.setChecked(visible)
+        if key == "compare" and self._facts is not None and key in self.counts:
+            # The comparison arrives after the page (the Compare panel redraws the layer): recount.
+            self.counts[key].setText(str(self._facts.layer_counts(self.session.mode).get(key, 0)))
 
     def count(self, key: str) -> int | None:
         text = self.counts[key].text()
