@@ -108,7 +108,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str) -> Explanatio
             f"vs threshold {fmt(_first(d.threshold))} pt",
         )
     d = index.of_pair(before, after, "word_gap")
-    if d is not None and d.verdict == "inserted" and d.value is not None and d.threshold is not None:
+    if d is not None and d.inserted and d.value is not None and d.threshold is not None:
         return Explanation(
             d, f"{engine} joins these words: gap {fmt(d.value)} pt, our threshold {fmt(d.threshold)} pt"
         )

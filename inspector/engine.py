@@ -40,8 +40,7 @@ def is_near_miss(d: WordGapDecision) -> bool:
     """A gap within ±20 % of its threshold, decided either way: the decisions worth a look."""
     value, threshold = d.value, d.threshold
     if (
-        d.verdict not in ("inserted", "below_threshold")
-        or value is None
+        value is None  # nothing was compared (a space glyph already there)
         or threshold is None
         or threshold <= 0
     ):
@@ -277,7 +276,7 @@ class PageFacts:
         cached = self._gap_summary.get(shown)
         if cached is None:
             gaps = self.view(shown).word_gaps
-            inserted = sum(1 for d in gaps if d.verdict == "inserted")
+            inserted = sum(1 for d in gaps if d.inserted)
             cached = self._gap_summary[shown] = (len(gaps), inserted, sum(1 for d in gaps if is_near_miss(d)))
         return cached
 

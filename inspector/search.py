@@ -170,7 +170,7 @@ def _spacing_reasons(
             reasons.append(f"a line break was started {pair}{why}")
         else:
             gap = _pair_decision(view, a, b, WordGapDecision)
-            if gap is not None and gap.verdict == "inserted":
+            if gap is not None and gap.inserted:
                 reasons.append(f"a space was inserted {pair} ({describe(gap)})")
             else:
                 reasons.append(f"{PAINTED_SPACE} {pair}")

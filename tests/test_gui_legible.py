@@ -347,6 +347,26 @@ def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
     assert any(p.style.fill == GAP_NEAR_MISS_COLOUR for p in drawing.parts)  # and a dot on top
 
 
+def test_a_cjk_gap_space_shows_as_inserted(qtbot, window, tmp_path) -> None:
+    """Views ask WordGapDecision.inserted, not verdict == "inserted": a cjk_gap space is a space."""
+    from glyphscope.inspector import layers as L
+    from tests.pdfbuild import identity_h_font, identity_tounicode, make_pdf
+
+    content = b"BT /F1 10 Tf 72 700 Td <65E5672C> Tj 40 0 Td <8A9E> Tj ET"  # 日本 語
+    path = tmp_path / "cjk.pdf"
+    make_pdf([content], {"/F1": lambda pdf: identity_h_font(pdf, tounicode=identity_tounicode())}).save(path)
+    w = window
+    open_file(qtbot, w, path)
+    facts = w.bundle.facts
+    gaps = facts.view("plain").word_gaps
+    assert [d.verdict for d in gaps] == ["cjk_pair", "cjk_gap"]
+    assert facts.word_gap_summary("plain")[:2] == (2, 1)
+    assert "space inserted (1)" in w.legend.keys.text()
+    drawing = w.bundle.overlays.layer("word_gaps", "plain")
+    colours = [part.style.colour for part in drawing.parts if part.style.width == 1.5]
+    assert sorted(colours) == sorted([L.GAP_INSERTED_COLOUR, L.GAP_NOT_INSERTED_COLOUR])
+
+
 # -- 5. culled text as strings ------------------------------------------------------------------
 
 

@@ -432,9 +432,9 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
         near = is_near_miss(d)
         if near:
             style = near_miss
-        elif d.verdict == "inserted":
+        elif d.inserted:  # the §3 rule or the CJK gap rule generated a space
             style = inserted
-        elif d.verdict == "below_threshold":
+        elif d.value is not None:  # a number was compared and no space followed (tracking, CJK pair...)
             style = not_inserted
         else:
             style = other
