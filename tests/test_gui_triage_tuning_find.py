@@ -9,7 +9,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.params import DEFAULT_PARAMETERS
 from glyphscope.inspector.gui.main_window import MainWindow
-from glyphscope.inspector.gui.panels.tuning import field_docs, text_diff
+from glyphscope.inspector.gui.panels.tuning import ParameterRow, field_docs, text_diff
 from tests.gui import TIMEOUT, open_file
 
 
@@ -67,8 +67,11 @@ def test_tuning_controls_cover_every_parameter_with_ranges_and_docs(qtbot, windo
     open_file(qtbot, w, demo_pdf, page=8)
     docs = field_docs()
     for name, row in w.tuning.rows.items():
-        assert docs[name].split()[0] in row.spin.toolTip()  # the field's docstring is the tooltip
-        assert row.spin.minimum() >= 0
+        assert docs[name].split()[0] in row.tooltip()  # the field's docstring is the tooltip
+        assert f"<b>{name}</b>" in row.tooltip()  # the raw name there, a readable label on the row
+        assert row.label.text() != name
+        if isinstance(row, ParameterRow):
+            assert row.spin.minimum() >= 0
     assert w.tuning.rows["line_break"].spin.minimum() > 0  # 0 would be invalid: impossible to enter
     dups_before = len(w.bundle.analysis.classified.duplicates)
     # A tolerance the scan window cannot reach is reported inline; a tighter dedupe drops fewer glyphs
@@ -83,6 +86,33 @@ def test_tuning_controls_cover_every_parameter_with_ranges_and_docs(qtbot, windo
     # Slider and spin box stay in step.
     w.tuning.rows["columns_gap"].slider.setValue(500)
     assert w.tuning.rows["columns_gap"].spin.value() == pytest.approx(10.0, abs=0.25)
+
+
+def test_switches_are_checkboxes_built_from_the_parameters_fields(
+    qtbot, window, demo_pdf, monkeypatch
+) -> None:
+    from dataclasses import fields
+
+    from glyphscope.core.params import _SWITCHES, Parameters
+    from glyphscope.inspector.gui.panels import tuning
+
+    w = window
+    open_file(qtbot, w, demo_pdf, page=2)
+    assert set(w.tuning.rows) == {f.name for f in fields(Parameters)}
+    switches = {name for name, row in w.tuning.rows.items() if isinstance(row, tuning.SwitchRow)}
+    assert switches == set(_SWITCHES)  # every switch a checkbox, every threshold a slider and spin box
+    row = w.tuning.rows["keep_ligatures"]
+    assert row.check.text() == "Keep ligatures (ﬁ ﬂ) as they are" and not row.check.isChecked()
+    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+        row.check.setChecked(True)  # debounced, then applied like a slider
+    assert w.session.params.keep_ligatures is True and row.check.font().bold()
+    assert "keep_ligatures off → on" in w.tuning.diff_label.text()
+    w.session.set_params(w.session.params.with_changes(keep_ligatures=False))  # and back from elsewhere
+    assert not row.check.isChecked()
+    # A field added to Parameters later: a row named from its field, its docstring as tooltip.
+    monkeypatch.delitem(tuning.LABELS, "cjk_gap")
+    assert tuning.label_of("cjk_gap") == "Cjk gap"
+    assert tuning.label_of("no_such_field") == "No such field"
 
 
 def test_text_diff_counts_spaces_and_breaks() -> None:

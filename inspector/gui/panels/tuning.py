@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
@@ -54,7 +55,7 @@ RANGES = {
     "dedupe_scan": Range(0.0, 2.0, 0.01),
     "columns_gap": Range(0.25, 20.0, 0.25),
 }
-LABELS = {
+LABELS = {  # readable names; a field added to Parameters later is named from its field name
     "word_gap": "Word gap (× height)",
     "line_break": "Line break (× height)",
     "dedupe_size": "Dedupe: size difference",
@@ -62,12 +63,36 @@ LABELS = {
     "dedupe_across": "Dedupe: offset across",
     "dedupe_scan": "Dedupe: scan window",
     "columns_gap": "Columns gap (× advance)",
+    "cjk_gap": "CJK gap (× height)",
+    "keep_ligatures": "Keep ligatures (ﬁ ﬂ) as they are",
+    "actual_text": "Write /ActualText replacements",
+    "keep_clipped": "Keep text outside the clip",
+    "drop_hidden": "Drop hidden text",
+    "tracking": "Read letter-spaced runs as words",
+    "visual_order": "Right-to-left lines in visual order",
 }
 
 
 def field_docs() -> dict[str, str]:
     """The attribute docstrings of Parameters (read from the source: see core/attribute_docs.py)."""
     return attribute_docs(Parameters)
+
+
+def is_switch(name: str) -> bool:
+    """An on/off field (core.params' switches are the bool fields): a checkbox, not a slider."""
+    return isinstance(getattr(DEFAULT_PARAMETERS, name), bool)
+
+
+def label_of(name: str) -> str:
+    """The row's readable name: the table above, else the field name in words (its docstring,
+    and the raw name, are the row's tooltip)."""
+    return LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def tooltip_of(name: str) -> str:
+    default = getattr(DEFAULT_PARAMETERS, name)
+    shown = ("on" if default else "off") if isinstance(default, bool) else f"{default:g}"
+    return f"<b>{name}</b> (default {shown})<br>{html.escape(field_docs().get(name, ''))}"
 
 
 def range_of(name: str) -> Range:
@@ -167,14 +192,44 @@ def _inline(old: str, new: str) -> str:
 # The panel
 
 
+class SwitchRow:
+    """A checkbox for one on/off field (the label is the checkbox's own text)."""
+
+    def __init__(self, name: str, on_change: Any) -> None:
+        self.name = name
+        self.check = QCheckBox(label_of(name))
+        self.check.setObjectName(f"tuning.{name}")
+        self.check.setToolTip(tooltip_of(name))
+        self.label = self.check
+        self.set_value(getattr(DEFAULT_PARAMETERS, name))
+        self.check.toggled.connect(lambda on: (self._mark(), on_change()))
+
+    def tooltip(self) -> str:
+        return self.check.toolTip()
+
+    def set_value(self, value: Any) -> None:
+        self.check.blockSignals(True)
+        self.check.setChecked(bool(value))
+        self.check.blockSignals(False)
+        self._mark()
+
+    def value(self) -> bool:
+        return self.check.isChecked()
+
+    def _mark(self) -> None:
+        font = self.check.font()
+        font.setBold(self.value() != getattr(DEFAULT_PARAMETERS, self.name))
+        self.check.setFont(font)
+
+
 class ParameterRow:
     """A spin box and a slider for one field, kept in step."""
 
     def __init__(self, name: str, on_change: Any) -> None:
         self.name = name
         self.range = r = range_of(name)
-        tip = f"<b>{name}</b> (default {getattr(DEFAULT_PARAMETERS, name):g})<br>{html.escape(field_docs().get(name, ''))}"
-        self.label = QLabel(LABELS.get(name, name))
+        tip = tooltip_of(name)
+        self.label = QLabel(label_of(name))
         self.label.setToolTip(tip)
         self.spin = QDoubleSpinBox()
         self.spin.setObjectName(f"tuning.{name}")
@@ -186,6 +241,7 @@ class ParameterRow:
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"tuning.{name}.slider")
         self.slider.setRange(0, SLIDER_STEPS)
+        self.slider.setMinimumWidth(70)
         self.slider.setToolTip(tip)
         self.set_value(float(getattr(DEFAULT_PARAMETERS, name)))
         self.spin.valueChanged.connect(self._from_spin)
@@ -207,6 +263,9 @@ class ParameterRow:
 
     def value(self) -> float:
         return float(self.spin.value())
+
+    def tooltip(self) -> str:
+        return self.spin.toolTip()
 
     def _from_spin(self, value: float) -> None:
         self.slider.blockSignals(True)
@@ -249,7 +308,7 @@ class TuningPanel(QWidget):
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = QSplitter(Qt.Orientation.Vertical)  # controls above the diff: fits a side column
         layout.addWidget(splitter)
         controls = QWidget()
         outer = QVBoxLayout(controls)
@@ -257,8 +316,13 @@ class TuningPanel(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(2)
-        self.rows: dict[str, ParameterRow] = {}
-        for r, f in enumerate(fields(Parameters)):
+        self.rows: dict[str, ParameterRow | SwitchRow] = {}
+        for r, f in enumerate(fields(Parameters)):  # a field added to Parameters gets its row here
+            if is_switch(f.name):
+                switch = SwitchRow(f.name, self._changed)
+                self.rows[f.name] = switch
+                grid.addWidget(switch.check, r, 0, 1, 3)
+                continue
             row = ParameterRow(f.name, self._changed)
             self.rows[f.name] = row
             grid.addWidget(row.label, r, 0)
@@ -293,7 +357,7 @@ class TuningPanel(QWidget):
         )
         diff_layout.addWidget(self.diff_view)
         splitter.addWidget(diff_box)
-        splitter.setSizes([420, 520])
+        splitter.setSizes([360, 300])
 
         session.events.params.connect(self._on_params)
         session.events.mode.connect(lambda mode: self.refresh_diff())
@@ -304,12 +368,16 @@ class TuningPanel(QWidget):
     def _changed(self) -> None:
         self.timer.start()
 
-    def values(self) -> dict[str, float]:
+    def values(self) -> dict[str, float | bool]:
         return {name: row.value() for name, row in self.rows.items()}
 
-    def set_value(self, name: str, value: float, *, immediate: bool = False) -> None:
-        """Set one threshold as the user would (debounced unless `immediate`)."""
-        self.rows[name].spin.setValue(value)
+    def set_value(self, name: str, value: float | bool, *, immediate: bool = False) -> None:
+        """Set one threshold or switch as the user would (debounced unless `immediate`)."""
+        row = self.rows[name]
+        if isinstance(row, SwitchRow):
+            row.check.setChecked(bool(value))
+        else:
+            row.spin.setValue(float(value))
         if immediate:
             self.apply_now()
 
@@ -336,13 +404,13 @@ class TuningPanel(QWidget):
     def reset(self) -> None:
         self.timer.stop()
         for name, row in self.rows.items():
-            row.set_value(float(getattr(DEFAULT_PARAMETERS, name)))
+            row.set_value(getattr(DEFAULT_PARAMETERS, name))
         self.apply_now()
 
     def _on_params(self, params: Parameters) -> None:
         for name, row in self.rows.items():
-            value = float(getattr(params, name))
-            if abs(row.value() - value) > 1e-9:
+            value = getattr(params, name)
+            if abs(float(row.value()) - float(value)) > 1e-9:
                 row.set_value(value)
 
     # -- diff ---------------------------------------------------------------------------------
@@ -379,7 +447,7 @@ class TuningPanel(QWidget):
         self.diff = text_diff(default, current)
         params = facts.analysis.params
         changed = [
-            f"{f.name} {getattr(DEFAULT_PARAMETERS, f.name):g} → {getattr(params, f.name):g}"
+            f"{f.name} {_shown(getattr(DEFAULT_PARAMETERS, f.name))} → {_shown(getattr(params, f.name))}"
             for f in fields(Parameters)
             if getattr(params, f.name) != getattr(DEFAULT_PARAMETERS, f.name)
         ]
@@ -398,3 +466,7 @@ class TuningPanel(QWidget):
         self.diff_view.setHtml(
             self.diff.html or "<p>The text of this page is the same as with the defaults.</p>"
         )
+
+
+def _shown(value: float | bool) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else f"{value:g}"
