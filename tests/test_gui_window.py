@@ -219,6 +219,31 @@ def test_whole_document_text_in_a_worker(qtbot, window, demo_pdf) -> None:
     qtbot.waitUntil(panel.extract_button.isEnabled, timeout=60_000)
 
 
+def test_whole_document_text_saves_from_a_writable_folder(
+    qtbot, window, demo_pdf, tmp_path, monkeypatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from glyphscope.inspector.gui.export import default_save_dir
+
+    w = window
+    open_file(qtbot, w, demo_pdf)
+    panel = w.document_text
+    panel.extract()
+    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
+    asked: list[str] = []
+    target = tmp_path / "out.txt"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), "")
+    )
+    assert panel.save() == str(target)
+    assert asked == [str(default_save_dir(demo_pdf) / "demo-plain.txt")]  # like the other save dialogs
+    assert target.read_text(encoding="utf-8") == panel.text() and "Saved 15 pages" in panel.status.text()
+    # A folder that cannot be written: said in the panel, no exception.
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "x.txt"), ""))
+    assert panel.save() is None and "Not saved" in panel.status.text()
+
+
 def test_whole_document_text_keeps_going_past_a_broken_page(qtbot, window, demo_pdf, monkeypatch) -> None:
     real = analysis.analyze_page
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -171,11 +172,29 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
             self.page_requested.emit(page)
             self.session.set_page(page)
 
-    def save(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save document text", "", "Text (*.txt)")
-        if name:
+    def suggested_path(self) -> Path:
+        """Where the save dialog starts: a writable folder (export.default_save_dir, as the other
+        save dialogs), named after the PDF and the mode."""
+        from glyphscope.inspector.gui.export import default_save_dir
+
+        source = self.session.source
+        stem = Path(source).stem if source else "document"
+        return default_save_dir(source) / f"{stem}-{self.mode_combo.currentText()}.txt"
+
+    def save(self) -> str | None:
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Save document text", str(self.suggested_path()), "Text (*.txt)"
+        )
+        if not name:
+            return None
+        try:
             with open(name, "w", encoding="utf-8", newline="") as fh:
                 write_page_texts(fh, (t for _, t in self.pages), SEPARATOR)
+        except OSError as exc:  # a read-only folder, a full disk: said here, never a crash
+            self.status.setText(f"Not saved: {exc.strerror or exc} ({name})")
+            return None
+        self.status.setText(f"Saved {len(self.pages)} pages to {name}")
+        return name
 
     def scroll_to_page(self, page: int) -> None:
         for start, n in self.offsets:
