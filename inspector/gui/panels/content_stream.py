@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
@@ -57,7 +58,7 @@ def chain_tokens(page: Any) -> list[int]:
     return out
 
 
-class InstructionModel(QAbstractTableModel):
+class InstructionModel(RowsModel):
     HEADERS = ("#", "Operator", "Operands")
 
     def __init__(self, parent: Any = None) -> None:
@@ -75,34 +76,18 @@ class InstructionModel(QAbstractTableModel):
         if rows == self.highlighted:
             return
         self.highlighted = rows
-        if self.instructions:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self.instructions) - 1, len(self.HEADERS) - 1)
-            )
+        self.rows_changed(0, len(self.instructions) - 1)
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.instructions)
+    def row_count(self) -> int:
+        return len(self.instructions)
 
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        ins = self.instructions[index.row()]
-        column = index.column()
+    def cell_data(self, row: int, column: int, role: int) -> Any:
+        ins = self.instructions[row]
         if role == Qt.ItemDataRole.DisplayRole:
             return (str(ins.index), ins.operator, ins.operands)[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == 2 and len(ins.operands) > 60:
             return ins.operands
-        if role == Qt.ItemDataRole.BackgroundRole and index.row() in self.highlighted:
+        if role == Qt.ItemDataRole.BackgroundRole and row in self.highlighted:
             return HIGHLIGHT
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             if ins.operator in TEXT_SHOWING:

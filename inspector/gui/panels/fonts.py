@@ -10,7 +10,7 @@ import html
 from collections import Counter
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
+from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.session import Session
 
 SOURCE_SHORT = {
@@ -71,8 +72,10 @@ def font_glyphs(page: Any) -> list[list[int]]:
     return rows
 
 
-class FontTableModel(QAbstractTableModel):
+class FontTableModel(RowsModel):
     """Rows are the page's PageFont records (not copied); glyph statistics computed once per page."""
+
+    HEADERS = HEADERS
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -91,18 +94,8 @@ class FontTableModel(QAbstractTableModel):
             self.sources = [Counter(glyphs[i].decode_source for i in idx) for idx in self.glyphs_of]
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.fonts)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.fonts)
 
     def unresolved(self, row: int) -> int:
         return self.sources[row].get(DecodeSource.UNRESOLVED, 0)
@@ -139,10 +132,7 @@ class FontTableModel(QAbstractTableModel):
             return "; ".join(p.message for p in info.problems)
         return ""
 
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row, column = index.row(), index.column()
+    def cell_data(self, row: int, column: int, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             text = self.cell(row, column)
             if role == Qt.ItemDataRole.ToolTipRole:
@@ -162,8 +152,10 @@ class FontTableModel(QAbstractTableModel):
         return None
 
 
-class CodeTableModel(QAbstractTableModel):
+class CodeTableModel(RowsModel):
     """One row per distinct code the selected font painted (inspector.font_table rows)."""
+
+    HEADERS = CODE_HEADERS
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -176,25 +168,13 @@ class CodeTableModel(QAbstractTableModel):
         self._cells = [r.cells() for r in rows]
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.rows)
+    def row_count(self) -> int:
+        return len(self.rows)
 
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(CODE_HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return CODE_HEADERS[section]
-        return None
-
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
+    def cell_data(self, r: int, column: int, role: int) -> Any:
+        row = self.rows[r]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._cells[index.row()][index.column()]
+            return self._cells[r][column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return "\n".join(row.chain_text())
         if role == Qt.ItemDataRole.ForegroundRole:

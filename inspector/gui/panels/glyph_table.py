@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
@@ -44,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.inspector.gui.overlays import status_colour
+from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.session import Session
 
 ALL = "(all)"
@@ -102,7 +102,9 @@ STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in th
 FILTER_KEYS = ("font", "origin", "status", "text")
 
 
-class GlyphTableModel(QAbstractTableModel):
+class GlyphTableModel(RowsModel):
+    HEADERS = COLUMN_NAMES
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.classified: Any = None
@@ -189,27 +191,15 @@ class GlyphTableModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     # -- Qt model API -------------------------------------------------------------------------
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.rows)
+    def row_count(self) -> int:
+        return len(self.rows)
 
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section][0]
-        return None
-
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        i = self.rows[index.row()]
+    def cell_data(self, row: int, column: int, role: int) -> Any:
+        i = self.rows[row]
         g = self.glyphs[i]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return str(COLUMNS[index.column()][1](g, self.classified, i))  # the tooltip: the cell unelided
-        if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()][0] == "status":
+            return str(COLUMNS[column][1](g, self.classified, i))  # the tooltip: the cell unelided
+        if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[column][0] == "status":
             return QColor(status_colour(self.classified.status[i]))
         if role == Qt.ItemDataRole.UserRole:
             return i
@@ -219,7 +209,7 @@ class GlyphTableModel(QAbstractTableModel):
         return self.rows[row]
 
 
-class RunTableModel(QAbstractTableModel):
+class RunTableModel(RowsModel):
     """The table's rows as runs of text: one row per `engine.GlyphRun` of the filtered glyphs."""
 
     HEADERS = ("first #", "text", "glyphs", "status", "font", "origin")
@@ -237,28 +227,16 @@ class RunTableModel(QAbstractTableModel):
         self.glyphs = classified.glyphs if classified is not None else ()
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.runs)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.runs)
 
     def _statuses(self, run: Any) -> str:
         return ", ".join(dict.fromkeys(self.classified.status[i].value for i in run.glyphs))
 
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        run = self.runs[index.row()]
+    def cell_data(self, row: int, column_index: int, role: int) -> Any:
+        run = self.runs[row]
         first = self.glyphs[run.glyphs[0]]
-        column = self.HEADERS[index.column()]
+        column = self.HEADERS[column_index]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if column == "first #":
                 return str(run.glyphs[0])

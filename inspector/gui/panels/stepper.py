@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.trace import TEXT_SHOWING, trace_page
+from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
@@ -58,7 +59,7 @@ def trace_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
     return trace_page(document, page_number)
 
 
-class StepModel(QAbstractTableModel):
+class StepModel(RowsModel):
     HEADERS = ("", "#", "Stream", "Operator", "Operands", "Glyphs")
 
     def __init__(self, stepper: Stepper, parent: Any = None) -> None:
@@ -72,27 +73,14 @@ class StepModel(QAbstractTableModel):
         self.steps = trace.steps if trace is not None else ()
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.steps)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.steps)
 
     def row_changed(self, row: int) -> None:
         if 0 <= row < len(self.steps):
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+            self.rows_changed(row, row)
 
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row, column = index.row(), index.column()
+    def cell_data(self, row: int, column: int, role: int) -> Any:
         step = self.steps[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:

@@ -1,0 +1,47 @@
+"""One flat table model base for the panels' tables: Qt's row/column/header boilerplate once.
+
+A subclass names its columns in `HEADERS`, says how many rows it has (`row_count`) and
+answers one cell for one role (`cell_data`); the rows stay the engine's own records
+(style: item models wrap core records, they do not copy them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, Qt
+
+
+class RowsModel(QAbstractTableModel):
+    HEADERS: tuple[str, ...] = ()
+
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def cell_data(self, row: int, column: int, role: int) -> Any:
+        """What the cell shows for `role` (Qt.ItemDataRole), or None."""
+        return None
+
+    def rows_changed(self, first: int, last: int) -> None:
+        """Rows first..last (inclusive) show something else: repaint every column of them."""
+        if first <= last:
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
+
+    # -- Qt model API -------------------------------------------------------------------------
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else self.row_count()
+
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        return self.cell_data(index.row(), index.column(), role)
