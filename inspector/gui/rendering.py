@@ -35,6 +35,7 @@ from PySide6.QtGui import QImage, QTransform
 
 from glyphscope.core.geometry import Matrix, Rect, multiply
 from glyphscope.core.page import PageBoxes
+from glyphscope.core.page_tree_repair import open_pdf
 
 MAX_RENDER_PIXELS = 40_000_000  # width × height cap of one rendered page image (~160 MB ARGB)
 MAX_PAGE_SIDE = 14_400.0  # pt: the largest page side in default user space (ISO 32000-1, Annex C)
@@ -501,7 +502,8 @@ class PageRenderer:
             source: Any = self._source
             if isinstance(source, (bytes, bytearray)):
                 source = io.BytesIO(bytes(source))
-            self._pdf = pikepdf.open(source, password=self._password or "", suppress_warnings=True)
+            # the engine's opener: a page tree qpdf refuses is recovered the same way, same pages
+            self._pdf = open_pdf(source, self._password or "")
         return self._pdf
 
     def boxes(self, page_number: int) -> PageBoxes:

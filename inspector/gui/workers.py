@@ -148,6 +148,17 @@ class WorkerPool(QObject):
 # Pages
 
 
+def engine_boxes(document: Any, page_number: int) -> Any:
+    """The page's boxes as the engine read them; US Letter when even that fails."""
+    from glyphscope.core.document import DEFAULT_MEDIA_BOX
+    from glyphscope.core.page import PageBoxes
+
+    try:
+        return document.interpret(page_number).boxes
+    except Exception:  # noqa: BLE001 -- the page area must show something and say why
+        return PageBoxes(DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, 0)
+
+
 def load_page_job(
     document: Any,
     renderer: Any,
@@ -171,11 +182,18 @@ def load_page_job(
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    boxes = renderer.boxes(page_number)
+    unreadable: Exception | None = None
+    try:
+        boxes = renderer.boxes(page_number)
+    except Exception as exc:  # the renderer's own handle cannot read the page: blank, with overlays
+        token.check()
+        boxes, unreadable = engine_boxes(document, page_number), exc
     frame = frame_boxes(boxes)  # every size the window gives Qt is a checked one
     bundle = PageBundle(page_number, frame, render_scale=RENDER_SCALE, timings=timings)
     yield Progress(0, 3, f"rendering page {page_number}")
     try:
+        if unreadable is not None:
+            raise unreadable
         bundle.image = renderer.render(page_number, boxes, scale, should_stop=lambda: token.cancelled)
         bundle.render_scale = bundle.image.width() / max(1e-6, display_size(frame)[0])
     except Exception as exc:  # RenderFailed, or anything else: the page is drawn blank
@@ -443,8 +461,8 @@ class PageLoader(QObject):
 
         try:
             boxes = frame_boxes(self.renderer.boxes(page_number))
-        except Exception:
-            return
+        except Exception:  # the page still leaves "loading": its error on a page of the engine's size
+            boxes = frame_boxes(engine_boxes(self.document, page_number))
         bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message)
         self.page_ready.emit(bundle)
 
