@@ -74,7 +74,7 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
     from glyphscope.inspector.gui import overlays
 
     w = window
-    open_file(qtbot, w, demo_pdf, page=1)
+    open_file(qtbot, w, demo_pdf, page=2)  # word gaps of both kinds
     item = w.canvas.layer_items["glyphs"]
     qtbot.waitUntil(lambda: item.drawing is not None, timeout=TIMEOUT)  # drawn after the page image
     drawing = item.drawing
@@ -90,6 +90,14 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
     assert at_fit <= 0.3
     assert overlays.outline_opacity(drawing.fade_height * scale * 4 / w.canvas.zoom) == 1.0
     assert at_fit < overlays.outline_opacity(drawing.fade_height * scale * 2 / w.canvas.zoom) < 1.0
+    assert all(part.style.fades for part in drawing.parts)
+    # Word-gap marks: "no space" fades with the outlines, a space inserted stays at full strength.
+    from glyphscope.inspector import layers as L
+
+    gaps = w.bundle.overlays.layer("word_gaps", w.session.mode)
+    fades = {part.style.colour: part.style.fades for part in gaps.parts}
+    assert gaps.fade_height == drawing.fade_height
+    assert fades[L.GAP_NOT_INSERTED_COLOUR] and not fades.get(L.GAP_INSERTED_COLOUR, False)
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])

@@ -35,6 +35,7 @@ class Style:
     line_alpha: int = 230
     dash: bool = False
     dot: bool = False
+    fades: bool = False  # drawn fainter while the layer's fade_height is small on screen
 
 
 @dataclass(slots=True)
@@ -73,8 +74,9 @@ class LayerDrawing:
     labels: list[Label] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
     arrows: int = 0  # reading-order layers: one numbered arrow per line
-    # Outlines of glyph boxes fade out while this height (user space, the page's typical glyph)
-    # is small on screen: at Fit page the boxes of small body text would otherwise tint it.
+    # Parts with a `fades` style (glyph outlines, "no space" marks) fade out while this height
+    # (user space, the page's typical glyph) is small on screen: at Fit page they would tint
+    # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
     fade_height: float = 0.0
     _marker_index: PointIndex | None = None
 
@@ -236,8 +238,10 @@ def _page_boxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]
 def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     b = _Builder("glyphs", _page_rect(facts))
     # Thin outlines without fill, so the letters stay readable; hover and selection fill.
-    page_style = Style(L.PAGE_STREAM_COLOUR, 0.8, line_alpha=120)
-    form_styles = {path: Style(colour, 1.0, line_alpha=190) for path, colour in form_colours.items()}
+    page_style = Style(L.PAGE_STREAM_COLOUR, 0.8, line_alpha=120, fades=True)
+    form_styles = {
+        path: Style(colour, 1.0, line_alpha=190, fades=True) for path, colour in form_colours.items()
+    }
     for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
     drawing = b.finish()
@@ -418,10 +422,10 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     n = len(glyphs)
     b = _Builder("word_gaps", _page_rect(facts))
     inserted = Style(L.GAP_INSERTED_COLOUR, 1.5)
-    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.5)
+    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.5, fades=True)
     near_miss = Style(L.GAP_NEAR_MISS_COLOUR, 3.0)
     near_dot = Style(L.GAP_NEAR_MISS_COLOUR, 1.0, fill=L.GAP_NEAR_MISS_COLOUR, fill_alpha=220)
-    other = Style("#90a4ae", 1.0, dot=True)
+    other = Style("#90a4ae", 1.0, dot=True, fades=True)
     for d in view.word_gaps:
         if not (0 <= d.before < n and 0 <= d.after < n):
             continue
@@ -442,7 +446,9 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
         if near:
             b.dot(near_dot, top, max(height * 0.12, 0.5))
         b.drawing.markers.append(Marker(decision_point(glyphs, d) or mid, d, (d.before, d.after)))
-    return b.finish()
+    drawing = b.finish()
+    drawing.fade_height = typical_height([g.height for g in glyphs])
+    return drawing
 
 
 def _line_breaks_layer(facts: PageFacts, mode: str) -> LayerDrawing:
@@ -623,13 +629,16 @@ def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransf
     user_rect = visible_user_rect(page_to_scene, exposed)
     painter.save()
     painter.setTransform(page_to_scene, True)
+    full = painter.opacity()
+    faded = full
     if drawing.fade_height:
         t = painter.worldTransform()
         scale = abs(t.m11() * t.m22() - t.m12() * t.m21()) ** 0.5
-        painter.setOpacity(painter.opacity() * outline_opacity(drawing.fade_height * scale))
+        faded = full * outline_opacity(drawing.fade_height * scale)
     for part in drawing.parts:
         if not _meets(part.bounds, user_rect):
             continue
+        painter.setOpacity(faded if part.style.fades else full)
         pen, brush = _pen_brush(part.style)
         painter.setPen(pen)
         painter.setBrush(brush)

@@ -97,7 +97,7 @@ GROUPINGS = ("glyphs", "runs")
 # horizontal scrolling in a 330 px side column (x and y are in Glyph details); the
 # Columns button and the header's context menu show the others.
 HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "x", "y", "code", "MCID", "token")
-COLUMN_WIDTHS = {"#": 42, "char": 34, "status": 66, "font": 44, "x": 54, "y": 54, "origin": 54, "decode": 80}
+COLUMN_WIDTHS = {"#": 38, "char": 30, "status": 64, "font": 42, "x": 54, "y": 54, "origin": 50, "decode": 80}
 STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in the middle (tooltip: whole)
 FILTER_KEYS = ("font", "origin", "status", "text")
 
