@@ -501,6 +501,14 @@ def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None
             if area.horizontalScrollBar().isVisible()
         ]
         assert not scrolling, (name, scrolling)
+    if size == (1600, 1000):  # the Fonts panel of a page with an unresolved font, its codes listed
+        go_to(qtbot, w, 10)
+        w.reveal("fonts")
+        qtbot.waitUntil(lambda: w.fonts.model.rowCount() > 0, timeout=TIMEOUT)
+        w.fonts.select_font("/FN")
+        qtbot.wait(30)
+        for view in (w.fonts.table, w.fonts.codes):
+            assert not view.horizontalScrollBar().isVisible(), view.objectName()
     table = w.glyph_table.table  # every shown column whole in the view; long cells elide with a tooltip
     shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
     assert sum(table.columnWidth(c) for c in shown) <= table.viewport().width()

@@ -11,9 +11,10 @@ from collections import Counter
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHeaderView,
     QLabel,
     QSplitter,
     QTableView,
@@ -40,6 +41,14 @@ SOURCE_SHORT = {
     DecodeSource.UNRESOLVED: "UNRESOLVED",
 }
 
+CARD_ONLY = (
+    "Type",
+    "Base font",
+    "Encoding",
+    "Widths",
+    "Embedded",
+)  # in the Font card; the header menu shows them
+MAX_COLUMN = 120  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
 HEADERS = (  # what triage needs first, then the font's identity
     "Key",
     "Form",
@@ -213,7 +222,17 @@ class FontsPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setWordWrap(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(HEADERS.index("Problems"), QHeaderView.ResizeMode.Stretch)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        header.setToolTip("Right-click to show or hide columns")
+        for column, name in enumerate(HEADERS):
+            self.table.setColumnHidden(column, name in CARD_ONLY)
+            action = QAction(name, header, checkable=True)
+            action.setChecked(name not in CARD_ONLY)
+            action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
+            header.addAction(action)
         self.card = QTextBrowser()
         self.card.setObjectName("fonts.card")
         # Codes → Unicode of the selected font, and the decoding chain of the selected code.
@@ -226,7 +245,10 @@ class FontsPanel(QWidget):
         self.codes.verticalHeader().setVisible(False)
         self.codes.verticalHeader().setDefaultSectionSize(20)
         self.codes.setWordWrap(False)
-        self.codes.horizontalHeader().setStretchLastSection(True)
+        self.codes.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.codes.horizontalHeader().setSectionResizeMode(
+            CODE_HEADERS.index("Unicode"), QHeaderView.ResizeMode.Stretch
+        )
         self.chain = QTextBrowser()
         self.chain.setObjectName("fonts.chain")
         self.chain.setMinimumHeight(90)
@@ -262,8 +284,8 @@ class FontsPanel(QWidget):
             self.model.set_page(facts.page if facts is not None else None)
             self.table.resizeColumnsToContents()
             for col in range(self.model.columnCount()):
-                if self.table.columnWidth(col) > 260:
-                    self.table.setColumnWidth(col, 260)
+                if self.table.columnWidth(col) > MAX_COLUMN:
+                    self.table.setColumnWidth(col, MAX_COLUMN)
         finally:
             self._updating = False
         if facts is None:
@@ -319,9 +341,9 @@ class FontsPanel(QWidget):
             rows, problem = [], f"{type(exc).__name__}: {exc}"
         self.codes_model.set_rows(rows)
         self.codes.resizeColumnsToContents()
-        for col in range(len(CODE_HEADERS) - 1):
-            if self.codes.columnWidth(col) > 220:
-                self.codes.setColumnWidth(col, 220)
+        for col in range(len(CODE_HEADERS)):
+            if self.codes.columnWidth(col) > MAX_COLUMN:
+                self.codes.setColumnWidth(col, MAX_COLUMN)
         unresolved = sum(1 for r in rows if r.engine_source is DecodeSource.UNRESOLVED)
         summary = f"<b>{html.escape(page_font.font_key)}</b>: {len(rows)} distinct codes on this page"
         if unresolved:

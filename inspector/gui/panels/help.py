@@ -98,7 +98,7 @@ painted it; <b>Fonts</b> shows how its code was decoded.</li>
 <h3>Decisions and their numbers</h3>
 <ul>
 <li><b>Word gap</b>: a space is inserted between two glyphs when the gap between them is larger than
-{p.word_gap:g} × the font size (e.g. <i>gap 2.31 pt &gt; 0.15 × 11.2 pt = 1.68 pt</i>). Gaps within
+{p.word_gap:g} × the next glyph's box height (e.g. <i>gap 2.31 pt &gt; 0.15 × 11.2 pt = 1.68 pt</i>). Gaps within
 ±{near}% of the threshold are <i>near misses</i>, drawn stronger: a small change flips them.</li>
 <li><b>Line break</b>: a new line starts when the next glyph moves across the writing direction by
 more than {p.line_break:g} × the glyph height.</li>
