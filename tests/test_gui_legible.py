@@ -492,7 +492,10 @@ def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None
     open_file(qtbot, w, demo_pdf, page=7)
     w.probe_panel.probe((40, 0, 700, 60))
     w.diagnostics.select_finding("culled_glyphs")
-    for name in ("legend", "pages", "text", "details", "glyph_table", "diagnostics", "probe", "find"):
+    names = ["legend", "pages", "text", "details", "glyph_table", "diagnostics", "probe", "find"]
+    if size == (1600, 1000):  # every panel but Compare (closed by default; it has its own columns)
+        names = [name for name in w.panels if name != "compare"]
+    for name in names:
         w.reveal(name)
         qtbot.wait(30)
         scrolling = [

@@ -152,6 +152,7 @@ class ContentStreamPanel(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         self.page_label = QLabel("No page loaded.")
         self.page_label.setObjectName("content_stream.page_label")
+        self.page_label.setWordWrap(True)  # a long summary wraps instead of widening the column
         top_layout.addWidget(self.page_label)
         self.page_model = InstructionModel(self)
         self.page_view = _table("content_stream.page")

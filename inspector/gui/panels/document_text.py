@@ -80,8 +80,9 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
         self.progress.setTextVisible(True)
         for w in (QLabel("Mode"), self.mode_combo, self.extract_button, self.cancel_button, self.save_button):
             bar.addWidget(w)
-        bar.addWidget(self.progress, 1)
+        bar.addStretch(1)
         layout.addLayout(bar)
+        layout.addWidget(self.progress)  # its own row: the buttons fit a side column
         self.status = QLabel("Pages are separated by a form feed; double-click a line to open its page.")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)

@@ -48,7 +48,7 @@ CARD_ONLY = (
     "Widths",
     "Embedded",
 )  # in the Font card; the header menu shows them
-MAX_COLUMN = 120  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
+MAX_COLUMN = 100  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
 HEADERS = (  # what triage needs first, then the font's identity
     "Key",
     "Form",
