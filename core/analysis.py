@@ -145,6 +145,7 @@ class LazyTexts(Mapping[str, PageText]):
                     self._params,
                     visible_box=self._page.boxes.visible_box,
                     structure=self._structure,
+                    actual_text=self._page.actual_text,
                 )
         return found
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from glyphscope.core.assembly import PageText
+from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
 from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
@@ -168,6 +169,7 @@ DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
     FormMembershipDecision,
     DecodeFallbackDecision,
     *ASSEMBLY_RECORDS,
+    ActualTextDecision,
 )
 """Every class a page's decision list may hold."""
 

@@ -332,6 +332,7 @@ class Document:
             diagnostics=tuple(diags),
             instruction_count=interp.instruction_count,
             has_struct_parents=has_struct_parents,
+            actual_text=tuple(interp.actual_text),
         )
 
     def _document_budget_spent(self) -> str:

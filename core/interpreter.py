@@ -18,6 +18,7 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.actual_text import ActualTextSpan, replacement_of
 from glyphscope.core.content import content_streams, measure, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
@@ -253,6 +254,9 @@ class PageInterpreter:
         self.tlm: Matrix = IDENTITY
         self.in_text = False
         self.marked: MarkedContent | None = None  # innermost open marked-content section
+        self.actual_text: list[ActualTextSpan] = []  # outermost /ActualText and /E spans that painted glyphs
+        # The open outermost span: (its section, glyphs painted before its BDC, the span so far).
+        self._actual_open: tuple[MarkedContent, int, ActualTextSpan] | None = None
         self.frame: _Frame = _Frame(None, (), (), 0)
         self.token_index = -1  # page-stream instruction being run (or that started a form chain)
         self.stream_index = -1
@@ -396,6 +400,8 @@ class PageInterpreter:
             raise BudgetExceeded("document_seconds", self.limits.document_seconds)
 
     def _finish_page(self) -> None:
+        if self._actual_open is not None:
+            self._close_actual_text()  # a span left open runs to the end of the page
         if self.budget_exceeded is not None and not any(
             d.kind is DiagnosticKind.BUDGET_EXCEEDED for d, _ in self.diag.items
         ):
@@ -869,6 +875,8 @@ class PageInterpreter:
         else:
             props = None
         self._open_marked(tag, mcid, props)
+        if props is not None and self._actual_open is None:  # nested spans: the outermost text wins
+            self._open_actual_text(tag, props)
 
     def op_EMC(self, _: list[Any]) -> None:
         if self.marked is None:
@@ -879,7 +887,27 @@ class PageInterpreter:
                 once_key="EMC",
             )
             return
+        if self._actual_open is not None and self._actual_open[0] is self.marked:
+            self._close_actual_text()
         self.marked = self.marked.parent
+
+    def _open_actual_text(self, tag: str, props: Any) -> None:
+        """A BDC whose properties declare /ActualText or /E: remember where its glyphs start."""
+        found = replacement_of(props)
+        if found is None or self.marked is None:
+            return
+        form_path = self.frame.form_path
+        token = self.token_index if not form_path else -1
+        span = ActualTextSpan(-1, -1, found[0], found[1], str(tag), token, self.stream_index, form_path)
+        self._actual_open = (self.marked, len(self.glyphs), span)
+
+    def _close_actual_text(self) -> None:
+        """Record the span over the glyphs painted since its BDC (none: nothing to replace)."""
+        assert self._actual_open is not None
+        _, start, span = self._actual_open
+        self._actual_open = None
+        if len(self.glyphs) > start:
+            self.actual_text.append(replace(span, first=start, last=len(self.glyphs) - 1))
 
     # ------------------------------------------------------------ XObjects
 

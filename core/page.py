@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Matrix, Quad, Rect
@@ -56,3 +57,5 @@ class InterpretedPage:
     instruction_count: int = 0  # instructions in the page stream
     has_struct_parents: bool = False
     errors: tuple[str, ...] = field(default=())  # fatal problems that emptied the page
+    # Marked content with a replacement text (/ActualText, /E): outermost spans, paint order.
+    actual_text: tuple[ActualTextSpan, ...] = field(default=())

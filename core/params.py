@@ -52,6 +52,13 @@ class Parameters:
     write their letters, so a search for "Profile" finds "Proﬁle"; the glyph
     records always keep the raw code point)."""
 
+    actual_text: bool = True
+    """Write the /ActualText (or /E expansion) of a marked-content span in place of the
+    text of its glyphs, once, where its first glyph stands (ISO 32000-1 §14.9.4): the
+    producer's own statement of what the glyphs say (digits whose font maps them to
+    U+0000, a soft hyphen painted as a space). Off: the glyphs' own text, as decoded.
+    The glyph records always keep their own Unicode."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -76,7 +83,7 @@ class Parameters:
         return asdict(self)
 
 
-_SWITCHES = frozenset({"keep_ligatures"})
+_SWITCHES = frozenset({"keep_ligatures", "actual_text"})
 """Fields that are on/off switches rather than thresholds."""
 
 DEFAULT_PARAMETERS = Parameters()

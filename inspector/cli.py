@@ -145,6 +145,7 @@ def _params(args: argparse.Namespace) -> Parameters:
             columns_gap=args.columns_gap,
             cjk_gap=args.cjk_gap,
             keep_ligatures=args.keep_ligatures,
+            actual_text=args.actual_text,
         )
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
@@ -371,6 +372,13 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
         action="store_true",
         default=d.keep_ligatures,
         help="keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
+    )
+    p.add_argument(
+        "--no-actual-text",
+        dest="actual_text",
+        action="store_false",
+        default=d.actual_text,
+        help="write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
     )
 
 

@@ -345,6 +345,7 @@ class PageFacts:
             else 0,
             "columns": _count(texts["columns"].decisions, (TextColumn, VerticalColumn)),
             "baselines": _count(texts["layout"].decisions, Baseline),
+            "actual_text": len(getattr(page, "actual_text", ())),  # spans with a replacement text
         }
         self._counts[mode] = counts
         return {**counts, "compare": self.compare_count()}

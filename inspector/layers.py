@@ -82,6 +82,13 @@ LAYERS: tuple[LayerSpec, ...] = (
         "Article-thread bead rectangles, numbered in thread order (articles mode reads them so)",
     ),
     LayerSpec(
+        "actual_text",
+        "ActualText",
+        "#00796b",
+        False,
+        "Marked-content spans whose /ActualText (or /E) replaces their glyphs' text, with the replacement",
+    ),
+    LayerSpec(
         "compare",
         "Other engines differ",
         "#d84315",

@@ -15,8 +15,10 @@ from typing import Any
 import pikepdf
 import pytest
 
+from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES, assemble
+from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.decisions import (
     ArticleBeadRecord,
     ArticleOrderDecision,
@@ -254,6 +256,9 @@ SAMPLES: dict[type, Any] = {
     DuplicateDecision: DuplicateDecision(1, 0, 0.5, -0.3, 11.1, 1.11, 2.22),
     FormMembershipDecision: FormMembershipDecision(2, ("/Fm",), "7 0 R", (5.0, 5.0), None, False),
     DecodeFallbackDecision: DecodeFallbackDecision(3, DecodeSource.UNRESOLVED, "/F2", 1, 2, ""),
+    ActualTextDecision: ActualTextDecision(
+        5, ActualTextSpan(5, 6, "12", "/ActualText", "/Span", 9, 9, ()), "12", "  ", (5, 6)
+    ),
 }
 
 

@@ -1,14 +1,18 @@
 """Text assembly (spec §3, §4, §8, §9): pure functions over the visible glyph list.
 
-`assemble(visible, mode, params, visible_box=..., structure=...)` returns a
-`PageText` with the text, every decision taken (as records the inspector
-draws) and the character map linking text and glyphs both ways.
+`assemble(visible, mode, params, visible_box=..., structure=..., actual_text=...)`
+returns a `PageText` with the text, every decision taken (as records the
+inspector draws) and the character map linking text and glyphs both ways.
+`actual_text` is the page's replacement spans (InterpretedPage.actual_text),
+written in place of their glyphs' text when `params.actual_text` is on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from glyphscope.core.actual_text import ActualTextSpan
+from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, span_index
 from glyphscope.core.assembly.articles import articles_text
 from glyphscope.core.assembly.auto import auto_text
 from glyphscope.core.assembly.columns import columns_text
@@ -48,10 +52,12 @@ def assemble(
     *,
     visible_box: Rect,
     structure: PageStructure | None = None,
+    actual_text: Sequence[ActualTextSpan] = (),
 ) -> PageText:
     """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
+    spans = span_index(actual_text, params.actual_text)
     with gc_paused():
-        return _assemble(visible, mode, params, visible_box, structure)
+        return _assemble(visible, mode, params, visible_box, structure, spans)
 
 
 def _assemble(
@@ -60,24 +66,26 @@ def _assemble(
     params: Parameters,
     visible_box: Rect,
     structure: PageStructure | None,
+    spans: ActualTextSpans | None = None,
 ) -> PageText:
     if mode == "plain":
-        return plain_text(visible, params)
+        return plain_text(visible, params, spans=spans)
     if mode == "layout":
-        return layout_text(visible, params, visible_box)
+        return layout_text(visible, params, visible_box, spans=spans)
     if mode == "columns":
-        return columns_text(visible, params)
+        return columns_text(visible, params, spans=spans)
     if mode == "structure":
-        return structure_text(visible, structure, params)
+        return structure_text(visible, structure, params, spans=spans)
     if mode == "articles":
-        return articles_text(visible, structure, params)
+        return articles_text(visible, structure, params, spans=spans)
     if mode == "auto":
-        return auto_text(visible, structure, params)
+        return auto_text(visible, structure, params, spans=spans)
     raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
 
 
 __all__ = [
     "MODES",
+    "ActualTextDecision",
     "ArticleBeadRecord",
     "ArticleOrderDecision",
     "Baseline",

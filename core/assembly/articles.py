@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from glyphscope.core.articles import Bead
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.decisions import ArticleBeadRecord, ArticleOrderDecision
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
@@ -68,11 +69,12 @@ def articles_text(
     params: Parameters,
     mode: str = "articles",
     use: ArticleUse | None = None,
+    spans: ActualTextSpans | None = None,
 ) -> PageText:
     """The page text in article-bead order; without beads, plain order (reason says so)."""
     if use is None:
         use = article_use(structure, visible)
-    out = TextBuilder(keep_ligatures=params.keep_ligatures)
+    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
     oi = out.decide(use.decision)
     prev: Glyph | None = None
     for n, (bead, members) in enumerate(zip(use.beads, use.members)):

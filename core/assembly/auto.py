@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.articles import ArticleUse, article_use, articles_text
 from glyphscope.core.assembly.page_text import PageText
 from glyphscope.core.assembly.plain import plain_text
@@ -32,18 +33,25 @@ def auto_order(structure: StructureUse, articles: ArticleUse) -> AutoOrder:
     return "plain"
 
 
-def auto_text(visible: Sequence[Glyph], structure: PageStructure | None, params: Parameters) -> PageText:
+def auto_text(
+    visible: Sequence[Glyph],
+    structure: PageStructure | None,
+    params: Parameters,
+    spans: ActualTextSpans | None = None,
+) -> PageText:
     use = structure_use(structure, visible)  # the trust rule lives there (UNTAGGED_TRUST_RATIO)
     articles = article_use(structure, visible)
     order = auto_order(use, articles)
     if order == "structure":
-        return replace(structure_text(visible, structure, params, mode="auto", use=use), order=order)
+        return replace(
+            structure_text(visible, structure, params, mode="auto", use=use, spans=spans), order=order
+        )
     untagged = len(use.untagged) if use.usable else None
     if order == "articles":
-        text = articles_text(visible, structure, params, mode="auto", use=articles)
+        text = articles_text(visible, structure, params, mode="auto", use=articles, spans=spans)
         reason = (
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
         return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
-    plain = plain_text(visible, params, mode="auto")
+    plain = plain_text(visible, params, mode="auto", spans=spans)
     return replace(plain, structured=False, untagged=untagged, reason=use.reason, order=order)

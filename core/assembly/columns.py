@@ -6,6 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import (
     Frame,
     Line,
@@ -109,8 +110,10 @@ def _split_vertical(visible: Sequence[Glyph]) -> tuple[list[Glyph], list[Glyph]]
     return horizontal, vertical
 
 
-def columns_text(visible: Sequence[Glyph], params: Parameters) -> PageText:
-    out = TextBuilder(keep_ligatures=params.keep_ligatures)
+def columns_text(
+    visible: Sequence[Glyph], params: Parameters, spans: ActualTextSpans | None = None
+) -> PageText:
+    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
     if not visible:
         return out.build("columns")
     visible, vertical = _split_vertical(visible)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
+from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.decision_protocol import (
     DecisionRecord,
     NothingCompared,
@@ -663,6 +664,7 @@ Decision: TypeAlias = (
     | LigatureDecision
     | ArticleBeadRecord
     | ArticleOrderDecision
+    | ActualTextDecision
 )
 """An assembly decision; every one is a `DecisionRecord`."""
 

@@ -23,7 +23,13 @@ def join_pair(
     before: TextInfo | None = None,
     after: TextInfo | None = None,
 ) -> None:
-    """Line break first; the word-gap rule applies only on the same line."""
+    """Line break first; the word-gap rule applies only on the same line.
+
+    Nothing is decided between two glyphs of one replacement span (/ActualText): the
+    span's text is written once, whole.
+    """
+    if out.actual is not None and out.same_span(prev, cur):
+        return
     lb = line_break_decision(prev, cur, params)
     i = out.decide(lb)
     if lb.verdict != "same_line":
@@ -105,7 +111,7 @@ def _join_vertical(
         out.decide(VerticalColumn(c, quad, tuple(g.paint_index for g in members)))
     for c, (box, members) in enumerate(columns):
         for k, g in enumerate(members):
-            if prev is not None:
+            if prev is not None and not out.same_span(prev, g):
                 if k == 0 and c == 0:
                     join_pair(prev, g, out, params)  # entering the run from other text
                 else:
@@ -142,10 +148,12 @@ def join_flow(
 def _join_horizontal(
     run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
 ) -> Glyph | None:
-    # Each glyph's text facts are looked up once and serve both pairs it belongs to.
-    before = text_info(prev) if prev is not None else None
+    # Each glyph's text facts are looked up once and serve both pairs it belongs to
+    # (a glyph of a replacement span: the span's text, see core/assembly/actual_text.py).
+    info_of = text_info if out.actual is None else out.info
+    before = info_of(prev) if prev is not None else None
     for g in run:
-        info = text_info(g)
+        info = info_of(g)
         if prev is not None:
             join_pair(prev, g, out, params, before, info)
         out.glyph(g, info.text)

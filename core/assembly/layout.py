@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
-from glyphscope.core.assembly.chars import glyph_text, is_space_char
+from glyphscope.core.assembly.chars import text_info
 from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
@@ -19,7 +20,9 @@ PITCH_FALLBACK = 1.2
 """Row pitch when the page has a single baseline: 1.2 × median height (spec §9), the usual leading."""
 
 
-def layout_text(visible: Sequence[Glyph], params: Parameters, visible_box: Rect) -> PageText:
+def layout_text(
+    visible: Sequence[Glyph], params: Parameters, visible_box: Rect, spans: ActualTextSpans | None = None
+) -> PageText:
     """Rows from clustered baselines, columns = round((along − left) / cell).
 
     Everything is measured in the dominant writing frame, so a page whose text
@@ -27,7 +30,7 @@ def layout_text(visible: Sequence[Glyph], params: Parameters, visible_box: Rect)
     word-gap rule) are placed on the grid; glyphs inside a word stay together,
     and two words the grid would glue still get one space.
     """
-    out = TextBuilder(keep_ligatures=params.keep_ligatures)
+    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
     if not visible:
         return out.build("layout")
     visible = sideways_as_horizontal(visible)
@@ -77,16 +80,22 @@ def _emit_line(
 ) -> None:
     cursor = 0
     prev: Glyph | None = None
+    info_of = text_info if out.actual is None else out.info  # a replacement span: its text's facts
     for g in glyphs:
-        text = glyph_text(g)
+        if prev is not None and out.actual is not None and out.same_span(prev, g):
+            cursor += out.glyph(g)  # inside one /ActualText span: written once, nothing decided
+            prev = g
+            continue
+        info = info_of(g)
         starts_word = prev is None
         inserted = False
         if prev is not None:
-            wg = word_gap_decision(prev, g, params)
+            before = info_of(prev)
+            wg = word_gap_decision(prev, g, params, before, info)
             wi = out.decide(wg)
             inserted = wg.inserted
-            starts_word = inserted or is_space_char(glyph_text(prev)[-1])
-        if starts_word and not is_space_char(text[0]):
+            starts_word = inserted or before.last_space
+        if starts_word and not info.first_space:
             position = along(g.origin) - left
             column = round(position / cell) if cell > 0 else cursor
             pad = column - cursor

@@ -9,6 +9,11 @@ Character map (compact, `array('i')`, one entry per character of `text`):
   that generated it, −1 otherwise.
 * `chars_of_glyph(p)` — the range of characters glyph p produced (empty range
   when it is not in the text); every glyph's characters are contiguous.
+
+A marked-content span with a replacement text (/ActualText, /E) writes its text
+once: `glyph[i]` of each replacement character is the span's first emitted glyph,
+and `chars_of_glyph(p)` is that same range for every visible glyph p of the span
+(core/assembly/actual_text.py).
 """
 
 from __future__ import annotations
@@ -18,7 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from glyphscope.core.assembly.chars import LIGATURES, expand_ligatures, glyph_text
+from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, written_text
+from glyphscope.core.assembly.chars import (
+    LIGATURES,
+    TextInfo,
+    expand_ligatures,
+    glyph_text,
+    is_cjk,
+    is_space_char,
+    text_info,
+)
 from glyphscope.core.assembly.decisions import Decision, LigatureDecision
 from glyphscope.core.glyph import Glyph
 
@@ -92,13 +106,46 @@ class PageText:
         return out
 
 
+def _text_facts(text: str) -> TextInfo | None:
+    if not text:
+        return None
+    first, last = text[0], text[-1]
+    return TextInfo(text, is_space_char(first), is_space_char(last), is_cjk(first), is_cjk(last))
+
+
+@dataclass(slots=True)
+class _WrittenSpan:
+    """Where one replacement span was written, and the glyphs it stands for so far."""
+
+    text: str
+    start: int  # first character
+    decision: int  # index of its ActualTextDecision
+    replaced: list[str]  # the glyphs' own text, in emission order
+    glyphs: list[int]
+
+
 class TextBuilder:
     """Accumulates text, the character map and decisions (one builder per assembly)."""
 
-    __slots__ = ("_parts", "_glyph", "_decision", "_decisions", "_last", "_spans", "_expand")
+    __slots__ = (
+        "_parts",
+        "_glyph",
+        "_decision",
+        "_decisions",
+        "_last",
+        "_spans",
+        "_expand",
+        "actual",
+        "_written",
+        "_span_info",
+    )
 
-    def __init__(self, *, keep_ligatures: bool = False) -> None:
+    def __init__(self, *, keep_ligatures: bool = False, actual_text: ActualTextSpans | None = None) -> None:
         self._expand = not keep_ligatures  # Parameters.keep_ligatures
+        # None: glyphs write their own text (Parameters.actual_text off, or no span on the page)
+        self.actual = actual_text
+        self._written: dict[int, _WrittenSpan] = {}  # span index → where its replacement was written
+        self._span_info: dict[int, TextInfo | None] = {}  # span index → its text facts (None: writes nothing)
         self._parts: list[str] = []
         self._glyph = array("i")
         self._decision = array("i")
@@ -124,6 +171,10 @@ class TextBuilder:
 
     def glyph(self, g: Glyph, text: str | None = None) -> int:
         """Emit the glyph's text (`text` when the caller already has it); returns its length."""
+        if self.actual is not None:
+            s = self.actual.span_of(g.paint_index)
+            if s >= 0:
+                return self._span_glyph(g, s)
         if text is None:
             text = glyph_text(g)
         if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
@@ -142,6 +193,53 @@ class TextBuilder:
         self._last = text[-1]
         return n
 
+    # ------------------------------------------------------------ ActualText spans
+
+    def same_span(self, a: Glyph, b: Glyph) -> bool:
+        """Both glyphs in one replacement span: no pair decision is taken between them."""
+        if self.actual is None:
+            return False
+        s = self.actual.span_of(a.paint_index)
+        return s >= 0 and s == self.actual.span_of(b.paint_index)
+
+    def info(self, g: Glyph) -> TextInfo:
+        """The text facts the pair rules use for g: its span's replacement when it is in one."""
+        if self.actual is not None:
+            s = self.actual.span_of(g.paint_index)
+            if s >= 0:
+                if s not in self._span_info:
+                    self._span_info[s] = _text_facts(
+                        written_text(self.actual.spans[s].text, expand=self._expand)
+                    )
+                info = self._span_info[s]
+                if info is not None:  # a replacement that writes nothing leaves the glyph's own facts
+                    return info
+        return text_info(g)
+
+    def _span_glyph(self, g: Glyph, s: int) -> int:
+        """The span's text at its first emitted glyph; nothing for its other glyphs."""
+        raw = glyph_text(g)  # what the glyph would have written (callers may pass the span's text)
+        p = g.paint_index
+        found = self._written.get(s)
+        if found is not None:
+            found.replaced.append(raw)
+            found.glyphs.append(p)
+            self._spans.append((p, found.start, len(found.text)))
+            return 0
+        assert self.actual is not None
+        span = self.actual.spans[s]
+        written = written_text(span.text, expand=self._expand)
+        start = len(self._glyph)
+        self._decisions.append(ActualTextDecision(p, span, written, raw, (p,)))  # completed in build()
+        self._written[s] = _WrittenSpan(written, start, len(self._decisions) - 1, [raw], [p])
+        self._spans.append((p, start, len(written)))
+        if written:
+            self._parts.append(written)
+            self._glyph.extend([p] * len(written))
+            self._decision.extend([-1] * len(written))
+            self._last = written[-1]
+        return len(written)
+
     def generated(self, text: str, decision_index: int) -> None:
         if not text:
             return
@@ -156,6 +254,12 @@ class TextBuilder:
             self.generated("\n" * count, decision_index)
 
     def build(self, mode: str, **extra: Any) -> PageText:
+        for w in self._written.values():  # the spans' records, now that all their glyphs are known
+            d = self._decisions[w.decision]
+            if isinstance(d, ActualTextDecision):
+                self._decisions[w.decision] = ActualTextDecision(
+                    d.emitted_at, d.span, d.written, "".join(w.replaced), tuple(w.glyphs)
+                )
         text = "".join(self._parts)
         glyph, decision = self._glyph, self._decision
         cut = len(text)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 
 
-def plain_text(visible: Sequence[Glyph], params: Parameters, mode: str = "plain") -> PageText:
-    out = TextBuilder(keep_ligatures=params.keep_ligatures)
+def plain_text(
+    visible: Sequence[Glyph], params: Parameters, mode: str = "plain", spans: ActualTextSpans | None = None
+) -> PageText:
+    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
     join_flow(visible, out, params)
     return out.build(mode)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import geometric_order
 from glyphscope.core.assembly.decisions import StructureOrder
 from glyphscope.core.assembly.flow import join_flow
@@ -20,6 +21,7 @@ def structure_text(
     params: Parameters,
     mode: str = "structure",
     use: StructureUse | None = None,
+    spans: ActualTextSpans | None = None,
 ) -> PageText:
     """The page text in structure order; `use` is `structure_use(structure, visible)` when at hand."""
     if use is None:
@@ -27,7 +29,7 @@ def structure_text(
     if not use.usable:
         return no_text(mode, use.reason or "no structure")
     by_index = {g.paint_index: g for g in visible}
-    out = TextBuilder(keep_ligatures=params.keep_ligatures)
+    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
     tagged = [by_index[i] for i in use.tagged]
     untagged = [by_index[i] for i in use.untagged]
     tail = geometric_order(untagged, params) if untagged else []

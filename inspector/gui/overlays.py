@@ -405,6 +405,40 @@ def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], s
     return b.finish()
 
 
+def _actual_text_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    """ActualText spans (issue 9): their glyphs outlined, the replacement written above the first."""
+    from glyphscope.core.assembly.actual_text import SOFT_HYPHEN, ActualTextDecision, written_text
+
+    b = _Builder("actual_text", _page_rect(facts))
+    colour = L.LAYER_BY_KEY["actual_text"].colour
+    style = Style(colour, 1.5, fill=colour, fill_alpha=30)
+    glyphs = facts.page.glyphs
+    applied = {d.span: d for d in facts.analysis.texts["plain"].decisions_of(ActualTextDecision)}
+    for span in getattr(facts.page, "actual_text", ()):
+        members = range(max(span.first, 0), min(span.last + 1, len(glyphs)))
+        for i in members:
+            b.quad(style, glyphs[i].quad)
+        if not members:
+            continue
+        first = glyphs[members[0]]
+        written = written_text(span.text)
+        shown = f"“{written}”" if written else ("soft hyphen" if SOFT_HYPHEN in span.text else "nothing")
+        b.drawing.labels.append(
+            Label(first.quad[3], f"{span.key_name} {shown}", colour, background="#e0f2f1")
+        )
+        record = applied.get(span)
+        note: Any = record
+        if record is None:
+            why = (
+                "Parameters.actual_text is off"
+                if not facts.analysis.params.actual_text
+                else "none is visible"
+            )
+            note = f"the {span.key} {span.text!r} of glyphs #{span.first}–#{span.last} is not written: {why}"
+        b.drawing.markers.append(Marker(_centre(first.quad), note, tuple(members)))
+    return b.finish()
+
+
 def _baselines_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     view = facts.view("layout")
     b = _Builder("baselines", _page_rect(facts))
@@ -581,6 +615,7 @@ STATIC_LAYER_BUILDERS = {
     "baselines": _baselines_layer,
     "compare": compare_layer,
     "article_beads": _article_beads_layer,
+    "actual_text": _actual_text_layer,
 }
 MODE_LAYER_BUILDERS = {
     "word_gaps": _word_gaps_layer,

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
@@ -149,6 +150,7 @@ class GlyphDetailsPanel(QWidget):
             f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
             f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>"
         )
+        parts.append(self.actual_text_html(facts, i))  # what the text writes for it, first
         if g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK):
             parts.append(self.chain_html(facts.page, g))
         decisions = facts.explain(i, self.session.mode)
@@ -183,6 +185,46 @@ class GlyphDetailsPanel(QWidget):
                 f"<tr><td>problems</td><td>{html.escape(problems)}</td></tr></table>"
             )
         return "".join(parts)
+
+    def actual_text_html(self, facts: Any, i: int) -> str:
+        """The /ActualText (or /E) span the glyph is in: its replacement, the glyphs' own text, the key,
+        and whether the text of the shown mode writes it ("" when the glyph is in no span)."""
+        span = next((s for s in getattr(facts.page, "actual_text", ()) if i in s), None)
+        if span is None:
+            return ""
+        mode = facts.shown_mode(self.session.mode)
+        record = next(
+            (d for d in facts.analysis.texts[mode].decisions_of(ActualTextDecision) if d.span == span), None
+        )
+        where = (
+            f"instruction {span.token_index}"
+            if span.token_index >= 0
+            else f"form {' › '.join(span.form_path)}"
+        )
+        rows = [
+            ("key", html.escape(span.key)),
+            ("replacement", html.escape(repr(span.text))),
+            (
+                "glyphs",
+                f"<a href='glyph:{span.first}'>#{span.first}</a>–<a href='glyph:{span.last}'>#{span.last}</a>",
+            ),
+            ("marked content", f"{html.escape(span.tag)} BDC at {html.escape(where)}"),
+        ]
+        if record is not None:
+            rows.append(("replaced", html.escape(repr(record.replaced))))
+            rows.append(
+                (
+                    "written",
+                    f"{html.escape(repr(record.written))} at <a href='glyph:{record.glyph}'>#{record.glyph}</a>",
+                )
+            )
+            verdict = f"{mode} text writes the replacement once, in place of these glyphs' own text"
+        elif not facts.analysis.params.actual_text:
+            verdict = "not written: the ActualText switch is off (Tuning), the glyphs' own text is used"
+        else:
+            verdict = f"not written: none of the span's glyphs is in the {mode} text (culled or duplicates)"
+        table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
+        return f"<p><b>ActualText</b>: {html.escape(verdict)}</p><table cellspacing=2>{table}</table>"
 
     def chain_html(self, page: Any, g: Glyph) -> str:
         """Every step of the decoding chain tried for this glyph's code and what each gave (the
