@@ -436,8 +436,8 @@ def test_symbolic_truetype_reads_its_own_cmap_before_the_windows_1252_guess() ->
 
 
 def test_the_font_table_says_the_embedded_program_answered() -> None:
-    from glyphscope.core.fonts.loader import load_font
     from glyphscope.core.fonts.explain import NOT_REACHED, explain_code
+    from glyphscope.core.fonts.loader import load_font
 
     pdf = make_pdf(
         [b"BT /F1 12 Tf 72 700 Td (LTibetM) Tj ET"],
