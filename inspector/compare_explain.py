@@ -33,6 +33,10 @@ class DecisionIndex:
             glyph = getattr(d, "glyph", None)
             if isinstance(glyph, int):
                 self.by_glyph.setdefault(glyph, []).append(d)
+            if d.kind == "actual_text":  # it decides the text of every glyph of its span
+                for g in d.glyphs:
+                    if g != glyph:
+                        self.by_glyph.setdefault(g, []).append(d)
 
     def of_glyph(self, paint_index: int, *kinds: str) -> Any:
         for d in self.by_glyph.get(paint_index, ()):
@@ -89,6 +93,11 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str) -> Explanatio
     before, after = run.pair or (-1, -1)
     where = f"between glyph #{before} and #{after}"
     if run.their_has_space:
+        d = index.of_glyph(before, "actual_text") or index.of_glyph(after, "actual_text")
+        if d is not None:  # the span's text stands for its glyphs, space glyphs included
+            return Explanation(
+                d, f"{engine} inserts a space {where}; glyphscope writes the span's text: {d.describe()}"
+            )
         d = index.of_pair(before, after, "word_gap")
         if d is not None and d.value is not None and d.threshold is not None:
             return Explanation(
@@ -179,7 +188,7 @@ def _missing(run: Run, engine: str, index: DecisionIndex, ours: str) -> Explanat
 
 def _changed(run: Run, engine: str, index: DecisionIndex, theirs: str, ours: str) -> Explanation:
     for g in run.glyphs:
-        d = index.of_glyph(g, "decode_fallback")
+        d = index.of_glyph(g, "actual_text", "decode_fallback")
         if d is not None:
             return Explanation(
                 d, f"{engine} reads {quote(theirs)} where glyphscope reads {quote(ours)}: {d.describe()}"

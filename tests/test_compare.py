@@ -20,11 +20,11 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.decision_protocol import fmt
 from glyphscope.core.document import open_document
 from glyphscope.inspector import compare_engines as E
-from glyphscope.inspector.compare_align import align, normalise
-from glyphscope.inspector.compare_explain import distance_outside
+from glyphscope.inspector.compare_align import Run, align, normalise
+from glyphscope.inspector.compare_explain import DecisionIndex, distance_outside, explain
 from glyphscope.inspector.compare_page import compare_page
 from tests.cli_run import run_cli
-from tests.pdfbuild import make_pdf
+from tests.pdfbuild import make_pdf, to_bytes
 
 SLUG_PAGE = (
     b"BT /F1 12 Tf 72 700 Td (Body text inside the box) Tj ET BT /F1 9 Tf 72 20 Td (Job 4711 slug line) Tj ET"
@@ -389,3 +389,19 @@ def test_triage_compare_column_gives_each_files_agreement(fixture_pdf: Path, tmp
 def test_triage_compare_rejects_unknown_engines_before_reading(fixture_pdf: Path) -> None:
     code, out, err = run_cli("triage", str(fixture_pdf), "--compare", "tesseract")
     assert code == 2 and "unknown engine(s) tesseract" in err and out == b""
+
+
+def test_a_space_left_out_for_an_actual_text_span_cites_the_span() -> None:
+    # pdf.js issue 13226's construction: a space glyph under /ActualText U+00AD (a soft hyphen)
+    content = (
+        b"BT /F1 10 Tf 10 30 Td (Mit) Tj /Span <</ActualText <FEFF00AD> >> BDC ( ) Tj EMC (arbeiter) Tj ET"
+    )
+    analysis = analyze_page(open_document(to_bytes(make_pdf([content]))), 1)
+    ours = analysis.texts["plain"].text
+    assert ours == "Mitarbeiter"
+    index = DecisionIndex(analysis.decisions("plain"))
+    space = Run("space", 3, 4, 3, 3, (3,), pair=(2, 3), their_has_space=True)
+    said = explain(space, "pdfminer.six", index, "Mit arbeiter", ours)
+    assert said.decision is not None and said.decision.kind == "actual_text"
+    assert said.sentence.startswith("pdfminer.six inserts a space between glyph #2 and #3; glyphscope writes")
+    assert "'\\xad'" in said.sentence and "soft hyphens are not written" in said.sentence
