@@ -254,6 +254,44 @@ def test_page_change_resets_probe_and_filters_that_would_empty_the_table(qtbot, 
     assert not table.model.filters and "filter active" not in table.count_label.text()
 
 
+def test_a_revisited_page_reuses_its_table_rows_and_font_statistics(
+    qtbot, window, demo_pdf, monkeypatch
+) -> None:
+    """Speed to keep (revisit < 100 ms): the glyph table and the Fonts panel keep what they computed
+    for the last pages; the rows are the same as computed afresh."""
+    from glyphscope.inspector.gui.panels import fonts as fonts_module
+
+    w = window
+    open_file(qtbot, w, demo_pdf, page=8)
+    go_to(qtbot, w, 9)
+    model = w.glyph_table.model
+    calls = {"rows": 0, "fonts": 0}
+    rows_of = model._filtered_sorted
+    stats_of = fonts_module._font_statistics
+
+    def counted_rows():
+        calls["rows"] += 1
+        return rows_of()
+
+    def counted_stats(page):
+        calls["fonts"] += 1
+        return stats_of(page)
+
+    monkeypatch.setattr(model, "_filtered_sorted", counted_rows)
+    monkeypatch.setattr(fonts_module, "_font_statistics", counted_stats)
+    go_to(qtbot, w, 8)
+    assert calls == {"rows": 0, "fonts": 0}
+    assert model.rows == list(range(len(w.bundle.analysis.page.glyphs)))
+    w.glyph_table.status_combo.setCurrentText("duplicate")  # a new filter is computed once, then kept
+    assert calls["rows"] == 1
+    duplicates = sorted(d.paint_index for d in w.bundle.analysis.classified.duplicates)
+    assert model.rows == duplicates
+    go_to(qtbot, w, 9)  # no duplicate on page 9? then the filter is cleared there; either way:
+    go_to(qtbot, w, 8)
+    if w.glyph_table.status_combo.currentText() == "duplicate":
+        assert model.rows == duplicates
+
+
 # -- 4. selections raise Glyph details; decision marks are clickable ----------------------------
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
+from glyphscope.inspector.gui.panels.glyph_table import PageCache
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.session import Session
 
@@ -81,6 +82,13 @@ def font_glyphs(page: Any) -> list[list[int]]:
     return rows
 
 
+def _font_statistics(page: Any) -> tuple[list[list[int]], list[Counter[DecodeSource]]]:
+    """Glyphs per font row and their decode sources (kept per page: a revisit recomputes nothing)."""
+    glyphs_of = font_glyphs(page)
+    glyphs = page.glyphs
+    return glyphs_of, [Counter(glyphs[i].decode_source for i in idx) for idx in glyphs_of]
+
+
 class FontTableModel(RowsModel):
     """Rows are the page's PageFont records (not copied); glyph statistics computed once per page."""
 
@@ -91,6 +99,7 @@ class FontTableModel(RowsModel):
         self.fonts: tuple[Any, ...] = ()
         self.glyphs_of: list[list[int]] = []
         self.sources: list[Counter[DecodeSource]] = []
+        self._cache = PageCache()
 
     def set_page(self, page: Any) -> None:
         self.beginResetModel()
@@ -98,9 +107,7 @@ class FontTableModel(RowsModel):
             self.fonts, self.glyphs_of, self.sources = (), [], []
         else:
             self.fonts = tuple(page.fonts)
-            self.glyphs_of = font_glyphs(page)
-            glyphs = page.glyphs
-            self.sources = [Counter(glyphs[i].decode_source for i in idx) for idx in self.glyphs_of]
+            self.glyphs_of, self.sources = self._cache.get(page, "fonts", lambda: _font_statistics(page))
         self.endResetModel()
 
     def row_count(self) -> int:

@@ -100,6 +100,26 @@ HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "x", "y", "code", "MCID",
 COLUMN_WIDTHS = {"#": 38, "char": 30, "status": 64, "font": 42, "x": 54, "y": 54, "origin": 50, "decode": 80}
 STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in the middle (tooltip: whole)
 FILTER_KEYS = ("font", "origin", "status", "text")
+PAGES_CACHED = 8  # pages whose rows and filter choices are kept: a revisit costs no refiltering
+
+
+class PageCache:
+    """Values computed from one page's records, kept for the last few pages (keyed by the record
+    object itself, which the window's page cache hands back unchanged on a revisit)."""
+
+    def __init__(self, size: int = PAGES_CACHED) -> None:
+        self.size = size
+        self.entries: dict[tuple[int, Any], tuple[Any, Any]] = {}
+
+    def get(self, owner: Any, key: Any, compute: Callable[[], Any]) -> Any:
+        hit = self.entries.get((id(owner), key))
+        if hit is not None and hit[0] is owner:
+            return hit[1]
+        value = compute()
+        if len(self.entries) >= self.size * 4:
+            self.entries.pop(next(iter(self.entries)))
+        self.entries[(id(owner), key)] = (owner, value)
+        return value
 
 
 class GlyphTableModel(RowsModel):
@@ -115,6 +135,7 @@ class GlyphTableModel(RowsModel):
         self.filters: dict[str, str] = {}
         self.sort_column = 0
         self.sort_order = Qt.SortOrder.AscendingOrder
+        self._cache = PageCache()
 
     # -- content ------------------------------------------------------------------------------
     def set_classified(self, classified: Any) -> None:
@@ -147,6 +168,12 @@ class GlyphTableModel(RowsModel):
 
     def refilter(self) -> None:
         self.beginResetModel()
+        key = (self.glyph_set, tuple(sorted(self.filters.items())), self.sort_column, self.sort_order)
+        rows, self.row_of = self._cache.get(self.classified, key, self._filtered_sorted)
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def _filtered_sorted(self) -> tuple[tuple[int, ...], dict[int, int]]:
         rows = self._base()
         glyphs, c = self.glyphs, self.classified
         font = self.filters.get("font")
@@ -163,9 +190,14 @@ class GlyphTableModel(RowsModel):
             rows = [i for i in rows if _matches(glyphs[i], text)]
         self.rows = rows
         self._sort_rows()
-        self.endResetModel()
+        return tuple(self.rows), self.row_of
 
     def _sort_rows(self) -> None:
+        descending = self.sort_order == Qt.SortOrder.DescendingOrder
+        if self.sort_column == 0:  # paint order: the glyph sets and filters keep it already
+            self.rows.sort(reverse=descending)
+            self.row_of = {p: r for r, p in enumerate(self.rows)}
+            return
         key_fn = COLUMNS[self.sort_column][2]
         glyphs, c = self.glyphs, self.classified
 
@@ -257,6 +289,14 @@ class RunTableModel(RowsModel):
         return tuple(self.runs[row].glyphs)
 
 
+def _choices(classified: Any) -> tuple[list[str], list[str]]:
+    """The Font and Origin filter choices of a page: its font keys and glyph origins."""
+    if classified is None:
+        return [], []
+    glyphs = classified.glyphs
+    return sorted({g.font_key for g in glyphs}), sorted({_origin(g) for g in glyphs})
+
+
 def _matches(g: Glyph, text: str) -> bool:
     if text.lower().startswith("u+"):
         return any(f"{ord(ch):04X}".startswith(text[2:].upper()) for ch in g.unicode)
@@ -271,6 +311,7 @@ class GlyphTablePanel(QWidget):
         self.facts: Any = None
         self.page_number = 0
         self.filter_note = ""  # what a page change did to the filters, said in the banner
+        self._choices = PageCache()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         bar = QGridLayout()
@@ -401,10 +442,8 @@ class GlyphTablePanel(QWidget):
         new_page, self.page_number = page != self.page_number, page
         self._updating = True
         try:
-            for combo, values in (
-                (self.font_combo, sorted({g.font_key for g in classified.glyphs}) if classified else []),
-                (self.origin_combo, sorted({_origin(g) for g in classified.glyphs}) if classified else []),
-            ):
+            fonts, origins = self._choices.get(classified, "choices", lambda: _choices(classified))
+            for combo, values in ((self.font_combo, fonts), (self.origin_combo, origins)):
                 current = combo.currentText()
                 combo.blockSignals(True)
                 combo.clear()
