@@ -41,6 +41,16 @@ def two_page_pdf(path) -> None:
     pdf.save(path)
 
 
+def window_at(qtbot, size: tuple[int, int], path, page: int) -> MainWindow:
+    """A window of `size` (not the fixture's) showing `page` of `path`."""
+    w = MainWindow(settings=make_settings())
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    open_file(qtbot, w, path, page=page)
+    return w
+
+
 # -- 1. legible by default ---------------------------------------------------------------------
 
 
@@ -102,11 +112,7 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
 def test_the_canvas_gets_most_of_the_window(qtbot, demo_pdf, size) -> None:
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    open_file(qtbot, w, demo_pdf, page=7)
+    w = window_at(qtbot, size, demo_pdf, 7)
     qtbot.wait(50)
     canvas = w.canvas.width() * w.canvas.height()
     share = canvas / (w.width() * w.height())
@@ -130,11 +136,7 @@ def test_resizing_a_side_column_settles_the_fitted_canvas(qtbot, demo_pdf) -> No
                 self.count += 1
             return False
 
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(1600, 1000)
-    w.show()
-    open_file(qtbot, w, demo_pdf, page=6)
+    w = window_at(qtbot, (1600, 1000), demo_pdf, 6)
     counter = CountResizes()
     w.canvas.viewport().installEventFilter(counter)
     for width in (560, 540, 580, 500, 470):
@@ -208,11 +210,7 @@ def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
 
 @pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
 def test_mode_tabs_fit_the_text_dock_without_scroll_arrows(qtbot, demo_pdf, size) -> None:
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    open_file(qtbot, w, demo_pdf, page=2)  # structure falls back here: the titles stay short
+    w = window_at(qtbot, size, demo_pdf, 2)  # structure falls back here: the titles stay short
     qtbot.wait(50)
     bar = w.text_tabs.tabs
     right = max(bar.tabRect(i).right() for i in range(bar.count()))
@@ -523,11 +521,7 @@ def test_a_truncated_pdf_is_a_damaged_pdf_named_once(qtbot, window, demo_pdf, tm
 def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None:
     from PySide6.QtWidgets import QAbstractScrollArea
 
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    open_file(qtbot, w, demo_pdf, page=7)
+    w = window_at(qtbot, size, demo_pdf, 7)
     w.probe_panel.probe((40, 0, 700, 60))
     w.diagnostics.select_finding("culled_glyphs")
     names = ["legend", "pages", "text", "details", "glyph_table", "diagnostics", "probe", "find"]
