@@ -10,8 +10,6 @@ select that font's object here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.object_tree import ObjectNode, find_font, page_object_tree
 from glyphscope.inspector.session import Session
 
@@ -31,7 +30,7 @@ ROLE_COLOURS = {"font": "#2e7d32", "form": "#8e24aa", "struct": "#1565c0", "anno
 _PLACEHOLDER = "…"
 
 
-class ObjectsPanel(QWidget):
+class ObjectsPanel(InFrontPanel, QWidget):
     source = "objects"
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
@@ -76,13 +75,12 @@ class ObjectsPanel(QWidget):
         if view is None or view.analysis is None or view.page_number == self.page_number:
             return
         self._wanted = view.page_number
-        if self.isVisible():
+        if self.in_front():
             self._show(self._wanted)
         else:
             self.label.setText(f"Page {self._wanted}: its objects are read when this panel is shown.")
 
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
+    def came_to_front(self) -> None:
         if self._wanted and self._wanted != self.page_number:
             self._show(self._wanted)
 

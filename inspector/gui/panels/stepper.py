@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.trace import TEXT_SHOWING, trace_page
+from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
@@ -112,7 +113,7 @@ class StepModel(RowsModel):
         return None
 
 
-class StepperPanel(QWidget):
+class StepperPanel(InFrontPanel, QWidget):
     source = "stepper"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -230,13 +231,12 @@ class StepperPanel(QWidget):
         self._wanted = n
         if self.stepper.trace is not None:
             self.stepper.load(None)
-        if self.isVisible():
+        if self.in_front():
             self.start_trace()
         else:
             self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
 
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
+    def came_to_front(self) -> None:
         if self._wanted is not None and self.stepper.page_number != self._wanted:
             self.start_trace()
 

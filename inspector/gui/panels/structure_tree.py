@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
@@ -29,7 +30,7 @@ def structure_job(document: Any, page_number: int, *, token: CancelToken) -> Any
     return page_structure_tree(document, page_number)
 
 
-class StructureTreePanel(QWidget):
+class StructureTreePanel(InFrontPanel, QWidget):
     source = "structure_tree"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -73,13 +74,12 @@ class StructureTreePanel(QWidget):
             self._fill()
             return
         self._wanted = n
-        if self.isVisible():
+        if self.in_front():
             self.start()
         else:
             self.label.setText(f"Page {n}: the structure tree is read when this panel is shown.")
 
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
+    def came_to_front(self) -> None:
         if self._wanted and self._wanted != self.page_number:
             self.start()
 
