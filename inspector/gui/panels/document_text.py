@@ -68,7 +68,10 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
         self.mode_combo = QComboBox()
         self.mode_combo.setObjectName("document_text.mode")
         self.mode_combo.addItems(list(MODES))
-        self.extract_button = QPushButton("Extract all pages")
+        self.mode_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.mode_combo.setMinimumContentsLength(6)
+        self.extract_button = QPushButton("Extract all")
+        self.extract_button.setToolTip("Extract the text of every page in the chosen mode")
         self.extract_button.setObjectName("document_text.extract")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("document_text.cancel")
@@ -78,7 +81,11 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName("document_text.progress")
         self.progress.setTextVisible(True)
-        for w in (QLabel("Mode"), self.mode_combo, self.extract_button, self.cancel_button, self.save_button):
+        self.mode_combo.setToolTip("Text mode of the extraction")
+        for button in (self.extract_button, self.cancel_button, self.save_button):
+            # the style's 80 px minimum would push the row past a side column
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 18)
+        for w in (self.mode_combo, self.extract_button, self.cancel_button, self.save_button):
             bar.addWidget(w)
         bar.addStretch(1)
         layout.addLayout(bar)

@@ -42,14 +42,16 @@ SOURCE_SHORT = {
     DecodeSource.UNRESOLVED: "UNRESOLVED",
 }
 
-CARD_ONLY = (
+CARD_ONLY = (  # the panel's summary line counts the fonts without ToUnicode
+    "ToUnicode",
     "Type",
     "Base font",
     "Encoding",
     "Widths",
     "Embedded",
 )  # in the Font card; the header menu shows them
-MAX_COLUMN = 100  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
+NUMBER_COLUMNS = {"Glyphs": 48, "Unresolved": 56}
+MAX_COLUMN = 84  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
 HEADERS = (  # what triage needs first, then the font's identity
     "Key",
     "Form",
@@ -291,8 +293,9 @@ class FontsPanel(QWidget):
             self.model.set_page(facts.page if facts is not None else None)
             self.table.resizeColumnsToContents()
             for col in range(self.model.columnCount()):
-                if self.table.columnWidth(col) > MAX_COLUMN:
-                    self.table.setColumnWidth(col, MAX_COLUMN)
+                cap = NUMBER_COLUMNS.get(HEADERS[col], MAX_COLUMN)  # counts: their header may elide
+                if self.table.columnWidth(col) > cap:
+                    self.table.setColumnWidth(col, cap)
         finally:
             self._updating = False
         if facts is None:

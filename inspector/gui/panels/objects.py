@@ -51,7 +51,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("objects.tree")
         self.tree.setHeaderLabels(["Object", "Value"])
-        self.tree.setColumnWidth(0, 260)
+        self.tree.setColumnWidth(0, 200)
         self.tree.setUniformRowHeights(True)
         self.raw = QPlainTextEdit()
         self.raw.setObjectName("objects.raw")

@@ -152,9 +152,9 @@ class StepperPanel(InFrontPanel, QWidget):
                 ),
             ),
         )
-        bar = QHBoxLayout()
-        bar.setSpacing(2)
-        for buttons in rows:
+        for buttons in rows:  # a row each: both fit a 350 px side column
+            bar = QHBoxLayout()
+            bar.setSpacing(2)
             for name, text, tip, slot in buttons:
                 button = QToolButton()
                 button.setText(text)
@@ -163,9 +163,8 @@ class StepperPanel(InFrontPanel, QWidget):
                 button.clicked.connect(lambda _=False, s=slot: s())
                 bar.addWidget(button)
                 self.buttons[name] = button
-            bar.addSpacing(8)
-        bar.addStretch(1)
-        layout.addLayout(bar)
+            bar.addStretch(1)
+            layout.addLayout(bar)
         ops = QHBoxLayout()
         ops.addWidget(QLabel("Break on:"))
         self.operator_edit = QLineEdit(DEFAULT_OPERATOR_BREAKS)
@@ -188,7 +187,8 @@ class StepperPanel(InFrontPanel, QWidget):
         self.table.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 22), (1, 56), (2, 110), (3, 90), (5, 50)):
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # long form paths: tooltip below
+        for column, width in ((0, 22), (1, 44), (2, 84), (3, 76), (5, 44)):
             self.table.setColumnWidth(column, width)
         self.table.clicked.connect(self._on_clicked)
         self.state = QTextBrowser()

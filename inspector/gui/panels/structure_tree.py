@@ -54,7 +54,7 @@ class StructureTreePanel(InFrontPanel, QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("structure_tree.view")
         self.tree.setHeaderLabels(["Element", "Glyphs", "Text"])
-        self.tree.setColumnWidth(0, 200)
+        self.tree.setColumnWidth(0, 150)  # deep trees: the text column elides, its tooltip is whole
         self.tree.setColumnWidth(1, 56)
         self.tree.setUniformRowHeights(True)
         layout.addWidget(self.tree, 1)
