@@ -108,6 +108,8 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
     fades = {part.style.colour: part.style.fades for part in gaps.parts}
     assert gaps.fade_height == drawing.fade_height
     assert fades[L.GAP_NOT_INSERTED_COLOUR] and not fades.get(L.GAP_INSERTED_COLOUR, False)
+    floor = fades[L.GAP_NOT_INSERTED_COLOUR]  # seen at Fit page, fainter than a space, not a tint
+    assert overlays.FADE_FLOOR < floor < 1.0 and overlays.outline_opacity(0.0, floor) == floor
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])

@@ -35,7 +35,7 @@ class Style:
     line_alpha: int = 230
     dash: bool = False
     dot: bool = False
-    fades: bool = False  # drawn fainter while the layer's fade_height is small on screen
+    fades: float = 0.0  # > 0: drawn fainter, down to this opacity, while the layer's fade_height is small
 
 
 @dataclass(slots=True)
@@ -238,9 +238,9 @@ def _page_boxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]
 def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     b = _Builder("glyphs", _page_rect(facts))
     # Thin outlines without fill, so the letters stay readable; hover and selection fill.
-    page_style = Style(L.PAGE_STREAM_COLOUR, 0.8, line_alpha=120, fades=True)
+    page_style = Style(L.PAGE_STREAM_COLOUR, 0.8, line_alpha=120, fades=FADE_FLOOR)
     form_styles = {
-        path: Style(colour, 1.0, line_alpha=190, fades=True) for path, colour in form_colours.items()
+        path: Style(colour, 1.0, line_alpha=190, fades=FADE_FLOOR) for path, colour in form_colours.items()
     }
     for g in facts.page.glyphs:
         b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
@@ -257,13 +257,15 @@ def typical_height(heights: Sequence[float]) -> float:
 
 
 FADE_FROM_PX, FADE_TO_PX, FADE_FLOOR = 10.0, 30.0, 0.25
+GAP_FADE_FLOOR = 0.35  # "no space" marks: fainter than a space inserted, yet seen at Fit page
 
 
-def outline_opacity(height_px: float) -> float:
-    """How opaque glyph outlines are drawn for glyphs `height_px` tall on screen: faint while the
-    letters are small (outlines of neighbouring glyphs would merge into a tint), full from 30 px."""
+def outline_opacity(height_px: float, floor: float = FADE_FLOOR) -> float:
+    """How opaque glyph outlines are drawn for glyphs `height_px` tall on screen: faint (down to
+    `floor`) while the letters are small (outlines of neighbouring glyphs would merge into a tint),
+    full from 30 px."""
     share = (height_px - FADE_FROM_PX) / (FADE_TO_PX - FADE_FROM_PX)
-    return min(1.0, max(FADE_FLOOR, FADE_FLOOR + (1.0 - FADE_FLOOR) * share))
+    return min(1.0, max(floor, floor + (1.0 - floor) * share))
 
 
 def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
@@ -456,10 +458,10 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     n = len(glyphs)
     b = _Builder("word_gaps", _page_rect(facts))
     inserted = Style(L.GAP_INSERTED_COLOUR, 1.5)
-    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.5, fades=True)
+    not_inserted = Style(L.GAP_NOT_INSERTED_COLOUR, 1.5, fades=GAP_FADE_FLOOR)  # findable, not a tint
     near_miss = Style(L.GAP_NEAR_MISS_COLOUR, 3.0)
     near_dot = Style(L.GAP_NEAR_MISS_COLOUR, 1.0, fill=L.GAP_NEAR_MISS_COLOUR, fill_alpha=220)
-    other = Style("#90a4ae", 1.0, dot=True, fades=True)
+    other = Style("#90a4ae", 1.0, dot=True, fades=GAP_FADE_FLOOR)
     for d in view.word_gaps:
         if not (0 <= d.before < n and 0 <= d.after < n):
             continue
@@ -665,15 +667,15 @@ def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransf
     painter.save()
     painter.setTransform(page_to_scene, True)
     full = painter.opacity()
-    faded = full
+    height_px = 1e9  # no fade_height: nothing fades
     if drawing.fade_height:
         t = painter.worldTransform()
-        scale = abs(t.m11() * t.m22() - t.m12() * t.m21()) ** 0.5
-        faded = full * outline_opacity(drawing.fade_height * scale)
+        height_px = drawing.fade_height * abs(t.m11() * t.m22() - t.m12() * t.m21()) ** 0.5
     for part in drawing.parts:
         if not _meets(part.bounds, user_rect):
             continue
-        painter.setOpacity(faded if part.style.fades else full)
+        floor = part.style.fades
+        painter.setOpacity(full * outline_opacity(height_px, floor) if floor else full)
         pen, brush = _pen_brush(part.style)
         painter.setPen(pen)
         painter.setBrush(brush)
