@@ -149,8 +149,8 @@ def legible_1600() -> None:
 def legible_1280() -> None:
     w = window(SMALL, page=2)
     save(w, "legible-1280")
-    w.canvas.set_zoom(2.0)
-    w.canvas.centerOn(w.canvas.page_rect.center().x(), w.canvas.page_rect.top() + 160)
+    title = [g.paint_index for g in w.bundle.facts.page.glyphs if g.font_size > 20]  # PDF Reference Manual
+    centre_on_glyph(w, title[len(title) // 2], 2.0)
     save(w, "legible-200")
     close(w)
 
