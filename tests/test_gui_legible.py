@@ -474,7 +474,9 @@ def test_mcid_labels_do_not_sit_on_the_reading_order_numbers(qtbot, window, demo
 # -- 9. an unresolved glyph lists its decoding chain ------------------------------------------
 
 
-def test_glyph_details_of_an_unresolved_glyph_list_every_step_of_the_chain(qtbot, window, tmp_path) -> None:
+def test_glyph_details_of_an_unresolved_glyph_list_every_step_of_the_chain(
+    qtbot, window, tmp_path, monkeypatch
+) -> None:
     from tests.test_font_table import simple_pdf
 
     path = tmp_path / "codes.pdf"
@@ -494,6 +496,14 @@ def test_glyph_details_of_an_unresolved_glyph_list_every_step_of_the_chain(qtbot
     assert positions == sorted(positions)  # in the order the decoder runs them
     window.session.select([1], "canvas")  # a resolved glyph: no chain (Fonts › Codes has it)
     assert "Decoding chain" not in window.details.text()
+    from glyphscope.inspector import font_table
+
+    def broken(*args):
+        raise RuntimeError("damaged /Font dictionary")
+
+    monkeypatch.setattr(font_table, "glyph_chain", broken)  # a font object that cannot be read again
+    window.session.select([0], "canvas")
+    assert "the font could not be read again: RuntimeError: damaged /Font dictionary" in window.details.text()
 
 
 # -- also: a truncated PDF ----------------------------------------------------------------------

@@ -233,7 +233,10 @@ class GlyphDetailsPanel(QWidget):
 
         if self.session.document is None:
             return ""
-        explanation, problem = glyph_chain(self.session.document, page, g)
+        try:
+            explanation, problem = glyph_chain(self.session.document, page, g)
+        except Exception as exc:  # noqa: BLE001 -- a broken font object must not blank the details
+            explanation, problem = None, f"the font could not be read again: {type(exc).__name__}: {exc}"
         if explanation is None:
             return f"<p><b>Decoding chain</b>: {html.escape(problem or '')}</p>"
         items = "".join(f"<li>{html.escape(line)}</li>" for line in chain_lines(explanation))
