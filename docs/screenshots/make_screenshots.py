@@ -325,14 +325,16 @@ def help_guide() -> None:
 @shot
 def report_html() -> None:
     out_dir = Path(tempfile.mkdtemp(prefix="glyphscope-report-"))
-    w = window(SMALL, page=2)
-    w.find_panel.search("Word gaps")
+    w = window(SMALL, page=7)
+    w.find_panel.search("Plate K")  # on the page, not in the text: Find explains (a culled slug)
     wait_until(lambda: w.find_panel.worker is None if hasattr(w.find_panel, "worker") else True)
     settle(500)
     w.exporter.ask_path = lambda kind, suggestion: str(out_dir / suggestion)  # type: ignore[method-assign]
     done: list[str] = []
     w.exporter.exported.connect(lambda kind, path: done.append(path))
-    w.exporter.triage_report(notes="Page 2: the TJ gaps read as spaces, as they should.")
+    w.exporter.triage_report(
+        notes="Customer: a search for the plate finds nothing. It is the printer's slug."
+    )
     wait_until(lambda: bool(done), timeout=120)
     close(w)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
