@@ -14,6 +14,8 @@ import shiboken6
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+CHECK_DELAYS_MS = (0, 120)
+
 
 class InFrontPanel:
     """Mixin for QWidget panels (listed before QWidget in the bases); override `came_to_front`."""
@@ -30,7 +32,7 @@ class InFrontPanel:
     def showEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
         super().showEvent(event)  # type: ignore[misc]
         self._hook_dock()
-        QTimer.singleShot(0, self._check_front)
+        self._check_soon()
 
     def _hook_dock(self) -> None:
         if self._dock_hooked:
@@ -39,8 +41,13 @@ class InFrontPanel:
         while parent is not None and not isinstance(parent, QDockWidget):
             parent = parent.parentWidget()
         if parent is not None:
-            parent.visibilityChanged.connect(lambda visible: QTimer.singleShot(0, self._check_front))
+            parent.visibilityChanged.connect(lambda visible: self._check_soon() if visible else None)
             self._dock_hooked = True
+
+    def _check_soon(self) -> None:
+        """Once the tab switch is laid out (and once more: a window manager may map it later)."""
+        for delay in CHECK_DELAYS_MS:
+            QTimer.singleShot(delay, self._check_front)
 
     def _check_front(self) -> None:
         if shiboken6.isValid(self) and self.in_front():
