@@ -70,6 +70,28 @@ def test_pages_open_at_fit_and_a_new_file_at_the_default_zoom(qtbot, window, dem
     assert visible.contains(canvas.page_rect)  # the whole new page, not a blank corner of it
 
 
+def test_a_page_far_taller_than_the_view_opens_at_fit_width_from_its_top(qtbot, window, tmp_path) -> None:
+    from glyphscope.inspector.gui.canvas import TALL_PAGE
+    from tests.pdfbuild import make_pdf
+
+    path = tmp_path / "receipt.pdf"  # a till receipt: 3 inches wide, 40 inches long
+    make_pdf([b"BT /F1 9 Tf 12 2860 Td (TOTAL 12.40) Tj ET"], media_box=[0, 0, 216, 2880]).save(path)
+    w = window
+    open_file(qtbot, w, path)
+    canvas = w.canvas
+    assert canvas.fit_mode == "page"  # the default fit, which for this page means its width
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom("width"), rel=1e-3)
+    vp = canvas.maximumViewportSize()
+    assert TALL_PAGE * vp.height() / vp.width() < 2880 / 216
+    visible = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert visible.top() <= canvas.page_rect.top() + 1  # the top of the receipt, where its text starts
+    other = tmp_path / "small.pdf"
+    two_page_pdf(other)  # an ordinary page after it: the whole page again
+    open_file(qtbot, w, other)
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    assert canvas.mapToScene(canvas.viewport().rect()).boundingRect().contains(canvas.page_rect)
+
+
 def test_fit_includes_glyphs_painted_off_the_page(qtbot, window, demo_pdf) -> None:
     w = window
     open_file(qtbot, w, demo_pdf, page=7)

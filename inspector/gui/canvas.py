@@ -27,6 +27,7 @@ from glyphscope.inspector.layers import LAYERS
 from glyphscope.inspector.session import Session
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
+TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 # Layers whose marks answer hover and click, the most specific first.
 TOOLTIP_LAYERS = (
     "word_gaps",
@@ -392,16 +393,22 @@ class PageView(QGraphicsView):
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         vp = self.maximumViewportSize()
         width_zoom = (vp.width() - bar - 24) / rect.width()
-        if mode == "width":
-            return width_zoom
-        return min(width_zoom, (vp.height() - bar - 24) / rect.height())
+        height_zoom = (vp.height() - bar - 24) / rect.height()
+        if mode == "width" or height_zoom * TALL_PAGE < width_zoom:
+            return width_zoom  # a page far taller than the view: Fit page would be a thin strip
+        return min(width_zoom, height_zoom)
 
     def fit_page(self) -> None:
         if self.page_rect.isEmpty():
             self.fit_mode = "page"
             return
-        self.set_zoom(self.fit_zoom("page"), "page")
-        self.centerOn(self._fit_rect().center())
+        zoom = self.fit_zoom("page")
+        self.set_zoom(zoom, "page")
+        rect = self._fit_rect()
+        if zoom >= self.fit_zoom("width") - 1e-9 and rect.height() * zoom > self.viewport().height():
+            self.centerOn(QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / zoom))
+        else:
+            self.centerOn(rect.center())
 
     def fit_width(self) -> None:
         if self.page_rect.isEmpty():
