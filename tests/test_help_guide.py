@@ -16,7 +16,11 @@ def test_help_menu_opens_the_guide_with_legend_decisions_and_keys(qtbot: Any, wi
     text = guide.browser.toPlainText()
     for layer in LAYERS:  # the legend is the layer table itself
         assert layer.label in text and layer.tooltip in text
-    assert "0.15 × the next glyph's box height" in text and "near misses" in text and "0.5 × the glyph height" in text
+    assert (
+        "0.15 × the next glyph's box height" in text
+        and "near misses" in text
+        and "0.5 × the glyph height" in text
+    )
     # Keyboard shortcuts come from the window's actions and the stepper's keys.
     assert "F1" in text and "How to read the page" in text
     assert window.act_open.shortcut().toString() in text
