@@ -21,6 +21,7 @@ from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, CullDecision, DuplicateDecision
+from glyphscope.core.visibility import VISIBILITY_RECORDS
 
 DECODING_CHAIN = (
     "ToUnicode, /Encoding (CMap or /Differences), character collection, base encoding, font program"
@@ -168,6 +169,7 @@ DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
     DuplicateDecision,
     FormMembershipDecision,
     DecodeFallbackDecision,
+    *VISIBILITY_RECORDS,
     *ASSEMBLY_RECORDS,
     ActualTextDecision,
 )
@@ -181,6 +183,7 @@ def page_decisions(
     glyphs, then the decisions that made `text`. `params` made `classified` and `text`."""
     return [
         *classified.culls,
+        *(classified.visibility.records if classified.visibility is not None else ()),
         *classified.duplicates,
         *form_membership_decisions(page),
         *decode_fallback_decisions(page.glyphs),

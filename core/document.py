@@ -332,6 +332,9 @@ class Document:
             diagnostics=tuple(diags),
             instruction_count=interp.instruction_count,
             has_struct_parents=has_struct_parents,
+            clips=tuple(interp.clips),
+            fills=tuple(interp.fills),
+            paints=tuple(interp.paints),
             actual_text=tuple(interp.actual_text),
         )
 

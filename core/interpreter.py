@@ -23,10 +23,20 @@ from glyphscope.core.content import content_streams, measure, truncated_instruct
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.loader import FontCache
-from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect, transform_rect
+from glyphscope.core.geometry import (
+    IDENTITY,
+    Matrix,
+    Point,
+    Rect,
+    intersect,
+    invert,
+    multiply,
+    normalize_rect,
+    transform_rect,
+)
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
-from glyphscope.core.page import FormUse, PageFont
+from glyphscope.core.page import ClipPath, ClipRecord, FillState, FormUse, PageFont, PaintObject, Polygon
 from glyphscope.core.state import GraphicsState, MarkedContent, TextState
 
 MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
@@ -44,6 +54,35 @@ _A = "a"  # array
 _NAME = "N"  # name
 _ANY = "*"  # name or dict (BDC properties)
 
+_PATH_OPS = frozenset(("m", "l", "c", "v", "y", "h", "re", "W", "W*"))  # path construction and clip
+_STATE_IN_PATH = frozenset(
+    [
+        "g",
+        "rg",
+        "k",
+        "cs",
+        "sc",
+        "scn",
+        "G",
+        "RG",
+        "K",
+        "CS",
+        "SC",
+        "SCN",
+        "w",
+        "J",
+        "j",
+        "d",
+        "M",
+        "i",
+        "ri",
+        "gs",
+    ]
+)
+"""Not allowed inside a path object (ISO 32000-1 §8.2), but producers set the colour there
+(`m l l l h 0.8 0.2 0 rg f`): reading a path back steps over them (they leave the CTM alone)."""
+_PATH_OR_STATE = _PATH_OPS | _STATE_IN_PATH
+
 # Operators we understand but that cannot affect text: paths, colours, images, shading…
 _IGNORED = frozenset(
     [
@@ -54,39 +93,12 @@ _IGNORED = frozenset(
         "d",
         "ri",
         "i",
-        "gs",
-        "m",
-        "l",
-        "c",
-        "v",
-        "y",
-        "h",
-        "re",
-        "S",
-        "s",
-        "f",
-        "F",
-        "f*",
-        "B",
-        "B*",
-        "b",
-        "b*",
-        "n",
-        "W",
-        "W*",
         "CS",
-        "cs",
         "SC",
         "SCN",
-        "sc",
-        "scn",
         "G",
-        "g",
         "RG",
-        "rg",
         "K",
-        "k",
-        "sh",
         "MP",
         "DP",
         "d0",
@@ -94,11 +106,49 @@ _IGNORED = frozenset(
         "BI",
         "ID",
         "EI",
+        # Tracked for visibility (issue 12) unless TRACK_VISIBILITY is off:
+        *_PATH_OPS,  # read back by the painting operator that ends the path
+        *["gs", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n", "cs", "sc", "scn", "g", "rg", "k", "sh"],
+        "INLINE IMAGE",
     ]
 )
 
+TRACK_VISIBILITY = True
+"""Track clipping paths, fill colour and alpha and opaque paint objects (issue 12). Off, those
+operators are ignored as before (benchmarks/bench_visibility.py times both)."""
 
-_ALL_NUMBERS = frozenset(("n", "nn", "nnnnnn"))
+CURVE_STEPS = 4  # a Bézier segment is flattened to this many straight segments
+_FILL_RULES = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False, "b*": True}
+_DEVICE_FAMILIES = {
+    "/DeviceGray": "gray",
+    "/G": "gray",
+    "/CalGray": "gray",
+    "/DeviceRGB": "rgb",
+    "/RGB": "rgb",
+    "/CalRGB": "rgb",
+    "/DeviceCMYK": "cmyk",
+    "/CMYK": "cmyk",
+    "/Pattern": "pattern",
+    "/Lab": "lab",
+    "/Indexed": "indexed",
+    "/I": "indexed",
+    "/Separation": "separation",
+    "/DeviceN": "devicen",
+}
+_INITIAL_COLOUR = {
+    "gray": (0.0,),
+    "rgb": (0.0, 0.0, 0.0),
+    "cmyk": (0.0, 0.0, 0.0, 1.0),
+    "lab": (0.0, 0.0, 0.0),
+    "indexed": (0.0,),
+    "separation": (1.0,),
+    "devicen": (1.0,),
+    "pattern": (),
+}
+_ICC_FAMILIES = {1: "gray", 3: "rgb", 4: "cmyk"}
+
+
+_ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
 _NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
 
 
@@ -290,6 +340,20 @@ class PageInterpreter:
             "BX": (self.op_BX, ""),
             "EX": (self.op_EX, ""),
         }
+        # Visibility (issue 12): the clip, the fill colour and alpha, paint objects.
+        self.clips: list[ClipRecord] = []
+        self.fills: list[FillState] = [FillState()]
+        self._fill_ids: dict[FillState, int] = {FillState(): 0}
+        self.paints: list[PaintObject] = []
+        self._stream: Sequence[Any] = ()  # the instructions of the stream being run
+        self._prev_handled = -1  # stream index of the instruction handled before the current one
+        self._w_prev = -1  # ... before the last W/W*
+        self._clip_kind = 1  # 1: that W, 2: W*
+        self._clip_at = -1  # stream index of the last W/W* ...
+        self._clip_stream: Sequence[Any] = ()  # ... in this stream
+        self._resource_cache: dict[tuple[int, str], tuple[Any, Any]] = {}  # (resources, name) → answer
+        if TRACK_VISIBILITY:
+            self._table.update(self._visibility_ops())
 
     # ------------------------------------------------------------------ driving
 
@@ -387,7 +451,9 @@ class PageInterpreter:
 
     def _over_ops_or_time(self, index: int, page_level: bool) -> None:
         """The instruction counter ran out, or its periodic look at the clock found the deadline passed."""
-        if page_level:
+        if self.ops_left >= 0 and time.monotonic() <= self.deadline:
+            return  # within budget: the indices stay those of the last handled instruction
+        if page_level:  # where the page stopped
             self.token_index = index
         self.stream_index = index
         if self.ops_left < 0:
@@ -420,6 +486,17 @@ class PageInterpreter:
             )
 
     def _run(self, instructions: Sequence[Any], page_level: bool) -> None:
+        saved_stream, saved_prev = self._stream, self._prev_handled
+        # The painting operators read their path back (_path_behind); the stepper hands over
+        # its observing wrapper, whose `instructions` are the list.
+        self._stream = getattr(instructions, "instructions", instructions)
+        self.stream_index = self._prev_handled = -1
+        try:
+            self._run_stream(instructions, page_level)
+        finally:
+            self._stream, self._prev_handled = saved_stream, saved_prev
+
+    def _run_stream(self, instructions: Sequence[Any], page_level: bool) -> None:
         table = self._table
         ignored = _IGNORED
         for index, ins in enumerate(instructions):
@@ -445,6 +522,7 @@ class PageInterpreter:
                 continue
             if page_level:
                 self.token_index = index
+            self._prev_handled = self.stream_index  # where a painting operator's path starts after
             self.stream_index = index
             handler, signature = entry
             raw = list(ins.operands)
@@ -647,6 +725,363 @@ class PageInterpreter:
         a, b, c, d, e, f = self.tm
         self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
 
+    # ------------------------------------------------- visibility (issue 12)
+    # Data only: the clip, the fill colour and alpha and the opaque paint objects in paint
+    # order. What a glyph's visibility is, core/visibility.py decides. Text render modes 4–7
+    # (text added to the clip) are not tracked: their glyphs are painted like 0–3, and the
+    # text clip they add is ignored.
+
+    def _visibility_ops(self) -> dict[str, tuple[Callable[[list[Any]], None], str]]:
+        paint = self.op_paint
+        return {
+            "W": (self.op_W, ""),
+            "W*": (self.op_Wstar, ""),
+            "n": (self.op_end_path, ""),
+            "S": (self.op_end_path, ""),  # a stroke paints no area under text: it may only clip
+            "s": (self.op_end_path, ""),
+            "f": (lambda _: paint("f"), ""),
+            "F": (lambda _: paint("F"), ""),
+            "f*": (lambda _: paint("f*"), ""),
+            "B": (lambda _: paint("B"), ""),
+            "B*": (lambda _: paint("B*"), ""),
+            "b": (lambda _: paint("b"), ""),
+            "b*": (lambda _: paint("b*"), ""),
+            "g": (self.op_g, "n"),
+            "rg": (self.op_rg, "nnn"),
+            "k": (self.op_k, "nnnn"),
+            "cs": (self.op_cs, "N"),
+            "sc": (self.op_sc, ""),
+            "scn": (self.op_sc, ""),
+            "gs": (self.op_gs, "N"),
+            "sh": (self.op_sh, "N"),
+            "INLINE IMAGE": (self.op_inline_image, ""),
+        }
+
+    def op_paint(self, op: str) -> None:
+        """f F f* B B* b b*: the path's area is painted with the fill colour (then it may clip)."""
+        polygons, clip_rule, clip_at = self._path_behind()
+        if polygons:
+            fill_id = self.gs.fill
+            fs = self.fills[fill_id]
+            self.paints.append(
+                PaintObject(
+                    "fill",
+                    polygons,
+                    _bbox(polygons),
+                    _FILL_RULES[op],
+                    fs.alpha >= 1.0 and not fs.soft_mask and fs.family != "pattern",
+                    fill_id,
+                    self.gs.clip,
+                    len(self.glyphs),
+                    self.token_index,
+                    self.stream_index,
+                    self.frame.form_path,
+                )
+            )
+        if clip_rule:
+            self._clip_path(polygons, clip_rule, clip_at)
+
+    def op_end_path(self, _: list[Any]) -> None:
+        """n S s: nothing is filled; a W/W* just before intersects the path into the clip."""
+        if self._clip_at == self._prev_handled >= 0 and self._clip_stream is self._stream:
+            polygons, clip_rule, clip_at = self._path_behind()
+            if clip_rule:
+                self._clip_path(polygons, clip_rule, clip_at)
+
+    def op_W(self, _: list[Any], kind: int = 1) -> None:
+        self._clip_at = self.stream_index  # the painting operator right after it reads the path back
+        self._clip_stream = self._stream
+        self._clip_kind = kind
+        self._w_prev = self._prev_handled
+
+    def op_Wstar(self, o: list[Any]) -> None:
+        self.op_W(o, 2)
+
+    def _path_behind(self) -> tuple[tuple[Polygon, ...], int, int]:
+        """The path of the painting operator being run, read back from its stream.
+
+        Path construction (m l c v y h re) and W/W* are not executed one by one: they are
+        contiguous just before their painting operator and the CTM cannot change among
+        them (ISO 32000-1 §8.5.1), so the painting operator reads them back — a stroked
+        drawing costs nothing. Returns the subpaths as polygons in user space (curves
+        flattened to CURVE_STEPS segments), the clip rule (0 none, 1 W, 2 W*) and the W's
+        index in the stream.
+        """
+        stream = self._stream
+        end = min(self.stream_index, len(stream))
+        first_rule, first_at = 0, -1
+        prev = self._prev_handled
+        if prev >= 0 and self._clip_at == prev and self._clip_stream is stream:
+            first_rule, first_at = self._clip_kind, prev  # W n, W f: the path ends before the W
+            end = prev
+            prev = self._w_prev
+        start = max(prev + 1, 0)
+        # Everything between the previous handled instruction and here is path construction
+        # (ignored by the loop); a colour set inside the path (handled) or a budget check
+        # (which notes the index) may stand in between: then read back op by op.
+        while start > 0 and str(stream[start - 1].operator) in _PATH_OR_STATE:
+            start -= 1
+        if start >= end:
+            return (), first_rule, first_at
+        # One call serialises the whole path; its numbers are read from the bytes (faster than
+        # asking pikepdf for each instruction's operands).
+        try:
+            tokens = pikepdf.unparse_content_stream(stream[start:end]).split()
+        except (QpdfError, ValueError, TypeError):
+            return (), first_rule, first_at
+        a, b, c, d, e, f = self.gs.ctm
+        subpaths: list[list[Point]] = []
+        cur: list[Point] | None = None
+        here: Point | None = None  # the current point
+        begin: Point | None = None  # the subpath's start (h returns there)
+        clip_rule, clip_at = first_rule, first_at
+        v: list[float] = []
+        bad = False  # an operand that is not a number: the operator is skipped
+        k = start - 1  # the instruction a token belongs to: counted by operators
+        for token in tokens:
+            try:
+                v.append(float(token))
+                continue
+            except ValueError:
+                pass
+            op = token.decode("latin-1")
+            if op not in _PATH_OR_STATE:
+                bad = True  # an operand of another type (a name, an array): not a number
+                continue
+            k += 1
+            args, v = v, []
+            if bad or op not in _PATH_OPS:
+                bad = False
+                continue  # a colour or line-style operator inside the path
+            if op == "W" or op == "W*":
+                clip_rule, clip_at = (2 if op == "W*" else 1), k
+                continue
+            if op == "h":
+                if begin is not None:
+                    here = begin
+                cur = None
+                continue
+            if op == "re" and len(args) >= 4:
+                x, y, w, h = args[-4:]
+                x1, y1 = x + w, y + h
+                subpaths.append(
+                    [
+                        (a * x + c * y + e, b * x + d * y + f),
+                        (a * x1 + c * y + e, b * x1 + d * y + f),
+                        (a * x1 + c * y1 + e, b * x1 + d * y1 + f),
+                        (a * x + c * y1 + e, b * x + d * y1 + f),
+                    ]
+                )
+                here = begin = (a * x + c * y + e, b * x + d * y + f)
+                cur = None
+                continue
+            if op == "m" and len(args) >= 2:
+                x, y = args[-2:]
+                here = begin = (a * x + c * y + e, b * x + d * y + f)
+                cur = [here]
+                subpaths.append(cur)
+                continue
+            if cur is None:
+                cur = [here] if here is not None else []
+                subpaths.append(cur)
+            if op == "l" and len(args) >= 2:
+                x, y = args[-2:]
+                here = (a * x + c * y + e, b * x + d * y + f)
+                cur.append(here)
+            elif op in ("c", "v", "y") and len(args) >= (6 if op == "c" else 4):
+                if op == "c":
+                    x1, y1, x2, y2, x3, y3 = args[-6:]
+                elif op == "v":
+                    x2, y2, x3, y3 = args[-4:]
+                    x1 = y1 = 0.0
+                else:
+                    x1, y1, x3, y3 = args[-4:]
+                    x2, y2 = x3, y3
+                p3 = (a * x3 + c * y3 + e, b * x3 + d * y3 + f)
+                p0 = here if here is not None else p3
+                p1 = p0 if op == "v" else (a * x1 + c * y1 + e, b * x1 + d * y1 + f)
+                p2 = (a * x2 + c * y2 + e, b * x2 + d * y2 + f)
+                for s in range(1, CURVE_STEPS):  # an affine map keeps a Bézier a Bézier
+                    t = s / CURVE_STEPS
+                    u = 1.0 - t
+                    w0, w1, w2, w3 = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+                    cur.append(
+                        (
+                            w0 * p0[0] + w1 * p1[0] + w2 * p2[0] + w3 * p3[0],
+                            w0 * p0[1] + w1 * p1[1] + w2 * p2[1] + w3 * p3[1],
+                        )
+                    )
+                cur.append(p3)
+                here = p3
+        polygons = tuple(tuple(sp) for sp in subpaths if len(sp) >= 3)
+        return polygons, clip_rule, clip_at
+
+    def _clip_path(self, polygons: tuple[Polygon, ...], rule: int, at: int) -> None:
+        """Intersect a W (1) / W* (2) path into the clip; an empty path clips everything away."""
+        form_path = self.frame.form_path
+        rect = len(polygons) == 1 and _axis_aligned(polygons[0])
+        self._add_clip(
+            ClipPath(
+                polygons,
+                _bbox(polygons),
+                rule == 2,
+                rect,
+                "W*" if rule == 2 else "W",
+                at if not form_path else self.token_index,
+                at,
+                form_path,
+            )
+        )
+
+    def _add_clip(self, path: ClipPath) -> None:
+        gs = self.gs
+        clips = self.clips
+        if gs.clip >= 0:
+            parent = clips[gs.clip]
+            box = intersect(parent.bbox, path.bbox) if not parent.empty else None
+            record = ClipRecord(
+                path,
+                gs.clip,
+                box if box is not None else parent.bbox,
+                box is None,
+                parent.rect_only and path.rect,
+                parent.depth + 1,
+            )
+        else:
+            record = ClipRecord(path, -1, path.bbox, False, path.rect)
+        gs.clip = len(clips)
+        clips.append(record)
+
+    def _set_fill(self, fs: FillState) -> None:
+        found = self._fill_ids.get(fs)
+        if found is None:
+            found = self._fill_ids[fs] = len(self.fills)
+            self.fills.append(fs)
+        self.gs.fill = found
+
+    def _colour(self, family: str, components: tuple[float, ...]) -> None:
+        current = self.fills[self.gs.fill]
+        if current.family != family or current.components != components:
+            self._set_fill(FillState(family, components, current.alpha, current.soft_mask))
+
+    def op_g(self, o: list[Any]) -> None:
+        self._colour("gray", (o[0],))
+
+    def op_rg(self, o: list[Any]) -> None:
+        self._colour("rgb", (o[0], o[1], o[2]))
+
+    def op_k(self, o: list[Any]) -> None:
+        self._colour("cmyk", (o[0], o[1], o[2], o[3]))
+
+    def op_cs(self, o: list[Any]) -> None:
+        res = self.frame.resources
+        key = (id(res), o[0])
+        cached = self._resource_cache.get(key)
+        if cached is None or cached[0] is not res:
+            cached = self._resource_cache[key] = (res, self._colour_space_family(pikepdf.Name(o[0]), 0))
+        family = cached[1]
+        self._colour(family, _INITIAL_COLOUR.get(family, ()))
+
+    def op_sc(self, o: list[Any]) -> None:
+        numbers = [_number(v) for v in o]
+        components = tuple(v for v in numbers if v is not None)
+        family = self.fills[self.gs.fill].family
+        if o and isinstance(o[-1], pikepdf.Name):
+            family = "pattern"  # scn with a pattern name: the pattern's colours are not known
+        self._colour(family, components)
+
+    def _colour_space_family(self, cs: Any, depth: int) -> str:
+        """The family of a colour space: a device name, a /ColorSpace resource, or an array."""
+        if depth > 4:
+            return "unknown"
+        if isinstance(cs, pikepdf.Name):
+            name = str(cs)
+            found = _DEVICE_FAMILIES.get(name)
+            if found is not None:
+                return found
+            res = self.frame.resources
+            spaces = res.get("/ColorSpace") if res is not None else None
+            target = spaces.get(name) if isinstance(spaces, pikepdf.Dictionary) else None
+            return self._colour_space_family(target, depth + 1) if target is not None else "unknown"
+        if isinstance(cs, pikepdf.Array) and len(cs) > 0:
+            head = str(cs[0])
+            if head == "/ICCBased" and len(cs) > 1 and isinstance(cs[1], pikepdf.Stream):
+                n = cs[1].get("/N")
+                if isinstance(n, int) and n in _ICC_FAMILIES:
+                    return _ICC_FAMILIES[int(n)]
+                alternate = cs[1].get("/Alternate")
+                return self._colour_space_family(alternate, depth + 1) if alternate is not None else "unknown"
+            return _DEVICE_FAMILIES.get(head, "unknown")
+        return "unknown"
+
+    def op_gs(self, o: list[Any]) -> None:
+        """ExtGState: the fill alpha /ca and the soft mask /SMask (the rest cannot hide text)."""
+        res = self.frame.resources
+        key = (id(res), "gs " + o[0])
+        cached = self._resource_cache.get(key)
+        if cached is None or cached[0] is not res:
+            cached = self._resource_cache[key] = (res, self._ext_gstate(res, o[0]))
+        ca, smask = cached[1]
+        current = self.fills[self.gs.fill]
+        alpha = current.alpha if ca is None else ca
+        soft_mask = current.soft_mask if smask is None else smask
+        if alpha != current.alpha or soft_mask != current.soft_mask:
+            self._set_fill(FillState(current.family, current.components, alpha, soft_mask))
+
+    @staticmethod
+    def _ext_gstate(res: Any, name: str) -> tuple[float | None, str | None]:
+        """(/ca clamped to 0–1, soft mask state) of an ExtGState resource; None where it sets neither."""
+        states = res.get("/ExtGState") if res is not None else None
+        ext = states.get(name) if isinstance(states, pikepdf.Dictionary) else None
+        if not isinstance(ext, pikepdf.Dictionary):
+            return None, None
+        ca = _number(ext.get("/ca"))
+        return (
+            min(max(ca, 0.0), 1.0) if ca is not None else None,
+            _soft_mask(ext.get("/SMask")) if "/SMask" in ext else None,
+        )
+
+    def op_sh(self, _: list[Any]) -> None:
+        """A shading fills the whole clip (everywhere when nothing clips): painted, colours unknown."""
+        clip = self.gs.clip
+        box = self.clips[clip].bbox if clip >= 0 else (-math.inf, -math.inf, math.inf, math.inf)
+        self._add_paint("shading", (), box, False)
+
+    def op_inline_image(self, o: list[Any]) -> None:
+        image = o[0] if o else None
+        info = getattr(image, "obj", None)
+        self._image("inline_image", info if isinstance(info, pikepdf.Dictionary) else None)
+
+    def _image(self, kind: str, info: Any) -> None:
+        """An image paints the CTM's unit square; opaque unless masked or painted with alpha."""
+        a, b, c, d, e, f = self.gs.ctm
+        quad = ((e, f), (a + e, b + f), (a + c + e, b + d + f), (c + e, d + f))
+        masked = (
+            info is None
+            or any(key in info for key in ("/SMask", "/Mask", "/SMaskInData"))
+            or bool(info.get("/ImageMask", False))
+        )
+        fs = self.fills[self.gs.fill]
+        opaque = not masked and fs.alpha >= 1.0 and not fs.soft_mask
+        self._add_paint(kind, (quad,), _bbox((quad,)), opaque)
+
+    def _add_paint(self, kind: str, polygons: tuple[Polygon, ...], box: Rect, opaque: bool) -> None:
+        self.paints.append(
+            PaintObject(
+                kind,
+                polygons,
+                box,
+                False,
+                opaque,
+                -1 if kind != "fill" else self.gs.fill,
+                self.gs.clip,
+                len(self.glyphs),
+                self.token_index,
+                self.stream_index,
+                self.frame.form_path,
+            )
+        )
+
     # ------------------------------------------------------------ glyph output
 
     def _show(self, parts: Sequence[bytes | float]) -> None:
@@ -698,6 +1133,8 @@ class PageInterpreter:
         ctm = self.gs.ctm
         glyphs = self.glyphs
         tm = self.tm
+        clip_id = self.gs.clip
+        fill_id = self.gs.fill
 
         # M = Tm × CTM, kept up to date as the pen advances (only its translation changes),
         # so everything but the pen position is the same for every glyph of the string.
@@ -803,6 +1240,8 @@ class PageInterpreter:
                         outside,
                         tags,
                         form_use,
+                        clip_id,
+                        fill_id,
                     )
                 )
                 index += 1
@@ -926,6 +1365,8 @@ class PageInterpreter:
             )
             return
         if xobj.get("/Subtype") != pikepdf.Name.Form:
+            if TRACK_VISIBILITY and xobj.get("/Subtype") == pikepdf.Name.Image:
+                self._image("image", xobj)  # carries no text, but may cover it
             return  # images and PostScript XObjects carry no text
         ident = object_id(xobj) or f"direct:{id(xobj)}"
         path = frame.form_path + (name,)
@@ -989,6 +1430,20 @@ class PageInterpreter:
         self.stack.append(saved_gs.copy())
         self.gs = saved_gs.copy()
         self.gs.ctm = form_ctm
+        if TRACK_VISIBILITY and bbox is not None:  # the form's /BBox clips what it paints
+            quad = transform_rect(form_ctm, bbox)
+            self._add_clip(
+                ClipPath(
+                    (quad,),
+                    _bbox((quad,)),
+                    False,
+                    _axis_aligned(quad),
+                    "BBox",
+                    self.token_index,
+                    self.stream_index,
+                    path,
+                )
+            )
         self.frame = _Frame(
             form_resources,
             path,
@@ -1050,3 +1505,46 @@ def finish_forms(interp: PageInterpreter) -> list[FormUse]:
             FormUse(use.form_path, use.object_id, use.bbox, use.matrix, use.token_index, count, outside)
         )
     return out
+
+
+def _bbox(polygons: Sequence[Polygon]) -> Rect:
+    xs = [p[0] for poly in polygons for p in poly]
+    ys = [p[1] for poly in polygons for p in poly]
+    if not xs:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _axis_aligned(poly: Polygon) -> bool:
+    """Four corners of an upright rectangle (its bbox answers every inside test)."""
+    if len(poly) != 4:
+        return False
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = poly
+    return (y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0) or (
+        x0 == x1 and y1 == y2 and x2 == x3 and y3 == y0
+    )
+
+
+def _soft_mask(smask: Any) -> str:
+    """What an ExtGState /SMask does to what is painted under it.
+
+    "" for /None; "empty" for a mask whose group paints nothing (an alpha mask, or a
+    luminosity mask on the default black backdrop: nothing shows through); else "present"
+    (its effect is not computed)."""
+    if smask is None or (isinstance(smask, pikepdf.Name) and str(smask) == "/None"):
+        return ""
+    if not isinstance(smask, pikepdf.Dictionary):
+        return ""
+    group = smask.get("/G")
+    backdrop = smask.get("/BC")
+    kind = smask.get("/S")
+    try:
+        content = group.read_bytes().strip() if isinstance(group, pikepdf.Stream) else None
+    except (QpdfError, ValueError, TypeError):
+        content = None
+    if content == b"" and smask.get("/TR") is None:
+        if kind == pikepdf.Name.Alpha:
+            return "empty"
+        if backdrop is None:  # luminosity of the default backdrop, black: 0 everywhere
+            return "empty"
+    return "present"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
-from glyphscope.core.geometry import Matrix, Quad, Rect
+from glyphscope.core.geometry import Matrix, Point, Quad, Rect
 from glyphscope.core.glyph import Glyph
 
 
@@ -44,6 +45,97 @@ class PageFont:
     info: FontInfo
 
 
+Polygon = tuple[Point, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClipPath:
+    """One path intersected into the clip: `W n` / `W* n`, or a Form XObject's /BBox.
+
+    Polygons are the path's subpaths in user space (curves flattened to a few
+    segments); `even_odd` is the rule the W* (True) or W (False) named; `rect`
+    says the path is one axis-aligned rectangle, so its bbox answers the inside test.
+    """
+
+    polygons: tuple[Polygon, ...]
+    bbox: Rect
+    even_odd: bool
+    rect: bool
+    source: str  # "W", "W*" or "BBox"
+    token_index: int  # page instruction of the W (for a form: the Do that started the chain)
+    stream_index: int  # the W's (or the Do's) index in its own stream
+    form_path: tuple[str, ...]  # the stream it was set in ((): the page; for a BBox: that form)
+
+
+@dataclass(frozen=True, slots=True)
+class ClipRecord:
+    """The clipping path in force: `path` intersected with the clip it was set in (`parent`).
+
+    Records are linked by index (InterpretedPage.clips[parent], -1: nothing clipped before),
+    so a new clip costs O(1) however deep the nesting; `bbox` is the common box of every
+    path of the chain, `empty` when those boxes do not meet (nothing inside is visible),
+    `rect_only` when every path of the chain is an upright rectangle (the bbox answers).
+    """
+
+    path: ClipPath
+    parent: int
+    bbox: Rect
+    empty: bool = False
+    rect_only: bool = True
+    depth: int = 1  # paths in the chain
+
+
+def clip_paths(clips: Sequence[ClipRecord], index: int, limit: int | None = None) -> list[ClipPath]:
+    """The paths intersected into clip `index`, innermost first (at most `limit` of them)."""
+    out: list[ClipPath] = []
+    while 0 <= index < len(clips) and (limit is None or len(out) < limit):
+        record = clips[index]
+        out.append(record.path)
+        if record.parent >= index:
+            break  # never loops: a parent is always recorded before its child
+        index = record.parent
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FillState:
+    """The fill colour and fill alpha in force when something was painted.
+
+    family: "gray", "rgb", "cmyk", or the colour space family when components are not
+    a device colour ("separation", "devicen", "indexed", "pattern", "lab"); alpha: the
+    ExtGState /ca; soft_mask: "" (none), "empty" (an /SMask group that paints nothing:
+    nothing shows through it) or "present" (a mask whose effect is unknown).
+    """
+
+    family: str = "gray"
+    components: tuple[float, ...] = (0.0,)
+    alpha: float = 1.0
+    soft_mask: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PaintObject:
+    """An image or filled path, in paint order with the glyphs (`glyphs_before` glyphs were painted first).
+
+    kind: "image", "inline_image", "fill" (f/F/f*/B/b…), or "shading" (sh: fills the clip).
+    polygons in user space (an image: the CTM's unit square); `opaque` when nothing
+    painted under it shows through (fill alpha 1, no soft mask; an image without
+    /SMask, /Mask nor /ImageMask).
+    """
+
+    kind: str
+    polygons: tuple[Polygon, ...]
+    bbox: Rect
+    even_odd: bool
+    opaque: bool
+    fill: int  # index into InterpretedPage.fills (-1 for images)
+    clip: int  # the clip it was painted under (-1: none)
+    glyphs_before: int  # glyphs painted before it: glyph i is under it when i < glyphs_before
+    token_index: int
+    stream_index: int
+    form_path: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class InterpretedPage:
     """The interpreter's output for one page. Decides nothing about words or lines."""
@@ -57,5 +149,9 @@ class InterpretedPage:
     instruction_count: int = 0  # instructions in the page stream
     has_struct_parents: bool = False
     errors: tuple[str, ...] = field(default=())  # fatal problems that emptied the page
+    # Visibility (issue 12): glyphs refer to these by index (Glyph.clip_id, Glyph.fill_id).
+    clips: tuple[ClipRecord, ...] = field(default=())
+    fills: tuple[FillState, ...] = field(default=(FillState(),))
+    paints: tuple[PaintObject, ...] = field(default=())  # images and filled paths, paint order
     # Marked content with a replacement text (/ActualText, /E): outermost spans, paint order.
     actual_text: tuple[ActualTextSpan, ...] = field(default=())

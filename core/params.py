@@ -59,6 +59,16 @@ class Parameters:
     U+0000, a soft hyphen painted as a space). Off: the glyphs' own text, as decoded.
     The glyph records always keep their own Unicode."""
 
+    # --- visibility (issue 12) ---
+    keep_clipped: bool = False
+    """Keep glyphs whose box centre lies outside the clipping path in the text (off: they
+    are dropped like culled glyphs, as MuPDF does; each keeps its `clipped` decision)."""
+
+    drop_hidden: bool = False
+    """Drop text a reader cannot see from the text: fully transparent, same colour as the
+    background, or covered by a later opaque image or fill (off: kept and flagged).
+    Render mode 3/7 text is kept either way: OCR layers depend on it."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -83,7 +93,7 @@ class Parameters:
         return asdict(self)
 
 
-_SWITCHES = frozenset({"keep_ligatures", "actual_text"})
+_SWITCHES = frozenset({"keep_ligatures", "actual_text", "keep_clipped", "drop_hidden"})
 """Fields that are on/off switches rather than thresholds."""
 
 DEFAULT_PARAMETERS = Parameters()

@@ -15,6 +15,7 @@ from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.visibility import CLIPPED, Visibility, classify_visibility
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,7 @@ class ClassifiedGlyphs:
     visible: tuple[Glyph, ...]  # kept glyphs in paint order: what every text mode reads
     culls: tuple[CullDecision, ...]
     duplicates: tuple[DuplicateDecision, ...]
+    visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records (issue 12)
 
 
 def cull(glyphs: tuple[Glyph, ...] | list[Glyph], visible_box: Rect) -> list[CullDecision]:
@@ -399,12 +401,15 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
     culls = cull(glyphs, page.boxes.visible_box)
     culled = {c.paint_index for c in culls}
-    survivors = [g for g in glyphs if g.paint_index not in culled]
+    vis = classify_visibility(page, params, culled)  # clipped (and with drop_hidden, hidden) drop out
+    survivors = [g for g in glyphs if g.paint_index not in culled and g.paint_index not in vis.dropped]
     dups = dedupe(survivors, params, type3_em_factors(page))
     status = [GlyphStatus.KEPT] * len(glyphs)
     duplicate_of: list[int | None] = [None] * len(glyphs)
     for c in culls:
         status[c.paint_index] = GlyphStatus.CULLED
+    for i in vis.dropped:
+        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == CLIPPED else GlyphStatus.HIDDEN
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of
@@ -418,4 +423,5 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
         visible=visible,
         culls=tuple(culls),
         duplicates=tuple(dups),
+        visibility=vis,
     )

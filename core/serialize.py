@@ -34,7 +34,7 @@ def _pt(p: Point) -> list[float]:
 
 
 def glyph_to_json(
-    g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None
+    g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None, visibility: str = "visible"
 ) -> dict[str, Any]:
     return {
         "paint_index": g.paint_index,
@@ -65,6 +65,7 @@ def glyph_to_json(
         "form_use": g.form_use,
         "status": (status or GlyphStatus.KEPT).value,
         "duplicate_of": duplicate_of,
+        "visibility": visibility,
     }
 
 
@@ -119,8 +120,10 @@ def _glyphs_head(
 def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[dict[str, Any]]:
     """The JSON dicts of glyph set `name`, one at a time."""
     status, duplicate_of = classified.status, classified.duplicate_of
+    vis = classified.visibility.classes if classified.visibility is not None else None
     for g in glyph_set(classified, name):
-        yield glyph_to_json(g, status[g.paint_index], duplicate_of[g.paint_index])
+        i = g.paint_index
+        yield glyph_to_json(g, status[i], duplicate_of[i], vis[i] if vis is not None else "visible")
 
 
 STREAM_BATCH = 1 << 16  # bytes gathered before each write

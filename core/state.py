@@ -29,11 +29,22 @@ class TextState:
 
 @dataclass(slots=True)
 class GraphicsState:
+    """The CTM, the text state, and what visibility needs (ids, not copies: q/Q copy two ints).
+
+    `clip`: index into the page's clip records (InterpretedPage.clips), -1 when nothing
+    clips; `fill`: index into its fill states (InterpretedPage.fills: colour family,
+    components, alpha /ca, soft mask), 0 being the initial black, opaque fill.
+    """
+
     ctm: Matrix = IDENTITY
     text: TextState | None = None
+    clip: int = -1
+    fill: int = 0
 
     def copy(self) -> GraphicsState:
-        return GraphicsState(self.ctm, replace(self.text) if self.text is not None else TextState())
+        return GraphicsState(
+            self.ctm, replace(self.text) if self.text is not None else TextState(), self.clip, self.fill
+        )
 
     def __post_init__(self) -> None:
         if self.text is None:

@@ -146,6 +146,8 @@ def _params(args: argparse.Namespace) -> Parameters:
             cjk_gap=args.cjk_gap,
             keep_ligatures=args.keep_ligatures,
             actual_text=args.actual_text,
+            keep_clipped=args.keep_clipped,
+            drop_hidden=args.drop_hidden,
         )
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
@@ -372,6 +374,19 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
         action="store_true",
         default=d.keep_ligatures,
         help="keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
+    )
+    p.add_argument(
+        "--keep-clipped",
+        action="store_true",
+        default=d.keep_clipped,
+        help="keep glyphs outside the clipping path in the text (default: dropped like culled ones)",
+    )
+    p.add_argument(
+        "--drop-hidden",
+        action="store_true",
+        default=d.drop_hidden,
+        help="drop transparent, white-on-white and covered text (default: kept and flagged; "
+        "render mode 3/7 text is always kept)",
     )
     p.add_argument(
         "--no-actual-text",

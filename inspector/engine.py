@@ -24,7 +24,8 @@ from glyphscope.core.assembly import (
 )
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource
-from glyphscope.inspector.layers import NEAR_MISS, form_colour
+from glyphscope.core.visibility import explain as explain_hidden
+from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
 from glyphscope.inspector.spatial import PointIndex
 
 
@@ -217,6 +218,7 @@ class PageFacts:
         self._runs: dict[str, list[GlyphRun]] = {}
         self._decision_index: dict[str, tuple[PointIndex, list[Any]]] = {}
         self._gap_summary: dict[str, tuple[int, int, int]] = {}
+        self._hidden: dict[int, Any] | None = None  # paint index → visibility record
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
@@ -346,6 +348,7 @@ class PageFacts:
             "columns": _count(texts["columns"].decisions, (TextColumn, VerticalColumn)),
             "baselines": _count(texts["layout"].decisions, Baseline),
             "actual_text": len(getattr(page, "actual_text", ())),  # spans with a replacement text
+            **self.visibility_counts(),
         }
         self._counts[mode] = counts
         return {**counts, "compare": self.compare_count()}
@@ -358,6 +361,43 @@ class PageFacts:
         comparison = comparison_of(self)
         return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
 
+    # -- visibility (issue 12) -------------------------------------------------------------
+    def visibility_counts(self) -> dict[str, int]:
+        """Glyphs per hidden class (the legend's counts of the visibility layers)."""
+        counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
+        vis = self.classified.visibility
+        if vis is not None:
+            for r in vis.records:
+                counts[r.kind] += 1
+        return counts
+
+    def visibility_of(self, paint_index: int) -> str:
+        """The glyph's class: visible, invisible_mode, clipped, transparent, same_as_background, covered."""
+        vis = self.classified.visibility
+        if vis is None or not 0 <= paint_index < len(vis.classes):
+            return "visible"
+        return vis.classes[paint_index]
+
+    def visibility_record(self, paint_index: int) -> Any:
+        """The glyph's visibility decision (core/visibility.py), None for a visible glyph."""
+        if self._hidden is None:
+            vis = self.classified.visibility
+            self._hidden = {r.paint_index: r for r in vis.records} if vis is not None else {}
+        return self._hidden.get(paint_index)
+
+    def hidden_note(self, paint_index: int) -> str:
+        """Why a reader cannot see the glyph, in words ("" when visible)."""
+        record = self.visibility_record(paint_index)
+        return explain_hidden(record) if record is not None else ""
+
+    def clip_of(self, paint_index: int) -> Any:
+        """The clip record (core.page.ClipRecord) of a clipped glyph, else None."""
+        record = self.visibility_record(paint_index)
+        if record is None or record.kind != "clipped":
+            return None
+        clips = self.page.clips
+        return clips[record.clip_id] if 0 <= record.clip_id < len(clips) else None
+
     # -- explanations ----------------------------------------------------------------------
     def status_of(self, paint_index: int) -> str:
         return str(self.classified.status[paint_index].value)
@@ -368,6 +408,9 @@ class PageFacts:
         for c in self.classified.culls:
             if c.glyph == paint_index:
                 lines.append(describe(c))
+        hidden = self.visibility_record(paint_index)
+        if hidden is not None:
+            lines.append(f"visibility {hidden.kind}: {describe(hidden)}")
         for d in self.classified.duplicates:
             if d.glyph == paint_index:
                 lines.append(describe(d))

@@ -88,6 +88,43 @@ LAYERS: tuple[LayerSpec, ...] = (
         False,
         "Marked-content spans whose /ActualText (or /E) replaces their glyphs' text, with the replacement",
     ),
+    # Visibility (issue 12): one layer per class a reader cannot see (core/visibility.py).
+    LayerSpec(
+        "invisible_mode",
+        "Invisible (Tr 3/7)",
+        "#546e7a",
+        False,
+        "Text render mode 3 or 7: neither filled nor stroked (an OCR layer); kept in text and flagged",
+    ),
+    LayerSpec(
+        "clipped",
+        "Clipped",
+        "#c62828",
+        True,
+        "Box centre outside the clipping path: dropped from text like culled glyphs "
+        "(select one to see its clip path)",
+    ),
+    LayerSpec(
+        "transparent",
+        "Transparent",
+        "#7e57c2",
+        True,
+        "Filled with fill alpha /ca 0 or through an empty soft mask: kept in text and flagged",
+    ),
+    LayerSpec(
+        "same_as_background",
+        "Same as background",
+        "#ff8f00",
+        True,
+        "Filled in the colour under it (white on the white page): kept in text and flagged",
+    ),
+    LayerSpec(
+        "covered",
+        "Covered",
+        "#4e342e",
+        True,
+        "Box centre under a later opaque image or filled path: kept in text and flagged",
+    ),
     LayerSpec(
         "compare",
         "Other engines differ",
@@ -99,6 +136,8 @@ LAYERS: tuple[LayerSpec, ...] = (
 )
 
 LAYER_KEYS: tuple[str, ...] = tuple(layer.key for layer in LAYERS)
+VISIBILITY_LAYERS = ("invisible_mode", "clipped", "transparent", "same_as_background", "covered")
+"""The layers of the visibility classes, keyed like the classes themselves."""
 LAYER_BY_KEY = {layer.key: layer for layer in LAYERS}
 
 NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss

@@ -22,8 +22,8 @@ INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke (7 adds to the clip p
 class ProbeEntry:
     paint_index: int
     char: str
-    status: str  # kept / culled / duplicate
-    fates: tuple[str, ...]  # short tags: "kept", "duplicate of #12", "unresolved", "invisible", "form /Fm1"
+    status: str  # kept / culled / duplicate / clipped / hidden
+    fates: tuple[str, ...]  # short tags: "kept", "duplicate of #12", "clipped (…)", "hidden (…)", "form /Fm1"
     details: tuple[str, ...]  # sentences: the engine's decisions around the glyph
 
 
@@ -50,7 +50,17 @@ class ProbeResult:
             return NO_GLYPHS
         c = self.counts()
         parts = [f"{len(self.entries)} glyph{'s' if len(self.entries) != 1 else ''}"]
-        for key in ("kept", "culled", "duplicate", "unresolved", "fallback-decoded", "invisible", "form"):
+        for key in (
+            "kept",
+            "culled",
+            "clipped",
+            "duplicate",
+            "hidden",
+            "unresolved",
+            "fallback-decoded",
+            "invisible",
+            "form",
+        ):
             if c.get(key):
                 parts.append(f"{c[key]} {key}" if key != "form" else f"{c[key]} from forms")
         return ", ".join(parts)
@@ -76,12 +86,22 @@ def fates_of(facts: Any, i: int) -> list[str]:
     classified = facts.classified
     status = classified.status[i]
     fates: list[str] = []
+    note = facts.hidden_note(i)  # why a reader cannot see it (issue 12), "" when visible
     if status is GlyphStatus.CULLED:
         fates.append("culled (box centre outside the visible box)")
     elif status is GlyphStatus.DUPLICATE:
         fates.append(f"duplicate of #{classified.duplicate_of[i]}")
+    elif status is GlyphStatus.CLIPPED:
+        fates.append(f"clipped ({note}: dropped from text)")
+    elif status is GlyphStatus.HIDDEN:
+        fates.append(f"hidden ({note}: dropped by --drop-hidden)")
     else:
         fates.append("kept")
+    kind = facts.visibility_of(i)
+    if status is GlyphStatus.KEPT and kind == "clipped":
+        fates.append(f"clipped ({note}: kept by --keep-clipped)")
+    elif status is not GlyphStatus.HIDDEN and kind in ("transparent", "same_as_background", "covered"):
+        fates.append(f"hidden ({note}: still in the text)")
     if g.decode_source is DecodeSource.UNRESOLVED:
         fates.append(f"unresolved (code {g.code:#x} of {g.font_key} has no Unicode)")
     elif g.decode_source is DecodeSource.FALLBACK:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,32 @@ class Hit:
     page: int
     start: int  # character offsets in the page text of the mode
     end: int
-    context: str
+    context: str  # ends with " — " + note when the hit is text a reader cannot see
+    note: str = ""  # why the found text cannot be seen on the page (issue 12), "" when visible
+
+
+HiddenNote = Callable[[int, int], str]
+"""(start, end) of a hit in the page text → why its glyphs cannot be seen, or ""."""
+
+
+def hidden_note(classified: Any, page_text: Any) -> HiddenNote:
+    """For find_in_text: a hit whose glyphs are hidden (white on white, clipped, covered, …) says so."""
+    vis = getattr(classified, "visibility", None)
+    records = {r.paint_index: r for r in vis.records} if vis is not None else {}
+
+    def note(start: int, end: int) -> str:
+        if not records:
+            return ""
+        from glyphscope.core.visibility import explain
+
+        glyph_of = page_text.char_map.glyph
+        hidden = [records[g] for g in dict.fromkeys(glyph_of[start:end]) if g in records]
+        if not hidden:
+            return ""
+        share = "" if len(hidden) * 2 > (end - start) else f"{len(hidden)} of its glyphs "
+        return f"hidden text: {share}{explain(hidden[0])}"
+
+    return note
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +77,18 @@ def query_pattern(query: str, case_sensitive: bool = False) -> re.Pattern[str] |
     return re.compile(r"\s+".join(re.escape(w) for w in words), 0 if case_sensitive else re.IGNORECASE)
 
 
-def find_in_text(page: int, text: str, pattern: re.Pattern[str] | None) -> list[Hit]:
+def find_in_text(
+    page: int, text: str, pattern: re.Pattern[str] | None, notes: HiddenNote | None = None
+) -> list[Hit]:
+    """Hits of `pattern` in `text`; with `notes` (hidden_note), a hit on hidden text says why."""
     if pattern is None or not text:
         return []
     hits = []
     for m in pattern.finditer(text):
         if m.end() > m.start():
-            hits.append(Hit(page, m.start(), m.end(), context(text, m.start(), m.end())))
+            note = notes(m.start(), m.end()) if notes is not None else ""
+            where = context(text, m.start(), m.end()) + (f" — {note}" if note else "")
+            hits.append(Hit(page, m.start(), m.end(), where, note))
     return hits
 
 
@@ -231,7 +261,22 @@ def explain_miss(
         status = classified.status
         culled = [i for i in run if status[i] is GlyphStatus.CULLED]
         dups = [i for i in run if status[i] is GlyphStatus.DUPLICATE]
-        if culled:
+        dropped = [i for i in run if status[i] in (GlyphStatus.CLIPPED, GlyphStatus.HIDDEN)]
+        vis = getattr(classified, "visibility", None)
+        record = next((r for r in vis.records if r.paint_index in dropped), None) if vis and dropped else None
+        if record is not None:
+            from glyphscope.core.visibility import explain
+
+            how = (
+                "so no text mode reads them (--keep-clipped keeps them)"
+                if status[record.paint_index] is GlyphStatus.CLIPPED
+                else "and --drop-hidden left them out of the text"
+            )
+            message = (
+                f"found in the glyphs but not in the text: {len(dropped)} of the {len(run)} glyphs are hidden — "
+                f"{explain(record)}, {how}"
+            )
+        elif culled:
             x0, y0, x1, y1 = classified.culls[0].threshold if classified.culls else (0, 0, 0, 0)
             message = (
                 f"found in the glyphs but not in the text: {len(culled)} of the {len(run)} glyphs are culled — "
@@ -320,7 +365,7 @@ def search_document_job(
         n = analysis.page_number
         view = text_view(mode, analysis.texts[mode])
         searched += 1
-        found = find_in_text(n, view.text, pattern)
+        found = find_in_text(n, view.text, pattern, hidden_note(analysis.classified, analysis.texts[mode]))
         hits.extend(found)
         if not found:
             explanation = explain_miss(

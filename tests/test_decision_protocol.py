@@ -45,6 +45,13 @@ from glyphscope.core.document import open_document
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.passes import CullDecision, DuplicateDecision
 from glyphscope.core.textops import page_decisions_json
+from glyphscope.core.visibility import (
+    ClippedDecision,
+    CoveredDecision,
+    InvisibleModeDecision,
+    SameAsBackgroundDecision,
+    TransparentDecision,
+)
 from tests.glyph_factory import GlyphFactory
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 from tests.test_findings import CODESPACE_ONLY, form_xobject, simple_font_with_odd_differences
@@ -259,6 +266,12 @@ SAMPLES: dict[type, Any] = {
     ActualTextDecision: ActualTextDecision(
         5, ActualTextSpan(5, 6, "12", "/ActualText", "/Span", 9, 9, ()), "12", "  ", (5, 6)
     ),
+    # visibility (issue 12)
+    InvisibleModeDecision: InvisibleModeDecision(0, False, 3),
+    ClippedDecision: ClippedDecision(0, True, (5.0, 5.0), (0.0, 0.0, 1.0, 1.0), "W", 2, 2, (), "bbox", 0),
+    TransparentDecision: TransparentDecision(0, False, 0.0, ""),
+    SameAsBackgroundDecision: SameAsBackgroundDecision(0, False, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
+    CoveredDecision: CoveredDecision(0, False, (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), "image", 7),
 }
 
 

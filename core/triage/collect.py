@@ -23,6 +23,7 @@ from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExcee
 from glyphscope.core.triage.page_checks import (
     PAINTED_SPACE_KIND,
     SAMPLES,
+    hidden_text,
     painted_spaces_inside_words,
     sample,
 )
@@ -34,6 +35,7 @@ from glyphscope.core.triage.records import (
     failed_row,
 )
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
+from glyphscope.core.visibility import HIDDEN_CLASSES
 
 WORST_PAGES = 5
 MAX_FINDINGS_KEPT = 1000  # per file; counts are always complete
@@ -70,6 +72,7 @@ class PageCollector:
     def add(self, analysis: PageAnalysis) -> None:
         counts = analysis.counts
         t = Tally.of_page(counts)
+        t.count_visibility(analysis.classified.visibility)
         self.font_used |= counts.fonts_used
         self.font_lost |= counts.fonts_lost
         for pf in analysis.page.fonts:
@@ -92,6 +95,8 @@ class PageCollector:
         kind_ranks = {(d.kind.value, SEVERITY_RANK.get(d.severity, 3)) for d in diags}
         if self._painted_spaces(analysis, t):
             kind_ranks.add((PAINTED_SPACE_KIND, SEVERITY_RANK.get(Severity.WARNING, 1)))
+        for kind, severity in self._hidden_text(analysis, t):
+            kind_ranks.add((kind, SEVERITY_RANK.get(severity, 2)))
         ordered_kinds = sorted(
             kind_ranks,
             key=lambda kv: (kv[1], kv[0]),
@@ -131,6 +136,27 @@ class PageCollector:
             )
         return True
 
+    def _hidden_text(self, analysis: PageAnalysis, tally: Tally) -> list[tuple[str, Severity]]:
+        """One finding per visibility class on the page (core/triage/page_checks.py hidden_text)."""
+        out = []
+        for check in hidden_text(analysis):
+            tally.count_severity(check.severity)
+            self.kinds[check.kind] += 1
+            out.append((check.kind, check.severity))
+            if len(self.findings) < MAX_FINDINGS_KEPT:
+                self.findings.append(
+                    TriageFinding(
+                        kind=check.kind,
+                        severity=check.severity.value,
+                        message=check.message,
+                        page=analysis.page_number,
+                        count=len(check.glyphs),
+                        glyphs=check.glyphs[:MAX_GLYPHS_PER_FINDING],
+                        glyphs_total=len(check.glyphs),
+                    )
+                )
+        return out
+
     def structure_usable(self) -> bool | None:
         """None for an untagged document; else whether structure order is trusted on at least
         half of the pages that have text."""
@@ -167,6 +193,7 @@ class PageCollector:
             fonts_without_tounicode_total=len(without),
             structure_usable=self.structure_usable(),
             pct_untagged=None if untagged is None or not self.tagged else round(100.0 * untagged, 2),
+            pct_hidden={k: pct(getattr(t, k), t.glyphs) for k in HIDDEN_CLASSES},
             findings_by_severity={"error": t.errors, "warning": t.warnings, "info": t.infos},
             finding_kinds=tuple(sorted(self.kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
             worst_pages=tuple(worst[:WORST_PAGES]),

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from glyphscope.core.diagnostics import Severity
 from glyphscope.core.glyph import Glyph
 
 PAINTED_SPACE_KIND = "painted_space_in_word"
@@ -67,3 +70,55 @@ def sample(visible: Sequence[Glyph], paint_index: int) -> str:
             break
         right.append(g.unicode)
     return "".join(reversed(left)) + " " + "".join(right)
+
+
+HIDDEN_TEXT_KINDS = {
+    "invisible_mode": "hidden_text_invisible_mode",
+    "clipped": "hidden_text_clipped",
+    "transparent": "hidden_text_transparent",
+    "same_as_background": "hidden_text_same_as_background",
+    "covered": "hidden_text_covered",
+}
+"""Triage finding kind per visibility class (issue 12)."""
+
+_HIDDEN_SEVERITY = {"invisible_mode": Severity.INFO}  # an OCR layer is there on purpose; others warn
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenTextCheck:
+    kind: str
+    severity: Severity
+    message: str
+    glyphs: tuple[int, ...]
+
+
+def hidden_text(analysis: Any) -> list[HiddenTextCheck]:
+    """Text a reader cannot see, one finding per visibility class on the page: how many glyphs,
+    what they read, and why (the first glyph's decision in words)."""
+    from glyphscope.core.visibility import explain
+
+    vis = analysis.classified.visibility
+    if vis is None or not vis.records:
+        return []
+    glyphs = analysis.page.glyphs
+    by_class: dict[str, list[Any]] = {}
+    for r in vis.records:
+        by_class.setdefault(r.kind, []).append(r)
+    out = []
+    for cls, records in by_class.items():
+        text = "".join(glyphs[r.paint_index].unicode for r in records[:40]).strip()
+        fate = (
+            "dropped from text"
+            if records[0].verdict == "dropped"
+            else "in every text, though a reader cannot see it"
+        )
+        message = f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}"
+        out.append(
+            HiddenTextCheck(
+                HIDDEN_TEXT_KINDS[cls],
+                _HIDDEN_SEVERITY.get(cls, Severity.WARNING),
+                message,
+                tuple(r.paint_index for r in records),
+            )
+        )
+    return out

@@ -100,6 +100,7 @@ class TriageRow:
     fonts_without_tounicode_total: int = 0  # ... without ToUnicode, whatever their decoding gave
     structure_usable: bool | None = None  # None: the document is not tagged
     pct_untagged: float | None = None  # share of visible glyphs outside the tree (tagged documents)
+    pct_hidden: dict[str, float] = field(default_factory=dict)  # per visibility class (issue 12), % of glyphs
     findings_by_severity: dict[str, int] = field(
         default_factory=lambda: {"error": 0, "warning": 0, "info": 0}
     )
@@ -140,6 +141,7 @@ class TriageRow:
             "fonts_without_tounicode_total": self.fonts_without_tounicode_total,
             "structure_usable": self.structure_usable,
             "pct_untagged": self.pct_untagged,
+            "pct_hidden": dict(self.pct_hidden),
             "findings_by_severity": dict(self.findings_by_severity),
             "finding_kinds": dict(self.finding_kinds),
             "worst_pages": [p.to_json() for p in self.worst_pages],
@@ -166,6 +168,7 @@ class TriageRow:
             fonts_without_tounicode_total=int(obj.get("fonts_without_tounicode_total", 0)),
             structure_usable=obj.get("structure_usable"),
             pct_untagged=obj.get("pct_untagged"),
+            pct_hidden={str(k): float(v) for k, v in (obj.get("pct_hidden") or {}).items()},
             findings_by_severity=dict(
                 obj.get("findings_by_severity") or {"error": 0, "warning": 0, "info": 0}
             ),

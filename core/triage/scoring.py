@@ -5,6 +5,8 @@ stream and forms, culled and duplicate ones included):
 
     score = 40·√unresolved + 20·√fallback + 25·√culled + 25·√duplicates
           + 10·√from_forms + 15·untagged          (tagged documents only)
+          + 25·√clipped + 25·√hidden + 5·√invisible_mode
+                 (hidden: transparent + same_as_background + covered, issue 12)
           + 3·min(fonts without ToUnicode that lost glyphs, 5)
           + 6·log2(1 + errors) + 2·log2(1 + warnings) + 0.25·log2(1 + infos)
 
@@ -15,7 +17,10 @@ stream and forms, culled and duplicate ones included):
 * The weights order the damage a reader sees: unresolved glyphs are lost
   text; fallback decodes may be wrong text; culled and duplicate glyphs are
   text silently dropped; form text and untagged structure change the order
-  more than the content.
+  more than the content. Clipped glyphs are dropped like culled ones; hidden
+  text (transparent, white on white, covered) is text in every extraction that
+  no reader sees on the page — the "text that is not there" ticket; render
+  mode 3/7 text weighs little: it is usually an OCR layer, there on purpose.
 * Severity counts are the number of findings (per page, per font), damped
   by log2 so a 300-page file with the same info on every page does not
   outrank a one-page file with a real error.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from glyphscope.core.diagnostics import Severity
 from glyphscope.core.page_counts import PageCounts
@@ -40,6 +46,9 @@ W_CULLED = 25.0
 W_DUPLICATES = 25.0
 W_FORMS = 10.0
 W_UNTAGGED = 15.0
+W_CLIPPED = 25.0
+W_HIDDEN = 25.0
+W_INVISIBLE_MODE = 5.0
 W_FONT_WITHOUT_TOUNICODE = 3.0
 MAX_FONTS_COUNTED = 5
 W_ERROR = 6.0
@@ -53,6 +62,9 @@ SCORE_WEIGHTS: dict[str, float] = {
     "duplicates": W_DUPLICATES,
     "from_forms": W_FORMS,
     "untagged": W_UNTAGGED,
+    "clipped": W_CLIPPED,
+    "hidden": W_HIDDEN,
+    "invisible_mode": W_INVISIBLE_MODE,
     "font_without_tounicode": W_FONT_WITHOUT_TOUNICODE,
     "errors": W_ERROR,
     "warnings": W_WARNING,
@@ -75,6 +87,12 @@ class Tally:
     unresolved: int = 0
     fallback: int = 0
     untagged: int = 0  # visible glyphs outside the tree (tagged documents only)
+    # visibility classes (issue 12), counted over glyphs that were not culled
+    invisible_mode: int = 0
+    clipped: int = 0
+    transparent: int = 0
+    same_as_background: int = 0
+    covered: int = 0
     tagged_visible: int = 0  # visible glyphs counted for the untagged share
     errors: int = 0
     warnings: int = 0
@@ -92,6 +110,18 @@ class Tally:
             unresolved=counts.unresolved,
             fallback=counts.fallback,
         )
+
+    def count_visibility(self, visibility: Any) -> None:
+        """The page's hidden glyphs per class (core.visibility.Visibility; None: nothing known)."""
+        if visibility is None:
+            return
+        for r in visibility.records:
+            setattr(self, r.kind, getattr(self, r.kind) + 1)
+
+    @property
+    def hidden(self) -> int:
+        """Text in every extraction that no reader sees: transparent, same as background, covered."""
+        return self.transparent + self.same_as_background + self.covered
 
     def add(self, other: Tally) -> None:
         for name in self.__slots__:  # type: ignore[attr-defined]
@@ -120,6 +150,9 @@ def score(tally: Tally, tagged: bool, problem_fonts: int = 0) -> float:
         + W_CULLED * math.sqrt(tally.share(tally.culled))
         + W_DUPLICATES * math.sqrt(tally.share(tally.duplicates))
         + W_FORMS * math.sqrt(tally.share(tally.forms))
+        + W_CLIPPED * math.sqrt(tally.share(tally.clipped))
+        + W_HIDDEN * math.sqrt(tally.share(tally.hidden))
+        + W_INVISIBLE_MODE * math.sqrt(tally.share(tally.invisible_mode))
         + W_FONT_WITHOUT_TOUNICODE * min(problem_fonts, MAX_FONTS_COUNTED)
         + W_ERROR * math.log2(1 + tally.errors)
         + W_WARNING * math.log2(1 + tally.warnings)

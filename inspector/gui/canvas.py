@@ -23,10 +23,12 @@ from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
-from glyphscope.inspector.layers import LAYERS
+from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
+from glyphscope.inspector.layers import LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.session import Session
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
+TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 # Layers whose marks answer hover and click, the most specific first.
 TOOLTIP_LAYERS = (
@@ -34,6 +36,7 @@ TOOLTIP_LAYERS = (
     "line_breaks",
     "duplicates",
     "culled",
+    *VISIBILITY_LAYERS,
     "columns",
     "baselines",
     "reading_order",
@@ -84,6 +87,7 @@ class SelectionItem(QGraphicsItem):
         self.rect = QRectF()
         self.selection = O.QPainterPath()
         self.hover = O.QPainterPath()
+        self.clip = O.QPainterPath()  # the clip paths of the selected clipped glyphs (issue 12)
         self.setZValue(100)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -105,6 +109,8 @@ class SelectionItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        if not self.clip.isEmpty():
+            O.paint_path(painter, self.clip, CLIP_STYLE, self.page_to_scene)
         if not self.selection.isEmpty():
             O.paint_path(painter, self.selection, O.SELECTION_STYLE, self.page_to_scene)
         if not self.hover.isEmpty():
@@ -213,6 +219,7 @@ class PageView(QGraphicsView):
         self.page_item.setPixmap(QPixmap())
         for item in self.layer_items.values():
             item.set_drawing(None, QTransform(), QRectF())
+        self.selection_item.clip = O.QPainterPath()
         self.selection_item.set_paths(O.QPainterPath(), O.QPainterPath())
         self.paper.setRect(QRectF())
         self.probe_item.setVisible(False)
@@ -320,6 +327,7 @@ class PageView(QGraphicsView):
 
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:
+            self.selection_item.clip = O.QPainterPath()
             self.selection_item.set_paths(O.QPainterPath())
             return
         glyphs = self.bundle.analysis.page.glyphs
@@ -333,6 +341,7 @@ class PageView(QGraphicsView):
                     a, b = glyphs[i].center, glyphs[target].center
                     path.moveTo(*a)
                     path.lineTo(*b)
+        self.selection_item.clip = clip_path(self.bundle.facts, selection)
         self.selection_item.set_paths(selection=path)
         if selection and source != "canvas":
             self.ensure_visible(selection)

@@ -619,6 +619,17 @@ STATIC_LAYER_BUILDERS = {
     "article_beads": _article_beads_layer,
     "actual_text": _actual_text_layer,
 }
+
+
+def _visibility_builders() -> dict[str, Any]:
+    """The visibility layers (issue 12), built on this module: imported once it is defined."""
+    from glyphscope.inspector.gui.visibility_layers import VISIBILITY_LAYER_BUILDERS
+
+    return VISIBILITY_LAYER_BUILDERS
+
+
+STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class (issue 12)
+
 MODE_LAYER_BUILDERS = {
     "word_gaps": _word_gaps_layer,
     "line_breaks": _line_breaks_layer,

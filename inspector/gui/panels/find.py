@@ -34,6 +34,7 @@ from glyphscope.inspector.search import (
     SearchResult,
     explain_miss,
     find_in_text,
+    hidden_note,
     query_pattern,
     search_document_job,
 )
@@ -173,7 +174,7 @@ class FindPanel(BackgroundJobPanel, QWidget):
         page = self.facts.page.page_number
         view = self.facts.view(self.mode)
         pattern = query_pattern(query, self.case_sensitive)
-        here = find_in_text(page, view.text, pattern)
+        here = find_in_text(page, view.text, pattern, hidden_note(self.facts.classified, view.page_text))
         self.hits = list(here)
         if here:
             self.current = 0

@@ -1,0 +1,641 @@
+"""Visibility classes (issue 12): is a painted glyph something a reader can see?
+
+The interpreter records data only (core/page.py: the clip records, fill states and
+paint objects of a page; Glyph.clip_id / fill_id). This pass decides, per glyph, one of
+VISIBILITY_CLASSES, first match wins:
+
+* invisible_mode: text render mode 3 or 7 (neither fill nor stroke), e.g. an OCR layer;
+* clipped: the box centre lies outside the clipping path in force (the clip's common
+  bbox first, then the even-odd or nonzero test on each flattened path as its W/W* said);
+* transparent: a fill-only render mode (0, 4) with fill alpha /ca 0, or a soft mask
+  known to be empty (its group paints nothing);
+* covered: the box centre lies under a LATER opaque image or filled path (paint order
+  is shared: a paint object after glyph i has glyphs_before > i);
+* same_as_background: a fill-only glyph whose colour equals what lies under it — white
+  when nothing was painted under it before, or the colour of the latest opaque fill under it;
+* visible: everything else.
+
+A whitespace glyph has no ink: it is invisible_mode or clipped on its own, and transparent,
+same_as_background or covered only between two glyphs of one string hidden for that reason
+(so drop_hidden leaves no stray blanks).
+
+Each non-visible glyph gets a decision record with the numbers compared. What text modes
+do with them (Parameters.keep_clipped, drop_hidden): clipped glyphs are dropped like culled
+ones; invisible_mode, transparent, same_as_background and covered are kept and flagged,
+and `drop_hidden` drops transparent, same_as_background and covered (never invisible_mode:
+OCR layers depend on it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from glyphscope.core.decision_protocol import fmt, glyph_json, number_json
+from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.glyph import Glyph
+from glyphscope.core.page import (
+    ClipPath,
+    ClipRecord,
+    FillState,
+    InterpretedPage,
+    PaintObject,
+    Polygon,
+    clip_paths,
+)
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+
+VISIBLE = "visible"
+INVISIBLE_MODE = "invisible_mode"
+CLIPPED = "clipped"
+TRANSPARENT = "transparent"
+SAME_AS_BACKGROUND = "same_as_background"
+COVERED = "covered"
+VISIBILITY_CLASSES = (VISIBLE, INVISIBLE_MODE, CLIPPED, TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
+HIDDEN_CLASSES = (INVISIBLE_MODE, CLIPPED, TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
+"""Every class but visible: text a reader cannot see."""
+DROPPABLE_HIDDEN = (TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
+"""What Parameters.drop_hidden drops (invisible_mode stays: OCR layers depend on it)."""
+
+COLOUR_TOLERANCE = 0.01
+"""Two colours are one when every RGB channel (0–1) differs by at most this (about 2/255)."""
+
+WHITE: tuple[float, float, float] = (1.0, 1.0, 1.0)
+_FILL_MODES = (0, 4)  # render modes that only fill: the fill colour and /ca decide what shows
+_GRID = 36.0  # cell of the glyph-centre grid paint objects are matched against (half an inch)
+
+
+def rgb(fs: FillState) -> tuple[float, float, float] | None:
+    """A fill colour as RGB 0–1 (naive conversion; None when the colour space is not a device one)."""
+    c = fs.components
+    if fs.family == "gray" and len(c) == 1:
+        return (c[0], c[0], c[0])
+    if fs.family == "rgb" and len(c) == 3:
+        return (c[0], c[1], c[2])
+    if fs.family == "cmyk" and len(c) == 4:
+        k = c[3]
+        return (1.0 - min(1.0, c[0] + k), 1.0 - min(1.0, c[1] + k), 1.0 - min(1.0, c[2] + k))
+    if fs.family in ("separation", "devicen") and c and all(v == 0.0 for v in c):
+        return WHITE  # no colorant at all: the paper
+    return None
+
+
+def colour_json(fs: FillState) -> dict[str, Any]:
+    return {"family": fs.family, "components": [number_json(v) for v in fs.components]}
+
+
+def _same(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    return all(abs(x - y) <= COLOUR_TOLERANCE for x, y in zip(a, b))
+
+
+def _inside_polygons(polygons: Sequence[Polygon], even_odd: bool, x: float, y: float) -> bool:
+    """Even-odd or nonzero winding test of a point against closed polygons."""
+    winding = 0
+    crossings = 0
+    for poly in polygons:
+        n = len(poly)
+        if n < 3:
+            continue
+        x0, y0 = poly[-1]
+        for x1, y1 in poly:
+            if (y0 <= y) != (y1 <= y):
+                t = (y - y0) / (y1 - y0)
+                if x < x0 + t * (x1 - x0):
+                    crossings += 1
+                    winding += 1 if y1 > y0 else -1
+            x0, y0 = x1, y1
+    return (crossings & 1) == 1 if even_odd else winding != 0
+
+
+MAX_CLIP_CHAIN = 64
+"""Paths of a clip's chain looked at for one point (innermost first): a hostile stream that
+intersects 100,000 paths must not cost 100,000 tests per glyph. Beyond them the common bbox
+still answers, and a point outside it is attributed to the innermost path."""
+
+
+def outside_clip(clips: Sequence[ClipRecord], index: int, x: float, y: float) -> tuple[ClipPath, str] | None:
+    """The clip path of clip `index` the point (x, y) lies outside of, innermost first, and the
+    test that said so ("bbox" or "polygon"); None when it lies inside every path of the clip."""
+    record = clips[index]
+    x0, y0, x1, y1 = record.bbox
+    if record.empty or not (x0 <= x <= x1 and y0 <= y <= y1):
+        for path in clip_paths(clips, index, MAX_CLIP_CHAIN):
+            bx0, by0, bx1, by1 = path.bbox
+            if not (bx0 <= x <= bx1 and by0 <= y <= by1):
+                return path, "bbox"
+        return record.path, "bbox"  # the boxes do not meet: the empty intersection
+    if record.rect_only:
+        return None
+    for path in clip_paths(clips, index, MAX_CLIP_CHAIN):
+        if not path.rect and not _inside_polygons(path.polygons, path.even_odd, x, y):
+            return path, "polygon"
+    return None
+
+
+def _in_paint(p: PaintObject, clips: Sequence[ClipRecord], x: float, y: float) -> bool:
+    x0, y0, x1, y1 = p.bbox
+    if not (x0 <= x <= x1 and y0 <= y <= y1):
+        return False
+    if p.polygons and not _inside_polygons(p.polygons, p.even_odd, x, y):
+        return False
+    return p.clip < 0 or outside_clip(clips, p.clip, x, y) is None
+
+
+# ------------------------------------------------------------------ decision records
+
+
+@dataclass(frozen=True, slots=True)
+class _HiddenGlyph:
+    paint_index: int
+    dropped: bool  # by the text modes (keep_clipped off for clipped; drop_hidden for the others)
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "dropped" if self.dropped else "kept"
+
+
+@dataclass(frozen=True, slots=True)
+class InvisibleModeDecision(_HiddenGlyph):
+    """Text render mode 3 or 7: painted neither filled nor stroked (an OCR layer, hidden text).
+
+    value = the render mode; threshold = None (the mode is the whole test); verdict
+    "kept": text modes read it (Parameters.drop_hidden does not drop it).
+    """
+
+    kind: ClassVar[str] = INVISIBLE_MODE
+
+    render_mode: int = 3
+
+    @property
+    def value(self) -> float:
+        return float(self.render_mode)
+
+    @property
+    def threshold(self) -> None:
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, render_mode=self.render_mode)
+
+    def describe(self) -> str:
+        return (
+            f"glyph #{self.paint_index} is drawn in text render mode {self.render_mode} (neither filled "
+            "nor stroked): present but invisible, e.g. an OCR layer; kept in text and flagged"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ClippedDecision(_HiddenGlyph):
+    """The glyph's box centre lies outside the clipping path in force (spec §5's reason, like cull).
+
+    value = the box centre [x, y]; threshold = the bbox [x0, y0, x1, y1] of the clip path
+    it lies outside of (the path set by the W/W* at `token_index`, or a form's /BBox);
+    `test` "bbox" (outside that box) or "polygon" (inside the box, outside the
+    flattened path by the even-odd or nonzero rule); verdict "dropped" (keep_clipped: "kept").
+    """
+
+    kind: ClassVar[str] = CLIPPED
+
+    center: Point = (0.0, 0.0)
+    clip_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
+    source: str = "W"  # "W", "W*" or "BBox"
+    token_index: int = -1  # the page instruction of the W (for forms: the Do that started the chain)
+    stream_index: int = -1
+    form_path: tuple[str, ...] = ()
+    test: str = "bbox"
+    clip_id: int = -1
+
+    @property
+    def value(self) -> Point:
+        return self.center
+
+    @property
+    def threshold(self) -> Rect:
+        return self.clip_bbox
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            self.paint_index,
+            source=self.source,
+            token_index=self.token_index,
+            stream_index=self.stream_index,
+            form_path=list(self.form_path),
+            test=self.test,
+            clip_id=self.clip_id,
+        )
+
+    def where(self) -> str:
+        """Which instruction set the clip, in words."""
+        if self.source == "BBox":
+            return f"the /BBox of form {' → '.join(self.form_path)} (drawn at instruction {self.token_index})"
+        inside = (
+            f" inside form {' → '.join(self.form_path)} (its instruction {self.stream_index})"
+            if self.form_path
+            else ""
+        )
+        return f"the path set at instruction {self.token_index}{inside} ({self.source})"
+
+    def describe(self) -> str:
+        x, y = self.center
+        box = ", ".join(fmt(v) for v in self.clip_bbox)
+        how = "outside its box" if self.test == "bbox" else "inside its box but outside the path itself"
+        fate = "dropped from text like a culled glyph" if self.dropped else "kept in text (--keep-clipped)"
+        return (
+            f"glyph #{self.paint_index} clipped by {self.where()}: box centre ({fmt(x)}, {fmt(y)}) lies "
+            f"{how} [{box}]; {fate}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TransparentDecision(_HiddenGlyph):
+    """Filled with fill alpha 0 (/ca), or through a soft mask known to be empty.
+
+    value = the fill alpha; threshold = 0 (alpha ≤ 0 shows nothing); `soft_mask`
+    "empty" when the mask decided; verdict "kept" (flagged) or "dropped" (drop_hidden).
+    """
+
+    kind: ClassVar[str] = TRANSPARENT
+
+    alpha: float = 0.0
+    soft_mask: str = ""
+
+    @property
+    def value(self) -> float:
+        return self.alpha
+
+    @property
+    def threshold(self) -> float:
+        return 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, soft_mask=self.soft_mask)
+
+    def describe(self) -> str:
+        why = (
+            "its soft mask paints nothing (empty /SMask group)"
+            if self.soft_mask == "empty"
+            else f"fill alpha /ca {fmt(self.alpha)} ≤ 0.00"
+        )
+        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
+        return f"glyph #{self.paint_index} is present but fully transparent: {why}; {fate}"
+
+
+@dataclass(frozen=True, slots=True)
+class SameAsBackgroundDecision(_HiddenGlyph):
+    """Filled in the colour of what lies under it: white on the white page, or the colour of
+    the latest opaque fill under its box centre.
+
+    value = the glyph's colour as RGB [r, g, b]; threshold = the background's RGB;
+    equal when every channel differs by ≤ COLOUR_TOLERANCE. `background_token` is the
+    instruction of the fill under it (-1: the page itself).
+    """
+
+    kind: ClassVar[str] = SAME_AS_BACKGROUND
+
+    colour: tuple[float, float, float] = WHITE
+    background: tuple[float, float, float] = WHITE
+    fill: FillState = FillState()
+    background_token: int = -1
+    background_paint: int = -1  # index into InterpretedPage.paints; -1: the page
+
+    @property
+    def value(self) -> tuple[float, float, float]:
+        return self.colour
+
+    @property
+    def threshold(self) -> tuple[float, float, float]:
+        return self.background
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            self.paint_index,
+            fill=colour_json(self.fill),
+            background_token=self.background_token,
+            background_paint=self.background_paint,
+            tolerance=COLOUR_TOLERANCE,
+        )
+
+    def words(self) -> str:
+        colour = (
+            "white" if _same(self.colour, WHITE) else "rgb(" + ", ".join(fmt(v) for v in self.colour) + ")"
+        )
+        if self.background_paint < 0:
+            return f"present but {colour} on the {colour} page (nothing painted under it)"
+        return f"present but {colour} on a {colour} fill (instruction {self.background_token})"
+
+    def describe(self) -> str:
+        col = ", ".join(fmt(v) for v in self.colour)
+        bg = ", ".join(fmt(v) for v in self.background)
+        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
+        return f"glyph #{self.paint_index} is {self.words()}: colour ({col}) = background ({bg}); {fate}"
+
+
+@dataclass(frozen=True, slots=True)
+class CoveredDecision(_HiddenGlyph):
+    """The glyph's box centre lies under an opaque image or filled path painted after it.
+
+    value = the box centre [x, y]; threshold = the covering object's bbox; `cover_token`
+    its instruction, `cover_kind` "image", "inline_image" or "fill".
+    """
+
+    kind: ClassVar[str] = COVERED
+
+    center: Point = (0.0, 0.0)
+    cover_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
+    cover_kind: str = "image"
+    cover_token: int = -1
+    cover_stream_index: int = -1
+    cover_form_path: tuple[str, ...] = ()
+    cover_paint: int = -1  # index into InterpretedPage.paints
+
+    @property
+    def value(self) -> Point:
+        return self.center
+
+    @property
+    def threshold(self) -> Rect:
+        return self.cover_bbox
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            self.paint_index,
+            cover_kind=self.cover_kind,
+            cover_token=self.cover_token,
+            cover_stream_index=self.cover_stream_index,
+            cover_form_path=list(self.cover_form_path),
+            cover_paint=self.cover_paint,
+        )
+
+    def words(self) -> str:
+        what = {"fill": "filled path", "inline_image": "inline image"}.get(self.cover_kind, self.cover_kind)
+        return f"present but covered by the opaque {what} painted later at instruction {self.cover_token}"
+
+    def describe(self) -> str:
+        x, y = self.center
+        box = ", ".join(fmt(v) for v in self.cover_bbox)
+        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
+        return f"glyph #{self.paint_index} is {self.words()}: box centre ({fmt(x)}, {fmt(y)}) inside [{box}]; {fate}"
+
+
+VISIBILITY_RECORDS = (
+    InvisibleModeDecision,
+    ClippedDecision,
+    TransparentDecision,
+    SameAsBackgroundDecision,
+    CoveredDecision,
+)
+
+HiddenRecord = (
+    InvisibleModeDecision | ClippedDecision | TransparentDecision | SameAsBackgroundDecision | CoveredDecision
+)
+
+
+def explain(record: HiddenRecord) -> str:
+    """A short phrase for the probe and Find: why this text cannot be seen."""
+    if isinstance(record, ClippedDecision):
+        return f"clipped by {record.where()}"
+    if isinstance(record, InvisibleModeDecision):
+        return f"present but invisible (text render mode {record.render_mode})"
+    if isinstance(record, TransparentDecision):
+        if record.soft_mask == "empty":
+            return "present but fully transparent (empty soft mask)"
+        return f"present but fully transparent (fill alpha {fmt(record.alpha)})"
+    return record.words()
+
+
+# ------------------------------------------------------------------ the pass
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Per glyph its class (parallel to page.glyphs), and a record per non-visible glyph."""
+
+    classes: tuple[str, ...]
+    records: tuple[HiddenRecord, ...]  # paint order
+    dropped: frozenset[int]  # paint indices the text modes drop
+
+    def record_of(self, paint_index: int) -> HiddenRecord | None:
+        for r in self.records:
+            if r.paint_index == paint_index:
+                return r
+        return None
+
+
+def _centre(g: Glyph) -> Point:
+    q = g.quad
+    return ((q[0][0] + q[2][0]) * 0.5, (q[0][1] + q[2][1]) * 0.5)
+
+
+def classify_visibility(
+    page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS, skip: Collection[int] = ()
+) -> Visibility:
+    """Every glyph's visibility class; `skip` (culled paint indices) stay "visible" with no record:
+    the cull already explains them."""
+    glyphs = page.glyphs
+    n = len(glyphs)
+    classes = [VISIBLE] * n
+    found: dict[int, HiddenRecord] = {}
+    clips, fills = page.clips, page.fills
+    drop_clipped = not params.keep_clipped
+    drop_hidden = params.drop_hidden
+    plain_fills = len(fills) <= 1
+    pending: list[int] = []  # still visible, candidates for covered / same_as_background
+    simple = [r.bbox if not r.empty and r.rect_only else None for r in clips]  # the bbox fast path
+    for g in glyphs:
+        i = g.paint_index
+        if i in skip:
+            continue
+        mode = g.render_mode
+        if mode == 3 or mode == 7:
+            classes[i] = INVISIBLE_MODE
+            found[i] = InvisibleModeDecision(i, False, mode)
+            continue
+        clip_id = g.clip_id
+        if clip_id >= 0:
+            q = g.quad
+            x = (q[0][0] + q[2][0]) * 0.5
+            y = (q[0][1] + q[2][1]) * 0.5
+            fast = simple[clip_id]
+            if fast is not None and fast[0] <= x <= fast[2] and fast[1] <= y <= fast[3]:
+                out = None  # inside a clip made of upright rectangles only: its box answers
+            else:
+                out = outside_clip(clips, clip_id, x, y)
+            if out is not None:
+                path, test = out
+                classes[i] = CLIPPED
+                found[i] = ClippedDecision(
+                    i,
+                    drop_clipped,
+                    (x, y),
+                    path.bbox,
+                    path.source,
+                    path.token_index,
+                    path.stream_index,
+                    path.form_path,
+                    test,
+                    g.clip_id,
+                )
+                continue
+        if g.unicode.isspace():
+            continue  # a space has no ink: only its mode and the clip can hide it
+        if not plain_fills and mode in _FILL_MODES:
+            fs = fills[g.fill_id]
+            if fs.alpha <= 0.0 or fs.soft_mask == "empty":
+                classes[i] = TRANSPARENT
+                found[i] = TransparentDecision(i, drop_hidden, fs.alpha, fs.soft_mask)
+                continue
+        pending.append(i)
+    if pending:
+        _paint_order(page, pending, classes, found, drop_hidden)
+    if found:
+        _spaces_inside_runs(glyphs, classes, found, skip)
+    records = tuple(found[i] for i in sorted(found))
+    dropped = frozenset(
+        r.paint_index
+        for r in records
+        if (r.kind == CLIPPED and drop_clipped) or (drop_hidden and r.kind in DROPPABLE_HIDDEN)
+    )
+    return Visibility(tuple(classes), records, dropped)
+
+
+def _spaces_inside_runs(
+    glyphs: Sequence[Glyph], classes: list[str], found: dict[int, HiddenRecord], skip: Collection[int]
+) -> None:
+    """A space between two glyphs hidden for one reason (same class, same string) shares their
+    class and record: "White on white" dropped by drop_hidden leaves no stray blanks."""
+    n = len(glyphs)
+    for i in range(1, n - 1):
+        g = glyphs[i]
+        if classes[i] != VISIBLE or i in skip or not g.unicode.isspace():
+            continue
+        before = found.get(i - 1)
+        if before is None or before.kind not in DROPPABLE_HIDDEN:
+            continue
+        j = i + 1
+        while j < n and glyphs[j].unicode.isspace() and classes[j] == VISIBLE:
+            j += 1
+        after = found.get(j) if j < n else None
+        prev = glyphs[i - 1]
+        if after is None or after.kind != before.kind or glyphs[j].token_index != prev.token_index:
+            continue
+        for k in range(i, j):
+            if k not in skip:
+                classes[k] = before.kind
+                found[k] = replace(before, paint_index=k)
+
+
+def _paint_order(
+    page: InterpretedPage,
+    pending: list[int],
+    classes: list[str],
+    found: dict[int, HiddenRecord],
+    drop_hidden: bool,
+) -> None:
+    """covered and same_as_background: glyph centres against the paint objects, in paint order."""
+    glyphs, clips, fills, paints = page.glyphs, page.clips, page.fills, page.paints
+    # Which glyphs can be same_as_background at all: fill-only, in a colour some background
+    # has (white, or an opaque fill's). Colours are converted once per fill state.
+    colours = [rgb(fs) for fs in fills]
+    backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == "fill" and p.opaque]
+    known = {c for c in backgrounds if c is not None}
+    matches = [c is not None and any(_same(c, bg) for bg in known) for c in colours]
+    last_cover = max((p.glyphs_before for p in paints if p.opaque), default=0)
+    colour: dict[int, tuple[float, float, float]] = {}
+    relevant: list[int] = []
+    for i in pending:
+        g = glyphs[i]
+        fill_id = g.fill_id
+        if matches[fill_id] and g.render_mode in _FILL_MODES:
+            colour[i] = colours[fill_id]  # type: ignore[assignment]
+            relevant.append(i)
+        elif i < last_cover:
+            relevant.append(i)
+    pending = relevant
+    covered_by: dict[int, int] = {}
+    under: dict[int, int] = {}
+    if paints and pending:
+        grid: dict[tuple[int, int], list[int]] = {}
+        centres: dict[int, Point] = {}
+        for i in pending:
+            x, y = _centre(glyphs[i])
+            if not (math.isfinite(x) and math.isfinite(y)):
+                continue
+            centres[i] = (x, y)
+            grid.setdefault((math.floor(x / _GRID), math.floor(y / _GRID)), []).append(i)
+        if grid:
+            gx0 = min(k[0] for k in grid)
+            gx1 = max(k[0] for k in grid)
+            gy0 = min(k[1] for k in grid)
+            gy1 = max(k[1] for k in grid)
+            for j, p in enumerate(paints):
+                if not p.opaque and p.glyphs_before >= len(glyphs):
+                    continue  # painted after every glyph and covers nothing: lies under no glyph
+                x0, y0, x1, y1 = p.bbox
+                cx0 = max(gx0, math.floor(x0 / _GRID)) if math.isfinite(x0) else gx0
+                cx1 = min(gx1, math.floor(x1 / _GRID)) if math.isfinite(x1) else gx1
+                cy0 = max(gy0, math.floor(y0 / _GRID)) if math.isfinite(y0) else gy0
+                cy1 = min(gy1, math.floor(y1 / _GRID)) if math.isfinite(y1) else gy1
+                if cx0 > cx1 or cy0 > cy1:
+                    continue
+                before = p.glyphs_before
+                for cx in range(cx0, cx1 + 1):
+                    for cy in range(cy0, cy1 + 1):
+                        cell = grid.get((cx, cy))
+                        if cell is None:
+                            continue
+                        for i in cell:
+                            if i < before:
+                                if not p.opaque or i in covered_by:
+                                    continue
+                            elif i not in colour:
+                                continue  # only a glyph whose colour could match needs what lies under it
+                            x, y = centres[i]
+                            if not _in_paint(p, clips, x, y):
+                                continue
+                            if i < before:
+                                covered_by[i] = j  # the first opaque object painted over it
+                            else:
+                                under[i] = j  # the latest painted under it wins
+    for i in pending:
+        cover = covered_by.get(i)
+        if cover is not None:
+            p = paints[cover]
+            classes[i] = COVERED
+            found[i] = CoveredDecision(
+                i,
+                drop_hidden,
+                _centre(glyphs[i]),
+                p.bbox,
+                p.kind,
+                p.token_index,
+                p.stream_index,
+                p.form_path,
+                cover,
+            )
+            continue
+        c = colour.get(i)
+        if c is None:
+            continue
+        j = under.get(i, -1)
+        if j >= 0:
+            p = paints[j]
+            if p.kind != "fill" or not p.opaque:
+                continue  # an image, a shading or a translucent fill: its colour is not known
+            bg = rgb(fills[p.fill])
+            if bg is None:
+                continue
+            token = p.token_index
+        else:
+            bg, token = WHITE, -1
+        if _same(c, bg):
+            classes[i] = SAME_AS_BACKGROUND
+            found[i] = SameAsBackgroundDecision(i, drop_hidden, c, bg, fills[glyphs[i].fill_id], token, j)
