@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
 from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
@@ -172,6 +173,7 @@ DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
     *VISIBILITY_RECORDS,
     *ASSEMBLY_RECORDS,
     ActualTextDecision,
+    BidiDecision,
 )
 """Every class a page's decision list may hold."""
 

@@ -69,6 +69,20 @@ class Parameters:
     background, or covered by a later opaque image or fill (off: kept and flagged).
     Render mode 3/7 text is kept either way: OCR layers depend on it."""
 
+    # --- right to left and letter spacing (issue 12 points 4, 5) ---
+    tracking: bool = True
+    """Read letter-spaced runs as words: on a line, a run of at least 4 single glyphs whose
+    gaps are all above the word-gap threshold and nearly equal (spread ≤ 20 % of their
+    mean) is tracked; its median gap is the tracking, and in its stretch only gaps wider
+    than tracking + word_gap × height are spaces (`A N E X O` painted with Tc reads
+    `ANEXO`). Off: every gap above the threshold is a space (the seeds' behaviour)."""
+
+    visual_order: bool = False
+    """Keep right-to-left lines in visual (painted) order. Off: a line whose strong
+    characters are mostly right-to-left (Hebrew, Arabic: bidi classes R and AL) is
+    written in logical order by the Unicode bidirectional algorithm, numbers and Latin
+    runs inside it left to right; glyph records always keep paint order."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
@@ -93,7 +107,9 @@ class Parameters:
         return asdict(self)
 
 
-_SWITCHES = frozenset({"keep_ligatures", "actual_text", "keep_clipped", "drop_hidden"})
+_SWITCHES = frozenset(
+    {"keep_ligatures", "actual_text", "keep_clipped", "drop_hidden", "tracking", "visual_order"}
+)
 """Fields that are on/off switches rather than thresholds."""
 
 DEFAULT_PARAMETERS = Parameters()

@@ -145,9 +145,11 @@ def _params(args: argparse.Namespace) -> Parameters:
             columns_gap=args.columns_gap,
             cjk_gap=args.cjk_gap,
             keep_ligatures=args.keep_ligatures,
-            actual_text=args.actual_text,
             keep_clipped=args.keep_clipped,
             drop_hidden=args.drop_hidden,
+            actual_text=args.actual_text,
+            tracking=args.tracking,
+            visual_order=args.visual_order,
         )
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
@@ -394,6 +396,19 @@ def _add_thresholds(p: argparse.ArgumentParser) -> None:
         action="store_false",
         default=d.actual_text,
         help="write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
+    )
+    p.add_argument(
+        "--no-tracking",
+        dest="tracking",
+        action="store_false",
+        default=d.tracking,
+        help="letter-spaced runs (`A N E X O`) keep a space at every gap above the word-gap threshold",
+    )
+    p.add_argument(
+        "--visual-order",
+        action="store_true",
+        default=d.visual_order,
+        help="keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
     )
 
 

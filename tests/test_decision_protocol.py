@@ -19,6 +19,7 @@ from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES, assemble
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.decisions import (
     ArticleBeadRecord,
     ArticleOrderDecision,
@@ -272,6 +273,8 @@ SAMPLES: dict[type, Any] = {
     TransparentDecision: TransparentDecision(0, False, 0.0, ""),
     SameAsBackgroundDecision: SameAsBackgroundDecision(0, False, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
     CoveredDecision: CoveredDecision(0, False, (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), "image", 7),
+    # right to left (issue 12)
+    BidiDecision: BidiDecision(0, 0, 13, 12, 8, 8, 0.5),
 }
 
 

@@ -15,6 +15,7 @@ from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, span_index
 from glyphscope.core.assembly.articles import articles_text
 from glyphscope.core.assembly.auto import auto_text
+from glyphscope.core.assembly.bidi import BidiDecision, logical_order
 from glyphscope.core.assembly.columns import columns_text
 from glyphscope.core.assembly.decisions import (
     ArticleBeadRecord,
@@ -57,7 +58,8 @@ def assemble(
     """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
     spans = span_index(actual_text, params.actual_text)
     with gc_paused():
-        return _assemble(visible, mode, params, visible_box, structure, spans)
+        text = _assemble(visible, mode, params, visible_box, structure, spans)
+        return text if params.visual_order else logical_order(text)  # right-to-left lines (issue 12)
 
 
 def _assemble(
@@ -89,6 +91,7 @@ __all__ = [
     "ArticleBeadRecord",
     "ArticleOrderDecision",
     "Baseline",
+    "BidiDecision",
     "CharMap",
     "ColumnChangeDecision",
     "ColumnSplit",

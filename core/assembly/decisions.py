@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.decision_protocol import (
     DecisionRecord,
     NothingCompared,
@@ -26,7 +27,7 @@ from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.records import fast_init
 
 WordGapVerdict: TypeAlias = Literal[
-    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap"
+    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap", "tracking"
 ]
 LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
@@ -40,7 +41,7 @@ def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
-_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap"})
+_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking"})
 """Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
 
 _WORD_GAP_CJK = frozenset({"cjk_pair", "cjk_gap"})
@@ -57,6 +58,10 @@ class WordGapDecision:
     and `space_threshold` are still kept). Between two CJK characters the CJK rule
     (spec §9) compares the gap with `cjk_factor` × height instead: `cjk_gap` (a space
     is inserted: separate cells or fields) or `cjk_pair` (no space: justification).
+
+    Inside a letter-spaced stretch (core/assembly/tracking.py) `tracking` is the run's
+    common gap and threshold = tracking + factor × height: `inserted` above it, else
+    `tracking` (no space: the gap is the heading's letter spacing). Elsewhere tracking is 0.
     """
 
     kind: ClassVar[str] = "word_gap"
@@ -69,6 +74,7 @@ class WordGapDecision:
     factor: float  # Parameters.word_gap
     height: float  # the box height of `after`
     cjk_factor: float = 0.0  # Parameters.cjk_gap (CJK pairs only)
+    tracking: float = 0.0  # common gap of the letter-spaced stretch, 0 outside one
 
     @property
     def inserted(self) -> bool:
@@ -87,7 +93,7 @@ class WordGapDecision:
     def threshold(self) -> float | None:
         if self.verdict in _WORD_GAP_CJK:
             return self.cjk_threshold
-        return self.space_threshold if self.verdict in _WORD_GAP_MEASURED else None
+        return self.space_threshold + self.tracking if self.verdict in _WORD_GAP_MEASURED else None
 
     def to_json(self) -> dict[str, Any]:
         return pair_json(
@@ -99,10 +105,23 @@ class WordGapDecision:
             factor=self.factor,
             height=_r(self.height),
             cjk_factor=self.cjk_factor,
+            tracking=_r(self.tracking),
         )
 
     def describe(self) -> str:
         rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.space_threshold)} pt"
+        if self.tracking > 0.0 and self.verdict in _WORD_GAP_MEASURED:
+            rule = (
+                f"tracking {_f(self.tracking)} pt + {_f(self.factor)} × {_f(self.height)} pt "
+                f"= {_f(self.space_threshold + self.tracking)} pt"
+            )
+            if self.verdict == "tracking":
+                return (
+                    f"no space: letter-spaced run, gap {_f(self.gap)} pt ≤ {rule} "
+                    "(the run's common gap is its letter spacing, not a word space)"
+                )
+            if self.verdict == "inserted":
+                return f"space inserted in a letter-spaced run: gap {_f(self.gap)} pt > {rule}"
         cjk_rule = f"{_f(self.cjk_factor)} × {_f(self.height)} pt = {_f(self.cjk_threshold)} pt"
         if self.verdict == "cjk_gap":
             return f"space inserted between CJK characters: gap {_f(self.gap)} pt > {cjk_rule} (cjk_gap)"
@@ -665,6 +684,7 @@ Decision: TypeAlias = (
     | ArticleBeadRecord
     | ArticleOrderDecision
     | ActualTextDecision
+    | BidiDecision
 )
 """An assembly decision; every one is a `DecisionRecord`."""
 

@@ -6,9 +6,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
-from glyphscope.core.assembly.decisions import ColumnChangeDecision, ColumnChangeVerdict, VerticalColumn
+from glyphscope.core.assembly.decisions import (
+    ColumnChangeDecision,
+    ColumnChangeVerdict,
+    LineBreakDecision,
+    VerticalColumn,
+    WordGapDecision,
+)
 from glyphscope.core.assembly.lines import line_break_decision
 from glyphscope.core.assembly.page_text import TextBuilder
+from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.vertical import vertical_columns
 from glyphscope.core.assembly.words import word_gap_decision
 from glyphscope.core.glyph import Glyph
@@ -22,20 +29,27 @@ def join_pair(
     params: Parameters,
     before: TextInfo | None = None,
     after: TextInfo | None = None,
+    lb: LineBreakDecision | None = None,
+    wg: WordGapDecision | None = None,
 ) -> None:
     """Line break first; the word-gap rule applies only on the same line.
+
+    `lb` and `wg` are the pair's decisions when the caller already took them (a line's
+    word gaps are taken before its letter-spaced stretches are known, core/assembly/tracking.py).
 
     Nothing is decided between two glyphs of one replacement span (/ActualText): the
     span's text is written once, whole.
     """
     if out.actual is not None and out.same_span(prev, cur):
         return
-    lb = line_break_decision(prev, cur, params)
+    if lb is None:
+        lb = line_break_decision(prev, cur, params)
     i = out.decide(lb)
     if lb.verdict != "same_line":
         out.newline(i)
         return
-    wg = word_gap_decision(prev, cur, params, before, after)
+    if wg is None:
+        wg = word_gap_decision(prev, cur, params, before, after)
     j = out.decide(wg)
     if wg.inserted:
         out.generated(" ", j)
@@ -151,11 +165,27 @@ def _join_horizontal(
     # Each glyph's text facts are looked up once and serve both pairs it belongs to
     # (a glyph of a replacement span: the span's text, see core/assembly/actual_text.py).
     info_of = text_info if out.actual is None else out.info
-    before = info_of(prev) if prev is not None else None
-    for g in run:
-        info = info_of(g)
-        if prev is not None:
-            join_pair(prev, g, out, params, before, info)
+    glyphs = run if prev is None else [prev, *run]
+    infos = [info_of(g) for g in glyphs]
+    # Every pair's decisions first, so letter-spaced stretches can be re-decided with their
+    # tracking before anything is written (the decisions are still recorded in reading order).
+    breaks: list[LineBreakDecision | None] = []
+    gaps: list[WordGapDecision | None] = []
+    for k in range(1, len(glyphs)):
+        a, b = glyphs[k - 1], glyphs[k]
+        if out.actual is not None and out.same_span(a, b):
+            breaks.append(None)
+            gaps.append(None)
+            continue
+        lb = line_break_decision(a, b, params)
+        breaks.append(lb)
+        gaps.append(
+            word_gap_decision(a, b, params, infos[k - 1], infos[k]) if lb.verdict == "same_line" else None
+        )
+    track(glyphs, infos, gaps, params)
+    for k in range(0 if prev is None else 1, len(glyphs)):
+        g, info = glyphs[k], infos[k]
+        if k:
+            join_pair(glyphs[k - 1], g, out, params, infos[k - 1], info, breaks[k - 1], gaps[k - 1])
         out.glyph(g, info.text)
-        prev, before = g, info
-    return prev
+    return glyphs[-1] if glyphs else prev

@@ -11,6 +11,7 @@ from glyphscope.core.assembly.chars import text_info
 from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
+from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.words import word_gap_decision
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph
@@ -81,17 +82,24 @@ def _emit_line(
     cursor = 0
     prev: Glyph | None = None
     info_of = text_info if out.actual is None else out.info  # a replacement span: its text's facts
-    for g in glyphs:
+    # The line's word gaps first, re-decided in letter-spaced stretches (core/assembly/tracking.py).
+    infos = [info_of(g) for g in glyphs]
+    gaps = [
+        None if out.same_span(a, b) else word_gap_decision(a, b, params, infos[k], infos[k + 1])
+        for k, (a, b) in enumerate(zip(glyphs, glyphs[1:]))
+    ]
+    track(glyphs, infos, gaps, params)
+    for k, g in enumerate(glyphs):
         if prev is not None and out.actual is not None and out.same_span(prev, g):
             cursor += out.glyph(g)  # inside one /ActualText span: written once, nothing decided
             prev = g
             continue
-        info = info_of(g)
+        info = infos[k]
         starts_word = prev is None
         inserted = False
         if prev is not None:
-            before = info_of(prev)
-            wg = word_gap_decision(prev, g, params, before, info)
+            before = infos[k - 1]
+            wg = gaps[k - 1] or word_gap_decision(prev, g, params, before, info)
             wi = out.decide(wg)
             inserted = wg.inserted
             starts_word = inserted or before.last_space

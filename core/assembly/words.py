@@ -1,4 +1,4 @@
-"""Word spaces from geometry (spec §3, §9)."""
+"""Word spaces from geometry (spec §3, §9; letter-spaced runs: core/assembly/tracking.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,16 @@ def word_gap_decision(
     params: Parameters,
     before: TextInfo | None = None,
     after: TextInfo | None = None,
+    tracking: float = 0.0,
 ) -> WordGapDecision:
     """Space between two glyphs on the same line?
 
     gap = (cur.origin − prev.glyph_end) · prev.direction, measured from the
     glyph's OWN advance so Tc/Tw given back by TJ creates no false space;
     threshold = word_gap × cur.height, never Tfs (producers write `1 Tf`).
+    Inside a letter-spaced stretch (`tracking` > 0, core/assembly/tracking.py) the
+    threshold is tracking + word_gap × cur.height and a gap at or below it is
+    verdict `tracking`.
     """
     ux, uy = prev.direction
     gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
@@ -36,12 +40,22 @@ def word_gap_decision(
         # spec §9: justification spreads ideographs, but a full ideograph of empty space
         # (cjk_gap × height) separates cells or fields
         verdict = "cjk_gap" if gap > params.cjk_gap * height else "cjk_pair"
-    elif gap > threshold:
+    elif gap > threshold + tracking:
         verdict = "inserted"
+    elif tracking > 0.0:
+        verdict = "tracking"
     elif gap < 0.0:
         verdict = "negative_gap"
     else:
         verdict = "below_threshold"
     return WordGapDecision(
-        prev.paint_index, cur.paint_index, verdict, gap, threshold, params.word_gap, height, params.cjk_gap
+        prev.paint_index,
+        cur.paint_index,
+        verdict,
+        gap,
+        threshold,
+        params.word_gap,
+        height,
+        params.cjk_gap,
+        tracking if verdict == "inserted" or verdict == "tracking" else 0.0,
     )
