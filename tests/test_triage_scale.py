@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from glyphscope.core.params import Parameters
 from glyphscope.core.triage import triage_file
 from glyphscope.core.triage.batch import iter_triage
 from glyphscope.core.triage.inputs import content_sha256, expand_inputs
@@ -81,6 +82,15 @@ def test_a_space_painted_inside_a_word_is_a_finding_with_its_numbers(archive: Pa
     assert row.score > 0 and row.worst_pages[0].kinds == ("painted_space_in_word",)
     clean = triage_file(archive / "clean.pdf")
     assert clean.finding_kinds == () and clean.score == 0.0
+
+
+def test_a_painted_space_under_actual_text_is_no_finding(tmp_path: Path) -> None:
+    # pdf.js issue 13226's construction: the space glyph is replaced by its span's soft hyphen
+    content = b"BT /F1 12 Tf 72 700 Td [(Inv)] TJ /Span <</ActualText <FEFF00AD> >> BDC [( ) 278] TJ EMC (oice) Tj ET"
+    path = write(tmp_path / "a.pdf", content)
+    assert triage_file(path).finding_kinds == ()
+    raw = triage_file(path, params=Parameters(actual_text=False))  # the raw glyph text reads "Inv oice"
+    assert dict(raw.finding_kinds) == {"painted_space_in_word": 1}
 
 
 def test_an_ordinary_space_with_its_gap_is_no_finding(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from glyphscope.core.triage.page_checks import (
     PAINTED_SPACE_KIND,
     SAMPLES,
     hidden_text,
+    outside_spans,
     painted_spaces_inside_words,
     sample,
 )
@@ -111,6 +112,8 @@ class PageCollector:
         """A warning finding for space characters painted inside words (core/triage/page_checks.py)."""
         visible = analysis.classified.visible
         found = painted_spaces_inside_words(visible, self.params.word_gap)
+        if self.params.actual_text:  # a space under /ActualText is not in the text: nothing to report
+            found = outside_spans(found, analysis.page.actual_text)
         if not found:
             return False
         first, gap, threshold = found[0]

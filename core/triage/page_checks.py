@@ -11,6 +11,7 @@ threshold — without the painted space no space would have been inserted.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,22 @@ def painted_spaces_inside_words(visible: Sequence[Glyph], word_gap: float) -> li
         if abs(across) < 0.5 * em and -0.5 * em < along < threshold and math.isfinite(along):
             found.append((s.paint_index, round(along, 3), round(threshold, 3)))
     return found
+
+
+def outside_spans(
+    found: list[tuple[int, float, float]], spans: Sequence[Any]
+) -> list[tuple[int, float, float]]:
+    """The painted spaces not inside an /ActualText span: the span's text replaces them in every mode."""
+    if not spans or not found:
+        return found
+    ranges = sorted((s.first, s.last) for s in spans)
+    firsts = [r[0] for r in ranges]
+    kept = []
+    for item in found:
+        i = bisect_right(firsts, item[0]) - 1
+        if i < 0 or item[0] > ranges[i][1]:
+            kept.append(item)
+    return kept
 
 
 def sample(visible: Sequence[Glyph], paint_index: int) -> str:
