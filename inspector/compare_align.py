@@ -99,7 +99,7 @@ class Run:
     `their_*` are character offsets in the engine's original text, `our_*` in our
     mode's text (empty ranges where a side has nothing). `glyphs` are the paint
     indices concerned; `pair` is the (before, after) glyph pair a space run lies
-    between (None otherwise); `hidden_status` is "culled" or "duplicate" for
+    between (None otherwise); `hidden_status` is "culled", "duplicate", "clipped" or "hidden" for
     engine text matched to glyphs glyphscope left out.
     """
 

@@ -154,6 +154,12 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
                 f"{fmt(along)} pt along (≤ {fmt(along_max)}) and {fmt(across)} pt across (≤ {fmt(across_max)}) "
                 f"from glyph #{d.before}",
             )
+    if run.hidden_status in ("clipped", "hidden"):
+        d = index.of_glyph(first, "clipped", "transparent", "same_as_background", "covered")
+        if d is not None:
+            return Explanation(
+                d, f"{engine} keeps {q}, which glyphscope left out of the text: {d.describe()}"
+            )
     return Explanation(None, f"{engine} has {q}, which is in no glyph of this page")
 
 

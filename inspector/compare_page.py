@@ -170,12 +170,13 @@ class PageComparison:
 
 
 def hidden_glyphs(analysis: Any) -> list[tuple[int, str, str]]:
-    """(paint index, text, "culled" | "duplicate") of every glyph left out of the text, in paint order."""
+    """(paint index, text, its status) of every glyph left out of the text, in paint order: "culled",
+    "duplicate", "clipped" or "hidden" (dropped by --drop-hidden)."""
     out = []
     status = analysis.classified.status
     for g in analysis.classified.glyphs:
         s = status[g.paint_index]
-        if s is GlyphStatus.CULLED or s is GlyphStatus.DUPLICATE:
+        if s is not GlyphStatus.KEPT:
             out.append((g.paint_index, g.unicode, str(s.value)))
     return out
 

@@ -405,3 +405,21 @@ def test_a_space_left_out_for_an_actual_text_span_cites_the_span() -> None:
     assert said.decision is not None and said.decision.kind == "actual_text"
     assert said.sentence.startswith("pdfminer.six inserts a space between glyph #2 and #3; glyphscope writes")
     assert "'\\xad'" in said.sentence and "soft hyphens are not written" in said.sentence
+
+
+def test_pdfminer_keeps_text_glyphscope_drops_as_clipped(tmp_path: Path) -> None:
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (Shown line) Tj ET "
+        b"q 0 0 100 100 re W n BT /F1 12 Tf 72 650 Td (Clipped away) Tj ET Q"
+    )
+    path = tmp_path / "clip.pdf"
+    make_pdf([content]).save(path)
+    analysis, cmp = _compare(path, 1, "pdfminer")
+    assert analysis.texts["plain"].text == "Shown line"
+    (diff,) = [d for d in cmp.differences if d.kind == "extra"]
+    assert diff.decision.kind == "clipped"
+    assert analysis.classified.status[diff.glyphs[0]].value == "clipped"
+    assert diff.sentence.startswith(
+        "pdfminer.six keeps 'Clipped away', which glyphscope left out of the text: "
+    )
+    assert "lies outside its box [0.00, 0.00, 100.00, 100.00]" in diff.sentence
