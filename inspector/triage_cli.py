@@ -73,7 +73,21 @@ def _structure(row: TriageRow) -> str:
     return "usable" if row.structure_usable else "unusable"
 
 
-COLUMNS = ("score", "pages", "glyphs", "%cull", "%dup", "%form", "%unres", "noTU", "struct", "E/W/I", "file")
+COLUMNS = (
+    "score",
+    "pages",
+    "glyphs",
+    "%cull",
+    "%dup",
+    "%form",
+    "%unres",
+    "%hid",
+    "noTU",
+    "struct",
+    "E/W/I",
+    "file",
+)
+LEFT_ALIGNED = frozenset({"struct", "file"})
 
 
 def format_table(rows: list[TriageRow]) -> str:
@@ -83,7 +97,7 @@ def format_table(rows: list[TriageRow]) -> str:
         if r.failed:
             # Engine errors usually name the file already.
             label = f"ERROR {r.error}" if r.file in (r.error or "") else f"{r.file}: ERROR {r.error}"
-            lines.append([f"{r.score:.1f}", "-", "-", "-", "-", "-", "-", "-", "-", "-", label])
+            lines.append([f"{r.score:.1f}", *["-"] * (len(COLUMNS) - 2), label])
             continue
         sev = r.findings_by_severity
         lines.append(
@@ -95,6 +109,7 @@ def format_table(rows: list[TriageRow]) -> str:
                 f"{r.pct_duplicates:.1f}",
                 f"{r.pct_from_forms:.1f}",
                 f"{r.pct_unresolved:.1f}",
+                f"{sum(r.pct_hidden.values()):.1f}",  # every visibility class but visible (issue 12)
                 f"{r.fonts_without_tounicode}/{r.fonts_without_tounicode_total}",
                 _structure(r),
                 f"{sev.get('error', 0)}/{sev.get('warning', 0)}/{sev.get('info', 0)}",
@@ -105,7 +120,7 @@ def format_table(rows: list[TriageRow]) -> str:
     out = []
     for line in lines:
         cells = [
-            line[i].rjust(widths[i]) if i < 8 or i == 9 else line[i].ljust(widths[i])
+            line[i].ljust(widths[i]) if COLUMNS[i] in LEFT_ALIGNED else line[i].rjust(widths[i])
             for i in range(len(widths))
         ]
         out.append("  ".join(cells) + "  " + line[-1])
