@@ -11,8 +11,8 @@ instructions through a generator, which resumes exactly when the loop body of
 the previous instruction is done. So the state before an instruction is taken
 when it is handed out, the glyph count after it when the next one is asked for.
 
-What the interpreter does not track, the trace adds for display only: the clip
-(the bounding box in user space of every `W n` path, intersected, saved by q/Q).
+The clip is the interpreter's own (issue 12's clip records): its bounding box and
+the instruction that set it.
 """
 
 from __future__ import annotations
@@ -25,12 +25,10 @@ import pikepdf
 
 from glyphscope.core.document import Document, _format_operand, _inherited
 from glyphscope.core.fonts.loader import FontCache
-from glyphscope.core.geometry import Matrix, Rect, apply, intersect, multiply
+from glyphscope.core.geometry import Matrix, Rect, multiply
 from glyphscope.core.interpreter import PageInterpreter
 
 TEXT_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
-PATH_POINT_OPS = {"m": 2, "l": 2, "c": 6, "v": 4, "y": 4}  # operand count; pairs are points
-PATH_PAINT_OPS = frozenset(("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"))
 MAX_TRACE_STEPS = 2_000_000  # a hostile stream: stop recording rather than exhaust memory
 
 
@@ -54,6 +52,7 @@ class TraceState:
     clip: Rect | None  # bounding box of the clip in user space; None: not clipped (beyond the page)
     marked: tuple[tuple[str, int | None], ...]  # open marked-content sections (tag, MCID), outer first
     stack_depth: int  # q depth
+    clip_source: str = ""  # what set the clip: "W at instruction 12 (2 paths)", "" when none
 
     @property
     def text_rendering_origin(self) -> tuple[float, float]:
@@ -116,10 +115,6 @@ class TracingInterpreter(PageInterpreter):
         self.steps: list[TraceStep] = []
         self.truncated = False
         self._depth = 0
-        self._clip: Rect | None = None
-        self._clip_stack: list[Rect | None] = []
-        self._path: Rect | None = None  # bounding box of the current path, user space
-        self._clip_pending = False
         self._marked_of: Any = object()  # the marked-content state `_marked` was made from
         self._marked: tuple[tuple[str, int | None], ...] = ()
 
@@ -148,7 +143,6 @@ class TracingInterpreter(PageInterpreter):
             depth=self._depth,
         )
         self.steps.append(step)
-        self._path_op(op, ins)
         return step
 
     def snapshot(self) -> TraceState:
@@ -156,6 +150,7 @@ class TracingInterpreter(PageInterpreter):
         ts = gs.text
         assert ts is not None
         font = ts.font
+        clip, clip_source = self._clip_now(gs.clip)
         return TraceState(
             gs.ctm,
             self.tm,
@@ -170,10 +165,26 @@ class TracingInterpreter(PageInterpreter):
             ts.rise,
             ts.render_mode,
             self.in_text,
-            self._clip,
+            clip,
             self._marked_stack(),
             len(self.stack),
+            clip_source,
         )
+
+    def _clip_now(self, index: int) -> tuple[Rect | None, str]:
+        """The clip's bounding box (an empty clip: a zero box) and what set it."""
+        if not 0 <= index < len(self.clips):
+            return None, ""
+        record = self.clips[index]
+        path = record.path
+        where = f" of {' › '.join(path.form_path)}" if path.form_path else ""
+        what = (
+            "the form's /BBox"
+            if path.source == "BBox"
+            else f"{path.source} at instruction {path.stream_index}"
+        )
+        paths = f" ({record.depth} paths)" if record.depth > 1 else ""
+        return (0.0, 0.0, 0.0, 0.0) if record.empty else record.bbox, f"{what}{where}{paths}"
 
     def _marked_stack(self) -> tuple[tuple[str, int | None], ...]:
         """The open marked-content sections, outer first (cached while the innermost one stays open)."""
@@ -189,55 +200,12 @@ class TracingInterpreter(PageInterpreter):
         self._marked_of, self._marked = marked, found
         return found
 
-    # -- the clip, for display (the interpreter itself ignores paths) --------------------------
-    def _path_op(self, op: str, ins: Any) -> None:
-        if op == "re":
-            numbers = _numbers(ins, 4)
-            if numbers is not None:
-                x, y, w, h = numbers
-                self._extend((x, y), (x + w, y), (x + w, y + h), (x, y + h))
-        elif op in PATH_POINT_OPS:
-            numbers = _numbers(ins, PATH_POINT_OPS[op])
-            if numbers is not None:
-                pts = [(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
-                self._extend(*pts)
-        elif op in ("W", "W*"):
-            self._clip_pending = True
-        elif op in PATH_PAINT_OPS:
-            if self._clip_pending and self._path is not None:
-                clip = self._path if self._clip is None else intersect(self._clip, self._path)
-                self._clip = clip if clip is not None else (0.0, 0.0, 0.0, 0.0)
-            self._clip_pending = False
-            self._path = None
-
-    def _extend(self, *points: tuple[float, float]) -> None:
-        ctm = self.gs.ctm
-        xs, ys = zip(*(apply(ctm, x, y) for x, y in points))
-        box = (min(xs), min(ys), max(xs), max(ys))
-        p = self._path
-        self._path = (
-            box if p is None else (min(p[0], box[0]), min(p[1], box[1]), max(p[2], box[2]), max(p[3], box[3]))
-        )
-
-    def op_q(self, o: list[Any]) -> None:
-        super().op_q(o)
-        self._clip_stack.append(self._clip)
-
-    def op_Q(self, o: list[Any]) -> None:
-        depth = len(self.stack)
-        super().op_Q(o)
-        if len(self.stack) < depth and self._clip_stack:
-            self._clip = self._clip_stack.pop()
-
     def op_Do(self, o: list[Any]) -> None:
-        saved_clip, saved_len = self._clip, len(self._clip_stack)
         self._depth += 1
         try:
             super().op_Do(o)
         finally:
             self._depth -= 1
-            self._clip = saved_clip
-            del self._clip_stack[saved_len:]
 
 
 class _Observed:
@@ -259,16 +227,6 @@ class _Observed:
             # Resumed: the loop body of `ins` (and any form it drew) has run.
             if step is not None:
                 step.glyphs_after = len(glyphs)
-
-
-def _numbers(ins: Any, count: int) -> list[float] | None:
-    try:
-        values = [float(v) for v in ins.operands]
-    except (TypeError, ValueError):
-        return None
-    if len(values) < count:
-        return None
-    return values[-count:]
 
 
 def trace_page(doc: Document, page_number: int) -> PageTrace:

@@ -71,7 +71,10 @@ def format_value(state: TraceState, attribute: str) -> str:
     if attribute == "in_text":
         return "yes" if value else "no"
     if attribute == "clip":
-        return "none" if value is None else "[" + " ".join(_num(v) for v in value) + "] (bounding box)"
+        if value is None:
+            return "none"
+        box = "[" + " ".join(_num(v) for v in value) + "] (bounding box)"
+        return f"{box}, set by {state.clip_source}" if state.clip_source else box
     if attribute == "marked":
         if not value:
             return "none"

@@ -11,7 +11,7 @@ import pytest
 
 from glyphscope.core.document import open_document
 from glyphscope.core.trace import trace_page
-from glyphscope.inspector.stepper import Stepper
+from glyphscope.inspector.stepper import Stepper, format_value
 from tests.pdfbuild import helvetica, make_pdf, to_bytes
 
 PAGE = (
@@ -99,6 +99,9 @@ def test_clip_marked_content_and_stack(traced: tuple[Any, Any]) -> None:
     _, trace = traced
     tj = trace.steps[trace.glyph_step[0]].before
     assert tj.clip == pytest.approx((30.0, 40.0, 230.0, 140.0))  # re through the cm, W n
+    w_index = next(s.stream_index for s in trace.steps if s.operator == "W")
+    assert tj.clip_source == f"W at instruction {w_index}"
+    assert format_value(tj, "clip") == f"[30 40 230 140] (bounding box), set by W at instruction {w_index}"
     assert tj.marked == (("/P", 3),)
     assert tj.stack_depth == 1 and tj.in_text
     assert tj.leading == 0.0
