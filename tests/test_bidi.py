@@ -245,3 +245,25 @@ def test_a_line_the_algorithm_cannot_resolve_stays_as_painted() -> None:
         0,
     )  # the surrogate counts as L
     assert "could not resolve it" in d.describe()
+
+
+def test_a_replacement_span_in_a_right_to_left_line_moves_whole() -> None:
+    # the producer says the three painted digits read "456": the span is one cluster
+    content = (
+        b"BT /F1 12 Tf 72 700 Td "
+        + _hex("םלוע ")
+        + b" Tj /Span <</ActualText (456)>> BDC "
+        + _hex("123")
+        + b" Tj EMC "
+        + _hex(" םולש")
+        + b" Tj ET"
+    )
+    page = _page(content)
+    text = page.texts["plain"]
+    assert text.text == "שלום 456 עולם"
+    digits = [g.paint_index for g in page.classified.visible if g.unicode in "123"]
+    assert len(digits) == 3
+    for p in digits:  # every glyph of the span selects the span's text, in logical order
+        assert list(text.chars_of_glyph(p)) == [5, 6, 7]
+    assert {text.glyph_of_char(i) for i in (5, 6, 7)} == {digits[0]}
+    assert page.texts["plain"].decisions_of(BidiDecision)[0].verdict == "reordered"
