@@ -139,18 +139,7 @@ def _unescape(text: str) -> str:
 
 def _params(args: argparse.Namespace) -> Parameters:
     try:
-        return Parameters(
-            word_gap=args.word_gap,
-            line_break=args.line_break,
-            columns_gap=args.columns_gap,
-            cjk_gap=args.cjk_gap,
-            keep_ligatures=args.keep_ligatures,
-            keep_clipped=args.keep_clipped,
-            drop_hidden=args.drop_hidden,
-            actual_text=args.actual_text,
-            tracking=args.tracking,
-            visual_order=args.visual_order,
-        )
+        return Parameters(**{field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS})
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
 
@@ -360,56 +349,56 @@ def _add_json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
 
 
+PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    # (option, Parameters field, help): thresholds take a number; a switch's option sets the
+    # value opposite to its default ("--no-…" turns a default-on switch off)
+    ("--word-gap", "word_gap", "word-gap threshold × glyph height"),
+    ("--line-break", "line_break", "line-break threshold × height"),
+    ("--columns-gap", "columns_gap", "columns split × mean advance"),
+    ("--cjk-gap", "cjk_gap", "space between CJK characters farther apart than this × height"),
+    (
+        "--keep-ligatures",
+        "keep_ligatures",
+        "keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
+    ),
+    (
+        "--keep-clipped",
+        "keep_clipped",
+        "keep glyphs outside the clipping path in the text (default: dropped like culled ones)",
+    ),
+    (
+        "--drop-hidden",
+        "drop_hidden",
+        "drop transparent, white-on-white and covered text (default: kept and flagged; "
+        "render mode 3/7 text is always kept)",
+    ),
+    (
+        "--no-actual-text",
+        "actual_text",
+        "write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
+    ),
+    (
+        "--no-tracking",
+        "tracking",
+        "letter-spaced runs (`A N E X O`) keep a space at every gap above the word-gap threshold",
+    ),
+    (
+        "--visual-order",
+        "visual_order",
+        "keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
+    ),
+)
+
+
 def _add_thresholds(p: argparse.ArgumentParser) -> None:
     d = Parameters()
-    p.add_argument("--word-gap", type=float, default=d.word_gap, help="word-gap threshold × glyph height")
-    p.add_argument("--line-break", type=float, default=d.line_break, help="line-break threshold × height")
-    p.add_argument("--columns-gap", type=float, default=d.columns_gap, help="columns split × mean advance")
-    p.add_argument(
-        "--cjk-gap",
-        type=float,
-        default=d.cjk_gap,
-        help="space between CJK characters farther apart than this × height",
-    )
-    p.add_argument(
-        "--keep-ligatures",
-        action="store_true",
-        default=d.keep_ligatures,
-        help="keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
-    )
-    p.add_argument(
-        "--keep-clipped",
-        action="store_true",
-        default=d.keep_clipped,
-        help="keep glyphs outside the clipping path in the text (default: dropped like culled ones)",
-    )
-    p.add_argument(
-        "--drop-hidden",
-        action="store_true",
-        default=d.drop_hidden,
-        help="drop transparent, white-on-white and covered text (default: kept and flagged; "
-        "render mode 3/7 text is always kept)",
-    )
-    p.add_argument(
-        "--no-actual-text",
-        dest="actual_text",
-        action="store_false",
-        default=d.actual_text,
-        help="write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
-    )
-    p.add_argument(
-        "--no-tracking",
-        dest="tracking",
-        action="store_false",
-        default=d.tracking,
-        help="letter-spaced runs (`A N E X O`) keep a space at every gap above the word-gap threshold",
-    )
-    p.add_argument(
-        "--visual-order",
-        action="store_true",
-        default=d.visual_order,
-        help="keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
-    )
+    for option, field, help_text in PARAMETER_OPTIONS:
+        default = getattr(d, field)
+        if isinstance(default, bool):
+            action = "store_false" if default else "store_true"
+            p.add_argument(option, dest=field, action=action, default=default, help=help_text)
+        else:
+            p.add_argument(option, dest=field, type=float, default=default, help=help_text)
 
 
 def _add_version(p: argparse.ArgumentParser) -> None:

@@ -404,3 +404,16 @@ def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
     assert known == {"word_gaps", "line_breaks", "glyphs", "form_bboxes", "structure_order"}
     assert unknown == ["bogus"]
     assert resolve_layers(["all"], LAYER_KEYS)[0] == set(LAYER_KEYS)
+
+
+def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
+    from glyphscope.core.params import _SWITCHES, Parameters
+    from glyphscope.inspector.cli import PARAMETER_OPTIONS, build_parser
+
+    options = {field: option for option, field, _ in PARAMETER_OPTIONS}
+    assert _SWITCHES <= set(options)
+    for field in _SWITCHES:
+        args = build_parser().parse_args(["text", "x.pdf", options[field]])
+        assert getattr(args, field) is not getattr(Parameters(), field)
+    args = build_parser().parse_args(["text", "x.pdf", "--word-gap", "0.3"])
+    assert args.word_gap == 0.3 and args.tracking is True
