@@ -45,3 +45,30 @@ class RowsModel(QAbstractTableModel):
         if not index.isValid():
             return None
         return self.cell_data(index.row(), index.column(), role)
+
+
+def fit_columns(view: Any, minimum: int = 40) -> None:
+    """Shrink the widest columns of a table view (as sized to their contents) until the shown
+    ones fit its viewport: one cap for all, the largest that fits, so narrow columns keep their
+    size and long cells elide (in the middle, with the whole value as tooltip) instead of making
+    the panel scroll sideways. Stretching columns take what is left."""
+    from PySide6.QtWidgets import QHeaderView
+
+    header = view.horizontalHeader()
+    shown = [c for c in range(header.count()) if not view.isColumnHidden(c)]
+    stretch = [c for c in shown if header.sectionResizeMode(c) == QHeaderView.ResizeMode.Stretch]
+    fixed = [c for c in shown if c not in stretch]
+    room = view.viewport().width() - len(stretch) * max(minimum, header.minimumSectionSize())
+    widths = {c: view.columnWidth(c) for c in fixed}
+    if not widths or sum(widths.values()) <= room:
+        return
+    low, high = minimum, max(widths.values())
+    while low < high:  # the largest cap whose capped widths still fit
+        cap = (low + high + 1) // 2
+        if sum(min(w, cap) for w in widths.values()) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    for c, w in widths.items():
+        if w > low:
+            view.setColumnWidth(c, low)

@@ -28,7 +28,7 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
 from glyphscope.inspector.gui.panels.glyph_table import PageCache
-from glyphscope.inspector.gui.table_model import RowsModel
+from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.session import Session
 
 SOURCE_SHORT = {
@@ -50,8 +50,7 @@ CARD_ONLY = (  # the panel's summary line counts the fonts without ToUnicode
     "Widths",
     "Embedded",
 )  # in the Font card; the header menu shows them
-NUMBER_COLUMNS = {"Glyphs": 48, "Unresolved": 56}
-MAX_COLUMN = 84  # px: longer cells elide in the middle (tooltips hold them whole), no sideways scrolling
+MAX_COLUMN = 220  # px, before the columns are fitted to the panel (table_model.fit_columns)
 HEADERS = (  # what triage needs first, then the font's identity
     "Key",
     "Form",
@@ -209,6 +208,16 @@ class CodeTableModel(RowsModel):
         return None
 
 
+def _size_columns(view: QTableView) -> None:
+    """Columns as wide as their contents (up to MAX_COLUMN), then fitted into the view: cells that
+    do not fit elide in the middle (their tooltip is whole), the panel never scrolls sideways."""
+    view.resizeColumnsToContents()
+    for col in range(view.horizontalHeader().count()):
+        if view.columnWidth(col) > MAX_COLUMN:
+            view.setColumnWidth(col, MAX_COLUMN)
+    fit_columns(view)
+
+
 class FontsPanel(QWidget):
     source = "fonts"
 
@@ -285,17 +294,18 @@ class FontsPanel(QWidget):
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
+        super().resizeEvent(event)
+        for view in (self.table, self.codes):  # column widths never change the panel's size: no loop
+            _size_columns(view)
+
     def set_facts(self, facts: Any) -> None:
         self._updating = True
         try:
             self._page = facts.page if facts is not None else None
             self._show_codes(None)
             self.model.set_page(facts.page if facts is not None else None)
-            self.table.resizeColumnsToContents()
-            for col in range(self.model.columnCount()):
-                cap = NUMBER_COLUMNS.get(HEADERS[col], MAX_COLUMN)  # counts: their header may elide
-                if self.table.columnWidth(col) > cap:
-                    self.table.setColumnWidth(col, cap)
+            _size_columns(self.table)
         finally:
             self._updating = False
         if facts is None:
@@ -350,10 +360,7 @@ class FontsPanel(QWidget):
         except Exception as exc:  # noqa: BLE001 -- a broken font object must not break the panel
             rows, problem = [], f"{type(exc).__name__}: {exc}"
         self.codes_model.set_rows(rows)
-        self.codes.resizeColumnsToContents()
-        for col in range(len(CODE_HEADERS)):
-            if self.codes.columnWidth(col) > MAX_COLUMN:
-                self.codes.setColumnWidth(col, MAX_COLUMN)
+        _size_columns(self.codes)
         unresolved = sum(1 for r in rows if r.engine_source is DecodeSource.UNRESOLVED)
         summary = f"<b>{html.escape(page_font.font_key)}</b>: {len(rows)} distinct codes on this page"
         if unresolved:
