@@ -585,3 +585,19 @@ def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None
     index = table.model().index(0, shown[-1])
     assert table.model().data(index, Qt.ItemDataRole.ToolTipRole) == table.model().data(index)
     w.close()
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_the_font_codes_table_fits_its_tab_without_scrolling_sideways(qtbot, demo_pdf, size) -> None:
+    from PySide6.QtWidgets import QTableView, QTabWidget
+
+    w = window_at(qtbot, size, demo_pdf, 10)
+    w.reveal("fonts")
+    w.findChild(QTableView, "fonts.view").selectRow(0)
+    tabs = w.findChild(QTabWidget, "fonts.tabs")
+    tabs.setCurrentIndex(1)  # the codes were listed while their tab was hidden
+    codes = w.findChild(QTableView, "fonts.codes")
+    qtbot.waitUntil(lambda: codes.viewport().width() > 0 and codes.model().rowCount() > 0, timeout=TIMEOUT)
+    shown = [c for c in range(codes.model().columnCount()) if not codes.isColumnHidden(c)]
+    assert sum(codes.columnWidth(c) for c in shown) <= codes.viewport().width()
+    assert codes.horizontalScrollBar().maximum() == 0

@@ -10,7 +10,7 @@ import html
 from collections import Counter
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, Qt
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -289,10 +289,18 @@ class FontsPanel(QWidget):
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         self.codes.selectionModel().selectionChanged.connect(self._on_code_selected)
+        # The codes table is sized while its tab may be hidden (no real width yet): fit it again
+        # whenever its viewport gets a size, so it never scrolls sideways.
+        self.codes.viewport().installEventFilter(self)
         self._codes_font: Any = None  # the PageFont whose codes are listed
         self._page: Any = None
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 -- Qt's name
+        if event.type() == QEvent.Type.Resize and watched is self.codes.viewport():
+            _size_columns(self.codes)
+        return False
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
         super().resizeEvent(event)
