@@ -3,6 +3,8 @@ reachable from the canvas, culled text as strings, reading order as numbered arr
 
 from __future__ import annotations
 
+import html
+
 import pikepdf
 import pytest
 from PySide6.QtCore import QPointF, Qt
@@ -204,7 +206,9 @@ def test_mode_combo_and_text_tabs_are_one_control_with_a_visible_fallback(
     reason = analysis.texts["structure"].reason
     assert analysis.texts["structure"].text is None and reason
     assert panel.editor.toPlainText() == analysis.texts["plain"].text
-    assert "No usable structure" in panel.header.text() and reason.split(":")[0] in panel.header.text()
+    header = panel.header.text()
+    assert "No usable structure" in header and "no structure:" not in header  # said once
+    assert html.escape(reason.removeprefix("no structure: ")) in header
     assert "Showing <b>Plain</b> text instead" in panel.header.text()
     assert panel.fallback == reason
     index = MODES.index("structure")

@@ -141,7 +141,8 @@ class TextPanel(QWidget):
             instead = (
                 f"<b>{mode_title(shown)}</b> text" if shown != self.mode else "<b>plain</b> reading order"
             )
-            return f"<b>{what}</b> on this page: {html.escape(reason)}. Showing {instead} instead · {base}"
+            why = reason.removeprefix("no structure: ")  # the heading already says there is none
+            return f"<b>{what}</b> on this page: {html.escape(why)}. Showing {instead} instead · {base}"
         if self.mode == "structure":
             untagged = view.untagged or 0
             trust = "trusted" if untagged * 4 <= visible else "not trusted: untagged × 4 > total"
