@@ -22,12 +22,20 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def _culled_sample(page: InterpretedPage, indices: tuple[int, ...]) -> str:
+    """The first culled glyphs as plain text would read them, lines joined by " / "."""
+    from glyphscope.core.assembly import assemble  # the text rules, not a second copy of them
+
+    text = assemble([page.glyphs[i] for i in indices], "plain", visible_box=page.boxes.media_box).text or ""
+    return " / ".join(line.strip() for line in text.split("\n") if line.strip())
+
+
 def pass_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     n = page.page_number
     if classified.culls:
         idx = tuple(c.paint_index for c in classified.culls)
-        sample = "".join(page.glyphs[i].unicode for i in idx[:40]).strip()
+        sample = _culled_sample(page, idx[:40])
         out.append(
             Diagnostic(
                 DiagnosticKind.CULLED_GLYPHS,

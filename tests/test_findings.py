@@ -101,6 +101,18 @@ def test_culled_slug_text_outside_the_cropbox():
     assert "slug" in d.message
 
 
+def test_culled_text_is_quoted_as_plain_text_reads_it_lines_apart():
+    pdf = make_pdf(
+        [
+            b"BT /F1 10 Tf 100 700 Td (in) Tj ET BT /F1 6 Tf 100 20 Td (Job 4711) Tj ET "
+            b"BT /F1 6 Tf 100 10 Td (Slug line) Tj ET"
+        ],
+        crop_box=[50, 50, 562, 742],
+    )
+    d = only(findings_of(pdf), K.CULLED_GLYPHS)
+    assert "left out of the text: “Job 4711 / Slug line” — printer slug lines" in d.message
+
+
 def test_duplicates_fake_bold():
     pdf = make_pdf([b"BT /F1 10 Tf 100 100 Td (Bold) Tj ET BT /F1 10 Tf 100.3 100 Td (Bold) Tj ET"])
     d = only(findings_of(pdf), K.DUPLICATE_GLYPHS)
