@@ -769,7 +769,15 @@ def paint_path(painter: QPainter, path: QPainterPath, style: Style, page_to_scen
     painter.restore()
 
 
+STATUS_COLOURS = {
+    GlyphStatus.KEPT: "#2e7d32",
+    GlyphStatus.CULLED: L.LAYER_BY_KEY["culled"].colour,
+    GlyphStatus.DUPLICATE: "#e91e63",
+    GlyphStatus.CLIPPED: L.LAYER_BY_KEY["clipped"].colour,
+    GlyphStatus.HIDDEN: L.LAYER_BY_KEY["transparent"].colour,  # dropped by --drop-hidden
+}
+"""Each glyph status in the tables and the probe, in its layer's colour where it has one."""
+
+
 def status_colour(status: GlyphStatus) -> str:
-    return {GlyphStatus.KEPT: "#2e7d32", GlyphStatus.CULLED: "#d32f2f", GlyphStatus.DUPLICATE: "#e91e63"}.get(
-        status, "#000000"
-    )
+    return STATUS_COLOURS.get(status, "#000000")

@@ -30,6 +30,8 @@ FATE_COLOURS = {
     "kept": "#2e7d32",
     "culled": "#d32f2f",
     "duplicate": "#e91e63",
+    "clipped": status_colour(GlyphStatus.CLIPPED),
+    "hidden": status_colour(GlyphStatus.HIDDEN),
     "unresolved": "#b71c1c",
     "fallback-decoded": "#b25e00",
     "invisible": "#6d4c41",
@@ -194,7 +196,7 @@ class ProbePanel(QWidget):
             item.setData(0, ROLE, ("run", run.glyphs))
             item.setData(1, ROLE, run.text)
             item.setToolTip(0, f"{run.text}\n{len(members)} glyphs: {summary}")
-            worst = next((k for k in ("culled", "duplicate") if k in fates), "kept")
+            worst = next((k for k in ("culled", "clipped", "hidden", "duplicate") if k in fates), "kept")
             item.setForeground(0, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
             item.addChildren([self._entry_item(e) for e in members])
             items.append(item)
