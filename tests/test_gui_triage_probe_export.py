@@ -25,6 +25,10 @@ def drag(qtbot, w: MainWindow, rect, modifier=Qt.KeyboardModifier.ShiftModifier)
         qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, modifier, a)
         qtbot.mouseMove(canvas.viewport(), b)
         qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, modifier, b)
+    if modifier & Qt.KeyboardModifier.ShiftModifier:
+        # and the user lets go of Shift: Qt keeps the last modifiers it saw for the whole
+        # application, and a Shift left "held" turns later selectRow calls into extensions
+        qtbot.keyRelease(canvas.viewport(), Qt.Key.Key_Shift)
 
 
 def bounds(glyphs, indices, pad: float = 1.0):
