@@ -60,4 +60,10 @@ def window(qtbot: Any) -> Any:
     w.resize(1400, 900)
     w.show()
     yield w
+    from PySide6.QtCore import Qt
+
+    # Qt remembers the last keyboard modifiers it saw for the whole application: a test that
+    # ended with Shift or Ctrl "held" would turn the next test's selections into extensions.
+    for key in (Qt.Key.Key_Shift, Qt.Key.Key_Control):
+        qtbot.keyRelease(w, key)
     w.close()
