@@ -479,7 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
     _add_triage_compare(p)
-    from glyphscope.inspector.triage_cli import add_scale_options  # the options live with their code
+    from glyphscope.inspector.triage_options import add_scale_options  # no triage code for the parser
 
     add_scale_options(p)
     cli_io.add_quiet_option(p)
@@ -505,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_triage_compare(p: argparse.ArgumentParser) -> None:
     """triage --compare ENGINE: the option and its column live in inspector/triage_cli.py."""
-    from glyphscope.inspector.triage_cli import add_compare_option
+    from glyphscope.inspector.triage_options import add_compare_option
 
     add_compare_option(p)
 

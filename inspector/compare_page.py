@@ -29,6 +29,7 @@ from glyphscope.inspector.compare_align import (
 from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
 from glyphscope.inspector.jobs import Progress
+from glyphscope.inspector.triage_options import COMPARE_MAX_PAGES
 
 KIND_TITLES = {
     MISSING: "missing in theirs",
@@ -260,7 +261,7 @@ def compare_page_job(
 
 # -- a whole document against one engine (triage's --compare column) -------------------------------
 
-DOCUMENT_MAX_PAGES = 10
+DOCUMENT_MAX_PAGES = COMPARE_MAX_PAGES  # pages of each file `triage --compare` compares
 """Pages of a document compared for its agreement: enough to rank files, cheap enough for a batch."""
 
 
