@@ -411,7 +411,7 @@ def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
     from glyphscope.inspector.cli import PARAMETER_OPTIONS, build_parser
 
     options = {field: option for option, field, _ in PARAMETER_OPTIONS}
-    assert _SWITCHES <= set(options)
+    assert set(options) >= _SWITCHES
     for field in _SWITCHES:
         args = build_parser().parse_args(["text", "x.pdf", options[field]])
         assert getattr(args, field) is not getattr(Parameters(), field)
