@@ -208,6 +208,15 @@ def test_corpus_vfont_reads_will() -> None:
     assert not analyze_page(doc, 1).classified.duplicates
 
 
+def test_corpus_vfont_brackets_turned_across_the_run_stay_on_their_line() -> None:
+    # The brackets of "Section 38-3-110(5)" are painted turned by 90 degrees inside a sideways
+    # Identity-V run: measured along their own box edge they left their place ("5︵  T︶hursday").
+    corpus.require()
+    page = analyze_page(open_document(str(corpus.CORPUS / "pdfbox__PDFBOX-3127-VFont.pdf")), 1)
+    for mode in ("plain", "layout"):
+        assert "110︵5︶ Thursday, April 29, 2010" in " ".join((page.texts[mode].text or "").split()), mode
+
+
 # ------------------------------------------------------------------ article threads (point 3)
 
 

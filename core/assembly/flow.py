@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -82,19 +83,37 @@ def laid_out_sideways(run: Sequence[Glyph]) -> bool:
     return sideways * 2 > len(run) - 1 > 0
 
 
-def _as_horizontal(g: Glyph) -> Glyph:
-    """A vertical-font glyph seen as a horizontal one: its box's bottom edge is its baseline.
+def _as_horizontal(run: Sequence[Glyph]) -> list[Glyph]:
+    """A sideways vertical-font run seen as horizontal text, every glyph measured in the run's frame.
 
     For runs painted sideways the pair rules must measure along the line the glyphs
-    actually follow, not down the (unused) vertical writing direction.
+    actually follow, not down the (unused) vertical writing direction. The line's direction
+    is the one most of the run's boxes have along their bottom edge; each glyph is then the
+    box its quad spans in that frame (origin at its low corner, height across), so a glyph
+    painted across the run (a bracket turned upright) keeps its place on the line.
     """
-    q0, q1, _, q3 = g.quad
-    dx, dy = q1[0] - q0[0], q1[1] - q0[1]
-    norm = (dx * dx + dy * dy) ** 0.5
-    if norm == 0:
-        return g
-    height = ((q3[0] - q0[0]) ** 2 + (q3[1] - q0[1]) ** 2) ** 0.5
-    return replace(g, origin=q0, glyph_end=q1, pen_end=q1, direction=(dx / norm, dy / norm), height=height)
+    directions: Counter[tuple[float, float]] = Counter()
+    for g in run:
+        q0, q1 = g.quad[0], g.quad[1]
+        dx, dy = q1[0] - q0[0], q1[1] - q0[1]
+        norm = (dx * dx + dy * dy) ** 0.5
+        if norm > 0:
+            directions[(round(dx / norm, 3), round(dy / norm, 3))] += 1
+    if not directions:
+        return list(run)
+    ux, uy = directions.most_common(1)[0][0]
+    norm = (ux * ux + uy * uy) ** 0.5
+    ux, uy = ux / norm, uy / norm
+    nx, ny = -uy, ux
+    out: list[Glyph] = []
+    for g in run:
+        along = [x * ux + y * uy for x, y in g.quad]
+        across = [x * nx + y * ny for x, y in g.quad]
+        a0, a1, c0, c1 = min(along), max(along), min(across), max(across)
+        origin = (a0 * ux + c0 * nx, a0 * uy + c0 * ny)
+        end = (a1 * ux + c0 * nx, a1 * uy + c0 * ny)
+        out.append(replace(g, origin=origin, glyph_end=end, pen_end=end, direction=(ux, uy), height=c1 - c0))
+    return out
 
 
 def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
@@ -108,7 +127,7 @@ def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
         return glyphs
     out: list[Glyph] = []
     for vertical, run in runs:
-        out.extend(_as_horizontal(g) for g in run) if vertical and laid_out_sideways(run) else out.extend(run)
+        out.extend(_as_horizontal(run) if vertical and laid_out_sideways(run) else run)
     return out
 
 
@@ -117,7 +136,7 @@ def _join_vertical(
 ) -> Glyph | None:
     """Columns right to left, top to bottom; one break per column change, no geometric spaces."""
     if laid_out_sideways(run):
-        return _join_horizontal([_as_horizontal(g) for g in run], prev, out, params)
+        return _join_horizontal(_as_horizontal(run), prev, out, params)
     columns = vertical_columns(run)
     for c, (box, members) in enumerate(columns):
         x0, y0, x1, y1 = box
