@@ -53,3 +53,15 @@ def test_the_dialog_edits_every_budget_and_restores_the_defaults(qtbot):
     assert dialog.limits() == Limits(page_glyphs=7, page_seconds=2.5, page_form_invocations=123)
     dialog.restore_defaults()
     assert dialog.limits() == DEFAULT_LIMITS
+
+
+def test_the_tuning_panel_opens_the_budgets_too(qtbot, window, tmp_path, monkeypatch):
+    from glyphscope.inspector.gui import limits_dialog
+
+    w = window
+    open_file(qtbot, w, _dense(tmp_path))
+    monkeypatch.setattr(limits_dialog, "edit_limits", lambda limits, parent=None: Limits(page_glyphs=5))
+    tuning = w.panel_widgets["tuning"]
+    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+        tuning.limits_button.click()
+    assert w.session.limits.page_glyphs == 5 and len(w.bundle.facts.page.glyphs) == 5

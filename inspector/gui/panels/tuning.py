@@ -340,6 +340,16 @@ class TuningPanel(QWidget):
         bottom.addWidget(self.reset_button)
         bottom.addWidget(self.message, 1)
         outer.addLayout(bottom)
+        # The engine's budgets change interpretation, not assembly: their own dialog (Edit menu),
+        # reached from here too because this is where a user looks for what the engine may do.
+        self.limits_button = QPushButton("Engine budgets…")
+        self.limits_button.setObjectName("tuning.limits")
+        self.limits_button.setToolTip(
+            "Operators, forms, glyphs, content bytes and seconds a page may cost "
+            "(the --max-* options); changing them re-interprets the document"
+        )
+        self.limits_button.clicked.connect(self._edit_limits)
+        outer.addWidget(self.limits_button)
         outer.addStretch(1)
         splitter.addWidget(controls)
 
@@ -400,6 +410,13 @@ class TuningPanel(QWidget):
         self.session.set_params(params)
         self.applied.emit(params)
         return True
+
+    def _edit_limits(self) -> None:
+        from glyphscope.inspector.gui.limits_dialog import edit_limits
+
+        limits = edit_limits(self.session.limits, self)
+        if limits is not None:
+            self.session.set_limits(limits)
 
     def reset(self) -> None:
         self.timer.stop()
