@@ -95,3 +95,20 @@ def test_absent_engines_are_greyed_with_how_to_install_them(qtbot, window, monke
     finally:
         monkeypatch.undo()
         E.detect_engines(refresh=True)
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_compared_texts_wrap_instead_of_scrolling_sideways(qtbot, demo_pdf, size) -> None:
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    from tests.test_gui_legible import window_at
+
+    w = window_at(qtbot, size, demo_pdf, 7)
+    for key, check in w.compare_panel.checks.items():
+        check.setChecked(key == "pdfminer")
+    w.reveal("compare")
+    panel = _compared(qtbot, w)
+    assert "Job 4711" in panel.columns["pdfminer"].text.toPlainText()
+    qtbot.wait(50)
+    areas = w.panels["compare"].findChildren(QAbstractScrollArea)
+    assert areas and not [a.objectName() for a in areas if a.horizontalScrollBar().isVisible()]

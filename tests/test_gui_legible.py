@@ -562,7 +562,7 @@ def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None
     w = window_at(qtbot, size, demo_pdf, 7)
     w.probe_panel.probe((40, 0, 700, 60))
     w.diagnostics.select_finding("culled_glyphs")
-    for name in [name for name in w.panels if name != "compare"]:  # Compare: closed by default
+    for name in w.panels:
         w.reveal(name)
         qtbot.wait(30)
         scrolling = [

@@ -72,7 +72,8 @@ class _Column(QWidget):
         self.text = QPlainTextEdit()
         self.text.setObjectName(f"compare.text.{key}")
         self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # wrapped like the Text panel: a page's lines are wider than a column, and no panel scrolls sideways
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.text.cursorPositionChanged.connect(lambda: on_click(self, self.text.textCursor().position()))
         layout.addWidget(self.text, 1)
 
