@@ -30,6 +30,8 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.fonts.pdfobj import object_id
+
 CHUNK = 1 << 16
 _FLATE = frozenset(("/FlateDecode", "/Fl"))
 _ASCII_HEX = frozenset(("/ASCIIHexDecode", "/AHx"))
@@ -67,14 +69,6 @@ def _names(value: Any) -> list[str]:
     if isinstance(value, pikepdf.Array):
         return [str(v) for v in value if isinstance(v, pikepdf.Name)]
     return []
-
-
-def _label(stream: Any) -> str:
-    try:
-        num, gen = stream.objgen
-    except (AttributeError, TypeError):
-        return "direct"
-    return f"{num} {gen} R" if num else "direct"
 
 
 def _ascii_hex(data: bytes) -> bytes:
@@ -148,7 +142,7 @@ def measure(streams: Sequence[Any], budget: int) -> Measured:
     kept = bytearray()
     total = 0
     for stream in streams:
-        label = _label(stream)
+        label = object_id(stream, "direct")
         if kept:
             kept += b"\n"
             total += 1

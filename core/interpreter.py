@@ -23,6 +23,7 @@ from glyphscope.core.content import content_streams, measure, truncated_instruct
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.geometry import (
     IDENTITY,
     Matrix,
@@ -187,14 +188,6 @@ class DocumentBudget:
 def _one_line(exc: BaseException) -> str:
     """An exception's text on one line (qpdf messages can span several)."""
     return " ".join(str(exc).split())
-
-
-def object_id(obj: Any) -> str:
-    try:
-        num, gen = obj.objgen
-    except (AttributeError, TypeError):
-        return ""
-    return f"{num} {gen} R" if num else ""
 
 
 @dataclass(slots=True)
@@ -1368,7 +1361,7 @@ class PageInterpreter:
             if TRACK_VISIBILITY and xobj.get("/Subtype") == pikepdf.Name.Image:
                 self._image("image", xobj)  # carries no text, but may cover it
             return  # images and PostScript XObjects carry no text
-        ident = object_id(xobj) or f"direct:{id(xobj)}"
+        ident = object_id(xobj, f"direct:{id(xobj)}")
         path = frame.form_path + (name,)
         self.forms_left -= 1
         if self.forms_left < 0:

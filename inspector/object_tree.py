@@ -19,6 +19,8 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.fonts.pdfobj import object_id
+
 MAX_CHILDREN = 2000  # entries listed per node (a 100,000-item array lists the first ones)
 MAX_FORM_DEPTH = 8  # fonts of forms inside forms, for the Fonts group
 STREAM_PREVIEW = 4000  # bytes of decoded stream data shown
@@ -29,11 +31,8 @@ def _lock(document: Any) -> Any:
 
 
 def object_ref(obj: Any) -> str:
-    try:
-        num, gen = obj.objgen
-    except (AttributeError, TypeError):
-        return ""
-    return f"{num} {gen} R" if num else ""
+    """ "12 0 R" for an indirect object, "" otherwise."""
+    return object_id(obj, "")
 
 
 def scalar(value: Any, limit: int = 120) -> str:

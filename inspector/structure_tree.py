@@ -15,6 +15,8 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.fonts.pdfobj import object_id
+
 MAX_DEPTH = 128  # as core.structure
 MAX_NODES = 200_000  # elements visited per page build: a hostile tree stops there
 
@@ -79,14 +81,6 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def _ref(obj: Any) -> str:
-    try:
-        num, gen = obj.objgen
-    except (AttributeError, TypeError):
-        return ""
-    return f"{num} {gen} R" if num else ""
-
-
 class _Builder:
     def __init__(self, page_objgen: tuple[int, int]) -> None:
         self.page = page_objgen
@@ -125,7 +119,7 @@ class _Builder:
         tag = node.get("/S")
         element = StructElement(
             str(tag).lstrip("/") if isinstance(tag, pikepdf.Name) else "?",
-            _ref(node),
+            object_id(node, ""),
             title=_text(node.get("/T")),
             alt=_text(node.get("/Alt")),
             actual_text=_text(node.get("/ActualText")),

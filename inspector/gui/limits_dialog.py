@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import fields
+from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -91,3 +92,10 @@ def edit_limits(limits: Limits, parent: QWidget | None = None) -> Limits | None:
     """The budgets the user chose, or None when the dialog was cancelled."""
     dialog = LimitsDialog(limits, parent)
     return dialog.limits() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def edit_session_limits(session: Any, parent: QWidget | None = None) -> None:
+    """Edit › Engine budgets… and the Tuning panel's button: the session takes what the user chose."""
+    limits = edit_limits(session.limits, parent)
+    if limits is not None:
+        session.set_limits(limits)

@@ -433,11 +433,9 @@ class MainWindow(QMainWindow):
         self.pool.start(worker, priority=15)
 
     def edit_limits(self) -> None:
-        from glyphscope.inspector.gui.limits_dialog import edit_limits
+        from glyphscope.inspector.gui.limits_dialog import edit_session_limits
 
-        limits = edit_limits(self.session.limits, self)
-        if limits is not None:
-            self.session.set_limits(limits)
+        edit_session_limits(self.session, self)
 
     def _on_limits(self, limits: Any) -> None:
         """New budgets: the document re-interprets its pages (Session.set_limits); reload this one."""
@@ -446,13 +444,7 @@ class MainWindow(QMainWindow):
         if not page:
             return
         self.session.set_view(None)
-        self._page_requested_at = time.perf_counter()
-        cached = self.loader.request(page)
-        if cached is not None:
-            self.session.set_view(cached)
-        else:
-            self.canvas.show_loading(page)
-            self.timing_label.setText(f"re-interpreting page {page}…")
+        self._request_page(page, f"re-interpreting page {page}…")
 
     def _reassembled(self, bundle: PageBundle, params: Any) -> None:
         if params != self.session.params or bundle.page_number != self.session.page_number:
@@ -659,15 +651,19 @@ class MainWindow(QMainWindow):
         self.page_spin.setValue(page)
         self.page_spin.blockSignals(False)
         self._update_actions()
-        self._page_requested_at = time.perf_counter()
         name = self.session.source.name if self.session.source else ""
         self.setWindowTitle(f"{name} — page {page} of {self.session.page_count} — glyphscope inspector")
+        self._request_page(page, f"loading page {page}…")
+
+    def _request_page(self, page: int, waiting: str) -> None:
+        """Show `page` from the loader's cache, or its loading state and `waiting` until it comes."""
+        self._page_requested_at = time.perf_counter()
         cached = self.loader.request(page)
         if cached is not None:
             self.session.set_view(cached)
         else:
             self.canvas.show_loading(page)
-            self.timing_label.setText(f"loading page {page}…")
+            self.timing_label.setText(waiting)
 
     def _on_page_progress(self, page: int, done: int, total: int, message: str) -> None:
         if page == self.session.page_number and self.bundle is None:

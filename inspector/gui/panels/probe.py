@@ -152,13 +152,7 @@ class ProbePanel(QWidget):
                 return
             items = []
             for e in result.entries[:MAX_ROWS]:
-                char = e.char if e.char else "∅"
-                item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fates)])
-                item.setData(0, ROLE, e.paint_index)
-                first = e.fates[0].split(" ")[0]
-                item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(first, "#000"))))
-                item.setForeground(0, QBrush(QColor(status_colour(GlyphStatus(e.status)))))
-                item.setToolTip(2, "\n".join((*e.fates, *e.details)))
+                item = self._entry_item(e)
                 for line in e.details:
                     child = QTreeWidgetItem(["", "", line])
                     child.setData(0, ROLE, e.paint_index)

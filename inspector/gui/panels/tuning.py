@@ -412,11 +412,9 @@ class TuningPanel(QWidget):
         return True
 
     def _edit_limits(self) -> None:
-        from glyphscope.inspector.gui.limits_dialog import edit_limits
+        from glyphscope.inspector.gui.limits_dialog import edit_session_limits
 
-        limits = edit_limits(self.session.limits, self)
-        if limits is not None:
-            self.session.set_limits(limits)
+        edit_session_limits(self.session, self)
 
     def reset(self) -> None:
         self.timer.stop()
