@@ -9,6 +9,7 @@ glyphs), then assembly's. Every record follows `DecisionRecord`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
 from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph_table import as_table
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, CullDecision, DuplicateDecision
@@ -132,9 +134,9 @@ def form_membership_decisions(page: InterpretedPage) -> list[FormMembershipDecis
     """One record per glyph painted through a form, in paint order."""
     out = []
     forms = page.forms
-    for g in page.glyphs:
-        if not g.form_path:
-            continue
+    table = as_table(page.glyphs)
+    painted = [i for _, run, glyphs in table.run_ranges() if run.form_path for i in glyphs]
+    for g in table.records_at(painted):
         use = forms[g.form_use] if 0 <= g.form_use < len(forms) else None
         bbox = use.bbox if use is not None else None
         if bbox is not None and not g.outside_form_bbox and _degenerate(bbox):
@@ -152,12 +154,13 @@ def form_membership_decisions(page: InterpretedPage) -> list[FormMembershipDecis
     return out
 
 
-def decode_fallback_decisions(glyphs: tuple[Glyph, ...]) -> list[DecodeFallbackDecision]:
+def decode_fallback_decisions(glyphs: Sequence[Glyph]) -> list[DecodeFallbackDecision]:
     """One record per glyph decoded by the fallback guess or not at all, in paint order."""
+    table = as_table(glyphs)
+    guessed = [i for i, source in enumerate(table.source) if source in _FALLBACK_SOURCES]
     return [
         DecodeFallbackDecision(g.paint_index, g.decode_source, g.font_key, g.code, g.code_bytes, g.unicode)
-        for g in glyphs
-        if g.decode_source in _FALLBACK_SOURCES
+        for g in table.records_at(guessed)
     ]
 
 

@@ -275,7 +275,7 @@ class Document:
             self._budget.seconds_left -= time.monotonic() - started  # time spent interpreting, not open
             self._cache[page_number] = result
             self._cached_glyphs += len(result.glyphs)
-            # Bounded in pages and in glyphs (~1.1 KB each): dense pages must not pile up.
+            # Bounded in pages and in glyphs: dense pages must not pile up.
             while len(self._cache) > 1 and (
                 len(self._cache) > PAGE_CACHE_SIZE or self._cached_glyphs > CACHE_MAX_GLYPHS
             ):
@@ -315,7 +315,7 @@ class Document:
             interp.diag.add(DiagnosticKind.DAMAGED_FILE_REPAIRED, Severity.WARNING, w)
         for w in _damaged_content_streams(page_obj):
             interp.diag.add(DiagnosticKind.CONTENT_UNREADABLE, Severity.ERROR, w)
-        glyphs = tuple(interp.glyphs)
+        glyphs = interp.glyphs  # column-wise (core/glyph_table.py): records on demand
         forms = tuple(finish_forms(interp))
         fonts = tuple(interp.page_fonts.values())
         diags = interp.diag.finish() + page_diagnostics(page_number, glyphs, fonts, forms)

@@ -1,4 +1,4 @@
-"""The content-stream interpreter (spec §2): tokens in, Glyph records out.
+"""The content-stream interpreter (spec §2): tokens in, a page's glyphs out (core/glyph_table.py).
 
 Tokens come from `pikepdf.parse_content_stream`; we write no lexer. One
 operator table maps each operator to its handler and operand signature,
@@ -35,7 +35,7 @@ from glyphscope.core.geometry import (
     normalize_rect,
     transform_rect,
 )
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphRun, GlyphTable
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import ClipPath, ClipRecord, FillState, FormUse, PageFont, PaintObject, Polygon
 from glyphscope.core.state import GraphicsState, MarkedContent, TextState
@@ -287,7 +287,7 @@ class PageInterpreter:
         self._form_cache: dict[str, list[Any] | str] = {}  # object id → instructions, or why unreadable
         self._scratch: pikepdf.Pdf | None = None
         self.diag = _DiagnosticSink(page_number)
-        self.glyphs: list[Glyph] = []
+        self.glyphs = GlyphTable()
         self.forms: list[FormUse] = []
         self.form_glyph_counts: list[list[int]] = []  # per form use: [glyphs, outside bbox]
         self.page_fonts: dict[tuple[str, tuple[str, ...], str], PageFont] = {}
@@ -1124,7 +1124,7 @@ class PageInterpreter:
         bbox = frame.form_bbox
         inv = frame.form_ctm_inverse
         ctm = self.gs.ctm
-        glyphs = self.glyphs
+        table = self.glyphs
         tm = self.tm
         clip_id = self.gs.clip
         fill_id = self.gs.fill
@@ -1148,8 +1148,13 @@ class PageInterpreter:
         form_use = frame.form_use_index if form_path else -1
         counts = self.form_glyph_counts[form_use] if form_path else None
         space_spacing = tc + tw  # Tw applies to the single-byte code 32 only (§9.3.3)
-        append = glyphs.append
-        index = len(glyphs)
+        index = len(table)
+        run: GlyphRun | None = None  # started with the string's first glyph: runs are never empty
+        geom_extend = table.geom.extend
+        unicode_append = table.unicode.append
+        code_append = table.code.append
+        bytes_append = table.code_bytes.append
+        source_append = table.source.append
         cap = self.glyph_cap
         moved = 0.0  # total pen advance in text space, along x (horizontal) or y (vertical)
         for part in parts:
@@ -1179,7 +1184,7 @@ class PageInterpreter:
                     ax, ay = tx * a, tx * b
                     x0, y0 = ox + desc_x, oy + desc_y
                     x3, y3 = ox + asc_x, oy + asc_y
-                    glyph_end = (ox + wx, oy + wy)
+                    glyph_end_x, glyph_end_y = ox + wx, oy + wy
                 else:
                     w1y, vx, vy = font.vertical(code)
                     # The glyph is drawn with its position vector v at the pen (ISO 32000-1 §9.7.4.3):
@@ -1189,7 +1194,7 @@ class PageInterpreter:
                     bx, by0, by1 = -vx, descent - vy, ascent - vy
                     x0, y0 = ox + bx * sa + by0 * sc, oy + bx * sb + by0 * sd
                     x3, y3 = ox + bx * sa + by1 * sc, oy + bx * sb + by1 * sd
-                    glyph_end = (ox + w1y * size * c, oy + w1y * size * d)
+                    glyph_end_x, glyph_end_y = ox + w1y * size * c, oy + w1y * size * d
                 moved += tx
                 e += ax
                 f += ay
@@ -1204,39 +1209,51 @@ class PageInterpreter:
                         if not (bbox[0] <= fx <= bbox[2] and bbox[1] <= fy <= bbox[3]):
                             outside = True
                             counts[1] += 1
-                append(
-                    Glyph(
-                        index,
-                        uni,
-                        code,
-                        nbytes,
+                if run is None:
+                    run = GlyphRun(
                         font_key,
                         size,
-                        (ox, oy),
-                        glyph_end,
-                        (ox + ax, oy + ay),
-                        ((x0, y0), (x0 + wx, y0 + wy), (x3 + wx, y3 + wy), (x3, y3)),
                         height,
                         direction,
                         wmode,
-                        token_index,
                         form_path,
                         mcid,
-                        source,
                         render_mode,
                         rise,
                         font_id,
-                        stream_index,
                         tc,
                         tw,
                         hscale,
-                        outside,
                         tags,
                         form_use,
                         clip_id,
                         fill_id,
                     )
+                    table.start_run(run, token_index, stream_index)
+                if outside:
+                    table.outside.add(index)
+                geom_extend(
+                    (
+                        ox,
+                        oy,
+                        glyph_end_x,
+                        glyph_end_y,
+                        ox + ax,
+                        oy + ay,
+                        x0,
+                        y0,
+                        x0 + wx,
+                        y0 + wy,
+                        x3 + wx,
+                        y3 + wy,
+                        x3,
+                        y3,
+                    )
                 )
+                unicode_append(uni)
+                code_append(code)
+                bytes_append(nbytes)
+                source_append(source)
                 index += 1
         self.tm = self._moved(tm, moved, vertical)
 

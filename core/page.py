@@ -142,7 +142,7 @@ class InterpretedPage:
 
     page_number: int  # 1-based
     boxes: PageBoxes
-    glyphs: tuple[Glyph, ...]  # every painted glyph, paint order; glyphs[i].paint_index == i
+    glyphs: Sequence[Glyph]  # every painted glyph, paint order; glyphs[i].paint_index == i (a GlyphTable)
     fonts: tuple[PageFont, ...]
     forms: tuple[FormUse, ...]
     diagnostics: tuple[Diagnostic, ...]

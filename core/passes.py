@@ -6,6 +6,7 @@ Pure functions: they re-run with other parameters without re-interpreting.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -13,6 +14,7 @@ from glyphscope.core.decision_protocol import fmt, glyph_json, pair_json, rounde
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.core.glyph_table import GlyphTable, as_table, subset
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.visibility import CLIPPED, Visibility, classify_visibility
@@ -141,27 +143,32 @@ class DuplicateDecision:
 
 @dataclass(frozen=True, slots=True)
 class ClassifiedGlyphs:
-    glyphs: tuple[Glyph, ...]  # the "all" set, paint order
+    # Glyph sequences are views on the page's GlyphTable (records on demand), tuples for hand-built pages.
+    glyphs: Sequence[Glyph]  # the "all" set, paint order
     status: tuple[GlyphStatus, ...]  # parallel to glyphs
     duplicate_of: tuple[int | None, ...]  # parallel to glyphs
-    raw: tuple[Glyph, ...]  # page-stream glyphs of every status (no form glyphs)
-    visible: tuple[Glyph, ...]  # kept glyphs in paint order: what every text mode reads
+    raw: Sequence[Glyph]  # page-stream glyphs of every status (no form glyphs)
+    visible: Sequence[Glyph]  # kept glyphs in paint order: what every text mode reads
     culls: tuple[CullDecision, ...]
     duplicates: tuple[DuplicateDecision, ...]
     visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records (issue 12)
 
 
-def cull(glyphs: tuple[Glyph, ...] | list[Glyph], visible_box: Rect) -> list[CullDecision]:
+def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
     """Glyphs whose box centre lies outside the visible box (a box test, not visibility)."""
     x0, y0, x1, y1 = visible_box
-    out = []
-    for g in glyphs:
-        q = g.quad
-        cx = (q[0][0] + q[2][0]) * 0.5
-        cy = (q[0][1] + q[2][1]) * 0.5
-        if not (x0 <= cx <= x1 and y0 <= cy <= y1):
-            out.append(CullDecision(g.paint_index, (cx, cy), visible_box))
-    return out
+    if not isinstance(glyphs, GlyphTable):
+        return [
+            CullDecision(g.paint_index, c, visible_box)
+            for g in glyphs
+            if not (x0 <= (c := g.center)[0] <= x1 and y0 <= c[1] <= y1)
+        ]
+    xs, ys = glyphs.centres()
+    return [
+        CullDecision(i, (cx, cy), visible_box)
+        for i, (cx, cy) in enumerate(zip(xs, ys))
+        if not (x0 <= cx <= x1 and y0 <= cy <= y1)
+    ]
 
 
 RUN_STEP_MAX = 3.0
@@ -177,21 +184,92 @@ RUN_AGREE_MIN = 0.9
 direction (a lone cell above another is no sideways run)."""
 
 
-def _step(a: Glyph, b: Glyph, params: Parameters) -> Point | None:
+class Candidates:
+    """The facts dedupe and run_directions compare, as parallel lists over a sequence of glyphs
+    (paint order): built from the page's columns (`of_table`) or from records (`of_records`)."""
+
+    __slots__ = (
+        "paint_index",
+        "unicode",
+        "ox",
+        "oy",
+        "height",
+        "ux",
+        "uy",
+        "font_key",
+        "form_path",
+        "font_id",
+    )
+
+    def __init__(self) -> None:
+        self.paint_index: list[int] = []
+        self.unicode: list[str] = []
+        self.ox: list[float] = []
+        self.oy: list[float] = []
+        self.height: list[float] = []
+        self.ux: list[float] = []
+        self.uy: list[float] = []
+        self.font_key: list[str] = []
+        self.form_path: list[tuple[str, ...]] = []
+        self.font_id: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.paint_index)
+
+    @classmethod
+    def of_records(cls, glyphs: Sequence[Glyph]) -> Candidates:
+        c = cls()
+        c.paint_index = [g.paint_index for g in glyphs]
+        c.unicode = [g.unicode for g in glyphs]
+        c.ox = [g.origin[0] for g in glyphs]
+        c.oy = [g.origin[1] for g in glyphs]
+        c.height = [g.height for g in glyphs]
+        c.ux = [g.direction[0] for g in glyphs]
+        c.uy = [g.direction[1] for g in glyphs]
+        c.font_key = [g.font_key for g in glyphs]
+        c.form_path = [g.form_path for g in glyphs]
+        c.font_id = [g.font_id for g in glyphs]
+        return c
+
+    @classmethod
+    def of_table(cls, table: GlyphTable, run_of: list[int], indices: list[int]) -> Candidates:
+        c = cls()
+        runs = [table.runs[run_of[i]] for i in indices]
+        ox, oy, uni = table.column(0), table.column(1), table.unicode
+        c.paint_index = indices
+        c.unicode = [uni[i] for i in indices]
+        c.ox = [ox[i] for i in indices]
+        c.oy = [oy[i] for i in indices]
+        c.height = [r.height for r in runs]
+        c.ux = [r.direction[0] for r in runs]
+        c.uy = [r.direction[1] for r in runs]
+        c.font_key = [r.font_key for r in runs]
+        c.form_path = [r.form_path for r in runs]
+        c.font_id = [r.font_id for r in runs]
+        return c
+
+
+def _candidates(glyphs: Sequence[Glyph] | Candidates) -> Candidates:
+    return glyphs if isinstance(glyphs, Candidates) else Candidates.of_records(glyphs)
+
+
+def _step(c: Candidates, a: int, b: int, params: Parameters) -> Point | None:
     """Unit vector from a's origin to b's when b continues a's run (same font and form,
     a step longer than the along tolerance — a copy is no progression — and no jump)."""
-    if a.font_key != b.font_key or a.form_path != b.form_path:
+    if c.font_key[a] != c.font_key[b] or c.form_path[a] != c.form_path[b]:
         return None
-    dx = b.origin[0] - a.origin[0]
-    dy = b.origin[1] - a.origin[1]
+    dx = c.ox[b] - c.ox[a]
+    dy = c.oy[b] - c.oy[a]
     length = math.hypot(dx, dy)
-    h = max(a.height, b.height)
+    h = max(c.height[a], c.height[b])
     if not math.isfinite(length) or h <= 0 or not (params.dedupe_along * h < length <= RUN_STEP_MAX * h):
         return None
     return (dx / length, dy / length)
 
 
-def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS) -> dict[int, Point]:
+def run_directions(
+    glyphs: Sequence[Glyph] | Candidates, params: Parameters = DEFAULT_PARAMETERS
+) -> dict[int, Point]:
     """Glyphs whose run advances across their font's writing direction → the run's direction.
 
     The direction is origin to next origin in paint order (issue 9: dedupe measures along
@@ -199,15 +277,16 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
     and leave the font's direction by more than RUN_ACROSS_MIN are listed. Ordinary text
     costs one cross product per pair: only pairs that step across are looked at closely.
     """
+    c = _candidates(glyphs)
     out: dict[int, Point] = {}
-    n = len(glyphs)
+    n = len(c)
     if n < 2:
         return out
     k2 = RUN_ACROSS_MIN * RUN_ACROSS_MIN
-    origins = [g.origin for g in glyphs]
+    xs, ys = c.ox, c.oy
     across = [
         (cross := (bx - ax) * uy - (by - ay) * ux) * cross > k2 * ((bx - ax) ** 2 + (by - ay) ** 2)
-        for (ax, ay), (bx, by), (ux, uy) in zip(origins, origins[1:], [g.direction for g in glyphs])
+        for ax, ay, bx, by, ux, uy in zip(xs, ys, xs[1:], ys[1:], c.ux, c.uy)
     ]  # pair i → i+1 steps across glyph i's direction
     if not any(across):
         return out
@@ -217,7 +296,7 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
         if i < 0 or i >= n - 1:
             return None
         if i not in steps:
-            steps[i] = _step(glyphs[i], glyphs[i + 1], params)
+            steps[i] = _step(c, i, i + 1, params)
         return steps[i]
 
     for i in range(n):
@@ -235,9 +314,9 @@ def run_directions(glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS)
             other = step(i + 1) if after is not None else step(i - 2)
             if other is None or chosen[0] * other[0] + chosen[1] * other[1] < RUN_AGREE_MIN:
                 continue
-        ux, uy = glyphs[i].direction
+        ux, uy = c.ux[i], c.uy[i]
         if abs(chosen[0] * uy - chosen[1] * ux) > RUN_ACROSS_MIN:
-            out[glyphs[i].paint_index] = chosen
+            out[c.paint_index[i]] = chosen
     return out
 
 
@@ -260,8 +339,9 @@ Tf size in user space), which does not depend on the box."""
 
 
 def _same_glyph(
-    a: Glyph,
-    b: Glyph,
+    c: Candidates,
+    a: int,
+    b: int,
     p: Parameters,
     frame: Point | None = None,
     em: dict[str, float] | None = None,
@@ -269,22 +349,23 @@ def _same_glyph(
     """(along, across) offset of b from a in a's frame (its writing direction, or `frame`:
     the direction a's run advances), and the size the tolerances were scaled by, if they
     are one glyph. Two Type3 glyphs (`em`: type3_em_factors) compare em sizes."""
-    if a.direction != b.direction:
-        dx_dir = a.direction[0] - b.direction[0]
-        dy_dir = a.direction[1] - b.direction[1]
+    aux, auy = c.ux[a], c.uy[a]
+    if aux != c.ux[b] or auy != c.uy[b]:
+        dx_dir = aux - c.ux[b]
+        dy_dir = auy - c.uy[b]
         if dx_dir * dx_dir + dy_dir * dy_dir > 1e-6:
             return None
-    ha, hb = a.height, b.height
+    ha, hb = c.height[a], c.height[b]
     if em:
-        fa, fb = em.get(a.font_id), em.get(b.font_id)
+        fa, fb = em.get(c.font_id[a]), em.get(c.font_id[b])
         if fa is not None and fb is not None:
             ha, hb = ha * fa, hb * fb
     size = max(ha, hb)
     if abs(ha - hb) > p.dedupe_size * size:
         return None
-    dx = b.origin[0] - a.origin[0]
-    dy = b.origin[1] - a.origin[1]
-    ux, uy = a.direction if frame is None else frame
+    dx = c.ox[b] - c.ox[a]
+    dy = c.oy[b] - c.oy[a]
+    ux, uy = (aux, auy) if frame is None else frame
     along = dx * ux + dy * uy
     across = -dx * uy + dy * ux
     if abs(along) > p.dedupe_along * size or abs(across) > p.dedupe_across * size:
@@ -296,7 +377,9 @@ _ROW = 1 << 32  # cell key = column × _ROW + row
 
 
 def dedupe(
-    glyphs: list[Glyph], params: Parameters = DEFAULT_PARAMETERS, em: dict[str, float] | None = None
+    glyphs: Sequence[Glyph] | Candidates,
+    params: Parameters = DEFAULT_PARAMETERS,
+    em: dict[str, float] | None = None,
 ) -> list[DuplicateDecision]:
     """Overprint / fake-bold removal (spec §7) in expected O(n).
 
@@ -310,37 +393,39 @@ def dedupe(
     earlier space (we go further than the reference: a duplicate space
     separates nothing). `em` (type3_em_factors) makes Type3 sizes comparable (TYPE3_EM).
     """
-    heights = sorted(g.height for g in glyphs if g.unicode and g.height > 0)
+    c = _candidates(glyphs)
+    unicode, height, font_id, paint_index = c.unicode, c.height, c.font_id, c.paint_index
+    heights = sorted(h for u, h in zip(unicode, height) if u and h > 0)
     if not heights:
         return []
     # Cells twice the search radius of a typical glyph: its neighbourhood then lies in a
     # 2×2 block of cells, so most glyphs cost 4 dictionary lookups.
     typical = heights[len(heights) // 2]
-    frames = run_directions(glyphs, params)
+    frames = run_directions(c, params)
     cell = max(2.0 * params.dedupe_scan * typical, 1e-6)
-    grid: dict[str, dict[int, list[Glyph]]] = {}
+    grid: dict[str, dict[int, list[int]]] = {}
     root: dict[int, int] = {}
     out: list[DuplicateDecision] = []
     scan = params.dedupe_scan
     half = cell / 2
-    for a in glyphs:
-        u = a.unicode
+    isfinite, floor = math.isfinite, math.floor
+    for a, (u, ax, ay) in enumerate(zip(unicode, c.ox, c.oy)):
         if not u:
             continue
-        ax, ay = a.origin
-        if not (math.isfinite(ax) and math.isfinite(ay)):
+        if not (isfinite(ax) and isfinite(ay)):
             continue  # hostile matrices can overflow; such a glyph is nowhere to compare
         fx, fy = ax / cell, ay / cell
-        cx, cy = math.floor(fx), math.floor(fy)
+        cx, cy = floor(fx), floor(fy)
         # Integer cell keys (no tuple per lookup); a collision only costs an extra comparison.
         key = cx * _ROW + cy
         cells = grid.get(u)
         if cells is None:
             grid[u] = {key: [a]}
             continue
-        h = a.height if a.height > 0 else typical
-        if em and a.font_id in em:
-            h = max(h, h * em[a.font_id])  # the em may exceed the box: search its reach too
+        ha = height[a]
+        h = ha if ha > 0 else typical
+        if em and font_id[a] in em:
+            h = max(h, h * em[font_id[a]])  # the em may exceed the box: search its reach too
         radius = scan * h
         keys: tuple[int, ...]
         if radius <= half:
@@ -360,28 +445,29 @@ def dedupe(
             if bucket is None:
                 continue
             for b in bucket:
-                frame = frames.get(b.paint_index)
-                off = _same_glyph(b, a, params, frame, em)
+                pb = paint_index[b]
+                frame = frames.get(pb)
+                off = _same_glyph(c, b, a, params, frame, em)
                 if off is not None:
-                    first = root.get(b.paint_index, b.paint_index)
+                    first = root.get(pb, pb)
                     along, across, size = off
                     hit = DuplicateDecision(
-                        a.paint_index,
+                        paint_index[a],
                         first,
                         along,
                         across,
-                        b.height,
+                        height[b],
                         params.dedupe_along * size,
                         params.dedupe_across * size,
-                        b.direction if frame is None else frame,
+                        (c.ux[b], c.uy[b]) if frame is None else frame,
                         "font" if frame is None else "run",
-                        TYPE3_EM if em and a.font_id in em and b.font_id in em else "box",
+                        TYPE3_EM if em and font_id[a] in em and font_id[b] in em else "box",
                     )
                     break
             if hit is not None:
                 break
         if hit is not None:
-            root[a.paint_index] = hit.duplicate_of
+            root[paint_index[a]] = hit.duplicate_of
             out.append(hit)
         bucket = cells.get(key)
         if bucket is None:
@@ -399,28 +485,35 @@ def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> 
 
 def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
-    culls = cull(glyphs, page.boxes.visible_box)
+    table = as_table(glyphs)  # a page built by hand (a tuple of records) is read through a copy
+    run_of = table.run_of()
+    n = len(table)
+    culls = cull(table, page.boxes.visible_box)
     culled = {c.paint_index for c in culls}
-    vis = classify_visibility(page, params, culled)  # clipped (and with drop_hidden, hidden) drop out
-    survivors = [g for g in glyphs if g.paint_index not in culled and g.paint_index not in vis.dropped]
-    dups = dedupe(survivors, params, type3_em_factors(page))
-    status = [GlyphStatus.KEPT] * len(glyphs)
-    duplicate_of: list[int | None] = [None] * len(glyphs)
+    # clipped (and with drop_hidden, hidden) drop out
+    vis = classify_visibility(page, params, culled, table=table, run_of=run_of)
+    dropped = vis.dropped
+    survivors = (
+        [i for i in range(n) if i not in culled and i not in dropped] if culled or dropped else list(range(n))
+    )
+    dups = dedupe(Candidates.of_table(table, run_of, survivors), params, type3_em_factors(page))
+    status = [GlyphStatus.KEPT] * n
+    duplicate_of: list[int | None] = [None] * n
     for c in culls:
         status[c.paint_index] = GlyphStatus.CULLED
-    for i in vis.dropped:
+    for i in dropped:
         status[i] = GlyphStatus.CLIPPED if vis.classes[i] == CLIPPED else GlyphStatus.HIDDEN
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of
-    visible = tuple(g for g in glyphs if status[g.paint_index] is GlyphStatus.KEPT)
-    raw = tuple(g for g in glyphs if not g.form_path)
+    kept = GlyphStatus.KEPT
+    runs = table.runs
     return ClassifiedGlyphs(
         glyphs=glyphs,
         status=tuple(status),
         duplicate_of=tuple(duplicate_of),
-        raw=raw,
-        visible=visible,
+        raw=subset(glyphs, [i for i in range(n) if not runs[run_of[i]].form_path]),
+        visible=subset(glyphs, [i for i in range(n) if status[i] is kept]),
         culls=tuple(culls),
         duplicates=tuple(dups),
         visibility=vis,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph_table import GlyphRun, as_table
 from glyphscope.core.page import FormUse, PageFont
 
 INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke: OCR layers, hidden text
@@ -17,24 +19,29 @@ def _glyph_word(n: int) -> str:
 
 def page_diagnostics(
     page_number: int,
-    glyphs: tuple[Glyph, ...],
+    glyphs: Sequence[Glyph],
     fonts: tuple[PageFont, ...],
     forms: tuple[FormUse, ...],
 ) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    # One pass over the glyphs for every per-glyph finding below.
-    by_font: dict[str, list[Glyph]] = defaultdict(list)
+    # One pass over the glyph runs (one text-showing operator each) for every finding below:
+    # the facts they test are the same for every glyph of a run.
+    table = as_table(glyphs)
+    source = table.source
+    by_font: dict[str, list[int]] = defaultdict(list)
     from_forms_list: list[int] = []
     invisible_list: list[int] = []
-    tf_one_glyphs: list[Glyph] = []
-    for g in glyphs:
-        by_font[g.font_id].append(g)
-        if g.form_path:
-            from_forms_list.append(g.paint_index)
-        if g.render_mode in INVISIBLE_RENDER_MODES:
-            invisible_list.append(g.paint_index)
-        if g.font_size == 1.0 and g.height > 1.5:
-            tf_one_glyphs.append(g)
+    tf_one_glyphs: list[int] = []
+    tf_one_runs: list[tuple[GlyphRun, int]] = []  # (state, token index)
+    for r, run, painted in table.run_ranges():
+        by_font[run.font_id].extend(painted)
+        if run.form_path:
+            from_forms_list.extend(painted)
+        if run.render_mode in INVISIBLE_RENDER_MODES:
+            invisible_list.extend(painted)
+        if run.font_size == 1.0 and run.height > 1.5:
+            tf_one_glyphs.extend(painted)
+            tf_one_runs.append((run, table.run_token[r]))
 
     seen_fonts: set[str] = set()
     for pf in fonts:
@@ -43,7 +50,7 @@ def page_diagnostics(
             continue
         seen_fonts.add(info.font_id)
         used = by_font.get(info.font_id, [])
-        indices = tuple(g.paint_index for g in used)
+        indices = tuple(used)
         label = f"{pf.font_key} ({info.base_font or info.subtype})"
         for problem in info.problems:
             severity = Severity.INFO
@@ -62,8 +69,8 @@ def page_diagnostics(
                     glyphs=indices,
                 )
             )
-        unresolved = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.UNRESOLVED)
-        fallback = tuple(g.paint_index for g in used if g.decode_source is DecodeSource.FALLBACK)
+        unresolved = tuple(i for i in used if source[i] is DecodeSource.UNRESOLVED)
+        fallback = tuple(i for i in used if source[i] is DecodeSource.FALLBACK)
         for kind, severity, indices, message in (
             (
                 DiagnosticKind.UNRESOLVED_GLYPHS,
@@ -98,7 +105,7 @@ def page_diagnostics(
         if use.glyphs_outside_bbox:
             path = " → ".join(use.form_path)
             outside = tuple(
-                g.paint_index for g in glyphs if g.outside_form_bbox and g.form_path == use.form_path
+                i for i in sorted(table.outside) if table.runs[table.run_at(i)].form_path == use.form_path
             )
             out.append(
                 Diagnostic(
@@ -130,9 +137,9 @@ def page_diagnostics(
         )
 
     if tf_one_glyphs:
-        tf_one = tuple(g.paint_index for g in tf_one_glyphs)
-        sizes = sorted(g.height for g in tf_one_glyphs)
-        first = tf_one_glyphs[0]
+        tf_one = tuple(tf_one_glyphs)
+        sizes = sorted(r.height for r, _ in tf_one_runs)
+        first, token_index = tf_one_runs[0]
         out.append(
             Diagnostic(
                 DiagnosticKind.TF_ONE_SCALED_TM,
@@ -141,7 +148,7 @@ def page_diagnostics(
                 f"matrix (box heights {sizes[0]:.1f}–{sizes[-1]:.1f} pt): thresholds use glyph box heights, "
                 "never the Tf operand",
                 page=page_number,
-                token_index=first.token_index if first.token_index >= 0 else None,
+                token_index=token_index if token_index >= 0 else None,
                 font_key=first.font_key,
                 form_path=first.form_path,
                 glyphs=tf_one,

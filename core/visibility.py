@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.decision_protocol import fmt, glyph_json, number_json
 from glyphscope.core.geometry import Point, Rect
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphTable, as_table
 from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
@@ -430,18 +430,32 @@ class Visibility:
         return None
 
 
-def _centre(g: Glyph) -> Point:
-    q = g.quad
-    return ((q[0][0] + q[2][0]) * 0.5, (q[0][1] + q[2][1]) * 0.5)
+class _Columns:
+    """The glyph columns the visibility passes read, built once per classification."""
+
+    __slots__ = ("runs", "run_of", "token", "unicode", "xs", "ys")
+
+    def __init__(self, page: InterpretedPage, table: GlyphTable | None, run_of: list[int] | None) -> None:
+        table = table if table is not None else as_table(page.glyphs)
+        self.runs = table.runs
+        self.run_of = run_of if run_of is not None else table.run_of()
+        self.token = table.run_token  # per run
+        self.unicode = table.unicode
+        self.xs, self.ys = table.centres()  # box centres, as Glyph.center
 
 
 def classify_visibility(
-    page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS, skip: Collection[int] = ()
+    page: InterpretedPage,
+    params: Parameters = DEFAULT_PARAMETERS,
+    skip: Collection[int] = (),
+    table: GlyphTable | None = None,
+    run_of: list[int] | None = None,
 ) -> Visibility:
     """Every glyph's visibility class; `skip` (culled paint indices) stay "visible" with no record:
-    the cull already explains them."""
-    glyphs = page.glyphs
-    n = len(glyphs)
+    the cull already explains them. Reads the page's glyph columns (`table`, `run_of`: pass them
+    when the caller has them already)."""
+    cols = _Columns(page, table, run_of)
+    n = len(cols.unicode)
     classes = [VISIBLE] * n
     found: dict[int, HiddenRecord] = {}
     clips, fills = page.clips, page.fills
@@ -450,20 +464,20 @@ def classify_visibility(
     plain_fills = len(fills) <= 1
     pending: list[int] = []  # still visible, candidates for covered / same_as_background
     simple = [r.bbox if not r.empty and r.rect_only else None for r in clips]  # the bbox fast path
-    for g in glyphs:
-        i = g.paint_index
+    runs, run_of, unicode, xs, ys = cols.runs, cols.run_of, cols.unicode, cols.xs, cols.ys
+    for i in range(n):
         if i in skip:
             continue
-        mode = g.render_mode
+        run = runs[run_of[i]]
+        mode = run.render_mode
         if mode == 3 or mode == 7:
             classes[i] = INVISIBLE_MODE
             found[i] = InvisibleModeDecision(i, False, mode)
             continue
-        clip_id = g.clip_id
+        clip_id = run.clip_id
         if clip_id >= 0:
-            q = g.quad
-            x = (q[0][0] + q[2][0]) * 0.5
-            y = (q[0][1] + q[2][1]) * 0.5
+            x = xs[i]
+            y = ys[i]
             fast = simple[clip_id]
             if fast is not None and fast[0] <= x <= fast[2] and fast[1] <= y <= fast[3]:
                 out = None  # inside a clip made of upright rectangles only: its box answers
@@ -482,22 +496,22 @@ def classify_visibility(
                     path.stream_index,
                     path.form_path,
                     test,
-                    g.clip_id,
+                    clip_id,
                 )
                 continue
-        if g.unicode.isspace():
+        if unicode[i].isspace():
             continue  # a space has no ink: only its mode and the clip can hide it
         if not plain_fills and mode in _FILL_MODES:
-            fs = fills[g.fill_id]
+            fs = fills[run.fill_id]
             if fs.alpha <= 0.0 or fs.soft_mask == "empty":
                 classes[i] = TRANSPARENT
                 found[i] = TransparentDecision(i, drop_hidden, fs.alpha, fs.soft_mask)
                 continue
         pending.append(i)
     if pending:
-        _paint_order(page, pending, classes, found, drop_hidden)
+        _paint_order(page, cols, pending, classes, found, drop_hidden)
     if found:
-        _spaces_inside_runs(glyphs, classes, found, skip)
+        _spaces_inside_runs(cols, classes, found, skip)
     records = tuple(found[i] for i in sorted(found))
     dropped = frozenset(
         r.paint_index
@@ -508,24 +522,23 @@ def classify_visibility(
 
 
 def _spaces_inside_runs(
-    glyphs: Sequence[Glyph], classes: list[str], found: dict[int, HiddenRecord], skip: Collection[int]
+    cols: _Columns, classes: list[str], found: dict[int, HiddenRecord], skip: Collection[int]
 ) -> None:
     """A space between two glyphs hidden for one reason (same class, same string) shares their
     class and record: "White on white" dropped by drop_hidden leaves no stray blanks."""
-    n = len(glyphs)
+    unicode, run_of = cols.unicode, cols.run_of
+    n = len(unicode)
     for i in range(1, n - 1):
-        g = glyphs[i]
-        if classes[i] != VISIBLE or i in skip or not g.unicode.isspace():
+        if classes[i] != VISIBLE or i in skip or not unicode[i].isspace():
             continue
         before = found.get(i - 1)
         if before is None or before.kind not in DROPPABLE_HIDDEN:
             continue
         j = i + 1
-        while j < n and glyphs[j].unicode.isspace() and classes[j] == VISIBLE:
+        while j < n and unicode[j].isspace() and classes[j] == VISIBLE:
             j += 1
         after = found.get(j) if j < n else None
-        prev = glyphs[i - 1]
-        if after is None or after.kind != before.kind or glyphs[j].token_index != prev.token_index:
+        if after is None or after.kind != before.kind or cols.token[run_of[j]] != cols.token[run_of[i - 1]]:
             continue
         for k in range(i, j):
             if k not in skip:
@@ -535,13 +548,15 @@ def _spaces_inside_runs(
 
 def _paint_order(
     page: InterpretedPage,
+    cols: _Columns,
     pending: list[int],
     classes: list[str],
     found: dict[int, HiddenRecord],
     drop_hidden: bool,
 ) -> None:
     """covered and same_as_background: glyph centres against the paint objects, in paint order."""
-    glyphs, clips, fills, paints = page.glyphs, page.clips, page.fills, page.paints
+    clips, fills, paints = page.clips, page.fills, page.paints
+    runs, run_of, xs, ys = cols.runs, cols.run_of, cols.xs, cols.ys
     # Which glyphs can be same_as_background at all: fill-only, in a colour some background
     # has (white, or an opaque fill's). Colours are converted once per fill state.
     colours = [rgb(fs) for fs in fills]
@@ -552,9 +567,9 @@ def _paint_order(
     colour: dict[int, tuple[float, float, float]] = {}
     relevant: list[int] = []
     for i in pending:
-        g = glyphs[i]
-        fill_id = g.fill_id
-        if matches[fill_id] and g.render_mode in _FILL_MODES:
+        run = runs[run_of[i]]
+        fill_id = run.fill_id
+        if matches[fill_id] and run.render_mode in _FILL_MODES:
             colour[i] = colours[fill_id]  # type: ignore[assignment]
             relevant.append(i)
         elif i < last_cover:
@@ -566,7 +581,7 @@ def _paint_order(
         grid: dict[tuple[int, int], list[int]] = {}
         centres: dict[int, Point] = {}
         for i in pending:
-            x, y = _centre(glyphs[i])
+            x, y = xs[i], ys[i]
             if not (math.isfinite(x) and math.isfinite(y)):
                 continue
             centres[i] = (x, y)
@@ -577,7 +592,7 @@ def _paint_order(
             gy0 = min(k[1] for k in grid)
             gy1 = max(k[1] for k in grid)
             for j, p in enumerate(paints):
-                if not p.opaque and p.glyphs_before >= len(glyphs):
+                if not p.opaque and p.glyphs_before >= len(xs):
                     continue  # painted after every glyph and covers nothing: lies under no glyph
                 x0, y0, x1, y1 = p.bbox
                 cx0 = max(gx0, math.floor(x0 / _GRID)) if math.isfinite(x0) else gx0
@@ -613,7 +628,7 @@ def _paint_order(
             found[i] = CoveredDecision(
                 i,
                 drop_hidden,
-                _centre(glyphs[i]),
+                (xs[i], ys[i]),
                 p.bbox,
                 p.kind,
                 p.token_index,
@@ -638,4 +653,6 @@ def _paint_order(
             bg, token = WHITE, -1
         if _same(c, bg):
             classes[i] = SAME_AS_BACKGROUND
-            found[i] = SameAsBackgroundDecision(i, drop_hidden, c, bg, fills[glyphs[i].fill_id], token, j)
+            found[i] = SameAsBackgroundDecision(
+                i, drop_hidden, c, bg, fills[runs[run_of[i]].fill_id], token, j
+            )

@@ -256,6 +256,8 @@ def budgeted_analysis(document: Any, page_number: int, params: Any) -> tuple[Any
     from glyphscope.core.passes import classify
 
     page = document.interpret(page_number)
+    if hasattr(page.glyphs, "keep_records"):
+        page.glyphs.keep_records()  # the views read records over and over: build each once
     total = len(page.glyphs)
     if total <= WINDOW_GLYPH_BUDGET:
         return analyze_page(document, page_number, params), None

@@ -1,0 +1,386 @@
+"""A page's glyphs held column-wise; `Glyph` records made on demand (issue 14).
+
+A glyph record with its points and quad costs ~1.2 KB of Python objects and ~2.5 µs to
+build; a dense page holds hundreds of thousands. The interpreter writes each glyph as a
+row of columns instead:
+
+* `geom` — `array('d')`, GEOM_STRIDE doubles per glyph: origin, glyph_end, pen_end, then
+  the quad's four corners (the exact doubles the record would hold);
+* `unicode`, `source` — one reference each (strings and enum members are shared);
+* `code` — `array('q')`; `code_bytes` — `bytearray`;
+* everything the text state fixes for a whole string (font, size, box height,
+  direction, marked content, clip, fill, …) as a `GlyphRun` shared by every string painted
+  in that state; per *run* — one text-showing operator — a reference to it in `runs`, the
+  operator's `run_token` / `run_stream` indices and `run_start`, its first glyph.
+
+About 140 bytes per glyph, ~32 per run. `table[i]` / iteration give `Glyph` records equal field by field
+to the ones the interpreter used to build; a holder that reads them over and over (the
+window) calls `keep_records()` so each is built once. The engine's own passes read the
+columns (`centres`, `run_of`) and never keep records, so a page held by the command line,
+triage or a benchmark stays at the columns' size.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from math import copysign
+from typing import Any, NamedTuple, cast, overload
+
+from glyphscope.core.geometry import Point
+from glyphscope.core.glyph import DecodeSource, Glyph
+
+GEOM_STRIDE = 14
+"""Doubles per glyph in `GlyphTable.geom`: origin x y, glyph_end x y, pen_end x y, quad corners
+0–3 x y (descent-origin, descent-advance, ascent-advance, ascent-origin)."""
+
+
+class GlyphRun(NamedTuple):
+    """What the state of a text-showing operator fixes for all its glyphs (the `Glyph` fields of
+    that name); one object shared by every operator painted in the same state."""
+
+    font_key: str
+    font_size: float
+    height: float
+    direction: Point
+    wmode: int
+    form_path: tuple[str, ...]
+    mcid: int | None
+    render_mode: int
+    rise: float
+    font_id: str
+    char_spacing: float
+    word_spacing: float
+    horizontal_scaling: float
+    marked_tags: tuple[str, ...]
+    form_use: int
+    clip_id: int
+    fill_id: int
+
+
+class GlyphTable(Sequence[Glyph]):
+    """Every glyph of one page, paint order, column-wise; `table[i].paint_index == i`."""
+
+    __slots__ = (
+        "geom",
+        "unicode",
+        "code",
+        "code_bytes",
+        "source",
+        "outside",
+        "runs",
+        "run_start",
+        "run_token",
+        "run_stream",
+        "_shared",
+        "_records",
+    )
+
+    def __init__(self) -> None:
+        self.geom = array("d")
+        self.unicode: list[str] = []
+        self.code = array("q")
+        self.code_bytes = bytearray()
+        self.source: list[DecodeSource] = []
+        self.outside: set[int] = set()  # painted outside their form's /BBox (rare: a set, not a column)
+        self.runs: list[GlyphRun] = []
+        self.run_start = array("q")  # first glyph of each run; runs are never empty
+        self.run_token = array("q")  # Glyph.token_index of each run's glyphs
+        self.run_stream = array("q")  # Glyph.stream_index
+        self._shared: dict[tuple[GlyphRun, tuple[float, ...]], GlyphRun] = {}
+        self._records: list[Glyph | None] | None = None
+
+    # ------------------------------------------------------------ writing (the interpreter)
+
+    def start_run(self, run: GlyphRun, token_index: int, stream_index: int) -> None:
+        """The glyphs appended next belong to `run` (call only when at least one follows)."""
+        # One object per state: equal runs share it. The key tells 0.0 from -0.0 (equal, but
+        # not the same number in a record).
+        d, c = run.direction, copysign
+        key = (run, (c(1, d[0]), c(1, d[1]), c(1, run.rise), c(1, run.char_spacing), c(1, run.word_spacing)))
+        self.runs.append(self._shared.setdefault(key, run))
+        self.run_start.append(len(self.unicode))
+        self.run_token.append(token_index)
+        self.run_stream.append(stream_index)
+
+    # ------------------------------------------------------------ reading
+
+    def __len__(self) -> int:
+        return len(self.unicode)
+
+    @overload
+    def __getitem__(self, i: int) -> Glyph: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Glyph]: ...
+    def __getitem__(self, i: int | slice) -> Glyph | Sequence[Glyph]:
+        """A record; a slice from 0 (the first glyphs) is a table, any other slice a tuple."""
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if start == 0 and step == 1:
+                return self.prefix(stop)  # type: ignore[return-value]
+            return tuple(self[j] for j in range(start, stop, step))
+        n = len(self.unicode)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("glyph index out of range")
+        records = self._records
+        if records is None:
+            return self._record(i, bisect_right(self.run_start, i) - 1)
+        g = records[i]
+        if g is None:
+            g = records[i] = self._record(i, bisect_right(self.run_start, i) - 1)
+        return g
+
+    def __iter__(self) -> Iterator[Glyph]:
+        records = self._records
+        if records is not None and None not in records:
+            return iter(cast("list[Glyph]", records))
+        return self._iter_records()
+
+    def _iter_records(self) -> Iterator[Glyph]:
+        records = self._records
+        make = self._record
+        for r, _, painted in self.run_ranges():
+            for i in painted:
+                if records is None:
+                    yield make(i, r)
+                else:
+                    g = records[i]
+                    if g is None:
+                        g = records[i] = make(i, r)
+                    yield g
+
+    def __repr__(self) -> str:
+        return f"<GlyphTable: {len(self)} glyphs in {len(self.runs)} runs>"
+
+    def __eq__(self, other: object) -> bool:
+        return _same_records(self, other)
+
+    __hash__ = object.__hash__  # by identity, like the page that holds it
+
+    def prefix(self, n: int) -> GlyphTable:
+        """A table of the first `n` glyphs (a copy of their columns)."""
+        t = GlyphTable()
+        n = max(0, min(n, len(self)))
+        t.geom = self.geom[: n * GEOM_STRIDE]
+        t.unicode = self.unicode[:n]
+        t.code = self.code[:n]
+        t.code_bytes = self.code_bytes[:n]
+        t.source = self.source[:n]
+        t.outside = {i for i in self.outside if i < n}
+        used = bisect_right(self.run_start, n - 1) if n else 0
+        t.runs = self.runs[:used]
+        t.run_start = self.run_start[:used]
+        t.run_token = self.run_token[:used]
+        t.run_stream = self.run_stream[:used]
+        return t
+
+    def keep_records(self) -> None:
+        """Keep every record once built (for a holder that reads them over and over)."""
+        if self._records is None:
+            self._records = [None] * len(self.unicode)
+
+    def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
+        """The records of `indices` (increasing paint indices), walking the runs alongside."""
+        records = self._records
+        if records is not None:
+            yield from (self[i] for i in indices)
+            return
+        starts, make = self.run_start, self._record
+        last = len(starts) - 1
+        n = len(self.unicode)
+        start = end = r = 0
+        for i in indices:
+            if not start <= i < end:
+                r = bisect_right(starts, i) - 1
+                start, end = starts[r], starts[r + 1] if r < last else n
+            yield make(i, r)
+
+    def _record(self, i: int, r: int) -> Glyph:
+        """Glyph i, of run r."""
+        k = i * GEOM_STRIDE
+        ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = self.geom[k : k + GEOM_STRIDE]
+        (
+            font_key,
+            size,
+            height,
+            direction,
+            wmode,
+            form_path,
+            mcid,
+            mode,
+            rise,
+            font_id,
+            tc,
+            tw,
+            th,
+            tags,
+            use,
+            clip,
+            fill,
+        ) = self.runs[r]
+        token, stream = self.run_token[r], self.run_stream[r]
+        return Glyph(
+            i,
+            self.unicode[i],
+            self.code[i],
+            self.code_bytes[i],
+            font_key,
+            size,
+            (ox, oy),
+            (ex, ey),
+            (px, py),
+            ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
+            height,
+            direction,
+            wmode,
+            token,
+            form_path,
+            mcid,
+            self.source[i],
+            mode,
+            rise,
+            font_id,
+            stream,
+            tc,
+            tw,
+            th,
+            i in self.outside,
+            tags,
+            use,
+            clip,
+            fill,
+        )
+
+    # ------------------------------------------------------------ columns for the passes
+
+    def run_at(self, i: int) -> int:
+        """The run glyph i belongs to."""
+        return bisect_right(self.run_start, i) - 1
+
+    def run_ranges(self) -> Iterator[tuple[int, GlyphRun, range]]:
+        """Every run: its index, its state and the paint indices of its glyphs, paint order."""
+        starts = self.run_start
+        last = len(starts) - 1
+        n = len(self.unicode)
+        for r, run in enumerate(self.runs):
+            yield r, run, range(starts[r], starts[r + 1] if r < last else n)
+
+    def run_of(self) -> list[int]:
+        """The run index of every glyph (a transient list: build it once per pass)."""
+        out: list[int] = []
+        for r, _, painted in self.run_ranges():
+            out.extend([r] * len(painted))
+        return out
+
+    def column(self, offset: int) -> array[float]:
+        """One double of every glyph's geometry row (e.g. 0: origin x, 1: origin y)."""
+        return self.geom[offset::GEOM_STRIDE]
+
+    def centres(self) -> tuple[list[float], list[float]]:
+        """Every glyph's box centre (x, y): the quad's corners 0 and 2 averaged, as Glyph.center."""
+        g = self.geom
+        xs = [(a + b) * 0.5 for a, b in zip(g[6::GEOM_STRIDE], g[10::GEOM_STRIDE])]
+        ys = [(a + b) * 0.5 for a, b in zip(g[7::GEOM_STRIDE], g[11::GEOM_STRIDE])]
+        return xs, ys
+
+    @classmethod
+    def of(cls, glyphs: Sequence[Glyph]) -> GlyphTable:
+        """A table holding `glyphs` (records in paint order, paint_index == position): for
+        pages built by hand, e.g. in tests. One run per glyph."""
+        t = cls()
+        for i, g in enumerate(glyphs):
+            if g.paint_index != i:
+                raise ValueError(f"glyph {i} has paint_index {g.paint_index}")
+            t.start_run(
+                GlyphRun(
+                    g.font_key,
+                    g.font_size,
+                    g.height,
+                    g.direction,
+                    g.wmode,
+                    g.form_path,
+                    g.mcid,
+                    g.render_mode,
+                    g.rise,
+                    g.font_id,
+                    g.char_spacing,
+                    g.word_spacing,
+                    g.horizontal_scaling,
+                    g.marked_tags,
+                    g.form_use,
+                    g.clip_id,
+                    g.fill_id,
+                ),
+                g.token_index,
+                g.stream_index,
+            )
+            q = g.quad
+            t.geom.extend((*g.origin, *g.glyph_end, *g.pen_end, *q[0], *q[1], *q[2], *q[3]))
+            t.unicode.append(g.unicode)
+            t.code.append(g.code)
+            t.code_bytes.append(g.code_bytes)
+            t.source.append(g.decode_source)
+            if g.outside_form_bbox:
+                t.outside.add(i)
+        return t
+
+
+class GlyphView(Sequence[Glyph]):
+    """Some glyphs of a table (e.g. the visible ones), paint order, records on demand."""
+
+    __slots__ = ("table", "indices")
+
+    def __init__(self, table: GlyphTable, indices: array[int]) -> None:
+        self.table = table
+        self.indices = indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, i: int) -> Glyph: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Glyph, ...]: ...
+    def __getitem__(self, i: int | slice) -> Glyph | tuple[Glyph, ...]:
+        if isinstance(i, slice):
+            t = self.table
+            return tuple(t[j] for j in self.indices[i])
+        return self.table[self.indices[i]]
+
+    def __iter__(self) -> Iterator[Glyph]:
+        return self.table.records_at(self.indices)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GlyphView) and self.table is other.table:
+            return self.indices == other.indices
+        return _same_records(self, other)
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"<GlyphView: {len(self)} of {len(self.table)} glyphs>"
+
+
+def _same_records(a: Sequence[Glyph], b: object) -> bool:
+    """Equal to another sequence of the same records (a tuple or list of them, a table, a view):
+    the comparison the page's former tuple of records gave."""
+    if a is b:
+        return True
+    if not isinstance(b, (tuple, list, GlyphTable, GlyphView)):
+        return NotImplemented  # type: ignore[return-value]
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
+
+
+def subset(glyphs: Sequence[Glyph], indices: Sequence[int]) -> Sequence[Glyph]:
+    """`glyphs[i] for i in indices` (paint indices): a view on a table, a tuple otherwise."""
+    if isinstance(glyphs, GlyphTable):
+        return GlyphView(glyphs, array("q", indices))
+    return tuple(glyphs[i] for i in indices)
+
+
+def as_table(glyphs: Any) -> GlyphTable:
+    """The page's glyphs as a table (a table stays itself; a sequence of records is copied)."""
+    return glyphs if isinstance(glyphs, GlyphTable) else GlyphTable.of(tuple(glyphs))

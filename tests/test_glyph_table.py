@@ -1,0 +1,119 @@
+"""The page's glyphs held column-wise (core/glyph_table.py): records on demand, equal to the
+records the interpreter used to build, and the passes reading columns give the same answers."""
+
+from __future__ import annotations
+
+import pikepdf
+import pytest
+
+from glyphscope.core.document import open_document
+from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable, GlyphView
+from glyphscope.core.passes import classify, cull, dedupe
+from tests.pdfbuild import make_pdf, to_bytes
+
+# Two strings (two runs), the second in a 2× text matrix with Tc/Tw/Tz/Ts set, and the word "Bold" painted
+# twice 0.3 pt apart (fake bold: the second copy is a duplicate).
+CONTENT = (
+    b"BT /F1 10 Tf 100 700 Td (Hi you) Tj ET "
+    b"BT /F1 5 Tf 2 0 0 2 50 600 Tm 1 Tc 2 Tw 80 Tz 3 Ts (a b) Tj ET "
+    b"BT /F1 10 Tf 100 500 Td (Bold) Tj ET BT /F1 10 Tf 100.3 500 Td (Bold) Tj ET "
+    b"BT /F1 10 Tf 900 900 Td (X) Tj ET"  # outside the media box: culled
+)
+
+
+@pytest.fixture()
+def page():
+    return open_document(to_bytes(make_pdf([CONTENT]))).interpret(1)
+
+
+def test_the_page_holds_columns_not_records(page):
+    table = page.glyphs
+    assert isinstance(table, GlyphTable)
+    n = len(table)
+    assert n == 6 + 3 + 4 + 4 + 1
+    assert len(table.geom) == n * GEOM_STRIDE  # 14 doubles a glyph, no per-glyph objects
+    assert len(table.runs) == 5  # one per Tj
+    assert list(table.run_start) == [0, 6, 9, 13, 17]
+    assert table.runs[2] is table.runs[3]  # both "Bold": one state, one shared object
+    assert len(set(table.run_token)) == 5  # each run keeps its own operator
+    assert table._records is None  # nothing built by interpreting or classifying
+    classify(page)
+    assert table._records is None
+
+
+def test_records_carry_the_values_the_interpreter_computed(page):
+    g = page.glyphs[1]  # "i" of "Hi": Helvetica H is 722/1000 wide at 10 pt
+    assert isinstance(g, Glyph)
+    assert g.paint_index == 1 and g.unicode == "i" and g.code == ord("i") and g.code_bytes == 1
+    assert g.origin == pytest.approx((107.22, 700.0))
+    assert g.glyph_end == pytest.approx((107.22 + 2.22, 700.0))  # i is 222 wide
+    assert g.pen_end == g.glyph_end  # no Tc, Tw
+    assert g.decode_source is DecodeSource.BASE_ENCODING
+    assert g.font_key == "/F1" and g.font_size == 10.0 and g.token_index >= 0
+    a = page.glyphs[7]  # the space of "a b": 2x matrix, Tc 1, Tw 2, Tz 80, Ts 3
+    assert a.unicode == " " and a.char_spacing == 1.0 and a.word_spacing == 2.0
+    assert a.horizontal_scaling == 80.0 and a.rise == 3.0
+    # pen advance = (w0·Tfs + Tc + Tw)·Th in text space, ×2 by the matrix: (0.278·5 + 1 + 2)·0.8·2
+    assert a.pen_end[0] - a.origin[0] == pytest.approx((0.278 * 5 + 3) * 0.8 * 2)
+    assert a.origin[1] == pytest.approx(600 + 3 * 2)  # the rise, scaled by the matrix
+
+
+def test_records_equal_a_copy_made_from_records(page):
+    records = list(page.glyphs)
+    copy = GlyphTable.of(records)
+    assert list(copy) == records
+    assert copy == page.glyphs and page.glyphs == tuple(records)
+    assert [copy[i] for i in range(len(copy))] == records
+    assert page.glyphs[-1] == records[-1]
+    with pytest.raises(IndexError):
+        page.glyphs[len(records)]
+
+
+def test_a_slice_from_the_start_is_a_shorter_table(page):
+    first = page.glyphs[:7]
+    assert isinstance(first, GlyphTable)
+    assert len(first) == 7 and len(first.runs) == 2 and list(first) == list(page.glyphs)[:7]
+    assert page.glyphs[2:4] == tuple(list(page.glyphs)[2:4])  # any other slice: records
+
+
+def test_views_and_kept_records(page):
+    c = classify(page)
+    assert isinstance(c.visible, GlyphView)
+    # "Bold" twice: the second copy is dropped; the X outside the media box is culled
+    text = "".join(g.unicode for g in c.visible)
+    assert text == "Hi youa bBold"
+    assert [d.paint_index for d in c.duplicates] == [13, 14, 15, 16]
+    assert [d.duplicate_of for d in c.duplicates] == [9, 10, 11, 12]
+    assert c.duplicates[0].along == pytest.approx(0.3)
+    assert [x.paint_index for x in c.culls] == [17]
+    assert c.culls[0].center[0] == pytest.approx(900 + 6.67 * 0.8 / 2, abs=0.01)  # Tz 80 is still set
+    page.glyphs.keep_records()
+    assert page.glyphs[3] is page.glyphs[3]  # built once when a holder asks to keep them
+    assert next(iter(c.visible)) is page.glyphs[0]
+
+
+def test_column_passes_answer_like_the_record_passes(page):
+    records = list(page.glyphs)
+    assert cull(records, (0, 0, 612, 792)) == cull(page.glyphs, (0, 0, 612, 792))
+    assert dedupe(records) == list(classify(page).duplicates)  # the culled X repeats nothing
+
+
+def test_a_page_built_by_hand_from_records_is_classified_the_same(page):
+    from dataclasses import replace
+
+    by_hand = replace(page, glyphs=tuple(page.glyphs))
+    a, b = classify(page), classify(by_hand)
+    assert a.status == b.status and a.duplicates == b.duplicates and a.culls == b.culls
+    assert tuple(a.visible) == b.visible
+
+
+def test_outside_form_bbox_is_kept_per_glyph():
+    pdf = pikepdf.new()
+    form = pdf.make_stream(b"BT /F1 10 Tf 0 0 Td (AB) Tj ET")
+    form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 8, 20]
+    pdf = make_pdf([b"q 1 0 0 1 100 100 cm /Fm1 Do Q"], xobjects={"/Fm1": form}, pdf=pdf)
+    form.Resources = pdf.pages[0].Resources
+    page = open_document(to_bytes(pdf)).interpret(1)
+    assert [g.outside_form_bbox for g in page.glyphs] == [False, True]  # B's centre lies past x = 8
+    assert page.glyphs[1].form_path == ("/Fm1",)
