@@ -1,9 +1,53 @@
-"""glyphscope's text-extraction engine. Qt-free: the inspector only reads it."""
+"""glyphscope's text-extraction engine. Qt-free: the inspector only reads it.
 
-from glyphscope.core.document import Document, open_document
-from glyphscope.core.errors import DocumentNotFound, GlyphscopeError, NotAPdf, PasswordRequired, WrongPassword
-from glyphscope.core.glyph import DecodeSource, Glyph, GlyphStatus
-from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+The names below are imported on first use (PEP 562): importing any module of the engine
+runs this file first, and a command that needs `core.limits` or `core.gcpause` must not
+pay for the interpreter, the fonts and pikepdf (issue 14, start-up time).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document, open_document
+    from glyphscope.core.errors import (
+        DocumentNotFound,
+        GlyphscopeError,
+        NotAPdf,
+        PasswordRequired,
+        WrongPassword,
+    )
+    from glyphscope.core.glyph import DecodeSource, Glyph, GlyphStatus
+    from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+
+_LAZY = {
+    "DEFAULT_PARAMETERS": "glyphscope.core.params",
+    "DecodeSource": "glyphscope.core.glyph",
+    "Document": "glyphscope.core.document",
+    "DocumentNotFound": "glyphscope.core.errors",
+    "Glyph": "glyphscope.core.glyph",
+    "GlyphStatus": "glyphscope.core.glyph",
+    "GlyphscopeError": "glyphscope.core.errors",
+    "NotAPdf": "glyphscope.core.errors",
+    "Parameters": "glyphscope.core.params",
+    "PasswordRequired": "glyphscope.core.errors",
+    "WrongPassword": "glyphscope.core.errors",
+    "open_document": "glyphscope.core.document",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'glyphscope.core' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "DEFAULT_PARAMETERS",

@@ -12,9 +12,10 @@ application layer and the command line, `glyphscope.inspector.gui` the window.
 from __future__ import annotations
 
 from functools import cache
-from importlib.resources import as_file, files
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @cache
@@ -29,6 +30,9 @@ def _version() -> str:
 
 def demo_pdf() -> Path:
     """The bundled demo document (one extraction phenomenon per page), shipped as package data."""
+    from importlib.resources import as_file, files  # ~10 ms: only when the demo is asked for
+    from pathlib import Path
+
     resource = files("glyphscope.assets") / "demo.pdf"
     with as_file(resource) as path:  # a real file for wheels and source trees alike
         return Path(path)

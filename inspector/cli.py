@@ -11,20 +11,22 @@ output starts with `core.serialize.output_header()` and follows
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from glyphscope.core.assembly import MODES
-from glyphscope.core.document import Document, open_document
 from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.interpreter import QpdfError
-from glyphscope.core.params import Parameters
-from glyphscope.core.serialize import output_header
 from glyphscope.inspector import cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+
+# Start-up time (issue 14): a command imports the engine modules it uses when it runs, and
+# `run` builds the parser of the one command asked for: `glyphscope --version` and `--help`
+# load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
 SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render", "compare")
@@ -80,17 +82,23 @@ class _Parser(argparse.ArgumentParser):
 
 def _document(**fields: Any) -> dict[str, Any]:
     """A JSON output: the version header, then the command's fields."""
+    from glyphscope.core.serialize import output_header
+
     return output_header() | fields
 
 
 def _write_json(obj: Any, out: str | None = None) -> None:
     """UTF-8 JSON to the file `out`, or to stdout (no `out`, or `-`)."""
+    import json
+
     cli_io.write_output(out, (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
 
 def _open(args: argparse.Namespace) -> Document:
     """The document named by FILE (`-`: stdin), with the password from its sources and the --max-*
     budgets; warnings on stderr (more, and the pages a budget stopped, after the command: `_report`)."""
+    from glyphscope.core.document import open_document
+
     doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     for w in doc.warnings:
         cli_io.note(args, f"warning: {w}")
@@ -138,6 +146,8 @@ def _unescape(text: str) -> str:
 
 
 def _params(args: argparse.Namespace) -> Parameters:
+    from glyphscope.core.params import Parameters
+
     try:
         return Parameters(**{field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS})
     except ValueError as exc:
@@ -391,6 +401,8 @@ PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
 
 
 def _add_thresholds(p: argparse.ArgumentParser) -> None:
+    from glyphscope.core.params import Parameters
+
     d = Parameters()
     for option, field, help_text in PARAMETER_OPTIONS:
         default = getattr(d, field)
@@ -405,14 +417,7 @@ def _add_version(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", action=_VersionAction)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="glyphscope",
-        description="Inspect PDF text extraction. Without a command, opens the inspector window.",
-    )
-    _add_version(parser)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
+def _add_glyphs(sub: Any) -> None:
     p = sub.add_parser("glyphs", help="glyph records of one page")
     _add_input(p)
     _add_one_page(p)
@@ -426,6 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_glyphs)
 
+
+def _add_fonts(sub: Any) -> None:
     p = sub.add_parser("fonts", help="fonts of one page with their decoding chain")
     _add_input(p)
     _add_one_page(p)
@@ -433,12 +440,18 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_fonts)
 
+
+def _add_diagnostics(sub: Any) -> None:
     p = sub.add_parser("diagnostics", help="findings per page")
     _add_input(p)
     _add_page_set(p)
     _add_json_flag(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_diagnostics)
+
+
+def _add_text(sub: Any) -> None:
+    from glyphscope.core.assembly import MODES
 
     p = sub.add_parser("text", help="page text in one mode")
     _add_input(p)
@@ -452,6 +465,10 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_text)
 
+
+def _add_decisions(sub: Any) -> None:
+    from glyphscope.core.assembly import MODES
+
     p = sub.add_parser("decisions", help="every assembly decision of one page")
     _add_input(p)
     _add_one_page(p)
@@ -461,6 +478,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_decisions)
 
+
+def _add_triage(sub: Any) -> None:
     p = sub.add_parser("triage", help="rank files by extraction problems")
     p.add_argument(
         "paths",
@@ -486,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_triage)
 
+
+def _add_render(sub: Any) -> None:
     p = sub.add_parser("render", help="page image with overlays")
     _add_input(p)
     _add_one_page(p)
@@ -499,7 +520,22 @@ def build_parser() -> argparse.ArgumentParser:
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_render)
 
-    _add_compare(sub)
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The headless commands' parser; with `command`, only that command's subparser is built.
+
+    A command's parser is the same either way (`run` builds only the one asked for: building
+    every subparser, with the imports their choices need, cost start-up time).
+    """
+    parser = _Parser(
+        prog="glyphscope",
+        description="Inspect PDF text extraction. Without a command, opens the inspector window.",
+    )
+    _add_version(parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        if command is None or name == command:
+            _SUBPARSERS[name](sub)
     return parser
 
 
@@ -515,6 +551,18 @@ def _add_compare(sub: Any) -> None:
     from glyphscope.inspector.compare_cli import add_compare_parser
 
     add_compare_parser(sub)
+
+
+_SUBPARSERS: dict[str, Callable[[Any], None]] = {
+    "glyphs": _add_glyphs,
+    "fonts": _add_fonts,
+    "diagnostics": _add_diagnostics,
+    "text": _add_text,
+    "decisions": _add_decisions,
+    "triage": _add_triage,
+    "render": _add_render,
+    "compare": _add_compare,
+}
 
 
 def build_gui_parser() -> argparse.ArgumentParser:
@@ -539,15 +587,24 @@ def _exit_code(exc: SystemExit) -> int:
     return code if isinstance(code, int) else EXIT_ERROR
 
 
+def _is_qpdf_error(exc: Exception) -> bool:
+    """One of qpdf's errors (`interpreter.QpdfError`)? Nothing is imported for the answer: a command
+    that read a PDF has loaded the interpreter (`core.document` imports it)."""
+    interpreter = sys.modules.get("glyphscope.core.interpreter")
+    return interpreter is not None and isinstance(exc, interpreter.QpdfError)
+
+
 def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            args = build_parser().parse_args(argv)
+            args = build_parser(argv[0]).parse_args(argv)
             with cli_io.captured_messages(args):
                 try:
                     code = int(args.func(args))
-                except QpdfError as exc:  # a damaged object read outside a page's interpretation
-                    raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
+                except Exception as exc:
+                    if _is_qpdf_error(exc):  # a damaged object read outside a page's interpretation
+                        raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
+                    raise
                 _report(args)
             return code
         args = build_gui_parser().parse_args(argv)

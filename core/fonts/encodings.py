@@ -12,10 +12,8 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-from fontTools.agl import toUnicode as agl_to_unicode
-from pdfminer.latin_enc import ENCODING
-
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name
+from glyphscope.core.fonts.tables import agl_to_unicode, latin_encodings
 
 _COLUMNS = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3, "PDFDocEncoding": 4}
 KNOWN_BASE_ENCODINGS = frozenset(("StandardEncoding", "MacRomanEncoding", "WinAnsiEncoding"))
@@ -28,7 +26,7 @@ def base_glyph_names(encoding: str) -> Mapping[int, str]:
     if column is None:
         return {}
     out: dict[int, str] = {}
-    for row in ENCODING:
+    for row in latin_encodings():
         code = row[column]
         if isinstance(code, int):
             out[code] = row[0]

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pikepdf
-from pdfminer.fontmetrics import FONT_METRICS
 
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_number, as_numbers, dget
+from glyphscope.core.fonts.tables import font_metrics
 
 DEFAULT_ASCENT = 0.8  # text space, last resort (spec §9 Geometry)
 DEFAULT_DESCENT = -0.2
@@ -30,26 +30,28 @@ def strip_subset(base_font: str) -> str:
 
 def standard14_name(base_font: str) -> str | None:
     """The FONT_METRICS key for a standard-14 font or a common alias (Arial-BoldMT → Arial,Bold)."""
+    metrics = font_metrics()
     name = strip_subset(base_font)
-    if name in FONT_METRICS:
+    if name in metrics:
         return name
     family, _, style = name.partition("-")
     family = _VENDOR_SUFFIX.sub("", family)
     style = _VENDOR_SUFFIX.sub("", style)
     candidate = f"{family},{style}" if style else family
-    if candidate in FONT_METRICS:
+    if candidate in metrics:
         return candidate
     candidate = name.replace("-", ",")
-    return candidate if candidate in FONT_METRICS else None
+    return candidate if candidate in metrics else None
 
 
 def standard14_widths(std_name: str) -> Mapping[str, int]:
     """AFM advance widths keyed by the glyph's Unicode text (pdfminer's layout)."""
-    return FONT_METRICS[std_name][1]
+    widths: Mapping[str, int] = font_metrics()[std_name][1]
+    return widths
 
 
 def standard14_ascent_descent(std_name: str) -> tuple[float, float] | None:
-    props = FONT_METRICS[std_name][0]
+    props = font_metrics()[std_name][0]
     ascent, descent = props.get("Ascent"), props.get("Descent")
     if isinstance(ascent, float) and isinstance(descent, float):
         return ascent, descent

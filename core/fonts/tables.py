@@ -1,0 +1,71 @@
+"""The third-party tables the decoding chain reads, each loaded on first use (issue 14, start-up).
+
+* the Adobe Glyph List (fontTools.agl): glyph name → Unicode; fontTools parses the
+  list when the module is imported (~10 ms), which a file whose fonts all carry a
+  ToUnicode CMap never needs;
+* pdfminer.six's base encodings (``pdfminer.latin_enc.ENCODING``) and standard-14 AFM
+  metrics (``pdfminer.fontmetrics.FONT_METRICS``): two modules of plain data. Importing
+  them the usual way runs ``pdfminer/__init__.py`` first, which reads the distribution's
+  metadata for ``__version__`` (``importlib.metadata`` and the email package, ~13 ms).
+  They are executed from their own files instead, unless pdfminer is loaded already —
+  the same source, so the same values; a pdfminer without those files (a zip or a frozen
+  build) is imported the usual way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+_agl_to_unicode: Callable[[str], str] | None = None
+
+
+def agl_to_unicode(name: str) -> str:
+    """fontTools' `agl.toUnicode`: the Unicode text of a glyph name ("" when it has none)."""
+    global _agl_to_unicode
+    if _agl_to_unicode is None:
+        from fontTools.agl import toUnicode
+
+        _agl_to_unicode = toUnicode
+    return _agl_to_unicode(name)
+
+
+def _pdfminer_data_module(name: str) -> ModuleType:
+    """`pdfminer.<name>`, a module of plain data, without running pdfminer's package __init__."""
+    full = f"pdfminer.{name}"
+    if "pdfminer" in sys.modules:
+        return importlib.import_module(full)
+    package = importlib.util.find_spec("pdfminer")  # finds the package; runs none of it
+    locations = list(package.submodule_search_locations or ()) if package else []
+    for folder in locations:
+        spec = importlib.util.spec_from_file_location(
+            f"glyphscope.core.fonts._pdfminer_{name}", f"{folder}/{name}.py"
+        )
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except OSError:  # no source file there (a zip or a frozen build)
+            continue
+        return module
+    return importlib.import_module(full)
+
+
+@cache
+def latin_encodings() -> Sequence[tuple[Any, ...]]:
+    """pdfminer's `latin_enc.ENCODING`: (glyph name, Standard, MacRoman, WinAnsi, PDFDoc) rows."""
+    rows: Sequence[tuple[Any, ...]] = _pdfminer_data_module("latin_enc").ENCODING
+    return rows
+
+
+@cache
+def font_metrics() -> dict[str, Any]:
+    """pdfminer's `fontmetrics.FONT_METRICS`: standard-14 name → (properties, widths by Unicode)."""
+    metrics: dict[str, Any] = _pdfminer_data_module("fontmetrics").FONT_METRICS
+    return metrics

@@ -1,0 +1,224 @@
+"""Start-up of the headless commands (issue 14): a command imports what it uses, when it uses it.
+
+Each command runs in a fresh interpreter (the modules a process has loaded are the thing
+under test), on a tiny PDF built here; the checks are on the command's output and on the
+modules it loaded: no Qt, no comparison or JSON code for plain text, the Adobe Glyph List
+only for a font that needs glyph names, pdfminer's tables without pdfminer's package
+__init__ (which reads the distribution metadata), no engine at all for --version / --help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from glyphscope.inspector.cli import SUBCOMMANDS, build_parser
+from tests.pdfbuild import identity_h_font, make_pdf
+
+REPO = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import sys
+from glyphscope.__main__ import main
+
+report, argv = sys.argv[1], sys.argv[2:]
+code = main(argv)
+sys.stdout.flush()
+modules = sorted(sys.modules)  # before this probe's own json
+import json
+
+with open(report, "w") as fh:
+    json.dump({"code": code, "modules": modules}, fh)
+"""
+
+
+def _run(tmp_path: Path, *argv: str) -> tuple[int, bytes, set[str]]:
+    """`glyphscope ARGV` in a fresh interpreter: exit code, stdout, every module it loaded."""
+    report = tmp_path / "modules.json"
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), *argv],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert report.exists(), proc.stderr.decode()
+    result = json.loads(report.read_text())
+    return result["code"], proc.stdout, set(result["modules"])
+
+
+def _loaded(modules: set[str], *packages: str) -> list[str]:
+    return sorted(m for m in modules if m in packages or m.split(".")[0] in packages)
+
+
+# Never needed by plain text of a page whose font has a ToUnicode CMap.
+NOT_FOR_PLAIN_TEXT = (
+    "PySide6",
+    "shiboken6",
+    "fontTools.agl",
+    "pdfminer",
+    "importlib.metadata",
+    "importlib.resources",
+    "json",
+    "glyphscope.core.serialize",
+    "glyphscope.inspector.compare_cli",
+    "glyphscope.inspector.compare_engines",
+    "glyphscope.inspector.triage_options",
+    "glyphscope.inspector.triage_cli",
+)
+
+
+def test_plain_text_of_a_tounicode_font_loads_only_what_it_uses(tmp_path: Path) -> None:
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td <0048006900210020004F004B> Tj ET"], {"/F1": identity_h_font})
+    path = tmp_path / "type0.pdf"
+    pdf.save(path)
+    code, out, modules = _run(tmp_path, "text", str(path))
+    assert (code, out) == (0, b"Hi! OK")
+    assert [m for m in NOT_FOR_PLAIN_TEXT if m in modules] == []
+    assert "glyphscope.core.fonts.tables" in modules and "pikepdf" in modules
+
+
+def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_use(tmp_path: Path) -> None:
+    # Helvetica, WinAnsi, no ToUnicode, no /Widths: names from pdfminer's latin_enc through the
+    # AGL, advances from pdfminer's standard-14 metrics (H 722, e 556, l 222, o 556 per 1000)
+    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"])
+    path = tmp_path / "helvetica.pdf"
+    pdf.save(path)
+    code, out, modules = _run(tmp_path, "text", str(path))
+    assert (code, out) == (0, b"Hello")
+    assert "fontTools.agl" in modules
+    assert _loaded(modules, "pdfminer", "importlib.metadata", "PySide6") == []
+
+    code, out, _ = _run(tmp_path, "glyphs", str(path), "--page", "1")
+    rows = [line.split("\t") for line in out.decode().splitlines()[1:]]
+    assert [(r[1], r[5]) for r in rows] == [
+        ("'H'", "72.0,700.0"),
+        ("'e'", "79.22,700.0"),
+        ("'l'", "84.78,700.0"),
+        ("'l'", "87.0,700.0"),
+        ("'o'", "89.22,700.0"),
+    ]
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> None:
+    code, out, modules = _run(tmp_path, *argv)
+    assert code == 0
+    assert out.startswith(b"glyphscope " if argv == ["--version"] else b"usage: glyphscope")
+    ours = {m for m in modules if m.startswith("glyphscope")}
+    assert ours <= {
+        "glyphscope",
+        "glyphscope.__main__",
+        "glyphscope.core",
+        "glyphscope.core.errors",
+        "glyphscope.core.gcpause",
+        "glyphscope.core.limits",
+        "glyphscope.inspector",
+        "glyphscope.inspector.cli",
+        "glyphscope.inspector.cli_io",
+    }, sorted(ours)
+    assert _loaded(modules, "pikepdf", "fontTools", "pdfminer", "PySide6") == []
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = commands.choices[name]
+    return sub
+
+
+ONE_PAGE = ("glyphs", "fonts", "decisions", "render")
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_a_command_built_alone_has_the_same_parser(command: str) -> None:
+    """`run` builds only the parser of the command asked for: its help, options and defaults
+    are those of the full parser's subcommand."""
+    alone, full = build_parser(command), build_parser()
+    assert [a.dest for a in alone._actions] == [a.dest for a in full._actions]
+    # object addresses aside: triage --compare's help prints its parameters (noted to the lead)
+    helps = [re.sub(r"0x[0-9a-f]+", "0x", _subparser(p, command).format_help()) for p in (alone, full)]
+    assert helps[0] == helps[1]
+    argv = [
+        command,
+        "x.pdf",
+        *(["--page", "2"] if command in ONE_PAGE else []),
+        *(["-o", "x.png"] if command == "render" else []),
+    ]
+    assert vars(alone.parse_args(argv)) == vars(full.parse_args(argv))
+    assert vars(alone.parse_args(argv))["command"] == command
+
+
+TABLES_PROBE = """
+import json, sys
+from glyphscope.core.fonts import tables
+from glyphscope.core.fonts.encodings import base_glyph_names
+from glyphscope.core.fonts.metrics import standard14_name, standard14_widths
+
+enc, metrics = tables.latin_encodings(), tables.font_metrics()
+win = base_glyph_names("WinAnsiEncoding")
+facts = {
+    "pdfminer_loaded": "pdfminer" in sys.modules,
+    "metadata_loaded": "importlib.metadata" in sys.modules,
+    "win_0x80": win[0x80],
+    "win_0xAD": win[0xAD],
+    "arial_bold": standard14_name("ABCDEF+Arial-BoldMT"),
+    "helvetica_H": standard14_widths("Helvetica")["H"],
+}
+import pdfminer.fontmetrics, pdfminer.latin_enc
+
+facts["same_encodings"] = list(enc) == list(pdfminer.latin_enc.ENCODING)
+facts["same_metrics"] = metrics == pdfminer.fontmetrics.FONT_METRICS
+facts["rows"], facts["fonts"] = len(enc), len(metrics)
+print(json.dumps(facts))
+"""
+
+
+def test_pdfminers_tables_are_read_without_its_package_init_and_are_the_same() -> None:
+    proc = subprocess.run([sys.executable, "-c", TABLES_PROBE], cwd=REPO, capture_output=True, timeout=120)
+    facts = json.loads(proc.stdout or b"{}") if proc.returncode == 0 else {"error": proc.stderr.decode()}
+    assert facts == {
+        "pdfminer_loaded": False,
+        "metadata_loaded": False,
+        "win_0x80": "Euro",
+        "win_0xAD": "hyphen",  # ISO 32000-1 Annex D note 6, over latin_enc's space
+        "arial_bold": "Arial,Bold",
+        "helvetica_H": 722,
+        "same_encodings": True,
+        "same_metrics": True,
+        "rows": 232,
+        "fonts": 26,
+    }
+
+
+def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
+    import pdfminer.latin_enc
+
+    from glyphscope.core.fonts import tables
+
+    assert tables._pdfminer_data_module("latin_enc") is pdfminer.latin_enc
+    assert tables.agl_to_unicode("Aacute") == "\u00c1" and tables.agl_to_unicode("g12") == ""
+
+
+FREEZE_PROBE = """
+import gc, sys
+from glyphscope.__main__ import main
+
+main(["--version"])  # called with an argv: a library call, the process goes on
+after_call = gc.get_freeze_count()
+sys.argv = ["glyphscope", "--version"]
+main()  # the process's own command line: it ends next
+print(after_call, gc.get_freeze_count() > 0)
+"""
+
+
+def test_only_the_process_entry_point_freezes_the_collector_at_the_end() -> None:
+    proc = subprocess.run([sys.executable, "-c", FREEZE_PROBE], cwd=REPO, capture_output=True, timeout=120)
+    assert proc.stdout.decode().splitlines()[-1] == "0 True", proc.stderr.decode()
