@@ -185,18 +185,23 @@ class GlyphTable(Sequence[Glyph]):
     def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
         """The records of `indices` (increasing paint indices), walking the runs alongside."""
         records = self._records
-        if records is not None:
-            yield from (self[i] for i in indices)
-            return
         starts, make = self.run_start, self._record
         last = len(starts) - 1
         n = len(self.unicode)
         start = end = r = 0
         for i in indices:
+            if records is not None:
+                g = records[i]
+                if g is not None:
+                    yield g
+                    continue
             if not start <= i < end:
                 r = bisect_right(starts, i) - 1
                 start, end = starts[r], starts[r + 1] if r < last else n
-            yield make(i, r)
+            g = make(i, r)
+            if records is not None:
+                records[i] = g
+            yield g
 
     def _record(self, i: int, r: int) -> Glyph:
         """Glyph i, of run r."""
