@@ -31,6 +31,8 @@ from typing import Any, NamedTuple, cast, overload
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource, Glyph
 
+_new_tuple = tuple.__new__  # Glyph(...) without its Python-level __new__: one C call
+
 GEOM_STRIDE = 14
 """Doubles per glyph in `GlyphTable.geom`: origin x y, glyph_end x y, pen_end x y, quad corners
 0–3 x y (descent-origin, descent-advance, ascent-advance, ascent-origin)."""
@@ -227,36 +229,39 @@ class GlyphTable(Sequence[Glyph]):
             fill,
         ) = self.runs[r]
         token, stream = self.run_token[r], self.run_stream[r]
-        return Glyph(
-            i,
-            self.unicode[i],
-            self.code[i],
-            self.code_bytes[i],
-            font_key,
-            size,
-            (ox, oy),
-            (ex, ey),
-            (px, py),
-            ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
-            height,
-            direction,
-            wmode,
-            token,
-            form_path,
-            mcid,
-            self.source[i],
-            mode,
-            rise,
-            font_id,
-            stream,
-            tc,
-            tw,
-            th,
-            i in self.outside,
-            tags,
-            use,
-            clip,
-            fill,
+        return _new_tuple(
+            Glyph,
+            (
+                i,
+                self.unicode[i],
+                self.code[i],
+                self.code_bytes[i],
+                font_key,
+                size,
+                (ox, oy),
+                (ex, ey),
+                (px, py),
+                ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
+                height,
+                direction,
+                wmode,
+                token,
+                form_path,
+                mcid,
+                self.source[i],
+                mode,
+                rise,
+                font_id,
+                stream,
+                tc,
+                tw,
+                th,
+                i in self.outside,
+                tags,
+                use,
+                clip,
+                fill,
+            ),
         )
 
     # ------------------------------------------------------------ columns for the passes

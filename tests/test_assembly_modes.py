@@ -174,7 +174,7 @@ def test_char_map_round_trips(mode: str) -> None:
     f.run("left", 72, 700, mcid=0)
     f.glyph("ﬃ", 120, 700, mcid=0)  # a ligature glyph: one glyph, one char
     g = f.glyphs[-1]
-    f.glyphs[-1] = type(g)(**{**{s: getattr(g, s) for s in g.__slots__}, "unicode": "ffi"})
+    f.glyphs[-1] = g._replace(unicode="ffi")
     f.run("right", 320, 700)
     f.run("below", 72, 600, mcid=1)
     f.glyph("?", 200, 600, unresolved=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from dataclasses import fields
 from enum import Enum
 from typing import Any
 
@@ -160,9 +159,9 @@ class GlyphDetailsPanel(QWidget):
         else:
             parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
         rows = []
-        for f in fields(Glyph):
+        for name in Glyph._fields:
             rows.append(
-                f"<tr><td><code>{f.name}</code></td><td>{html.escape(_fmt(getattr(g, f.name)))}</td></tr>"
+                f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>"
             )
         for name in ("center", "advance", "is_space", "text"):
             rows.append(
