@@ -57,6 +57,8 @@ def assemble(
 ) -> PageText:
     """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
     spans = span_index(actual_text, params.actual_text)
+    # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept as it is)
+    visible = tuple(visible)
     with gc_paused():
         text = _assemble(visible, mode, params, visible_box, structure, spans)
         return text if params.visual_order else logical_order(text)  # right-to-left lines (issue 12)

@@ -74,7 +74,7 @@ def articles_text(
     """The page text in article-bead order; without beads, plain order (reason says so)."""
     if use is None:
         use = article_use(structure, visible)
-    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
+    out = TextBuilder(params, actual_text=spans)
     oi = out.decide(use.decision)
     prev: Glyph | None = None
     for n, (bead, members) in enumerate(zip(use.beads, use.members)):

@@ -279,4 +279,4 @@ def logical_order(page: PageText) -> PageText:
         )
         for number, begin, stop, rtl, strong, resolved in lines
     ]
-    return replace(page, decisions=(*page.decisions, *records))
+    return replace(page, decisions=page.decisions.extended(records))

@@ -113,7 +113,7 @@ def _split_vertical(visible: Sequence[Glyph]) -> tuple[list[Glyph], list[Glyph]]
 def columns_text(
     visible: Sequence[Glyph], params: Parameters, spans: ActualTextSpans | None = None
 ) -> PageText:
-    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
+    out = TextBuilder(params, actual_text=spans)
     if not visible:
         return out.build("columns")
     visible, vertical = _split_vertical(visible)

@@ -32,6 +32,24 @@ WordGapVerdict: TypeAlias = Literal[
 LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
 
+# Verdict codes: the pair rules return a code (a small int) and their numbers, the page's
+# decision list stores them in columns (core/assembly/decision_store.py); the record's
+# verdict is the name at that index.
+LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump")
+LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP = 0, 1, 2
+WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
+    "below_threshold",
+    "inserted",
+    "existing_space",
+    "cjk_pair",
+    "cjk_gap",
+    "negative_gap",
+    "tracking",
+)
+WG_BELOW_THRESHOLD, WG_INSERTED, WG_EXISTING_SPACE, WG_CJK_PAIR, WG_CJK_GAP, WG_NEGATIVE_GAP, WG_TRACKING = (
+    range(7)
+)
+
 
 _f = fmt
 _r = rounded

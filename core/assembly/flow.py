@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
 from glyphscope.core.assembly.decisions import (
+    LB_SAME_LINE,
+    WG_CJK_GAP,
+    WG_INSERTED,
     ColumnChangeDecision,
     ColumnChangeVerdict,
-    LineBreakDecision,
     VerticalColumn,
-    WordGapDecision,
 )
-from glyphscope.core.assembly.lines import line_break_decision
+from glyphscope.core.assembly.lines import LineBreakMeasure, line_break_measure
 from glyphscope.core.assembly.page_text import TextBuilder
 from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.vertical import vertical_columns
-from glyphscope.core.assembly.words import word_gap_decision
+from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 
@@ -30,12 +30,12 @@ def join_pair(
     params: Parameters,
     before: TextInfo | None = None,
     after: TextInfo | None = None,
-    lb: LineBreakDecision | None = None,
-    wg: WordGapDecision | None = None,
+    lb: LineBreakMeasure | None = None,
+    wg: WordGapMeasure | None = None,
 ) -> None:
     """Line break first; the word-gap rule applies only on the same line.
 
-    `lb` and `wg` are the pair's decisions when the caller already took them (a line's
+    `lb` and `wg` are the pair's measures when the caller already took them (a line's
     word gaps are taken before its letter-spaced stretches are known, core/assembly/tracking.py).
 
     Nothing is decided between two glyphs of one replacement span (/ActualText): the
@@ -44,15 +44,15 @@ def join_pair(
     if out.actual is not None and out.same_span(prev, cur):
         return
     if lb is None:
-        lb = line_break_decision(prev, cur, params)
-    i = out.decide(lb)
-    if lb.verdict != "same_line":
+        lb = line_break_measure(prev, cur, params.line_break)
+    i = out.decide_line_break(prev.paint_index, cur.paint_index, lb)
+    if lb[0] != LB_SAME_LINE:
         out.newline(i)
         return
     if wg is None:
-        wg = word_gap_decision(prev, cur, params, before, after)
-    j = out.decide(wg)
-    if wg.inserted:
+        wg = word_gap_measure(prev, cur, params, before, after)
+    j = out.decide_word_gap(prev.paint_index, cur.paint_index, wg)
+    if wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:  # WordGapDecision.inserted
         out.generated(" ", j)
 
 
@@ -112,7 +112,7 @@ def _as_horizontal(run: Sequence[Glyph]) -> list[Glyph]:
         a0, a1, c0, c1 = min(along), max(along), min(across), max(across)
         origin = (a0 * ux + c0 * nx, a0 * uy + c0 * ny)
         end = (a1 * ux + c0 * nx, a1 * uy + c0 * ny)
-        out.append(replace(g, origin=origin, glyph_end=end, pen_end=end, direction=(ux, uy), height=c1 - c0))
+        out.append(g._replace(origin=origin, glyph_end=end, pen_end=end, direction=(ux, uy), height=c1 - c0))
     return out
 
 
@@ -186,25 +186,34 @@ def _join_horizontal(
     info_of = text_info if out.actual is None else out.info
     glyphs = run if prev is None else [prev, *run]
     infos = [info_of(g) for g in glyphs]
-    # Every pair's decisions first, so letter-spaced stretches can be re-decided with their
+    # Every pair's measures first, so letter-spaced stretches can be re-decided with their
     # tracking before anything is written (the decisions are still recorded in reading order).
-    breaks: list[LineBreakDecision | None] = []
-    gaps: list[WordGapDecision | None] = []
+    breaks: list[LineBreakMeasure | None] = []
+    gaps: list[WordGapMeasure | None] = []
+    line_break = params.line_break
+    spans = out.actual is not None
     for k in range(1, len(glyphs)):
         a, b = glyphs[k - 1], glyphs[k]
-        if out.actual is not None and out.same_span(a, b):
+        if spans and out.same_span(a, b):
             breaks.append(None)
             gaps.append(None)
             continue
-        lb = line_break_decision(a, b, params)
+        lb = line_break_measure(a, b, line_break)
         breaks.append(lb)
-        gaps.append(
-            word_gap_decision(a, b, params, infos[k - 1], infos[k]) if lb.verdict == "same_line" else None
-        )
+        gaps.append(word_gap_measure(a, b, params, infos[k - 1], infos[k]) if lb[0] == LB_SAME_LINE else None)
     track(glyphs, infos, gaps, params)
+    # join_pair for every pair, with the measures already taken
+    glyph, decide_pair, newline, generated = out.glyph, out.decide_pair, out.newline, out.generated
     for k in range(0 if prev is None else 1, len(glyphs)):
-        g, info = glyphs[k], infos[k]
+        g = glyphs[k]
         if k:
-            join_pair(glyphs[k - 1], g, out, params, infos[k - 1], info, breaks[k - 1], gaps[k - 1])
-        out.glyph(g, info.text)
+            measure = breaks[k - 1]
+            if measure is not None:  # None: both glyphs in one replacement span, nothing is decided
+                wg = gaps[k - 1]  # None exactly when the measure is a break
+                i = decide_pair(glyphs[k - 1].paint_index, g.paint_index, measure, wg)
+                if wg is None:
+                    newline(i)
+                elif wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:
+                    generated(" ", i + 1)
+        glyph(g, infos[k].text)
     return glyphs[-1] if glyphs else prev

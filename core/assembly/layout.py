@@ -8,11 +8,11 @@ from typing import Literal
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
 from glyphscope.core.assembly.chars import text_info
-from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
+from glyphscope.core.assembly.decisions import WG_CJK_GAP, WG_INSERTED, Baseline, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.tracking import track
-from glyphscope.core.assembly.words import word_gap_decision
+from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
@@ -31,7 +31,7 @@ def layout_text(
     word-gap rule) are placed on the grid; glyphs inside a word stay together,
     and two words the grid would glue still get one space.
     """
-    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
+    out = TextBuilder(params, actual_text=spans)
     if not visible:
         return out.build("layout")
     visible = sideways_as_horizontal(visible)
@@ -85,7 +85,7 @@ def _emit_line(
     # The line's word gaps first, re-decided in letter-spaced stretches (core/assembly/tracking.py).
     infos = [info_of(g) for g in glyphs]
     gaps = [
-        None if out.same_span(a, b) else word_gap_decision(a, b, params, infos[k], infos[k + 1])
+        None if out.same_span(a, b) else word_gap_measure(a, b, params, infos[k], infos[k + 1])
         for k, (a, b) in enumerate(zip(glyphs, glyphs[1:]))
     ]
     track(glyphs, infos, gaps, params)
@@ -99,9 +99,9 @@ def _emit_line(
         inserted = False
         if prev is not None:
             before = infos[k - 1]
-            wg = gaps[k - 1] or word_gap_decision(prev, g, params, before, info)
-            wi = out.decide(wg)
-            inserted = wg.inserted
+            wg = gaps[k - 1] or word_gap_measure(prev, g, params, before, info)
+            wi = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
+            inserted = wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP  # WordGapDecision.inserted
             starts_word = inserted or before.last_space
         if starts_word and not info.first_space:
             position = along(g.origin) - left

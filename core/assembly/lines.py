@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from glyphscope.core.assembly.decisions import LineBreakDecision, LineBreakVerdict
+from typing import TypeAlias
+
+from glyphscope.core.assembly.decisions import (
+    LB_BACKWARD_JUMP,
+    LB_BREAK,
+    LB_SAME_LINE,
+    LINE_BREAK_VERDICTS,
+    LineBreakDecision,
+)
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 
@@ -13,36 +21,55 @@ and combining accents move back by under one em and stay glued, as spec §3 acce
 small reversed fragments; a jump back of several em is a new line that happens to share
 the baseline (table cells or form fields painted right to left, a second pass over a line)."""
 
+LineBreakMeasure: TypeAlias = tuple[int, float, float, float]
+"""What the rule found for one pair: (verdict code (LINE_BREAK_VERDICTS), displacement d, height, gap)."""
 
-def line_break_decision(prev: Glyph, cur: Glyph, params: Parameters) -> LineBreakDecision:
+
+def line_break_measure(prev: Glyph, cur: Glyph, line_break: float) -> LineBreakMeasure:
     """New line iff |d| > line_break × max(heights), d = Δorigin · normal(prev.direction).
 
     The larger height keeps a big word and its tiny caption on one line; the
     normal of the writing direction makes rotated runs behave like upright ones.
+    (The rule; `line_break_decision` is its record.)
     """
     ux, uy = prev.direction
-    dx = cur.origin[0] - prev.origin[0]
-    dy = cur.origin[1] - prev.origin[1]
-    displacement = dy * ux - dx * uy  # normal = (−uy, ux), pointing "up" from the baseline
-    height = prev.height if prev.height > cur.height else cur.height
-    threshold = params.line_break * height
-    gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
-    backward = -BACKWARD_JUMP * height
-    verdict: LineBreakVerdict
-    if abs(displacement) > threshold:
-        verdict = "break"
-    elif height > 0.0 and gap < backward:
-        verdict = "backward_jump"
-    else:
-        verdict = "same_line"
+    origin, prev_origin, end = cur.origin, prev.origin, prev.glyph_end
+    displacement = (origin[1] - prev_origin[1]) * ux - (origin[0] - prev_origin[0]) * uy  # normal = (−uy, ux)
+    h0, h1 = prev.height, cur.height
+    height = h0 if h0 > h1 else h1
+    gap = (origin[0] - end[0]) * ux + (origin[1] - end[1]) * uy
+    if abs(displacement) > line_break * height:
+        return LB_BREAK, displacement, height, gap
+    if height > 0.0 and gap < -BACKWARD_JUMP * height:
+        return LB_BACKWARD_JUMP, displacement, height, gap
+    return LB_SAME_LINE, displacement, height, gap
+
+
+def line_break_record(
+    before: int, after: int, code: int, displacement: float, height: float, gap: float, line_break: float
+) -> LineBreakDecision:
+    """The record of a pair's line-break measure (`line_break`: Parameters.line_break).
+
+    The one place the record's derived numbers are made, as the rule compared them:
+    line_break × height and −BACKWARD_JUMP × height. The page's decision list rebuilds
+    its records here too.
+    """
     return LineBreakDecision(
-        prev.paint_index,
-        cur.paint_index,
-        verdict,
+        before,
+        after,
+        LINE_BREAK_VERDICTS[code],
         displacement,
-        threshold,
-        params.line_break,
+        line_break * height,
+        line_break,
         height,
         gap,
-        backward,
+        -BACKWARD_JUMP * height,
+    )
+
+
+def line_break_decision(prev: Glyph, cur: Glyph, params: Parameters) -> LineBreakDecision:
+    """The line-break rule's record for one pair (see `line_break_measure`)."""
+    code, displacement, height, gap = line_break_measure(prev, cur, params.line_break)
+    return line_break_record(
+        prev.paint_index, cur.paint_index, code, displacement, height, gap, params.line_break
     )

@@ -33,8 +33,12 @@ from glyphscope.core.assembly.chars import (
     is_space_char,
     text_info,
 )
+from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
 from glyphscope.core.assembly.decisions import Decision, LigatureDecision
+from glyphscope.core.assembly.lines import LineBreakMeasure
+from glyphscope.core.assembly.words import WordGapMeasure
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -72,7 +76,7 @@ class PageText:
     mode: str  # one of core.assembly.MODES
     text: str | None  # None only when structure mode finds no usable structure
     char_map: CharMap
-    decisions: tuple[Decision, ...]
+    decisions: DecisionList  # a Sequence[Decision], held as columns (core/assembly/decision_store.py)
     structured: bool | None = None  # auto: whether structure order was used
     untagged: int | None = None  # structure / auto: visible glyphs outside the tree's MCIDs
     reason: str | None = None  # why structure order was not (or could not be) used
@@ -88,8 +92,8 @@ class PageText:
         i = self.char_map.decision[char_index]
         return self.decisions[i] if i >= 0 else None
 
-    def decisions_of(self, kind: type) -> list[Any]:
-        return [d for d in self.decisions if isinstance(d, kind)]
+    def decisions_of(self, kind: type | tuple[type, ...]) -> list[Any]:
+        return self.decisions.of_kind(kind)
 
     def to_json(self, *, decisions: bool = True, char_map: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -125,33 +129,47 @@ class _WrittenSpan:
 
 
 class TextBuilder:
-    """Accumulates text, the character map and decisions (one builder per assembly)."""
+    """Accumulates text, the character map and decisions (one builder per assembly).
+
+    `params` are the Parameters of the assembly (ligatures kept or not, and the factors
+    the pair rules used, which the decision list's records are made with).
+    """
 
     __slots__ = (
         "_parts",
         "_glyph",
-        "_decision",
+        "_generated",
         "_decisions",
         "_last",
-        "_spans",
+        "_start",
+        "_length",
+        "_size",
         "_expand",
         "actual",
         "_written",
         "_span_info",
     )
 
-    def __init__(self, *, keep_ligatures: bool = False, actual_text: ActualTextSpans | None = None) -> None:
-        self._expand = not keep_ligatures  # Parameters.keep_ligatures
+    def __init__(
+        self, params: Parameters = DEFAULT_PARAMETERS, *, actual_text: ActualTextSpans | None = None
+    ) -> None:
+        self._expand = not params.keep_ligatures
         # None: glyphs write their own text (Parameters.actual_text off, or no span on the page)
         self.actual = actual_text
         self._written: dict[int, _WrittenSpan] = {}  # span index → where its replacement was written
         self._span_info: dict[int, TextInfo | None] = {}  # span index → its text facts (None: writes nothing)
         self._parts: list[str] = []
         self._glyph = array("i")
-        self._decision = array("i")
-        self._decisions: list[Decision] = []
+        # (first character, count, decision index) of each generated run, flat: CharMap.decision
+        # is −1 everywhere else, so it is made in build()
+        self._generated = array("i")
+        self._decisions = DecisionColumns(params.line_break, params.word_gap, params.cjk_gap)
         self._last = ""  # last character emitted
-        self._spans: list[tuple[int, int, int]] = []  # (paint_index, start, length)
+        # by paint index: first character and length of what the glyph wrote (CharMap.glyph_start,
+        # glyph_length); grown ahead, cut to `_size` entries in build()
+        self._start = array("i")
+        self._length = array("i")
+        self._size = 0
 
     @property
     def empty(self) -> bool:
@@ -166,8 +184,36 @@ class TextBuilder:
         return len(self._decisions)
 
     def decide(self, decision: Decision) -> int:
-        self._decisions.append(decision)
-        return len(self._decisions) - 1
+        """Record a decision; returns its index (for the characters it generates)."""
+        return self._decisions.add(decision)
+
+    def decide_line_break(self, before: int, after: int, measure: LineBreakMeasure) -> int:
+        """The line-break rule's measure of pair (before, after), recorded compactly; its index."""
+        return self._decisions.add_line_break(before, after, measure)
+
+    def decide_word_gap(self, before: int, after: int, measure: WordGapMeasure) -> int:
+        """The word-gap rule's measure of pair (before, after), recorded compactly; its index."""
+        return self._decisions.add_word_gap(before, after, measure)
+
+    def decide_pair(self, before: int, after: int, lb: LineBreakMeasure, wg: WordGapMeasure | None) -> int:
+        """A pair's line-break measure and, on the same line, its word-gap measure (None after
+        a break); returns the line-break decision's index (the word gap's is the next one)."""
+        return self._decisions.add_pair(before, after, lb, wg)
+
+    def _grow(self, p: int) -> None:
+        """Make room for paint index p in the glyph-to-characters arrays."""
+        self._size = p + 1
+        if p >= len(self._start):
+            grow = max(p + 1, 2 * len(self._start), 64) - len(self._start)
+            self._start.extend(array("i", [-1]) * grow)
+            self._length.extend(array("i", [0]) * grow)
+
+    def _place(self, p: int, start: int, n: int) -> None:
+        """Glyph p wrote characters [start, start + n)."""
+        if p >= self._size:
+            self._grow(p)
+        self._start[p] = start
+        self._length[p] = n
 
     def glyph(self, g: Glyph, text: str | None = None) -> int:
         """Emit the glyph's text (`text` when the caller already has it); returns its length."""
@@ -177,19 +223,22 @@ class TextBuilder:
                 return self._span_glyph(g, s)
         if text is None:
             text = glyph_text(g)
+        p = g.paint_index
         if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
             letters = expand_ligatures(text) or text
-            self._decisions.append(LigatureDecision(g.paint_index, text, letters))
+            self._decisions.add(LigatureDecision(p, text, letters))
             text = letters  # several characters, one glyph: the char map links each to it
         n = len(text)
-        self._spans.append((g.paint_index, len(self._glyph), n))
+        chars = self._glyph
+        if p >= self._size:
+            self._grow(p)
+        self._start[p] = len(chars)  # _place, inline: once per glyph
+        self._length[p] = n
         self._parts.append(text)
         if n == 1:
-            self._glyph.append(g.paint_index)
-            self._decision.append(-1)
+            chars.append(p)
         else:
-            self._glyph.extend([g.paint_index] * n)
-            self._decision.extend([-1] * n)
+            chars.extend(array("i", [p]) * n)
         self._last = text[-1]
         return n
 
@@ -224,19 +273,18 @@ class TextBuilder:
         if found is not None:
             found.replaced.append(raw)
             found.glyphs.append(p)
-            self._spans.append((p, found.start, len(found.text)))
+            self._place(p, found.start, len(found.text))
             return 0
         assert self.actual is not None
         span = self.actual.spans[s]
         written = written_text(span.text, expand=self._expand)
         start = len(self._glyph)
-        self._decisions.append(ActualTextDecision(p, span, written, raw, (p,)))  # completed in build()
-        self._written[s] = _WrittenSpan(written, start, len(self._decisions) - 1, [raw], [p])
-        self._spans.append((p, start, len(written)))
+        index = self._decisions.add(ActualTextDecision(p, span, written, raw, (p,)))  # completed in build()
+        self._written[s] = _WrittenSpan(written, start, index, [raw], [p])
+        self._place(p, start, len(written))
         if written:
             self._parts.append(written)
-            self._glyph.extend([p] * len(written))
-            self._decision.extend([-1] * len(written))
+            self._glyph.extend(array("i", [p]) * len(written))
             self._last = written[-1]
         return len(written)
 
@@ -244,8 +292,9 @@ class TextBuilder:
         if not text:
             return
         self._parts.append(text)
-        self._glyph.extend([-1] * len(text))
-        self._decision.extend([decision_index] * len(text))
+        n = len(text)
+        self._generated.extend((len(self._glyph), n, decision_index))
+        self._glyph.extend(array("i", [-1]) * n)
         self._last = text[-1]
 
     def newline(self, decision_index: int, count: int = 1) -> None:
@@ -255,13 +304,19 @@ class TextBuilder:
 
     def build(self, mode: str, **extra: Any) -> PageText:
         for w in self._written.values():  # the spans' records, now that all their glyphs are known
-            d = self._decisions[w.decision]
+            d = self._decisions.get(w.decision)
             if isinstance(d, ActualTextDecision):
-                self._decisions[w.decision] = ActualTextDecision(
-                    d.emitted_at, d.span, d.written, "".join(w.replaced), tuple(w.glyphs)
+                self._decisions.set_record(
+                    w.decision,
+                    ActualTextDecision(d.emitted_at, d.span, d.written, "".join(w.replaced), tuple(w.glyphs)),
                 )
         text = "".join(self._parts)
-        glyph, decision = self._glyph, self._decision
+        glyph = self._glyph
+        decision = array("i", [-1]) * len(glyph)
+        runs = self._generated
+        for k in range(0, len(runs), 3):
+            first, n = runs[k], runs[k + 1]
+            decision[first : first + n] = array("i", [runs[k + 2]]) * n
         cut = len(text)
         while cut and text[cut - 1] == "\n" and glyph[cut - 1] < 0:
             cut -= 1  # no trailing newline (spec §9)
@@ -269,22 +324,23 @@ class TextBuilder:
             text = text[:cut]
             glyph = glyph[:cut]
             decision = decision[:cut]
-        size = max((p for p, _, _ in self._spans), default=-1) + 1
-        start = array("i", [-1]) * size
-        length = array("i", [0]) * size
-        for p, s, n in self._spans:
-            start[p] = s
-            length[p] = n
+        size = self._size
+        start, length = self._start[:size], self._length[:size]
         return PageText(
             mode=mode,
             text=text,
             char_map=CharMap(glyph, decision, start, length),
-            decisions=tuple(self._decisions),
+            decisions=DecisionList(self._decisions),
             **extra,
         )
 
 
 def no_text(mode: str, reason: str, decisions: Sequence[Decision] = (), **extra: Any) -> PageText:
     return PageText(
-        mode=mode, text=None, char_map=EMPTY_CHAR_MAP, decisions=tuple(decisions), reason=reason, **extra
+        mode=mode,
+        text=None,
+        char_map=EMPTY_CHAR_MAP,
+        decisions=DecisionList.of(decisions) if decisions else EMPTY_DECISIONS,
+        reason=reason,
+        **extra,
     )

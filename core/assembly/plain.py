@@ -14,6 +14,6 @@ from glyphscope.core.params import Parameters
 def plain_text(
     visible: Sequence[Glyph], params: Parameters, mode: str = "plain", spans: ActualTextSpans | None = None
 ) -> PageText:
-    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
+    out = TextBuilder(params, actual_text=spans)
     join_flow(visible, out, params)
     return out.build(mode)

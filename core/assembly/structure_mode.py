@@ -29,7 +29,7 @@ def structure_text(
     if not use.usable:
         return no_text(mode, use.reason or "no structure")
     by_index = {g.paint_index: g for g in visible}
-    out = TextBuilder(keep_ligatures=params.keep_ligatures, actual_text=spans)
+    out = TextBuilder(params, actual_text=spans)
     tagged = [by_index[i] for i in use.tagged]
     untagged = [by_index[i] for i in use.untagged]
     tail = geometric_order(untagged, params) if untagged else []

@@ -3,7 +3,7 @@
 Spec §3 inserts a space wherever the gap after a glyph's own advance exceeds
 word_gap × height. A heading set with character spacing (`3 Tc`: `A N E X O`) has
 such a gap between every two letters and would read letter by letter. This pass looks
-at a line's word-gap decisions before anything is written and finds those runs:
+at a line's word-gap measures before anything is written and finds those runs:
 
 * a *candidate* pair is two glyphs on one line whose gap is above the word-gap
   threshold (neither side a space glyph, not a CJK pair: those have their own rules);
@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.chars import TextInfo
-from glyphscope.core.assembly.decisions import WordGapDecision
-from glyphscope.core.assembly.words import word_gap_decision
+from glyphscope.core.assembly.decisions import WG_EXISTING_SPACE, WG_INSERTED
+from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 
@@ -51,6 +51,10 @@ TRACKING_MAX = 1.0
 """A gap wider than this many box heights (about an em) is no letter spacing: headings are
 tracked by a fraction of an em, while table rows of one-digit cells (the corpus has
 gaps of 3.5–5.4 heights) and spaced-out form fields step by several."""
+
+
+_BREAK = -1
+"""Pseudo verdict code of a pair without a word-gap measure (a line break, one replacement span)."""
 
 
 def _letter_or_digit(info: TextInfo) -> bool:
@@ -85,15 +89,15 @@ def _longest_run(gaps: Sequence[float | None]) -> list[float]:
 
 
 def letter_spacing(
-    decisions: Sequence[WordGapDecision | None], infos: Sequence[TextInfo]
+    measures: Sequence[WordGapMeasure | None], infos: Sequence[TextInfo]
 ) -> list[float] | None:
     """The tracking of each pair i (glyphs i and i + 1): 0.0 outside letter-spaced stretches.
 
-    `decisions[i]` is pair i's word-gap decision taken without tracking, None where no
+    `measures[i]` is pair i's word-gap measure taken without tracking, None where no
     word-gap rule decides (a line break, two glyphs of one replacement span); `infos[i]`
     the text facts of glyph i. Returns None when no pair is tracked (the usual case).
     """
-    n = len(decisions)
+    n = len(measures)
     if n < TRACKING_MIN_GAPS:
         return None
     result: list[float] | None = None
@@ -101,11 +105,11 @@ def letter_spacing(
     start = 0  # pair index where the current stretch began
     open_left = True  # the glyph before the stretch's first gap stands alone (line start, a space)
     for i in range(n + 1):
-        d = decisions[i] if i < n else None
-        verdict = d.verdict if d is not None else "break"
-        if verdict == "inserted" and d is not None:
-            gap: float | None = d.gap
-            if d.gap > TRACKING_MAX * d.height or not (
+        d = measures[i] if i < n else None
+        verdict = d[0] if d is not None else _BREAK
+        if verdict == WG_INSERTED and d is not None:
+            gap: float | None = d[1]
+            if d[1] > TRACKING_MAX * d[2] or not (
                 _letter_or_digit(infos[i]) and _letter_or_digit(infos[i + 1])
             ):
                 gap = None  # a word gap all the same, but it cannot be letter spacing
@@ -113,7 +117,7 @@ def letter_spacing(
                 start = i
             stretch.append(gap)
             continue
-        if verdict == "existing_space" and stretch:
+        if verdict == WG_EXISTING_SPACE and stretch:
             stretch.append(None)
             continue
         if len(stretch) >= TRACKING_MIN_GAPS:
@@ -121,7 +125,7 @@ def letter_spacing(
             # their gaps take the tracking of the stretch but do not make a run.
             if not open_left:
                 stretch[0] = None
-            if verdict != "break":
+            if verdict != _BREAK:
                 stretch[-1] = None
             run = _longest_run(stretch)
             if len(run) >= TRACKING_MIN_GAPS:
@@ -132,23 +136,23 @@ def letter_spacing(
                     result[k] = tracking
         if stretch:
             stretch = []
-        open_left = verdict == "break" or verdict == "existing_space"
+        open_left = verdict in (_BREAK, WG_EXISTING_SPACE)
     return result
 
 
 def track(
     glyphs: Sequence[Glyph],
     infos: Sequence[TextInfo],
-    decisions: list[WordGapDecision | None],
+    measures: list[WordGapMeasure | None],
     params: Parameters,
 ) -> None:
     """Re-decide, in place, the word gaps of `glyphs` (pair i: glyphs i, i + 1) that lie in
     letter-spaced stretches, with their tracking (Parameters.tracking off: nothing changes)."""
     if not params.tracking:
         return
-    tracking = letter_spacing(decisions, infos)
+    tracking = letter_spacing(measures, infos)
     if tracking is None:
         return
     for i, t in enumerate(tracking):
-        if t > 0.0 and decisions[i] is not None:
-            decisions[i] = word_gap_decision(glyphs[i], glyphs[i + 1], params, infos[i], infos[i + 1], t)
+        if t > 0.0 and measures[i] is not None:
+            measures[i] = word_gap_measure(glyphs[i], glyphs[i + 1], params, infos[i], infos[i + 1], t)

@@ -2,10 +2,84 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from glyphscope.core.assembly.chars import TextInfo, text_info
-from glyphscope.core.assembly.decisions import WordGapDecision, WordGapVerdict
+from glyphscope.core.assembly.decisions import (
+    WG_BELOW_THRESHOLD,
+    WG_CJK_GAP,
+    WG_CJK_PAIR,
+    WG_EXISTING_SPACE,
+    WG_INSERTED,
+    WG_NEGATIVE_GAP,
+    WG_TRACKING,
+    WORD_GAP_VERDICTS,
+    WordGapDecision,
+)
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
+
+WordGapMeasure: TypeAlias = tuple[int, float, float, float]
+"""What the rule found for one pair: (verdict code (WORD_GAP_VERDICTS), gap, height, tracking);
+tracking is kept only where the verdict compared it (`inserted`, `tracking`), else 0.0."""
+
+
+def word_gap_measure(
+    prev: Glyph,
+    cur: Glyph,
+    params: Parameters,
+    before: TextInfo | None = None,
+    after: TextInfo | None = None,
+    tracking: float = 0.0,
+) -> WordGapMeasure:
+    """Space between two glyphs on the same line? (The rule; `word_gap_decision` is its record.)
+
+    gap = (cur.origin − prev.glyph_end) · prev.direction, measured from the
+    glyph's OWN advance so Tc/Tw given back by TJ creates no false space;
+    threshold = word_gap × cur.height, never Tfs (producers write `1 Tf`).
+    Inside a letter-spaced stretch (`tracking` > 0, core/assembly/tracking.py) the
+    threshold is tracking + word_gap × cur.height and a gap at or below it is
+    verdict `tracking`.
+    """
+    ux, uy = prev.direction
+    origin, end = cur.origin, prev.glyph_end
+    gap = (origin[0] - end[0]) * ux + (origin[1] - end[1]) * uy
+    height = cur.height
+    if before is None:
+        before = text_info(prev)
+    if after is None:
+        after = text_info(cur)
+    if before.last_space or after.first_space:
+        return WG_EXISTING_SPACE, gap, height, 0.0
+    if before.last_cjk and after.first_cjk:
+        # spec §9: justification spreads ideographs, but a full ideograph of empty space
+        # (cjk_gap × height) separates cells or fields
+        return (WG_CJK_GAP if gap > params.cjk_gap * height else WG_CJK_PAIR), gap, height, 0.0
+    if gap > params.word_gap * height + tracking:
+        return WG_INSERTED, gap, height, tracking
+    if tracking > 0.0:
+        return WG_TRACKING, gap, height, tracking
+    return (WG_NEGATIVE_GAP if gap < 0.0 else WG_BELOW_THRESHOLD), gap, height, 0.0
+
+
+def word_gap_record(
+    before: int,
+    after: int,
+    code: int,
+    gap: float,
+    height: float,
+    tracking: float,
+    word_gap: float,
+    cjk_gap: float,
+) -> WordGapDecision:
+    """The record of a pair's word-gap measure (`word_gap`, `cjk_gap`: the Parameters it used).
+
+    The one place the record's derived numbers are made: threshold = word_gap × height, as
+    the rule compared it. The page's decision list rebuilds its records here too.
+    """
+    return WordGapDecision(
+        before, after, WORD_GAP_VERDICTS[code], gap, word_gap * height, word_gap, height, cjk_gap, tracking
+    )
 
 
 def word_gap_decision(
@@ -16,46 +90,8 @@ def word_gap_decision(
     after: TextInfo | None = None,
     tracking: float = 0.0,
 ) -> WordGapDecision:
-    """Space between two glyphs on the same line?
-
-    gap = (cur.origin − prev.glyph_end) · prev.direction, measured from the
-    glyph's OWN advance so Tc/Tw given back by TJ creates no false space;
-    threshold = word_gap × cur.height, never Tfs (producers write `1 Tf`).
-    Inside a letter-spaced stretch (`tracking` > 0, core/assembly/tracking.py) the
-    threshold is tracking + word_gap × cur.height and a gap at or below it is
-    verdict `tracking`.
-    """
-    ux, uy = prev.direction
-    gap = (cur.origin[0] - prev.glyph_end[0]) * ux + (cur.origin[1] - prev.glyph_end[1]) * uy
-    height = cur.height
-    threshold = params.word_gap * height
-    if before is None:
-        before = text_info(prev)
-    if after is None:
-        after = text_info(cur)
-    verdict: WordGapVerdict
-    if before.last_space or after.first_space:
-        verdict = "existing_space"
-    elif before.last_cjk and after.first_cjk:
-        # spec §9: justification spreads ideographs, but a full ideograph of empty space
-        # (cjk_gap × height) separates cells or fields
-        verdict = "cjk_gap" if gap > params.cjk_gap * height else "cjk_pair"
-    elif gap > threshold + tracking:
-        verdict = "inserted"
-    elif tracking > 0.0:
-        verdict = "tracking"
-    elif gap < 0.0:
-        verdict = "negative_gap"
-    else:
-        verdict = "below_threshold"
-    return WordGapDecision(
-        prev.paint_index,
-        cur.paint_index,
-        verdict,
-        gap,
-        threshold,
-        params.word_gap,
-        height,
-        params.cjk_gap,
-        tracking if verdict == "inserted" or verdict == "tracking" else 0.0,
+    """The word-gap rule's record for one pair (see `word_gap_measure`)."""
+    code, gap, height, kept = word_gap_measure(prev, cur, params, before, after, tracking)
+    return word_gap_record(
+        prev.paint_index, cur.paint_index, code, gap, height, kept, params.word_gap, params.cjk_gap
     )
