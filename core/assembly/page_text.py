@@ -202,16 +202,16 @@ class TextBuilder:
 
     def _grow(self, p: int) -> None:
         """Make room for paint index p in the glyph-to-characters arrays."""
-        self._size = p + 1
-        if p >= len(self._start):
-            grow = max(p + 1, 2 * len(self._start), 64) - len(self._start)
-            self._start.extend(array("i", [-1]) * grow)
-            self._length.extend(array("i", [0]) * grow)
+        grow = max(p + 1, 2 * len(self._start), 64) - len(self._start)
+        self._start.extend(array("i", [-1]) * grow)
+        self._length.extend(array("i", [0]) * grow)
 
     def _place(self, p: int, start: int, n: int) -> None:
         """Glyph p wrote characters [start, start + n)."""
         if p >= self._size:
-            self._grow(p)
+            self._size = p + 1
+            if p >= len(self._start):
+                self._grow(p)
         self._start[p] = start
         self._length[p] = n
 
@@ -230,9 +230,11 @@ class TextBuilder:
             text = letters  # several characters, one glyph: the char map links each to it
         n = len(text)
         chars = self._glyph
-        if p >= self._size:
-            self._grow(p)
-        self._start[p] = len(chars)  # _place, inline: once per glyph
+        if p >= self._size:  # _place, inline: once per glyph
+            self._size = p + 1
+            if p >= len(self._start):
+                self._grow(p)
+        self._start[p] = len(chars)
         self._length[p] = n
         self._parts.append(text)
         if n == 1:
