@@ -54,7 +54,7 @@ def add_compare_option(p: argparse.ArgumentParser) -> None:
         "--compare",
         metavar="ENGINE",
         type=_compare_engine,
-        help=f"add a column: % agreement of ENGINE's text ({', '.join(ENGINE_KEYS)}) with glyphscope's "
+        help=f"add a column: %% agreement of ENGINE's text ({', '.join(ENGINE_KEYS)}) with glyphscope's "
         f"plain text over each file's first {COMPARE_MAX_PAGES} pages (glyphscope compare explains it)",
     )
 
