@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.assembly.auto import auto_from_plain
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
@@ -138,6 +139,10 @@ class LazyTexts(Mapping[str, PageText]):
             raise KeyError(mode)
         with self._lock:
             found = self._done.get(mode)
+            if found is None and mode == "auto" and "plain" in self._done:
+                found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
+                if found is not None:
+                    self._done[mode] = found
             if found is None:
                 found = self._done[mode] = assemble(
                     self._classified.visible,

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from math import copysign
 from typing import Any, NamedTuple, cast, overload
 
+from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource, Glyph
 
@@ -139,20 +140,7 @@ class GlyphTable(Sequence[Glyph]):
         records = self._records
         if records is not None and None not in records:
             return iter(cast("list[Glyph]", records))
-        return self._iter_records()
-
-    def _iter_records(self) -> Iterator[Glyph]:
-        records = self._records
-        make = self._record
-        for r, _, painted in self.run_ranges():
-            for i in painted:
-                if records is None:
-                    yield make(i, r)
-                else:
-                    g = records[i]
-                    if g is None:
-                        g = records[i] = make(i, r)
-                    yield g
+        return self.records_at(range(len(self.unicode)))
 
     def __repr__(self) -> str:
         return f"<GlyphTable: {len(self)} glyphs in {len(self.runs)} runs>"
@@ -180,9 +168,17 @@ class GlyphTable(Sequence[Glyph]):
         return t
 
     def keep_records(self) -> None:
-        """Keep every record once built (for a holder that reads them over and over)."""
-        if self._records is None:
-            self._records = [None] * len(self.unicode)
+        """Make every record now and keep them (for a holder that reads them over and over,
+        and wants the cost paid up front: the window, in its worker thread)."""
+        if self._records is None or None in self._records:
+            with gc_paused():  # many young objects at once: no collector passes meanwhile
+                self._records = list(self._iter_fresh())
+
+    def _iter_fresh(self) -> Iterator[Glyph]:
+        make = self._record
+        for r, _, painted in self.run_ranges():
+            for i in painted:
+                yield make(i, r)
 
     def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
         """The records of `indices` (increasing paint indices), walking the runs alongside."""

@@ -68,6 +68,36 @@ def baseline_ends(b: Baseline) -> tuple[Point, Point]:
 
 
 @dataclass(slots=True)
+class _DecisionKinds:
+    """A mode's decision records sorted by what the views draw of them."""
+
+    word_gaps: list[WordGapDecision] = field(default_factory=list)
+    line_breaks: list[Any] = field(default_factory=list)
+    columns: list[Any] = field(default_factory=list)
+    splits: list[ColumnSplit] = field(default_factory=list)
+    baselines: list[Baseline] = field(default_factory=list)
+    other: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, decisions: Any) -> _DecisionKinds:
+        k = cls()
+        for r in decisions:
+            if isinstance(r, WordGapDecision):
+                k.word_gaps.append(r)
+            elif isinstance(r, (LineBreakDecision, ColumnChangeDecision)):
+                k.line_breaks.append(r)
+            elif isinstance(r, (TextColumn, VerticalColumn)):
+                k.columns.append(r)
+            elif isinstance(r, ColumnSplit):
+                k.splits.append(r)
+            elif isinstance(r, Baseline):
+                k.baselines.append(r)
+            else:
+                k.other.append(r)
+        return k
+
+
+@dataclass(slots=True)
 class TextView:
     """One mode's text with its decisions (engine records) and the character map."""
 
@@ -75,14 +105,41 @@ class TextView:
     page_text: Any  # core.assembly.PageText
     text: str  # "" when the mode has no text (structure without structure)
     available: bool
-    word_gaps: list[WordGapDecision] = field(default_factory=list)
-    line_breaks: list[Any] = field(default_factory=list)  # LineBreakDecision | ColumnChangeDecision
-    columns: list[Any] = field(default_factory=list)  # TextColumn | VerticalColumn
-    splits: list[ColumnSplit] = field(default_factory=list)
-    baselines: list[Baseline] = field(default_factory=list)
-    other: list[Any] = field(default_factory=list)  # grid, placements, structure order
+    # The decisions by kind, sorted on first use: a mode's decision records are made when first
+    # read (core/assembly/decision_store.py), and a view nobody draws need not make them.
+    _kinds: _DecisionKinds | None = None
     _order: list[int] | None = None
     _touching: dict[int, list[Any]] | None = None
+
+    @property
+    def kinds(self) -> _DecisionKinds:
+        if self._kinds is None:
+            self._kinds = _DecisionKinds.of(self.page_text.decisions)
+        return self._kinds
+
+    @property
+    def word_gaps(self) -> list[WordGapDecision]:
+        return self.kinds.word_gaps
+
+    @property
+    def line_breaks(self) -> list[Any]:  # LineBreakDecision | ColumnChangeDecision
+        return self.kinds.line_breaks
+
+    @property
+    def columns(self) -> list[Any]:  # TextColumn | VerticalColumn
+        return self.kinds.columns
+
+    @property
+    def splits(self) -> list[ColumnSplit]:
+        return self.kinds.splits
+
+    @property
+    def baselines(self) -> list[Baseline]:
+        return self.kinds.baselines
+
+    @property
+    def other(self) -> list[Any]:  # grid, placements, structure order
+        return self.kinds.other
 
     @property
     def structured(self) -> bool | None:
@@ -147,21 +204,7 @@ class TextView:
 
 
 def text_view(mode: str, page_text: Any) -> TextView:
-    view = TextView(mode, page_text, page_text.text or "", page_text.text is not None)
-    for r in page_text.decisions:
-        if isinstance(r, WordGapDecision):
-            view.word_gaps.append(r)
-        elif isinstance(r, (LineBreakDecision, ColumnChangeDecision)):
-            view.line_breaks.append(r)
-        elif isinstance(r, (TextColumn, VerticalColumn)):
-            view.columns.append(r)
-        elif isinstance(r, ColumnSplit):
-            view.splits.append(r)
-        elif isinstance(r, Baseline):
-            view.baselines.append(r)
-        else:
-            view.other.append(r)
-    return view
+    return TextView(mode, page_text, page_text.text or "", page_text.text is not None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,5 +53,20 @@ def auto_text(
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
         return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
-    plain = plain_text(visible, params, mode="auto", spans=spans)
-    return replace(plain, structured=False, untagged=untagged, reason=use.reason, order=order)
+    return _as_auto(plain_text(visible, params, mode="auto", spans=spans), use)
+
+
+def auto_from_plain(
+    plain: PageText, structure: PageStructure | None, visible: Sequence[Glyph]
+) -> PageText | None:
+    """Auto mode's text made from plain mode's when auto reads in plain order (None when it
+    does not): the same text and decisions, assembled once (the window reads every mode)."""
+    use = structure_use(structure, visible)
+    if auto_order(use, article_use(structure, visible)) != "plain":
+        return None
+    return _as_auto(plain, use)
+
+
+def _as_auto(plain: PageText, use: StructureUse) -> PageText:
+    untagged = len(use.untagged) if use.usable else None
+    return replace(plain, mode="auto", structured=False, untagged=untagged, reason=use.reason, order="plain")

@@ -234,7 +234,7 @@ def load_page_job(
         try:
             facts = PageFacts(bundle.analysis)
             for m in bundle.analysis.texts:
-                facts.view(m)
+                _ = facts.view(m).kinds  # every mode's decision records made here, not on the GUI thread
             facts.layer_counts(mode)
             bundle.overlays = build_overlays(facts, mode, prebuild)
             bundle.facts = facts
@@ -257,7 +257,7 @@ def budgeted_analysis(document: Any, page_number: int, params: Any) -> tuple[Any
 
     page = document.interpret(page_number)
     if hasattr(page.glyphs, "keep_records"):
-        page.glyphs.keep_records()  # the views read records over and over: build each once
+        page.glyphs.keep_records()  # the views read records over and over: all made here, once
     total = len(page.glyphs)
     if total <= WINDOW_GLYPH_BUDGET:
         return analyze_page(document, page_number, params), None
