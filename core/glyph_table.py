@@ -26,7 +26,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from math import copysign
-from typing import Any, NamedTuple, cast, overload
+from typing import Any, NamedTuple, overload
 
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point
@@ -92,7 +92,7 @@ class GlyphTable(Sequence[Glyph]):
         self.run_token = array("q")  # Glyph.token_index of each run's glyphs
         self.run_stream = array("q")  # Glyph.stream_index
         self._shared: dict[tuple[GlyphRun, tuple[float, ...]], GlyphRun] = {}
-        self._records: list[Glyph | None] | None = None
+        self._records: list[Glyph] | None = None  # all of them, once keep_records() made them
 
     # ------------------------------------------------------------ writing (the interpreter)
 
@@ -118,6 +118,12 @@ class GlyphTable(Sequence[Glyph]):
     def __getitem__(self, i: slice) -> Sequence[Glyph]: ...
     def __getitem__(self, i: int | slice) -> Glyph | Sequence[Glyph]:
         """A record; a slice from 0 (the first glyphs) is a table, any other slice a tuple."""
+        records = self._records
+        if records is not None and i.__class__ is int:
+            try:
+                return records[i]  # type: ignore[index]  # kept: the list answers (negative indices too)
+            except IndexError:
+                raise IndexError("glyph index out of range") from None
         if isinstance(i, slice):
             start, stop, step = i.indices(len(self))
             if start == 0 and step == 1:
@@ -128,19 +134,13 @@ class GlyphTable(Sequence[Glyph]):
             i += n
         if not 0 <= i < n:
             raise IndexError("glyph index out of range")
-        records = self._records
-        if records is None:
-            return self._record(i, bisect_right(self.run_start, i) - 1)
-        g = records[i]
-        if g is None:
-            g = records[i] = self._record(i, bisect_right(self.run_start, i) - 1)
-        return g
+        if records is not None:
+            return records[i]
+        return self._record(i, bisect_right(self.run_start, i) - 1)
 
     def __iter__(self) -> Iterator[Glyph]:
         records = self._records
-        if records is not None and None not in records:
-            return iter(cast("list[Glyph]", records))
-        return self.records_at(range(len(self.unicode)))
+        return iter(records) if records is not None else self.records_at(range(len(self.unicode)))
 
     def __repr__(self) -> str:
         return f"<GlyphTable: {len(self)} glyphs in {len(self.runs)} runs>"
@@ -170,7 +170,7 @@ class GlyphTable(Sequence[Glyph]):
     def keep_records(self) -> None:
         """Make every record now and keep them (for a holder that reads them over and over,
         and wants the cost paid up front: the window, in its worker thread)."""
-        if self._records is None or None in self._records:
+        if self._records is None:
             with gc_paused():  # many young objects at once: no collector passes meanwhile
                 self._records = list(self._iter_fresh())
 
@@ -183,23 +183,18 @@ class GlyphTable(Sequence[Glyph]):
     def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
         """The records of `indices` (increasing paint indices), walking the runs alongside."""
         records = self._records
+        if records is not None:
+            yield from (records[i] for i in indices)
+            return
         starts, make = self.run_start, self._record
         last = len(starts) - 1
         n = len(self.unicode)
         start = end = r = 0
         for i in indices:
-            if records is not None:
-                g = records[i]
-                if g is not None:
-                    yield g
-                    continue
             if not start <= i < end:
                 r = bisect_right(starts, i) - 1
                 start, end = starts[r], starts[r + 1] if r < last else n
-            g = make(i, r)
-            if records is not None:
-                records[i] = g
-            yield g
+            yield make(i, r)
 
     def _record(self, i: int, r: int) -> Glyph:
         """Glyph i, of run r."""
@@ -337,11 +332,19 @@ class GlyphTable(Sequence[Glyph]):
 class GlyphView(Sequence[Glyph]):
     """Some glyphs of a table (e.g. the visible ones), paint order, records on demand."""
 
-    __slots__ = ("table", "indices")
+    __slots__ = ("table", "indices", "_kept")
 
     def __init__(self, table: GlyphTable, indices: array[int]) -> None:
         self.table = table
         self.indices = indices
+        self._kept: tuple[Glyph, ...] | None = None  # the records, once the table keeps them
+
+    def _records(self) -> tuple[Glyph, ...] | None:
+        kept = self._kept
+        if kept is None and self.table._records is not None:
+            records = self.table._records
+            kept = self._kept = tuple(records[i] for i in self.indices)
+        return kept
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -351,13 +354,17 @@ class GlyphView(Sequence[Glyph]):
     @overload
     def __getitem__(self, i: slice) -> tuple[Glyph, ...]: ...
     def __getitem__(self, i: int | slice) -> Glyph | tuple[Glyph, ...]:
+        kept = self._records()
+        if kept is not None:
+            return kept[i]
         if isinstance(i, slice):
             t = self.table
             return tuple(t[j] for j in self.indices[i])
         return self.table[self.indices[i]]
 
     def __iter__(self) -> Iterator[Glyph]:
-        return self.table.records_at(self.indices)
+        kept = self._records()
+        return iter(kept) if kept is not None else self.table.records_at(self.indices)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GlyphView) and self.table is other.table:
