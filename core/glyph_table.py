@@ -172,29 +172,76 @@ class GlyphTable(Sequence[Glyph]):
         and wants the cost paid up front: the window, in its worker thread)."""
         if self._records is None:
             with gc_paused():  # many young objects at once: no collector passes meanwhile
-                self._records = list(self._iter_fresh())
-
-    def _iter_fresh(self) -> Iterator[Glyph]:
-        make = self._record
-        for r, _, painted in self.run_ranges():
-            for i in painted:
-                yield make(i, r)
+                self._records = list(self.records_at(range(len(self.unicode))))
 
     def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
-        """The records of `indices` (increasing paint indices), walking the runs alongside."""
+        """The records of `indices` (increasing paint indices), walking the runs alongside.
+
+        `_record` inlined: a run's state is unpacked once for all its glyphs (a quarter of the
+        cost of a record made alone, measured)."""
         records = self._records
         if records is not None:
             yield from (records[i] for i in indices)
             return
-        starts, make = self.run_start, self._record
+        starts, runs, tokens, streams = self.run_start, self.runs, self.run_token, self.run_stream
+        geom, unicode, code, nbytes, source, outside = (
+            self.geom,
+            self.unicode,
+            self.code,
+            self.code_bytes,
+            self.source,
+            self.outside,
+        )
         last = len(starts) - 1
-        n = len(self.unicode)
-        start = end = r = 0
+        n = len(unicode)
+        start = end = 0
+        (font_key, size, height, direction, wmode, form_path, mcid, mode, rise, font_id) = (None,) * 10
+        tc = tw = th = tags = use = clip = fill = token = stream = None
         for i in indices:
             if not start <= i < end:
                 r = bisect_right(starts, i) - 1
                 start, end = starts[r], starts[r + 1] if r < last else n
-            yield make(i, r)
+                (font_key, size, height, direction, wmode, form_path, mcid, mode, rise, font_id) = runs[r][
+                    :10
+                ]
+                tc, tw, th, tags, use, clip, fill = runs[r][10:]
+                token, stream = tokens[r], streams[r]
+            k = i * GEOM_STRIDE
+            ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + GEOM_STRIDE]
+            yield _new_tuple(
+                Glyph,
+                (
+                    i,
+                    unicode[i],
+                    code[i],
+                    nbytes[i],
+                    font_key,
+                    size,
+                    (ox, oy),
+                    (ex, ey),
+                    (px, py),
+                    ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
+                    height,
+                    direction,
+                    wmode,
+                    token,
+                    form_path,
+                    mcid,
+                    source[i],
+                    mode,
+                    rise,
+                    font_id,
+                    stream,
+                    tc,
+                    tw,
+                    th,
+                    i in outside,
+                    tags,
+                    use,
+                    clip,
+                    fill,
+                ),
+            )
 
     def _record(self, i: int, r: int) -> Glyph:
         """Glyph i, of run r."""
