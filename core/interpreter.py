@@ -149,6 +149,11 @@ _INITIAL_COLOUR = {
 _ICC_FAMILIES = {1: "gray", 3: "rgb", 4: "cmyk"}
 
 
+_NONE = "-"
+"""Signature of the operators that take no operands (q, Q, BT, n, f, W …): whatever junk stands
+before them is never read, so it is not even fetched from pikepdf."""
+_NO_OPERANDS: list[Any] = []
+
 _ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
 _NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
 
@@ -306,11 +311,11 @@ class PageInterpreter:
         self.compat_depth = 0  # BX…EX: unknown operators are legal there
         self.instruction_count = 0
         self._table: dict[str, tuple[Callable[[list[Any]], None], str]] = {
-            "q": (self.op_q, ""),
-            "Q": (self.op_Q, ""),
+            "q": (self.op_q, _NONE),
+            "Q": (self.op_Q, _NONE),
             "cm": (self.op_cm, "nnnnnn"),
-            "BT": (self.op_BT, ""),
-            "ET": (self.op_ET, ""),
+            "BT": (self.op_BT, _NONE),
+            "ET": (self.op_ET, _NONE),
             "Tf": (self.op_Tf, "Nn"),
             "Tc": (self.op_Tc, "n"),
             "Tw": (self.op_Tw, "n"),
@@ -321,17 +326,17 @@ class PageInterpreter:
             "Td": (self.op_Td, "nn"),
             "TD": (self.op_TD, "nn"),
             "Tm": (self.op_Tm, "nnnnnn"),
-            "T*": (self.op_Tstar, ""),
+            "T*": (self.op_Tstar, _NONE),
             "Tj": (self.op_Tj, "s"),
             "TJ": (self.op_TJ, "a"),
             "'": (self.op_quote, "s"),
             '"': (self.op_dquote, "nns"),
             "BDC": (self.op_BDC, "N*"),
             "BMC": (self.op_BMC, "N"),
-            "EMC": (self.op_EMC, ""),
+            "EMC": (self.op_EMC, _NONE),
             "Do": (self.op_Do, "N"),
-            "BX": (self.op_BX, ""),
-            "EX": (self.op_EX, ""),
+            "BX": (self.op_BX, _NONE),
+            "EX": (self.op_EX, _NONE),
         }
         # Visibility (issue 12): the clip, the fill colour and alpha, paint objects.
         self.clips: list[ClipRecord] = []
@@ -518,8 +523,8 @@ class PageInterpreter:
             self._prev_handled = self.stream_index  # where a painting operator's path starts after
             self.stream_index = index
             handler, signature = entry
-            raw = list(ins.operands)
-            if signature:
+            raw = _NO_OPERANDS if signature is _NONE else list(ins.operands)
+            if signature and signature is not _NONE:
                 numbers: list[float] | None = None
                 if len(raw) == len(signature) and signature in _ALL_NUMBERS:
                     # Fast path for the all-number operators (Td, Tm, cm, Tc, …); _check explains failures.
@@ -727,18 +732,18 @@ class PageInterpreter:
     def _visibility_ops(self) -> dict[str, tuple[Callable[[list[Any]], None], str]]:
         paint = self.op_paint
         return {
-            "W": (self.op_W, ""),
-            "W*": (self.op_Wstar, ""),
-            "n": (self.op_end_path, ""),
-            "S": (self.op_end_path, ""),  # a stroke paints no area under text: it may only clip
-            "s": (self.op_end_path, ""),
-            "f": (lambda _: paint("f"), ""),
-            "F": (lambda _: paint("F"), ""),
-            "f*": (lambda _: paint("f*"), ""),
-            "B": (lambda _: paint("B"), ""),
-            "B*": (lambda _: paint("B*"), ""),
-            "b": (lambda _: paint("b"), ""),
-            "b*": (lambda _: paint("b*"), ""),
+            "W": (self.op_W, _NONE),
+            "W*": (self.op_Wstar, _NONE),
+            "n": (self.op_end_path, _NONE),
+            "S": (self.op_end_path, _NONE),  # a stroke paints no area under text: it may only clip
+            "s": (self.op_end_path, _NONE),
+            "f": (lambda _: paint("f"), _NONE),
+            "F": (lambda _: paint("F"), _NONE),
+            "f*": (lambda _: paint("f*"), _NONE),
+            "B": (lambda _: paint("B"), _NONE),
+            "B*": (lambda _: paint("B*"), _NONE),
+            "b": (lambda _: paint("b"), _NONE),
+            "b*": (lambda _: paint("b*"), _NONE),
             "g": (self.op_g, "n"),
             "rg": (self.op_rg, "nnn"),
             "k": (self.op_k, "nnnn"),
