@@ -33,7 +33,15 @@ def dump(path: Path, password: str | None, out: Path) -> int:
     for n in range(1, doc.page_count + 1):
         page = doc.interpret(n)
         buf = io.BytesIO()
-        write_glyphs_json(buf, str(path.name), page, classify(page, DEFAULT_PARAMETERS), "all", DEFAULT_PARAMETERS.to_json(), doc.warnings)
+        write_glyphs_json(
+            buf,
+            str(path.name),
+            page,
+            classify(page, DEFAULT_PARAMETERS),
+            "all",
+            DEFAULT_PARAMETERS.to_json(),
+            doc.warnings,
+        )
         entry = {"page": n, "glyphs": json.loads(buf.getvalue())}
         for mode in MODES:
             entry[mode] = page_decisions_json(doc, n, mode)

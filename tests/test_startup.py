@@ -144,7 +144,8 @@ def test_a_command_built_alone_has_the_same_parser(command: str) -> None:
     assert [a.dest for a in alone._actions] == [a.dest for a in full._actions]
     helps = [_subparser(p, command).format_help() for p in (alone, full)]
     assert helps[0] == helps[1]
-    assert "0x" not in helps[0] and "%(" not in helps[0]  # a stray % in a help text prints argparse's internals
+    # a stray % in a help text makes argparse print its own internals (object addresses)
+    assert "0x" not in helps[0] and "%(" not in helps[0]
     argv = [
         command,
         "x.pdf",
