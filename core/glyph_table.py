@@ -101,7 +101,8 @@ class GlyphTable(Sequence[Glyph]):
         # One object per state: equal runs share it. The key tells 0.0 from -0.0 (equal, but
         # not the same number in a record).
         d, c = run.direction, copysign
-        key = (run, (c(1, d[0]), c(1, d[1]), c(1, run.rise), c(1, run.char_spacing), c(1, run.word_spacing)))
+        signs = (c(1, d[0]), c(1, d[1]), c(1, run.font_size), c(1, run.rise), c(1, run.char_spacing))
+        key = (run, (*signs, c(1, run.word_spacing), c(1, run.horizontal_scaling)))
         self.runs.append(self._shared.setdefault(key, run))
         self.run_start.append(len(self.unicode))
         self.run_token.append(token_index)

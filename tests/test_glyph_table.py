@@ -117,3 +117,13 @@ def test_outside_form_bbox_is_kept_per_glyph():
     page = open_document(to_bytes(pdf)).interpret(1)
     assert [g.outside_form_bbox for g in page.glyphs] == [False, True]  # B's centre lies past x = 8
     assert page.glyphs[1].form_path == ("/Fm1",)
+
+
+def test_equal_states_share_a_run_but_signed_zeros_do_not():
+    # "-0.0 Tc" equals 0 but a record must say -0.0 (JSON writes it): the two strings keep their own state.
+    page = open_document(
+        to_bytes(make_pdf([b"BT /F1 10 Tf 0 Tc 9 9 Td (a) Tj -0.0 Tc (b) Tj 0 Tc (c) Tj ET"]))
+    ).interpret(1)
+    t = page.glyphs
+    assert [str(g.char_spacing) for g in t] == ["0.0", "-0.0", "0.0"]
+    assert t.runs[0] is t.runs[2] and t.runs[1] is not t.runs[0]
