@@ -137,7 +137,7 @@ class GlyphTable(Sequence[Glyph]):
             raise IndexError("glyph index out of range")
         if records is not None:
             return records[i]
-        return self._record(i, bisect_right(self.run_start, i) - 1)
+        return next(self.records_at((i,)))
 
     def __iter__(self) -> Iterator[Glyph]:
         records = self._records
@@ -178,8 +178,7 @@ class GlyphTable(Sequence[Glyph]):
     def records_at(self, indices: Iterable[int]) -> Iterator[Glyph]:
         """The records of `indices` (increasing paint indices), walking the runs alongside.
 
-        `_record` inlined: a run's state is unpacked once for all its glyphs (a quarter of the
-        cost of a record made alone, measured)."""
+        A run's state is unpacked once for all its glyphs: the one place records are made."""
         records = self._records
         if records is not None:
             yield from (records[i] for i in indices)
@@ -195,17 +194,30 @@ class GlyphTable(Sequence[Glyph]):
         )
         last = len(starts) - 1
         n = len(unicode)
-        start = end = 0
-        (font_key, size, height, direction, wmode, form_path, mcid, mode, rise, font_id) = (None,) * 10
-        tc = tw = th = tags = use = clip = fill = token = stream = None
+        start = end = 0  # the first index always looks its run up
         for i in indices:
             if not start <= i < end:
                 r = bisect_right(starts, i) - 1
                 start, end = starts[r], starts[r + 1] if r < last else n
-                (font_key, size, height, direction, wmode, form_path, mcid, mode, rise, font_id) = runs[r][
-                    :10
-                ]
-                tc, tw, th, tags, use, clip, fill = runs[r][10:]
+                (
+                    font_key,
+                    size,
+                    height,
+                    direction,
+                    wmode,
+                    form_path,
+                    mcid,
+                    mode,
+                    rise,
+                    font_id,
+                    tc,
+                    tw,
+                    th,
+                    tags,
+                    use,
+                    clip,
+                    fill,
+                ) = runs[r]
                 token, stream = tokens[r], streams[r]
             k = i * GEOM_STRIDE
             ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + GEOM_STRIDE]
@@ -243,65 +255,6 @@ class GlyphTable(Sequence[Glyph]):
                     fill,
                 ),
             )
-
-    def _record(self, i: int, r: int) -> Glyph:
-        """Glyph i, of run r."""
-        k = i * GEOM_STRIDE
-        ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = self.geom[k : k + GEOM_STRIDE]
-        (
-            font_key,
-            size,
-            height,
-            direction,
-            wmode,
-            form_path,
-            mcid,
-            mode,
-            rise,
-            font_id,
-            tc,
-            tw,
-            th,
-            tags,
-            use,
-            clip,
-            fill,
-        ) = self.runs[r]
-        token, stream = self.run_token[r], self.run_stream[r]
-        return _new_tuple(
-            Glyph,
-            (
-                i,
-                self.unicode[i],
-                self.code[i],
-                self.code_bytes[i],
-                font_key,
-                size,
-                (ox, oy),
-                (ex, ey),
-                (px, py),
-                ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
-                height,
-                direction,
-                wmode,
-                token,
-                form_path,
-                mcid,
-                self.source[i],
-                mode,
-                rise,
-                font_id,
-                stream,
-                tc,
-                tw,
-                th,
-                i in self.outside,
-                tags,
-                use,
-                clip,
-                fill,
-            ),
-        )
 
     # ------------------------------------------------------------ columns for the passes
 
@@ -423,6 +376,18 @@ class GlyphView(Sequence[Glyph]):
 
     def __repr__(self) -> str:
         return f"<GlyphView: {len(self)} of {len(self.table)} glyphs>"
+
+
+class PassColumns:
+    """What the classification passes read of a page's glyphs, made once per classification:
+    the table, each glyph's run index and its box centre (as `Glyph.center`)."""
+
+    __slots__ = ("table", "run_of", "xs", "ys")
+
+    def __init__(self, glyphs: Sequence[Glyph]) -> None:
+        self.table = as_table(glyphs)
+        self.run_of = self.table.run_of()
+        self.xs, self.ys = self.table.centres()
 
 
 def _same_records(a: Sequence[Glyph], b: object) -> bool:

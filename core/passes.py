@@ -14,7 +14,7 @@ from glyphscope.core.decision_protocol import fmt, glyph_json, pair_json, rounde
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.glyph_table import GlyphTable, as_table, subset
+from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.visibility import CLIPPED, Visibility, classify_visibility
@@ -163,7 +163,12 @@ def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
             for g in glyphs
             if not (x0 <= (c := g.center)[0] <= x1 and y0 <= c[1] <= y1)
         ]
-    xs, ys = glyphs.centres()
+    return _cull_centres(*glyphs.centres(), visible_box)
+
+
+def _cull_centres(xs: Sequence[float], ys: Sequence[float], visible_box: Rect) -> list[CullDecision]:
+    """`cull` over the box centres of a page's glyphs (paint order)."""
+    x0, y0, x1, y1 = visible_box
     return [
         CullDecision(i, (cx, cy), visible_box)
         for i, (cx, cy) in enumerate(zip(xs, ys))
@@ -485,13 +490,13 @@ def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> 
 
 def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
-    table = as_table(glyphs)  # a page built by hand (a tuple of records) is read through a copy
-    run_of = table.run_of()
+    cols = PassColumns(glyphs)  # a page built by hand (a tuple of records) is read through a copy
+    table, run_of = cols.table, cols.run_of
     n = len(table)
-    culls = cull(table, page.boxes.visible_box)
+    culls = _cull_centres(cols.xs, cols.ys, page.boxes.visible_box)
     culled = {c.paint_index for c in culls}
     # clipped (and with drop_hidden, hidden) drop out
-    vis = classify_visibility(page, params, culled, table=table, run_of=run_of)
+    vis = classify_visibility(page, params, culled, cols)
     dropped = vis.dropped
     survivors = (
         [i for i in range(n) if i not in culled and i not in dropped] if culled or dropped else list(range(n))

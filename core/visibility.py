@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.decision_protocol import fmt, glyph_json, number_json
 from glyphscope.core.geometry import Point, Rect
-from glyphscope.core.glyph_table import GlyphTable, as_table
+from glyphscope.core.glyph_table import PassColumns
 from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
@@ -430,32 +430,17 @@ class Visibility:
         return None
 
 
-class _Columns:
-    """The glyph columns the visibility passes read, built once per classification."""
-
-    __slots__ = ("runs", "run_of", "token", "unicode", "xs", "ys")
-
-    def __init__(self, page: InterpretedPage, table: GlyphTable | None, run_of: list[int] | None) -> None:
-        table = table if table is not None else as_table(page.glyphs)
-        self.runs = table.runs
-        self.run_of = run_of if run_of is not None else table.run_of()
-        self.token = table.run_token  # per run
-        self.unicode = table.unicode
-        self.xs, self.ys = table.centres()  # box centres, as Glyph.center
-
-
 def classify_visibility(
     page: InterpretedPage,
     params: Parameters = DEFAULT_PARAMETERS,
     skip: Collection[int] = (),
-    table: GlyphTable | None = None,
-    run_of: list[int] | None = None,
+    columns: PassColumns | None = None,
 ) -> Visibility:
     """Every glyph's visibility class; `skip` (culled paint indices) stay "visible" with no record:
     the cull already explains them. Reads the page's glyph columns (`table`, `run_of`: pass them
     when the caller has them already)."""
-    cols = _Columns(page, table, run_of)
-    n = len(cols.unicode)
+    cols = columns if columns is not None else PassColumns(page.glyphs)
+    n = len(cols.xs)
     classes = [VISIBLE] * n
     found: dict[int, HiddenRecord] = {}
     clips, fills = page.clips, page.fills
@@ -464,7 +449,7 @@ def classify_visibility(
     plain_fills = len(fills) <= 1
     pending: list[int] = []  # still visible, candidates for covered / same_as_background
     simple = [r.bbox if not r.empty and r.rect_only else None for r in clips]  # the bbox fast path
-    runs, run_of, unicode, xs, ys = cols.runs, cols.run_of, cols.unicode, cols.xs, cols.ys
+    runs, run_of, unicode, xs, ys = cols.table.runs, cols.run_of, cols.table.unicode, cols.xs, cols.ys
     for i in range(n):
         if i in skip:
             continue
@@ -522,11 +507,11 @@ def classify_visibility(
 
 
 def _spaces_inside_runs(
-    cols: _Columns, classes: list[str], found: dict[int, HiddenRecord], skip: Collection[int]
+    cols: PassColumns, classes: list[str], found: dict[int, HiddenRecord], skip: Collection[int]
 ) -> None:
     """A space between two glyphs hidden for one reason (same class, same string) shares their
     class and record: "White on white" dropped by drop_hidden leaves no stray blanks."""
-    unicode, run_of = cols.unicode, cols.run_of
+    unicode, run_of, token = cols.table.unicode, cols.run_of, cols.table.run_token
     n = len(unicode)
     for i in range(1, n - 1):
         if classes[i] != VISIBLE or i in skip or not unicode[i].isspace():
@@ -538,7 +523,7 @@ def _spaces_inside_runs(
         while j < n and unicode[j].isspace() and classes[j] == VISIBLE:
             j += 1
         after = found.get(j) if j < n else None
-        if after is None or after.kind != before.kind or cols.token[run_of[j]] != cols.token[run_of[i - 1]]:
+        if after is None or after.kind != before.kind or token[run_of[j]] != token[run_of[i - 1]]:
             continue
         for k in range(i, j):
             if k not in skip:
@@ -548,7 +533,7 @@ def _spaces_inside_runs(
 
 def _paint_order(
     page: InterpretedPage,
-    cols: _Columns,
+    cols: PassColumns,
     pending: list[int],
     classes: list[str],
     found: dict[int, HiddenRecord],
@@ -556,7 +541,7 @@ def _paint_order(
 ) -> None:
     """covered and same_as_background: glyph centres against the paint objects, in paint order."""
     clips, fills, paints = page.clips, page.fills, page.paints
-    runs, run_of, xs, ys = cols.runs, cols.run_of, cols.xs, cols.ys
+    runs, run_of, xs, ys = cols.table.runs, cols.run_of, cols.xs, cols.ys
     # Which glyphs can be same_as_background at all: fill-only, in a colour some background
     # has (white, or an opaque fill's). Colours are converted once per fill state.
     colours = [rgb(fs) for fs in fills]
