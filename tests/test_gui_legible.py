@@ -556,6 +556,18 @@ def test_a_truncated_pdf_is_a_damaged_pdf_named_once(qtbot, window, demo_pdf, tm
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_the_layers_column_is_never_narrower_than_its_legend(qtbot, demo_pdf, size) -> None:
+    """A layout restored from the settings (or a dragged splitter) may ask for a narrower left
+    column than the legend needs: the column keeps the legend's width instead of scrolling sideways."""
+    w = window_at(qtbot, size, demo_pdf, 7)
+    w.resizeDocks([w.panels["legend"]], [120], Qt.Orientation.Horizontal)
+    qtbot.wait(100)
+    scroll = w.panels["legend"].widget()
+    assert scroll.viewport().width() >= w.panel_widgets["legend"].minimumSizeHint().width()
+    assert scroll.horizontalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
 def test_side_panels_need_no_horizontal_scrolling(qtbot, demo_pdf, size) -> None:
     from PySide6.QtWidgets import QAbstractScrollArea
 

@@ -79,11 +79,15 @@ class ColumnScroll(QScrollArea):
     that one wide or tall panel never widens a side column or grows the window."""
 
     MIN_HEIGHT = 120
+    keep_width = False  # the narrow left column (Layers): never narrower than its panel needs
 
     def minimumSizeHint(self) -> QSize:
         widget = self.widget()
-        height = widget.minimumSizeHint().height() if widget is not None else 0
-        return QSize(60, min(height, self.MIN_HEIGHT))
+        hint = widget.minimumSizeHint() if widget is not None else QSize(0, 0)
+        width = 60
+        if self.keep_width:  # the legend grows rows as a page loads: the column follows, no sideways bar
+            width = max(width, hint.width() + self.verticalScrollBar().sizeHint().width())
+        return QSize(width, min(hint.height(), self.MIN_HEIGHT))
 
     def sizeHint(self) -> QSize:
         widget = self.widget()
@@ -322,6 +326,7 @@ class MainWindow(QMainWindow):
         widget, dock = self.panel_widgets[name], self.panels[name]
         scroll = ColumnScroll()
         scroll.setObjectName(f"scroll.{name}")
+        scroll.keep_width = name == "legend"
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(widget)
