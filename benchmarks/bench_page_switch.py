@@ -7,12 +7,15 @@ glyphs on each of 6 pages) and a 1,000-page file, then drives the real
 MainWindow offscreen and prints:
 
 * first page painted: open_path() → page on screen and painted;
+* then its overlays (glyphs, their classes, the panels), its own mode's text with the decision
+  marks, and every mode's text: the page is shown in stages, each as soon as it is ready;
 * first visit: switching to a page not seen yet (work in a worker, prefetch on);
 * after the first visit: switching back to a page already seen (the cache);
 * paint: one full repaint of the canvas with every layer on;
 * the renderer process (QtPdf runs there, gui.render_worker): start-up, first page, next pages.
 
-Targets (issue 4): median switch after the first visit < 150 ms, first page < 1.5 s.
+Targets (issue 4): median switch after the first visit < 150 ms, first page < 1.5 s;
+(issue 11): overlays of a 20,000-glyph page within 300 ms of the page image.
 """
 
 from __future__ import annotations
@@ -127,6 +130,9 @@ def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from glyphscope.inspector.gui.app import gui_process
+
+    gui_process()  # as the window's entry point does
     app = QApplication.instance() or QApplication([])
     app.setApplicationName("glyphscope-bench")
     tmp = Path(tempfile.mkdtemp(prefix="glyphscope-bench-"))
@@ -163,8 +169,9 @@ def main() -> int:
             QTimer.singleShot(20, loop.quit)
             loop.exec()
 
-    def open_and_paint(w: MainWindow, path: Path) -> tuple[float, float]:
-        """(page painted, page analysed with its overlays), in ms from open_path()."""
+    def open_and_paint(w: MainWindow, path: Path) -> tuple[float, float, float, float]:
+        """(page painted, glyph overlays shown, own mode's text and decision marks in, every mode in),
+        in ms from open_path()."""
         marks: dict[str, float] = {}
         t = time.perf_counter()
 
@@ -172,13 +179,27 @@ def main() -> int:
             w.canvas.viewport().repaint()
             marks.setdefault("painted", time.perf_counter())
 
+        def shown(page: int) -> None:
+            w.canvas.viewport().repaint()
+            marks.setdefault("shown", time.perf_counter())
+
+        def texts(view: object) -> None:
+            w.canvas.viewport().repaint()
+            marks.setdefault("texts", time.perf_counter())
+
         w.page_painted.connect(painted)
+        w.page_shown.connect(shown)
+        w.session.events.texts.connect(texts)
         w.open_path(path)
-        wait(w.page_shown)
+        wait(w.page_complete)
         w.canvas.viewport().repaint()
         done = time.perf_counter()
         w.page_painted.disconnect(painted)
-        return (marks.get("painted", done) - t) * 1000, (done - t) * 1000
+        w.page_shown.disconnect(shown)
+        w.session.events.texts.disconnect(texts)
+        return tuple((marks.get(k, done) - t) * 1000 for k in ("painted", "shown", "texts")) + (  # type: ignore[return-value]
+            (done - t) * 1000,
+        )
 
     renderer = renderer_timings(tmp)
     results = []
@@ -196,7 +217,7 @@ def main() -> int:
             w = MainWindow(settings=make_settings())
             w.resize(1600, 1000)
             w.show()
-            first, analysed = open_and_paint(w, path)
+            first, shown, own, analysed = open_and_paint(w, path)
             glyphs = w.legend.count("glyphs")
             count = w.session.page_count
             pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
@@ -228,6 +249,8 @@ def main() -> int:
                     label,
                     glyphs,
                     first,
+                    shown,
+                    own,
                     analysed,
                     statistics.median(first_visits),
                     statistics.median(revisits),
@@ -242,15 +265,18 @@ def main() -> int:
 
     print()
     print(
-        f"{'file':<18}{'glyphs/page':>12}{'1st painted':>12}{'1st analysed':>13}{'1st visit':>11}{'revisit':>9}"
-        f"{'paint all':>11}{'paint 600%':>12}   (ms, medians)"
+        f"{'file':<18}{'glyphs/page':>12}{'1st painted':>12}{'overlays':>10}{'own text':>10}{'all texts':>11}"
+        f"{'1st visit':>11}{'revisit':>9}{'paint all':>11}{'paint 600%':>12}   (ms, medians)"
     )
-    for label, glyphs, first, analysed, fv, rv, paint, zoom in results:
+    for label, glyphs, first, shown, own, analysed, fv, rv, paint, zoom in results:
         print(
-            f"{label:<18}{glyphs:>12}{first:>12.0f}{analysed:>13.0f}{fv:>11.0f}{rv:>9.0f}{paint:>11.0f}{zoom:>12.0f}"
+            f"{label:<18}{glyphs:>12}{first:>12.0f}{shown:>10.0f}{own:>10.0f}{analysed:>11.0f}"
+            f"{fv:>11.0f}{rv:>9.0f}{paint:>11.0f}{zoom:>12.0f}"
         )
     print(
-        "\n1st painted: open → rendered page on screen; 1st analysed: → glyphs, decisions and text panels too;\n"
+        "\n1st painted: open → rendered page on screen; overlays: → the glyphs and their classes drawn, the\n"
+        "panels filled (issue 11: within 300 ms of the page image); own text: → the mode on screen's text and\n"
+        "decision marks; all texts: → every mode's text (they follow the page in its worker);\n"
         "1st visit: switch to a page not seen before (prefetch on); revisit: switch to a page seen before."
     )
     start, first_page, page = renderer
@@ -258,11 +284,17 @@ def main() -> int:
         f"\nrenderer process (QtPdf out of the window): start {start:.0f} ms, first page {first_page:.0f} ms, "
         f"then {page:.0f} ms per Letter page at 2 px/pt (median, pixels included)"
     )
-    ok = all(r[2] < 1500 and r[5] < 150 for r in results)
+    ok = all(r[2] < 1500 and r[7] < 150 for r in results)
     print(
         "\ntargets: first page < 1500 ms, switch after the first visit < 150 ms:", "met" if ok else "NOT met"
     )
-    return 0 if ok else 1
+    dense_gap = results[0][3] - results[0][2]
+    within = dense_gap <= 300
+    print(
+        f"overlays of the dense page {dense_gap:.0f} ms after its image (target ≤ 300):",
+        "met" if within else "NOT met",
+    )
+    return 0 if ok and within else 1
 
 
 if __name__ == "__main__":

@@ -154,6 +154,10 @@ class LazyTexts(Mapping[str, PageText]):
                 )
         return found
 
+    def ready(self, mode: str) -> bool:
+        """Whether `mode` is assembled already (reading it now costs nothing)."""
+        return mode in self._done
+
     def __iter__(self) -> Iterator[str]:
         return iter(MODES)
 

@@ -407,6 +407,15 @@ def subset(glyphs: Sequence[Glyph], indices: Sequence[int]) -> Sequence[Glyph]:
     return tuple(glyphs[i] for i in indices)
 
 
+def paint_indices(glyphs: Sequence[Glyph]) -> tuple[int, ...]:
+    """The paint indices of `glyphs`, off a table's or view's indices when it has them."""
+    if isinstance(glyphs, GlyphView):
+        return tuple(glyphs.indices)
+    if isinstance(glyphs, GlyphTable):
+        return tuple(range(len(glyphs)))
+    return tuple(g.paint_index for g in glyphs)
+
+
 def as_table(glyphs: Any) -> GlyphTable:
     """The page's glyphs as a table (a table stays itself; a sequence of records is copied)."""
     return glyphs if isinstance(glyphs, GlyphTable) else GlyphTable.of(tuple(glyphs))

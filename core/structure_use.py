@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import paint_indices
 from glyphscope.core.structure import PageStructure
 
 UNTAGGED_TRUST_RATIO = 4
@@ -75,7 +76,7 @@ def is_trusted_share(untagged: int, total: int) -> bool:
 def structure_use(structure: PageStructure | None, visible: Sequence[Glyph]) -> StructureUse:
     """Divide `visible` (kept glyphs, paint order) by the page's structure tree."""
     if structure is None or not structure.has_tree:
-        return StructureUse(False, (), tuple(g.paint_index for g in visible), len(visible), NO_TREE)
+        return StructureUse(False, (), paint_indices(visible), len(visible), NO_TREE)
     order = structure.mcid_order
     by_mcid: dict[int, list[int]] = {m: [] for m in order}
     untagged: list[int] = []

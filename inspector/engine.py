@@ -9,6 +9,7 @@ them: a 20,000-glyph page has ~100,000 decisions.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,10 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility import explain as explain_hidden
 from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
 from glyphscope.inspector.spatial import PointIndex
+
+# Legend counts read off a mode's text: pending while that mode is still being assembled (the
+# page is shown before its texts: PageFacts.ready).
+COUNTED_ON_TEXTS = ("word_gaps", "line_breaks", "reading_order", "structure_order", "columns", "baselines")
 
 
 def describe(record: Any) -> str:
@@ -262,12 +267,28 @@ class PageFacts:
         self._decision_index: dict[str, tuple[PointIndex, list[Any]]] = {}
         self._gap_summary: dict[str, tuple[int, int, int]] = {}
         self._hidden: dict[int, Any] | None = None  # paint index → visibility record
+        self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
         if view is None:
             view = self._views[mode] = text_view(mode, self.analysis.texts[mode])
         return view
+
+    def ready(self, mode: str) -> bool:
+        """Whether `mode`'s text is assembled: the window shows a page once its own mode is, and
+        assembles the others after it in the worker; a panel reading a mode not ready would wait."""
+        texts = self.analysis.texts
+        ready = getattr(texts, "ready", None)
+        return mode in self._views or ready is None or bool(ready(mode))
+
+    def shown_ready(self, mode: str) -> bool:
+        """Whether `mode` and the mode shown for it (`shown_mode`) are both assembled."""
+        return self.ready(mode) and self.ready(self.shown_mode(mode))
+
+    def pending_modes(self) -> tuple[str, ...]:
+        """The modes still being assembled (in MODES order); a mode that failed is not pending."""
+        return tuple(m for m in MODES if not self.ready(m) and m not in self.failures)
 
     def shown_mode(self, mode: str) -> str:
         """The mode whose text and decisions are shown for `mode`: structure mode on a page
@@ -352,7 +373,9 @@ class PageFacts:
             index: dict[tuple[str, ...], int] = {}
             for form in self.page.forms:
                 index.setdefault(tuple(form.form_path), len(index))
-            for g in self.page.glyphs:
+            glyphs = self.page.glyphs
+            runs = getattr(glyphs, "runs", None)  # a table's runs: one look per text-showing operator
+            for g in runs if runs is not None else glyphs:
                 if g.form_path and g.form_path not in index:
                     index[g.form_path] = len(index)
             self._form_index = index
@@ -364,37 +387,54 @@ class PageFacts:
         return {path: form_colour(i) for path, i in self.form_index.items()}
 
     def layer_counts(self, mode: str) -> dict[str, int]:
-        """The number the legend shows for every layer, counted on the engine's own records."""
+        """The number the legend shows for every layer, counted on the engine's own records.
+
+        A layer counted on a mode's text (COUNTED_ON_TEXTS) is left out while that mode is
+        still being assembled: the legend shows it as pending."""
         cached = self._counts.get(mode)
         if cached is not None:
             return {**cached, "compare": self.compare_count()}
         page, classified, texts = self.page, self.classified, self.analysis.texts
         boxes = page.boxes
-        shown = self.shown_mode(mode)
-        decisions = texts[shown].decisions
         extra_boxes = sum(1 for b in (boxes.bleed_box, boxes.trim_box, boxes.art_box) if b is not None)
-        structure_usable = texts["structure"].text is not None
+        sources = self.decode_source_counts()
         counts = {
             "page_boxes": 1 + extra_boxes,
             "glyphs": len(page.glyphs),
             "form_bboxes": len(page.forms),
             "culled": len(classified.culls),
             "duplicates": len(classified.duplicates),
-            "unresolved": sum(1 for g in page.glyphs if g.decode_source is DecodeSource.UNRESOLVED),
-            "fallback": sum(1 for g in page.glyphs if g.decode_source is DecodeSource.FALLBACK),
-            "word_gaps": _count(decisions, WordGapDecision),
-            "line_breaks": _count(decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break),
-            "reading_order": len(self.view(shown).lines()),  # one numbered arrow per line
-            "structure_order": sum(1 for g in classified.visible if g.mcid is not None)
-            if structure_usable
-            else 0,
-            "columns": _count(texts["columns"].decisions, (TextColumn, VerticalColumn)),
-            "baselines": _count(texts["layout"].decisions, Baseline),
+            "unresolved": sources.get(DecodeSource.UNRESOLVED, 0),
+            "fallback": sources.get(DecodeSource.FALLBACK, 0),
             "actual_text": len(getattr(page, "actual_text", ())),  # spans with a replacement text
             **self.visibility_counts(),
         }
-        self._counts[mode] = counts
+        if self.shown_ready(mode):
+            shown = self.shown_mode(mode)
+            decisions = texts[shown].decisions
+            counts["word_gaps"] = _count(decisions, WordGapDecision)
+            counts["line_breaks"] = _count(
+                decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break
+            )
+            counts["reading_order"] = len(self.view(shown).lines())  # one numbered arrow per line
+        if self.ready("structure"):
+            usable = texts["structure"].text is not None
+            counts["structure_order"] = (
+                sum(1 for g in classified.visible if g.mcid is not None) if usable else 0
+            )
+        if self.ready("columns"):
+            counts["columns"] = _count(texts["columns"].decisions, (TextColumn, VerticalColumn))
+        if self.ready("layout"):
+            counts["baselines"] = _count(texts["layout"].decisions, Baseline)
+        if all(key in counts for key in COUNTED_ON_TEXTS):
+            self._counts[mode] = counts  # complete: kept (an incomplete one is made again when asked)
         return {**counts, "compare": self.compare_count()}
+
+    def decode_source_counts(self) -> dict[DecodeSource, int]:
+        """Glyphs per decode source, off the page's column when it has one."""
+        glyphs = self.page.glyphs
+        column = getattr(glyphs, "source", None)
+        return Counter(column if column is not None else (g.decode_source for g in glyphs))
 
     def compare_count(self) -> int:
         """Differences the Compare panel found on this page (0 until it has compared it): live,

@@ -53,6 +53,9 @@ class SessionEvents:
         # (engine.PageBundle | None): the current page as the views show it; the one channel
         # through which page data reaches the panels.
         self.view = Event("view")
+        # (engine.PageBundle): the current view's other modes are assembled now (PageFacts.ready);
+        # the page was shown with its own mode first
+        self.texts = Event("texts")
         self.selection = Event("selection")  # (frozenset[int], source)
         # (decision record | None): a decision mark clicked on the canvas; its glyphs are the selection
         self.decision = Event("decision")
@@ -131,6 +134,11 @@ class Session:
             return
         self.view = view
         self.events.view.emit(view)
+
+    def texts_ready(self, view: PageBundle) -> None:
+        """The worker has assembled the other modes of `view`; the panels that waited show them."""
+        if view is self.view:
+            self.events.texts.emit(view)
 
     @property
     def facts(self) -> PageFacts | None:

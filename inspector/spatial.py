@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.glyph_table import GEOM_STRIDE
 
 
 def point_in_quad(p: Point, q: Quad) -> bool:
@@ -62,6 +64,21 @@ def quad_box(q: Quad) -> tuple[float, float, float, float]:
     xs = (q[0][0], q[1][0], q[2][0], q[3][0])
     ys = (q[0][1], q[1][1], q[2][1], q[3][1])
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | None:
+    """The union of the glyphs' finite quad boxes (`GlyphHitIndex.bounds`), read off the page's
+    geometry column when it has one: no record, no index, for a canvas that must size itself now."""
+    geom = getattr(glyphs, "geom", None)
+    if geom is None:
+        return GlyphHitIndex([g.quad for g in glyphs]).bounds
+    if not len(glyphs):
+        return None
+    xs = [geom[k::GEOM_STRIDE] for k in (6, 8, 10, 12)]  # the quad's corners, x then y
+    ys = [geom[k::GEOM_STRIDE] for k in (7, 9, 11, 13)]
+    if all(math.isfinite(sum(c)) for c in (*xs, *ys)):  # the common case: every glyph placed
+        return (min(map(min, xs)), min(map(min, ys)), max(map(max, xs)), max(map(max, ys)))
+    return GlyphHitIndex([g.quad for g in glyphs]).bounds
 
 
 class GlyphHitIndex:

@@ -9,14 +9,18 @@ TIMEOUT = 30_000  # ms: generous for a loaded CI machine; waits end as soon as t
 
 
 def open_file(qtbot: Any, w: Any, path: Path, page: int | None = None, password: str | None = None) -> None:
-    """Open `path` and wait until its (first or given) page is shown."""
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    """Open `path` and wait until its (first or given) page is shown with the text of every mode."""
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.open_path(path, password=password, page=page)
 
 
 def go_to(qtbot: Any, w: Any, page: int) -> None:
-    """Show `page` and wait until it and its analysis are on screen."""
-    if w.bundle is not None and w.bundle.page_number == page and w.bundle.facts is not None:
+    """Show `page` and wait until it, its analysis and the text of every mode are on screen."""
+    view = w.session.view
+    if view is not None and view.page_number == page and view.facts is not None:
+        if w.complete_view is not view:  # shown; its other modes are still being assembled
+            with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
+                pass
         return
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT, check_params_cb=lambda n: n == page):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT, check_params_cb=lambda n: n == page):
         w.session.set_page(page)

@@ -39,7 +39,7 @@ def test_actual_text_layer_details_and_switch(qtbot, window, tmp_path: Path) -> 
 
     # the Tuning switch (a row built from the Parameters field) off: the glyphs' own text
     assert "actual_text" in w.tuning.rows
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.session.set_params(w.session.params.with_changes(actual_text=False))
     assert w.session.params.actual_text is False
     assert w.text_panels["plain"].editor.toPlainText() == "Total    EUR"  # unresolved: a space each

@@ -32,7 +32,7 @@ def test_password_dialog_retries_after_a_wrong_password(qtbot, window, monkeypat
         return next(answers)
 
     monkeypatch.setattr(dialogs, "ask_password", fake_ask)
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.open_path(path)
     assert asked == [False, True]  # first asked, then told it was wrong
     assert window.session.password == "openpassword"
@@ -52,13 +52,13 @@ def test_cancelled_password_dialog_leaves_nothing_open(qtbot, window, monkeypatc
 
 def test_password_on_the_command_line(qtbot, window, errors) -> None:
     path = corpus_file("samplefiles__libreoffice-writer-password.pdf")
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.open_path(path, password="openpassword")
 
 
 def test_damaged_file_opens(qtbot, window, errors) -> None:
     path = corpus_file("pdfminer__zen_of_python_corrupted.pdf")
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.open_path(path)
     assert errors == []
     assert window.session.document is not None
@@ -68,7 +68,7 @@ def test_damaged_file_opens(qtbot, window, errors) -> None:
 
 def test_repaired_file_opens_with_a_warning(qtbot, window, errors) -> None:
     path = corpus_file("pdfplumber__issue-848.pdf")
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.open_path(path)
     assert "repair" in window.warning_label.text()
     assert "damaged file repaired" in window.warning_label.toolTip()
@@ -102,7 +102,7 @@ def test_broken_page_shows_its_error_in_the_page_area(qtbot, window, tmp_path, e
     pdf.pages[1].obj["/Contents"] = pdf.make_stream(b"BT /NoSuchFont 12 Tf 10 10 Td (x) Tj ET q q Q Q Q")
     path = tmp_path / "odd.pdf"
     pdf.save(path)
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.open_path(path, page=2)
     assert window.session.page_number == 2
     assert errors == []
@@ -121,6 +121,6 @@ def test_drop_a_file_opens_it(qtbot, window, demo_pdf) -> None:
         Qt.MouseButton.NoButton,
         Qt.KeyboardModifier.NoModifier,
     )
-    with qtbot.waitSignal(window.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(window.page_complete, timeout=TIMEOUT):
         window.dropEvent(event)
     assert window.session.source.name == demo_pdf.name

@@ -23,13 +23,13 @@ def test_lowering_a_budget_reinterprets_the_page_and_raising_it_restores_it(qtbo
     w = window
     open_file(qtbot, w, _dense(tmp_path))
     assert len(w.bundle.facts.page.glyphs) == 100 and not _budget_findings(w)
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.session.set_limits(Limits(page_glyphs=7))
     assert w.session.document.limits.page_glyphs == 7
     assert len(w.bundle.facts.page.glyphs) == 7
     (finding,) = _budget_findings(w)
     assert "'glyphs per page' (7)" in finding.message
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.session.set_limits(DEFAULT_LIMITS)
     assert len(w.bundle.facts.page.glyphs) == 100 and not _budget_findings(w)
 
@@ -62,6 +62,6 @@ def test_the_tuning_panel_opens_the_budgets_too(qtbot, window, tmp_path, monkeyp
     open_file(qtbot, w, _dense(tmp_path))
     monkeypatch.setattr(limits_dialog, "edit_limits", lambda limits, parent=None: Limits(page_glyphs=5))
     tuning = w.panel_widgets["tuning"]
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         tuning.limits_button.click()
     assert w.session.limits.page_glyphs == 5 and len(w.bundle.facts.page.glyphs) == 5

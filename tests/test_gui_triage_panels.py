@@ -72,7 +72,7 @@ def test_diagnostics_select_glyphs_show_instruction_and_summarise_the_document(
         for i in range(w.diagnostics.summary.topLevelItemCount())
         if w.diagnostics.summary.topLevelItem(i).data(0, 256) == 8
     )
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT, check_params_cb=lambda n: n == 8):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT, check_params_cb=lambda n: n == 8):
         w.diagnostics.summary.itemClicked.emit(item, 0)
     assert w.session.page_number == 8
     assert w.diagnostics.select_finding("duplicate_glyphs") is not None

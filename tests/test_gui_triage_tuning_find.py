@@ -28,7 +28,7 @@ def test_tuning_word_gap_changes_text_live_with_a_diff_and_reset_restores(qtbot,
     inserted_before = sum(1 for d in w.bundle.facts.view("plain").word_gaps if d.inserted)
 
     # The user types 0.5 in the spin box: applied after the debounce, without re-interpreting.
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.rows["word_gap"].spin.setValue(0.5)
     assert w.session.params.word_gap == 0.5
     assert w.bundle.analysis.page is page_before  # same interpreted page: re-assembled only
@@ -54,7 +54,7 @@ def test_tuning_word_gap_changes_text_live_with_a_diff_and_reset_restores(qtbot,
     assert not w.tuning.diff.equal
     w.session.set_mode("plain")
 
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.reset_button.click()
     assert w.session.params == DEFAULT_PARAMETERS
     assert "PDF Reference Manual" in plain.editor.toPlainText().splitlines()
@@ -78,7 +78,7 @@ def test_tuning_controls_cover_every_parameter_with_ranges_and_docs(qtbot, windo
     # (fake bold is offset 0.3 pt along the baseline: with no tolerance along, it stays).
     w.tuning.rows["dedupe_scan"].spin.setValue(0.05)
     w.tuning.rows["dedupe_along"].spin.setValue(0.0)
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         assert w.tuning.apply_now()
     assert "scan window" in w.tuning.message.text()
     assert len(w.bundle.analysis.classified.duplicates) < dups_before
@@ -103,7 +103,7 @@ def test_switches_are_checkboxes_built_from_the_parameters_fields(
     assert switches == set(_SWITCHES)  # every switch a checkbox, every threshold a slider and spin box
     row = w.tuning.rows["keep_ligatures"]
     assert row.check.text() == "Keep ligatures (ﬁ ﬂ) as they are" and not row.check.isChecked()
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         row.check.setChecked(True)  # debounced, then applied like a slider
     assert w.session.params.keep_ligatures is True and row.check.font().bold()
     assert "keep_ligatures off → on" in w.tuning.diff_label.text()
@@ -142,7 +142,7 @@ def test_find_highlights_hits_and_f3_steps_across_pages(qtbot, window, demo_pdf)
     first = panel.current
     nxt = panel.hits[(first + 1) % len(panel.hits)]
     if nxt.page != 2:
-        with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+        with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
             qtbot.keyClick(w, Qt.Key.Key_F3)
     else:
         qtbot.keyClick(w, Qt.Key.Key_F3)
@@ -151,7 +151,7 @@ def test_find_highlights_hits_and_f3_steps_across_pages(qtbot, window, demo_pdf)
     view = w.bundle.facts.view("plain")
     qtbot.waitUntil(lambda: w.session.selection == set(view.glyphs_for(nxt.start, nxt.end)), timeout=TIMEOUT)
     if nxt.page != 2:
-        with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+        with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
             qtbot.keyClick(w, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
     else:
         qtbot.keyClick(w, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
@@ -170,20 +170,20 @@ def test_find_explains_a_miss_that_is_in_the_glyphs(qtbot, window, demo_pdf) -> 
     assert "gap" in status and "&gt;" in status  # the measured gap against the threshold
     assert w.session.selection == set(panel.explanations[0].glyphs)
     # A space the engine did not insert under a larger word-gap threshold.
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.set_value("word_gap", 0.5, immediate=True)
     search(qtbot, w, "Justified text is often")
     assert not panel.hits
     assert "a space was not inserted between" in panel.status.text()
     assert "0.50 ×" in panel.status.text()
     # Slug text culled outside the CropBox (page 7), found from another page.
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.reset()
     search(qtbot, w, "Plate K")
     assert not panel.hits
     assert "culled" in panel.status.text() and "page 7" in panel.status.text()
     e = panel.explanations[0]
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         panel._on_item(panel.results.topLevelItem(0))
     qtbot.waitUntil(lambda: w.session.selection == set(e.glyphs), timeout=TIMEOUT)
     status = w.bundle.analysis.classified.status
@@ -200,7 +200,7 @@ def test_tuning_big_pages_reassemble_in_a_worker(qtbot, window, demo_pdf, monkey
     open_file(qtbot, w, demo_pdf, page=2)
     monkeypatch.setattr(main_window, "LIVE_REASSEMBLY_GLYPHS", 0)  # every page counts as big
     page_before = w.bundle.analysis.page
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.set_value("word_gap", 0.5, immediate=True)
         assert w.bundle.analysis.params.word_gap == 0.15  # not yet: the worker is running
     assert w.bundle.analysis.params.word_gap == 0.5 and w.bundle.analysis.page is page_before

@@ -44,10 +44,10 @@ def test_open_demo_navigate_and_counts_match_the_engine(qtbot, window, demo_pdf)
     assert w.page_spin.value() == 1 and w.page_count_label.text().strip() == f"of {w.session.page_count}"
     assert not w.canvas.page_item.pixmap().isNull()
     # Keys, actions and the spin box all navigate.
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         qtbot.keyClick(w, Qt.Key.Key_PageDown)
     assert w.session.page_number == 2
-    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.page_spin.setValue(8)
     assert w.session.page_number == 8
     doc = w.session.document

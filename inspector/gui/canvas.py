@@ -191,6 +191,7 @@ class PageView(QGraphicsView):
 
         session.events.layers.connect(self._on_layer)
         session.events.mode.connect(self._on_mode)
+        session.events.texts.connect(self._on_texts)
         session.events.selection.connect(self._on_selection)
         session.events.hovered.connect(self._on_hovered)
         session.events.view.connect(self._on_view)
@@ -269,7 +270,7 @@ class PageView(QGraphicsView):
         self.bundle = bundle
         self._set_frame(bundle.boxes)
         content = self.page_rect
-        bounds = bundle.overlays.hit_index.bounds if bundle.overlays is not None else None
+        bounds = bundle.overlays.bounds if bundle.overlays is not None else None
         if bounds is not None:
             # Glyphs painted off the MediaBox (culled, far away) stay reachable by scrolling.
             glyph_rect = self.page_to_scene.mapRect(
@@ -309,9 +310,18 @@ class PageView(QGraphicsView):
     # -- session events -----------------------------------------------------------------------
     def _drawing(self, key: str) -> O.LayerDrawing | None:
         """A layer's drawing, built now only if the layer is shown (hidden ones wait until toggled on)."""
-        if self.bundle is None or self.bundle.overlays is None or not self.session.layers.get(key):
-            return None
-        return self.bundle.overlays.layer(key, self.session.mode)
+        overlays = self.bundle.overlays if self.bundle is not None else None
+        if overlays is None or not self.session.layers.get(key) or not overlays.ready(key, self.session.mode):
+            return None  # hidden, or its text still being assembled (drawn on `texts`)
+        return overlays.layer(key, self.session.mode)
+
+    def _on_texts(self, view: Any) -> None:
+        """The page's texts are in: draw the shown layers that waited for them."""
+        if view is not self.bundle:
+            return
+        for key, item in self.layer_items.items():
+            if item.drawing is None and self.session.layers.get(key):
+                item.set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
 
     def _on_layer(self, key: str, visible: bool) -> None:
         item = self.layer_items.get(key)
@@ -612,7 +622,12 @@ class PageView(QGraphicsView):
         if index is None:
             # Between glyphs: the word-gap or line-break decision there, whatever layers are on.
             radius = MARKER_PIXELS / max(self.zoom, 1e-3)
-            d = facts.decision_near(p, self.session.mode, radius) if facts is not None else None
+            mode = self.session.mode
+            d = (
+                facts.decision_near(p, mode, radius)
+                if facts is not None and facts.shown_ready(mode)
+                else None
+            )
             return (O.describe(d) + _numbers(d)) if d is not None else ""
         g = self.bundle.analysis.page.glyphs[index]
         status = self.bundle.analysis.classified.status[index].value

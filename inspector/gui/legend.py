@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from glyphscope.inspector import layers as L
+from glyphscope.inspector.engine import COUNTED_ON_TEXTS
 from glyphscope.inspector.session import Session
 
 
@@ -66,6 +67,7 @@ class LegendPanel(QWidget):
         session.events.layers.connect(self._on_layer)
         session.events.mode.connect(lambda mode: self.set_counts(self._facts))
         session.events.view.connect(lambda view: self.set_counts(session.facts))
+        session.events.texts.connect(lambda view: self.set_counts(session.facts))
         self.set_counts(None)
 
     def _on_layer(self, key: str, visible: bool) -> None:
@@ -90,16 +92,24 @@ class LegendPanel(QWidget):
             return
         counts = facts.layer_counts(self.session.mode)
         for key, label in self.counts.items():
-            label.setText(str(counts.get(key, 0)))
-        gaps, inserted, near = facts.word_gap_summary(self.session.mode)
+            pending = key in COUNTED_ON_TEXTS and key not in counts
+            label.setText("…" if pending else str(counts.get(key, 0)))
+            label.setToolTip(
+                "counted once the text this layer is read from is assembled (a moment)" if pending else ""
+            )
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
         for path, colour in facts.form_colours.items():
             rows.append(_key_row(colour, "form " + " › ".join(path)))
         rows.append(f"<b>Word gaps ({self.session.mode})</b>")
-        rows.append(_key_row(L.GAP_INSERTED_COLOUR, f"space inserted ({inserted})"))
-        rows.append(_key_row(L.GAP_NOT_INSERTED_COLOUR, f"no space ({gaps - inserted})"))
-        rows.append(_key_row(L.GAP_NEAR_MISS_COLOUR, f"near miss, within ±20 % of the threshold ({near})"))
+        if facts.shown_ready(self.session.mode):
+            gaps, inserted, near = facts.word_gap_summary(self.session.mode)
+            counted = (f" ({inserted})", f" ({gaps - inserted})", f" ({near})")
+        else:
+            counted = (" (…)",) * 3  # the mode's text is being assembled
+        rows.append(_key_row(L.GAP_INSERTED_COLOUR, f"space inserted{counted[0]}"))
+        rows.append(_key_row(L.GAP_NOT_INSERTED_COLOUR, f"no space{counted[1]}"))
+        rows.append(_key_row(L.GAP_NEAR_MISS_COLOUR, f"near miss, within ±20 % of the threshold{counted[2]}"))
         self.keys.setText("<br>".join(rows))
 
 

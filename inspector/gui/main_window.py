@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
     document_opened = Signal(str)  # path
     open_failed = Signal(str)  # message
     page_shown = Signal(int)  # a page with its analysis and overlays is on screen
+    page_complete = Signal(int)  # … and the text of every mode too (they follow the page)
     page_painted = Signal(int)  # the rendered page is on screen (its analysis may still be running)
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
@@ -119,6 +120,8 @@ class MainWindow(QMainWindow):
         self._tuning_worker: Worker | None = None
         self.exporter = Exporter(self)
         self._sized = False  # side columns get their default widths when first shown
+        self.complete_view: PageBundle | None = None  # the last view shown with every mode's text
+        self._prefetched: PageBundle | None = None  # the last view whose neighbours were prefetched
         self._restored_state = False
 
         self.canvas = PageView(self.session, self)
@@ -138,6 +141,9 @@ class MainWindow(QMainWindow):
         s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
         self.loader.page_ready.connect(self._on_bundle)
         self.loader.page_preview.connect(self._on_preview)
+        self.loader.texts_ready.connect(self.session.texts_ready)
+        s.events.texts.connect(self._prefetch_after)
+        s.events.texts.connect(self._complete)
         s.events.layers.connect(lambda key, on: self._update_prebuild())
         self._update_prebuild()
         self.loader.page_progress.connect(self._on_page_progress)
@@ -693,6 +699,7 @@ class MainWindow(QMainWindow):
 
     def _on_view(self, view: PageBundle | None) -> None:
         """The window's own part of a new view: status bar, signals, prefetching (the views did theirs)."""
+        self.complete_view = None
         if view is None:
             return
         if view.image is not None:
@@ -710,8 +717,29 @@ class MainWindow(QMainWindow):
         if view.error:
             self.statusBar().showMessage(view.error, 10000)
         self.page_shown.emit(view.page_number)
+        self._prefetch_after(view)
+        self._complete(view)
+
+    def _prefetch_after(self, view: PageBundle) -> None:
+        """Prefetch the neighbours of `view` once its own mode's text is in: before, they would take
+        the CPU from it."""
+        facts = view.facts
+        if view is not self.session.view or self._prefetched is view:
+            return
+        if facts is not None and not facts.shown_ready(self.session.mode):
+            return  # again on `texts`
+        self._prefetched = view
         n = view.page_number
-        self.loader.prefetch([p for p in (n + 1, n - 1) if 1 <= p <= self.session.page_count])
+        neighbours = [p for p in (n + 1, n - 1) if 1 <= p <= self.session.page_count]
+        self.loader.later(lambda: self.loader.prefetch(neighbours) if self.session.page_number == n else None)
+
+    def _complete(self, view: PageBundle) -> None:
+        """page_complete, once the view on screen has the text of every mode."""
+        if view.facts is not None and view.facts.pending_modes():
+            return
+        if view is self.session.view and self.complete_view is not view:  # once per view shown
+            self.complete_view = view
+            self.page_complete.emit(view.page_number)
 
     def _on_mode(self, mode: str) -> None:
         self.loader.mode = mode
@@ -770,6 +798,7 @@ class MainWindow(QMainWindow):
             if isinstance(panel, BackgroundJobPanel):
                 panel.cancel()
         self.exporter.cancel()
+        self.loader.close()
         self.pool.shutdown(3000)
         doc, renderer = self.session.document, self.renderer
         _close_quietly(renderer, doc)

@@ -19,9 +19,10 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
 from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts, baseline_ends, decision_point, describe, is_near_miss
-from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex
+from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
+from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
 
@@ -123,6 +124,20 @@ class _Builder:
         path.lineTo(x3, y3)
         path.closeSubpath()
 
+    def quad_corners(self, style: Style, c: Sequence[float]) -> None:
+        """`quad` from the corners flat, x0 y0 … x3 y3 (a row of the page's geometry column)."""
+        x0, y0, x1, y1, x2, y2, x3, y3 = c
+        cx = (x0 + x2) * 0.5
+        cy = (y0 + y2) * 0.5
+        if not (math.isfinite(cx) and math.isfinite(cy)):
+            return
+        path = self._path(style, cx, cy)
+        path.moveTo(x0, y0)
+        path.lineTo(x1, y1)
+        path.lineTo(x2, y2)
+        path.lineTo(x3, y3)
+        path.closeSubpath()
+
     def rect(self, style: Style, r: Rect) -> None:
         path = QPainterPath()
         path.addRect(QRectF(QPointF(r[0], r[1]), QPointF(r[2], r[3])).normalized())
@@ -135,7 +150,8 @@ class _Builder:
         self.drawing.parts.append(Part(style, path, path.boundingRect()))
 
     def segment(self, style: Style, a: Point, b: Point) -> None:
-        if not all(math.isfinite(v) for v in (*a, *b)):
+        isfinite = math.isfinite
+        if not (isfinite(a[0]) and isfinite(a[1]) and isfinite(b[0]) and isfinite(b[1])):
             return
         path = self._path(style, (a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5)
         path.moveTo(a[0], a[1])
@@ -186,7 +202,25 @@ class PageOverlays:
         self.form_colours = {path: L.form_colour(i) for path, i in facts.form_index.items()}
         self.static: dict[str, LayerDrawing] = {}
         self.by_mode: dict[str, dict[str, LayerDrawing]] = {}
-        self.hit_index = GlyphHitIndex([g.quad for g in facts.page.glyphs])
+        self.bounds = glyph_bounds(facts.page.glyphs)  # where glyphs were painted, off the page too
+        self._hit_index: GlyphHitIndex | None = None
+
+    @property
+    def hit_index(self) -> GlyphHitIndex:
+        """Which glyph is under the pointer: built on first use (the page worker builds it after
+        the page is shown, so the first hover does not wait)."""
+        index = self._hit_index
+        if index is None:
+            index = self._hit_index = GlyphHitIndex([g.quad for g in self.facts.page.glyphs])
+        return index
+
+    def ready(self, key: str, mode: str) -> bool:
+        """Whether the texts a layer is drawn from are assembled (PageFacts.ready): the page is
+        shown before them, and a layer drawn now would assemble them on the GUI thread."""
+        if key in MODE_LAYER_BUILDERS:
+            return self.facts.shown_ready(mode)
+        needs = LAYER_TEXTS.get(key)
+        return needs is None or self.facts.ready(needs)
 
     def layer(self, key: str, mode: str) -> LayerDrawing | None:
         if key in MODE_LAYER_BUILDERS:
@@ -205,11 +239,18 @@ class PageOverlays:
 
 
 def build_overlays(facts: PageFacts, mode: str, prebuild: Iterable[str] = ()) -> PageOverlays:
-    """Overlays of a page; the layers in `prebuild` are drawn now (in the worker), the rest on demand."""
+    """Overlays of a page; the layers in `prebuild` whose texts are assembled are drawn now (in the
+    worker), the rest on demand (`prebuild_ready` once the texts are in)."""
     overlays = PageOverlays(facts)
-    for key in prebuild:
-        overlays.layer(key, mode)
+    prebuild_ready(overlays, mode, prebuild)
     return overlays
+
+
+def prebuild_ready(overlays: PageOverlays, mode: str, prebuild: Iterable[str]) -> None:
+    """Draw the layers of `prebuild` that can be drawn now and are not drawn yet."""
+    for key in prebuild:
+        if overlays.ready(key, mode):
+            overlays.layer(key, mode)
 
 
 def _page_rect(facts: PageFacts) -> Rect:
@@ -242,10 +283,19 @@ def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) ->
     form_styles = {
         path: Style(colour, 1.0, line_alpha=190, fades=FADE_FLOOR) for path, colour in form_colours.items()
     }
-    for g in facts.page.glyphs:
-        b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
+    glyphs = facts.page.glyphs
+    if isinstance(glyphs, GlyphTable):  # the page's columns: no record made for a quad
+        geom = glyphs.geom
+        for _, run, painted in glyphs.run_ranges():
+            style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
+            for i in painted:
+                k = i * GEOM_STRIDE + 6
+                b.quad_corners(style, geom[k : k + 8])
+    else:
+        for g in glyphs:
+            b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
     drawing = b.finish()
-    drawing.fade_height = typical_height([g.height for g in facts.page.glyphs])
+    drawing.fade_height = typical_height(_heights(glyphs))
     return drawing
 
 
@@ -330,9 +380,17 @@ def _duplicates_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]
 def _decode_layer(key: str, source: DecodeSource, style: Style) -> Any:
     def build(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
         b = _Builder(key, _page_rect(facts))
-        for g in facts.page.glyphs:
-            if g.decode_source is source:
-                b.quad(style, g.quad)
+        glyphs = facts.page.glyphs
+        if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
+            geom = glyphs.geom
+            for i, s in enumerate(glyphs.source):
+                if s is source:
+                    k = i * GEOM_STRIDE + 6
+                    b.quad_corners(style, geom[k : k + 8])
+        else:
+            for g in glyphs:
+                if g.decode_source is source:
+                    b.quad(style, g.quad)
         return b.finish()
 
     return build
@@ -462,13 +520,16 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
     near_miss = Style(L.GAP_NEAR_MISS_COLOUR, 3.0)
     near_dot = Style(L.GAP_NEAR_MISS_COLOUR, 1.0, fill=L.GAP_NEAR_MISS_COLOUR, fill_alpha=220)
     other = Style("#90a4ae", 1.0, dot=True, fades=GAP_FADE_FLOOR)
+    markers = b.drawing.markers
     for d in view.word_gaps:
-        if not (0 <= d.before < n and 0 <= d.after < n):
+        before, after = d.before, d.after
+        if not (0 <= before < n and 0 <= after < n):
             continue
-        prev, cur = glyphs[d.before], glyphs[d.after]
-        mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
+        prev, cur = glyphs[before], glyphs[after]
+        (ex, ey), (ox, oy), (dx, dy) = prev.glyph_end, cur.origin, prev.direction
+        mid = ((ex + ox) * 0.5, (ey + oy) * 0.5)
         height = max(cur.height, 0.5)
-        top = _normal_point(mid, prev.direction, height * 0.85)
+        top = (mid[0] - dy * (height * 0.85), mid[1] + dx * (height * 0.85))  # _normal_point
         near = is_near_miss(d)
         if near:
             style = near_miss
@@ -481,10 +542,21 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
         b.segment(style, mid, top)
         if near:
             b.dot(near_dot, top, max(height * 0.12, 0.5))
-        b.drawing.markers.append(Marker(decision_point(glyphs, d) or mid, d, (d.before, d.after)))
+        h = height * 0.42  # where decision_point puts a gap's mark, computed from what is at hand
+        markers.append(Marker((mid[0] - dy * h, mid[1] + dx * h), d, (before, after)))
     drawing = b.finish()
-    drawing.fade_height = typical_height([g.height for g in glyphs])
+    drawing.fade_height = typical_height(_heights(glyphs))
     return drawing
+
+
+def _heights(glyphs: Sequence[Any]) -> list[float]:
+    """Every glyph's box height (off the runs when the page has its columns)."""
+    if isinstance(glyphs, GlyphTable):
+        heights: list[float] = []
+        for _, run, painted in glyphs.run_ranges():
+            heights.extend([run.height] * len(painted))
+        return heights
+    return [g.height for g in glyphs]
 
 
 def _line_breaks_layer(facts: PageFacts, mode: str) -> LayerDrawing:
@@ -629,6 +701,15 @@ def _visibility_builders() -> dict[str, Any]:
 
 
 STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class (issue 12)
+
+# The mode whose text a static layer is drawn from (mode layers read the mode on screen).
+LAYER_TEXTS = {
+    "structure_order": "structure",
+    "columns": "columns",
+    "baselines": "layout",
+    "article_beads": "articles",
+    "actual_text": "plain",
+}
 
 MODE_LAYER_BUILDERS = {
     "word_gaps": _word_gaps_layer,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QImage
 
 from glyphscope.inspector.engine import PageBundle
@@ -232,9 +232,10 @@ def load_page_job(
         yield Progress(2, 3, f"drawing overlays of page {page_number}")
         t2 = time.perf_counter()
         try:
+            # The page is shown with its glyphs and their classes first; its texts follow
+            # (complete_page_job, once the page is on screen: a worker sharing the interpreter
+            # lock with the GUI thread while it paints would halve the painting's speed).
             facts = PageFacts(bundle.analysis)
-            for m in bundle.analysis.texts:
-                _ = facts.view(m).kinds  # every mode's decision records made here, not on the GUI thread
             facts.layer_counts(mode)
             bundle.overlays = build_overlays(facts, mode, prebuild)
             bundle.facts = facts
@@ -242,6 +243,41 @@ def load_page_job(
             bundle.error = f"overlays could not be built: {type(exc).__name__}: {exc}"
         timings["overlays"] = time.perf_counter() - t2
     timings["total"] = time.perf_counter() - t0
+    return bundle
+
+
+def complete_page_job(
+    bundle: PageBundle, mode: str, prebuild: tuple[str, ...] = (), *, token: CancelToken
+) -> Generator[Partial, None, PageBundle]:
+    """The texts of a page already on screen: first the mode shown (and plain, which a glyph's
+    explanation cites) with the layers drawn from it (a Partial), then every other mode, and the
+    glyph hit index. Decision records are made here, not on the GUI thread."""
+    from glyphscope.inspector.gui.overlays import prebuild_ready
+
+    facts, overlays, timings = bundle.facts, bundle.overlays, bundle.timings
+    t = time.perf_counter()
+    if facts is None:
+        return bundle
+    glyphs = facts.page.glyphs
+    if hasattr(glyphs, "keep_records"):
+        glyphs.keep_records()  # the views and panels read records over and over: all made here, once
+    first = [m for m in dict.fromkeys(("plain", facts.shown_mode(mode))) if not facts.ready(m)]
+    for group in (first, None):
+        for m in facts.pending_modes() if group is None else group:
+            token.check()
+            try:
+                _ = facts.view(m).kinds
+            except Exception as exc:  # that mode's panel says so; the page and its other modes stand
+                facts.failures[m] = f"{m} text could not be assembled: {type(exc).__name__}: {exc}"
+        token.check()
+        if overlays is not None:
+            prebuild_ready(overlays, mode, prebuild)
+        if group is not None:
+            timings["own mode"] = time.perf_counter() - t
+            yield Partial(bundle)  # the page's own text, decisions and their layers are in
+    if overlays is not None:
+        _ = overlays.hit_index  # the first hover does not wait for it either
+    timings["other modes"] = time.perf_counter() - t
     return bundle
 
 
@@ -256,8 +292,6 @@ def budgeted_analysis(document: Any, page_number: int, params: Any) -> tuple[Any
     from glyphscope.core.passes import classify
 
     page = document.interpret(page_number)
-    if hasattr(page.glyphs, "keep_records"):
-        page.glyphs.keep_records()  # the views read records over and over: all made here, once
     total = len(page.glyphs)
     if total <= WINDOW_GLYPH_BUDGET:
         return analyze_page(document, page_number, params), None
@@ -288,6 +322,8 @@ def reassemble_bundle(
     analysis = reassemble(bundle.analysis, params)
     token.check()
     facts = PageFacts(analysis)
+    for m in facts.pending_modes():  # every mode at once: tuning shows its effect on all of them
+        facts.view(m)
     facts.layer_counts(mode)
     overlays = build_overlays(facts, mode, prebuild)
     timings = {"reassemble": time.perf_counter() - t0}
@@ -370,6 +406,9 @@ class PageLoader(QObject):
 
     page_ready = Signal(object)  # PageBundle
     page_preview = Signal(object)  # PageBundle with the rendered image only
+    # (PageBundle) a page sent by page_ready before its texts: more of them are assembled now
+    # (PageFacts.ready; the mode on screen first, then every mode), in the same bundle
+    texts_ready = Signal(object)
     page_progress = Signal(int, int, int, str)  # page, done, total, message
 
     def __init__(self, pool: WorkerPool, parent: QObject | None = None) -> None:
@@ -383,6 +422,8 @@ class PageLoader(QObject):
         self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
         self.generation = 0
         self.in_flight: dict[int, Worker] = {}
+        self.completing: dict[int, Worker] = {}  # pages shown, their other modes being assembled
+        self._scheduled = 0  # `later` calls not run yet
         from glyphscope.inspector.gui.rendering import render_service
 
         render_service().prestart()  # the renderer process starts while the window opens
@@ -391,6 +432,9 @@ class PageLoader(QObject):
         for worker in self.in_flight.values():
             worker.cancel()
         self.in_flight.clear()
+        for worker in self.completing.values():
+            worker.cancel()
+        self.completing.clear()
         self.cache.clear()
         self.generation += 1
         self.document = document
@@ -410,6 +454,14 @@ class PageLoader(QObject):
         for worker in self.in_flight.values():
             worker.cancel()
         self.in_flight.clear()
+        for worker in self.completing.values():
+            worker.cancel()
+        self.completing.clear()
+
+    def close(self) -> None:
+        """The window closes: loads under way are cancelled, nothing new starts."""
+        self.invalidate()
+        self.document = None
 
     def request(self, page_number: int, prefetch: bool = False) -> PageBundle | None:
         """The cached bundle now, or None and `page_ready` later."""
@@ -431,9 +483,7 @@ class PageLoader(QObject):
             self.prebuild,
         )
         generation = self.generation
-        worker.signals.partial.connect(
-            alive(self, lambda b, g=generation: self.page_preview.emit(b) if g == self.generation else None)
-        )
+        worker.signals.partial.connect(alive(self, lambda bundle, g=generation: self._partial(bundle, g)))
         worker.signals.result.connect(alive(self, lambda bundle, g=generation: self._done(bundle, g)))
         worker.signals.error.connect(
             alive(self, lambda message, exc, n=page_number, g=generation: self._failed(n, message, g))
@@ -450,11 +500,46 @@ class PageLoader(QObject):
         if self.in_flight.get(page_number) is worker:
             del self.in_flight[page_number]
 
+    def _partial(self, bundle: PageBundle, generation: int) -> None:
+        if generation == self.generation:
+            self.page_preview.emit(bundle)
+
     def _done(self, bundle: PageBundle, generation: int) -> None:
         if generation != self.generation:
             return
         self.cache.put(bundle)
         self.page_ready.emit(bundle)
+        if bundle.facts is not None and bundle.facts.pending_modes():
+            self.later(lambda: self._complete(bundle, generation))
+
+    def later(self, start: Callable[[], None]) -> None:
+        """Start work once the page just shown is painted (a zero timer runs after the posted paint
+        events): a worker started now would share the interpreter lock with the painting and halve
+        its speed. Counted by `busy` from now on."""
+
+        def run() -> None:
+            self._scheduled -= 1
+            start()
+
+        self._scheduled += 1
+        QTimer.singleShot(0, alive(self, run))
+
+    def _complete(self, bundle: PageBundle, generation: int) -> None:
+        """Assemble the other modes of a page sent by page_ready; texts_ready when they are in."""
+        n = bundle.page_number
+        if generation != self.generation or n in self.completing:
+            return
+        worker = Worker(complete_page_job, bundle, self.mode, self.prebuild)
+        ready = alive(
+            self, lambda b, g=generation: self.texts_ready.emit(b) if g == self.generation else None
+        )
+        worker.signals.partial.connect(ready)  # the page's own mode
+        worker.signals.result.connect(ready)  # every mode
+        worker.signals.finished.connect(
+            alive(self, lambda w=worker: self.completing.pop(n) if self.completing.get(n) is w else None)
+        )
+        self.completing[n] = worker
+        self.pool.start(worker, priority=5)  # after the page asked for (10), before prefetching (0)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:
@@ -474,4 +559,4 @@ class PageLoader(QObject):
                 self.request(n, prefetch=True)
 
     def busy(self) -> bool:
-        return bool(self.in_flight)
+        return bool(self.in_flight or self.completing or self._scheduled)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
@@ -47,8 +48,18 @@ def chain_tokens(page: Any) -> list[int]:
     """For every glyph, the page-stream instruction that painted it: its own operator, or the `Do`
     that started its form chain (-1 when unknown)."""
     forms = page.forms
+    glyphs = page.glyphs
+    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
+        out: list[int] = []
+        for r, run, painted in glyphs.run_ranges():
+            if not run.form_path:
+                token = glyphs.run_token[r]
+            else:
+                token = forms[run.form_use].token_index if 0 <= run.form_use < len(forms) else -1
+            out.extend([token] * len(painted))
+        return out
     out = []
-    for g in page.glyphs:
+    for g in glyphs:
         if not g.form_path:
             out.append(g.token_index)
         elif 0 <= g.form_use < len(forms):

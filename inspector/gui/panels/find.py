@@ -123,6 +123,7 @@ class FindPanel(BackgroundJobPanel, QWidget):
         session.events.mode.connect(lambda mode: self._rerun_timer.start() if self.query else None)
         session.events.params.connect(lambda params: self._rerun_timer.start() if self.query else None)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
+        session.events.texts.connect(lambda view: self.set_facts(session.facts))
 
     # -- state --------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -135,8 +136,8 @@ class FindPanel(BackgroundJobPanel, QWidget):
 
     def set_facts(self, facts: Any) -> None:
         self.facts = facts
-        if facts is None or self._pending is None:
-            return
+        if facts is None or self._pending is None or not facts.ready(self.mode):
+            return  # a hit to select waits for its page's text (`texts` calls again)
         pending, self._pending = self._pending, None
         if pending.page == facts.page.page_number:
             self._select(pending)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
 from glyphscope.inspector.gui.panels.glyph_table import PageCache
@@ -74,7 +75,16 @@ def font_glyphs(page: Any) -> list[list[int]]:
     by_key: dict[str, int] = {}
     for r, f in enumerate(page.fonts):
         by_key.setdefault(f.font_key, r)
-    for g in page.glyphs:
+    glyphs = page.glyphs
+    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
+        for _, run, painted in glyphs.run_ranges():
+            r = exact.get((run.font_key, run.form_path))
+            if r is None:
+                r = by_key.get(run.font_key)
+            if r is not None:
+                rows[r].extend(painted)
+        return rows
+    for g in glyphs:
         r = exact.get((g.font_key, g.form_path))
         if r is None:
             r = by_key.get(g.font_key)
@@ -87,7 +97,8 @@ def _font_statistics(page: Any) -> tuple[list[list[int]], list[Counter[DecodeSou
     """Glyphs per font row and their decode sources (kept per page: a revisit recomputes nothing)."""
     glyphs_of = font_glyphs(page)
     glyphs = page.glyphs
-    return glyphs_of, [Counter(glyphs[i].decode_source for i in idx) for idx in glyphs_of]
+    source = glyphs.source if isinstance(glyphs, GlyphTable) else [g.decode_source for g in glyphs]
+    return glyphs_of, [Counter(map(source.__getitem__, idx)) for idx in glyphs_of]
 
 
 class FontTableModel(RowsModel):

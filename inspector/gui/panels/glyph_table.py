@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.glyph import Glyph, GlyphStatus
+from glyphscope.core.glyph_table import GlyphRun, GlyphTable
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.session import Session
@@ -49,7 +50,7 @@ from glyphscope.inspector.session import Session
 ALL = "(all)"
 
 
-def _origin(g: Glyph) -> str:
+def _origin(g: Glyph | GlyphRun) -> str:
     return " › ".join(g.form_path) if g.form_path else "page"
 
 
@@ -294,6 +295,9 @@ def _choices(classified: Any) -> tuple[list[str], list[str]]:
     if classified is None:
         return [], []
     glyphs = classified.glyphs
+    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
+        runs = glyphs.runs
+        return sorted({r.font_key for r in runs}), sorted({_origin(r) for r in runs})
     return sorted({g.font_key for g in glyphs}), sorted({_origin(g) for g in glyphs})
 
 

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
@@ -104,9 +105,14 @@ class StructureTreePanel(InFrontPanel, QWidget):
 
     def _index_glyphs(self, glyphs: Any) -> None:
         index: dict[int, list[int]] = defaultdict(list)
-        for g in glyphs:
-            if g.mcid is not None:
-                index[g.mcid].append(g.paint_index)
+        if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
+            for _, run, painted in glyphs.run_ranges():
+                if run.mcid is not None:
+                    index[run.mcid].extend(painted)
+        else:
+            for g in glyphs:
+                if g.mcid is not None:
+                    index[g.mcid].append(g.paint_index)
         self.glyphs_of_mcid = dict(index)
 
     def _show(self, page_number: int, tree: PageStructureTree | None) -> None:

@@ -87,6 +87,7 @@ class TextPanel(QWidget):
         self.editor.selectionChanged.connect(self._on_text_selection)
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(self._on_view)
+        session.events.texts.connect(self._on_texts)
 
     def set_wrap(self, wrap: bool) -> None:
         """Wrap long lines at the panel's width (layout mode never wraps: its columns are the point)."""
@@ -102,14 +103,19 @@ class TextPanel(QWidget):
         else:
             self.set_facts(view.facts if view is not None else None)
 
+    def _on_texts(self, view: Any) -> None:
+        """The page's other modes are in: a panel that waited for its mode shows it now."""
+        if self.view is None and view.facts is not None:
+            self.set_facts(view.facts)
+
     def set_facts(self, facts: Any) -> None:
         self._updating = True
         try:
-            if facts is None:
+            if facts is None or self.mode in facts.failures or not facts.ready(self.mode):
                 self.view = None
                 self.fallback = None
                 self.editor.setPlainText("")
-                self.header.setText("")
+                self.header.setText("" if facts is None else self._waiting(facts))
                 self.header.setStyleSheet("")
                 return
             self.view = facts.view(facts.shown_mode(self.mode))
@@ -121,6 +127,12 @@ class TextPanel(QWidget):
         finally:
             self._updating = False
         self._on_selection(self.session.selection, "")
+
+    def _waiting(self, facts: Any) -> str:
+        failed = facts.failures.get(self.mode)
+        if failed is not None:
+            return f"<span style='color:#b71c1c'>{html.escape(failed)}</span>"
+        return f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page came first in its own mode)"
 
     def show_error(self, message: str) -> None:
         self.view = None
@@ -268,6 +280,7 @@ class TextTabs(QWidget):
         self.tabs.currentChanged.connect(self._on_tab)
         session.events.mode.connect(self._on_mode)
         session.events.view.connect(lambda view: self._update_titles(session.facts))
+        session.events.texts.connect(lambda view: self._update_titles(session.facts))
         self._on_mode(session.mode)
 
     @property
@@ -304,7 +317,9 @@ class TextTabs(QWidget):
             if not (0 <= i < self.tabs.count()):
                 break
             tip, colour = MODE_TIPS.get(mode, mode), default
-            if facts is not None:
+            if facts is not None and not facts.ready(mode):
+                tip = f"{tip}\nOn this page: being assembled (the page came first in its own mode)"
+            elif facts is not None:
                 reason = facts.fallback_reason(mode)
                 if reason is not None:
                     shown = mode_title(facts.shown_mode(mode))

@@ -373,6 +373,7 @@ class TuningPanel(QWidget):
         session.events.mode.connect(lambda mode: self.refresh_diff())
         session.events.document.connect(lambda doc: self._defaults.clear())
         session.events.view.connect(lambda view: self.set_facts(session.facts))
+        session.events.texts.connect(lambda view: self.refresh_diff())
 
     # -- values -------------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -457,6 +458,13 @@ class TuningPanel(QWidget):
             self.diff_view.setHtml("")
             return
         mode = self.session.mode
+        if not facts.ready(mode):
+            self.diff = None
+            self.diff_label.setText(
+                f"<b>Page {facts.page.page_number}, {mode} mode</b>: assembling its text…"
+            )
+            self.diff_view.setHtml("")
+            return
         current = facts.view(mode).text
         default = self.default_text(mode) or ""
         self.diff = text_diff(default, current)

@@ -1,0 +1,113 @@
+"""The window's readers of a page's columns (no record made) give what the record readers give:
+each is run on the page's GlyphTable and on the same glyphs as a plain list of records."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from glyphscope.core.document import open_document  # noqa: E402
+from glyphscope.core.glyph_table import GlyphTable, paint_indices, subset  # noqa: E402
+from glyphscope.inspector.spatial import GlyphHitIndex, glyph_bounds  # noqa: E402
+from tests.glyph_factory import make_glyph  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def demo_pages(demo_pdf: Any) -> list[Any]:
+    doc = open_document(demo_pdf)
+    return [doc.interpret(n) for n in range(1, doc.page_count + 1)]
+
+
+class _Page:
+    """A page whose glyphs are a plain list of records: the readers' record path."""
+
+    def __init__(self, page: Any) -> None:
+        self.glyphs = list(page.glyphs)
+        self.forms = page.forms
+        self.fonts = page.fonts
+
+
+def test_bounds_paint_indices_and_sources_off_the_columns(demo_pages: list[Any]) -> None:
+    from collections import Counter
+
+    for page in demo_pages:
+        table = page.glyphs
+        assert isinstance(table, GlyphTable)
+        records = list(table)
+        bounds = glyph_bounds(table)
+        assert bounds == GlyphHitIndex([g.quad for g in records]).bounds == glyph_bounds(records)
+        assert bounds is not None and bounds[0] < bounds[2] and bounds[1] < bounds[3]
+        assert paint_indices(table) == tuple(range(len(records)))
+        some = [i for i in range(len(records)) if i % 3 == 0]
+        assert paint_indices(subset(table, some)) == tuple(some)
+        assert Counter(table.source) == Counter(g.decode_source for g in records)
+
+
+def test_bounds_leave_out_a_glyph_painted_nowhere() -> None:
+    glyphs = [make_glyph(0, "a", 10.0, 20.0), make_glyph(1, "b", 300.0, 400.0)]
+    far = make_glyph(2, "c", 50.0, 60.0)
+    nan_quad = tuple((math.nan, y) for _, y in far.quad)
+    glyphs.append(far._replace(quad=nan_quad))
+    table = GlyphTable.of(glyphs)
+    expected = GlyphHitIndex([g.quad for g in glyphs[:2]]).bounds
+    assert glyph_bounds(table) == expected == glyph_bounds(glyphs)
+    assert expected[0] == min(x for g in glyphs[:2] for x, _ in g.quad)
+    assert glyph_bounds(GlyphTable()) is None
+
+
+def test_panel_statistics_off_the_runs(demo_pages: list[Any]) -> None:
+    from glyphscope.inspector.gui.panels.content_stream import chain_tokens
+    from glyphscope.inspector.gui.panels.fonts import _font_statistics, font_glyphs
+
+    with_forms = 0
+    for page in demo_pages:
+        plain = _Page(page)
+        assert chain_tokens(page) == chain_tokens(plain)
+        assert font_glyphs(page) == font_glyphs(plain)
+        assert _font_statistics(page) == _font_statistics(plain)
+        with_forms += bool(page.forms)
+    assert with_forms  # a form's glyphs are counted against the Do that painted them
+
+
+def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages: list[Any]) -> None:
+    from types import SimpleNamespace
+
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.gui.panels.glyph_table import _choices
+
+    for page in demo_pages:
+        records = list(page.glyphs)
+        assert _choices(SimpleNamespace(glyphs=page.glyphs)) == _choices(SimpleNamespace(glyphs=records))
+        facts = PageFacts(SimpleNamespace(page=page, classified=None))
+        plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
+        assert facts.form_index == plain.form_index
+        assert facts.decode_source_counts() == plain.decode_source_counts()
+
+
+def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any]) -> None:
+    from types import SimpleNamespace
+
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.gui import overlays as O
+    from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
+
+    tagged = 0
+    for page in demo_pages:
+        columns, records = SimpleNamespace(), SimpleNamespace()
+        StructureTreePanel._index_glyphs(columns, page.glyphs)  # type: ignore[arg-type]
+        StructureTreePanel._index_glyphs(records, list(page.glyphs))  # type: ignore[arg-type]
+        assert columns.glyphs_of_mcid == records.glyphs_of_mcid
+        tagged += bool(columns.glyphs_of_mcid)
+        facts = PageFacts(SimpleNamespace(page=page, classified=None))
+        plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
+        plain.page.boxes = page.boxes
+        for key in ("glyphs", "unresolved", "fallback"):
+            a = O.STATIC_LAYER_BUILDERS[key](facts, facts.form_colours)
+            b = O.STATIC_LAYER_BUILDERS[key](plain, plain.form_colours)
+            assert [(p.style, p.path) for p in a.parts] == [(p.style, p.path) for p in b.parts], key
+            assert a.fade_height == b.fade_height
+    assert tagged  # page 11 is tagged
