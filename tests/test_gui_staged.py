@@ -71,8 +71,10 @@ def test_glyphs_first_then_the_mode_on_screen_then_every_mode(
     assert items["glyphs"].drawing is not None and items["unresolved"].drawing is not None
     assert items["word_gaps"].drawing is None  # drawn once the plain text is in
 
+    assert "every mode's text" not in w.timing_label.text()
     let_go(qtbot, w, held)
     assert facts.pending_modes() == () and 10 not in w.loader.completing
+    assert "every mode's text at" in w.timing_label.text()  # the status bar says when they came
     texts = w.bundle.analysis.texts
     for mode in MODES:
         panel = w.text_panels[mode]

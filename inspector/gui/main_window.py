@@ -143,7 +143,7 @@ class MainWindow(QMainWindow):
         self.loader.page_preview.connect(self._on_preview)
         self.loader.texts_ready.connect(self.session.texts_ready)
         s.events.texts.connect(self._prefetch_after)
-        s.events.texts.connect(self._complete)
+        s.events.texts.connect(lambda view: self._complete(view, late=True))
         s.events.layers.connect(lambda key, on: self._update_prebuild())
         self._update_prebuild()
         self.loader.page_progress.connect(self._on_page_progress)
@@ -733,12 +733,16 @@ class MainWindow(QMainWindow):
         neighbours = [p for p in (n + 1, n - 1) if 1 <= p <= self.session.page_count]
         self.loader.later(lambda: self.loader.prefetch(neighbours) if self.session.page_number == n else None)
 
-    def _complete(self, view: PageBundle) -> None:
-        """page_complete, once the view on screen has the text of every mode."""
+    def _complete(self, view: PageBundle, late: bool = False) -> None:
+        """page_complete, once the view on screen has the text of every mode (`late`: they came
+        after the page, and the status bar says when)."""
         if view.facts is not None and view.facts.pending_modes():
             return
         if view is self.session.view and self.complete_view is not view:  # once per view shown
             self.complete_view = view
+            if late:
+                elapsed = (time.perf_counter() - self._page_requested_at) * 1000
+                self.timing_label.setText(f"{self.timing_label.text()} · every mode's text at {elapsed:.0f} ms")
             self.page_complete.emit(view.page_number)
 
     def _on_mode(self, mode: str) -> None:

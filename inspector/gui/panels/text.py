@@ -132,7 +132,7 @@ class TextPanel(QWidget):
         failed = facts.failures.get(self.mode)
         if failed is not None:
             return f"<span style='color:#b71c1c'>{html.escape(failed)}</span>"
-        return f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page came first in its own mode)"
+        return f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page is shown first, its texts follow)"
 
     def show_error(self, message: str) -> None:
         self.view = None
@@ -318,7 +318,7 @@ class TextTabs(QWidget):
                 break
             tip, colour = MODE_TIPS.get(mode, mode), default
             if facts is not None and not facts.ready(mode):
-                tip = f"{tip}\nOn this page: being assembled (the page came first in its own mode)"
+                tip = f"{tip}\nOn this page: being assembled (the page is shown first, its texts follow)"
             elif facts is not None:
                 reason = facts.fallback_reason(mode)
                 if reason is not None:
