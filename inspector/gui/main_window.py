@@ -742,7 +742,9 @@ class MainWindow(QMainWindow):
             self.complete_view = view
             if late:
                 elapsed = (time.perf_counter() - self._page_requested_at) * 1000
-                self.timing_label.setText(f"{self.timing_label.text()} · every mode's text at {elapsed:.0f} ms")
+                self.timing_label.setText(
+                    f"{self.timing_label.text()} · every mode's text at {elapsed:.0f} ms"
+                )
             self.page_complete.emit(view.page_number)
 
     def _on_mode(self, mode: str) -> None:

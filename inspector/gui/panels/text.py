@@ -132,7 +132,9 @@ class TextPanel(QWidget):
         failed = facts.failures.get(self.mode)
         if failed is not None:
             return f"<span style='color:#b71c1c'>{html.escape(failed)}</span>"
-        return f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page is shown first, its texts follow)"
+        return (
+            f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page is shown first, its texts follow)"
+        )
 
     def show_error(self, message: str) -> None:
         self.view = None
