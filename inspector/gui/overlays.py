@@ -118,25 +118,49 @@ class _Builder:
             return
         path = self._path(style, cx, cy)
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:  # upright, as quad_rows
+            path.addRect(x0, y0, x1 - x0, y2 - y0)
+            return
         path.moveTo(x0, y0)
         path.lineTo(x1, y1)
         path.lineTo(x2, y2)
         path.lineTo(x3, y3)
         path.closeSubpath()
 
-    def quad_corners(self, style: Style, c: Sequence[float]) -> None:
-        """`quad` from the corners flat, x0 y0 … x3 y3 (a row of the page's geometry column)."""
-        x0, y0, x1, y1, x2, y2, x3, y3 = c
-        cx = (x0 + x2) * 0.5
-        cy = (y0 + y2) * 0.5
-        if not (math.isfinite(cx) and math.isfinite(cy)):
-            return
-        path = self._path(style, cx, cy)
-        path.moveTo(x0, y0)
-        path.lineTo(x1, y1)
-        path.lineTo(x2, y2)
-        path.lineTo(x3, y3)
-        path.closeSubpath()
+    def quad_rows(self, style: Style, geom: Sequence[float], indices: Iterable[int]) -> None:
+        """`quad` for the glyphs `indices`, read off the page's geometry column (GEOM_STRIDE doubles
+        a glyph, the quad's corners from the 7th): one loop, the tile's path looked up again only
+        when a glyph leaves the previous one's tile (neighbours in paint order mostly share it)."""
+        ox, oy, tw, th, paths = self.x0, self.y0, self.tw, self.th, self.paths
+        isfinite = math.isfinite
+        last: tuple[Style, int, int] | None = None
+        path = QPainterPath()
+        for i in indices:
+            k = i * GEOM_STRIDE + 6
+            x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
+            cx = (x0 + x2) * 0.5
+            cy = (y0 + y2) * 0.5
+            if not (isfinite(cx) and isfinite(cy)):
+                continue
+            key = (
+                style,
+                min(max(int((cx - ox) // tw), -1), TILES),
+                min(max(int((cy - oy) // th), -1), TILES),
+            )
+            if key != last:  # as _path
+                last = key
+                found = paths.get(key)
+                if found is None:
+                    found = paths[key] = QPainterPath()
+                path = found
+            if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:  # upright (most text): one Qt call
+                path.addRect(x0, y0, x1 - x0, y2 - y0)
+                continue
+            path.moveTo(x0, y0)
+            path.lineTo(x1, y1)
+            path.lineTo(x2, y2)
+            path.lineTo(x3, y3)
+            path.closeSubpath()
 
     def rect(self, style: Style, r: Rect) -> None:
         path = QPainterPath()
@@ -288,9 +312,7 @@ def _glyphs_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) ->
         geom = glyphs.geom
         for _, run, painted in glyphs.run_ranges():
             style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
-            for i in painted:
-                k = i * GEOM_STRIDE + 6
-                b.quad_corners(style, geom[k : k + 8])
+            b.quad_rows(style, geom, painted)
     else:
         for g in glyphs:
             b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
@@ -382,11 +404,7 @@ def _decode_layer(key: str, source: DecodeSource, style: Style) -> Any:
         b = _Builder(key, _page_rect(facts))
         glyphs = facts.page.glyphs
         if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
-            geom = glyphs.geom
-            for i, s in enumerate(glyphs.source):
-                if s is source:
-                    k = i * GEOM_STRIDE + 6
-                    b.quad_corners(style, geom[k : k + 8])
+            b.quad_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
         else:
             for g in glyphs:
                 if g.decode_source is source:
