@@ -721,12 +721,12 @@ class MainWindow(QMainWindow):
         self._complete(view)
 
     def _prefetch_after(self, view: PageBundle) -> None:
-        """Prefetch the neighbours of `view` once its own mode's text is in: before, they would take
-        the CPU from it."""
+        """Prefetch the neighbours of `view` once it has every mode's text: before, they would take
+        the CPU from the page on screen."""
         facts = view.facts
         if view is not self.session.view or self._prefetched is view:
             return
-        if facts is not None and not facts.shown_ready(self.session.mode):
+        if facts is not None and facts.pending_modes():
             return  # again on `texts`
         self._prefetched = view
         n = view.page_number
