@@ -87,7 +87,9 @@ page's content stream, another colour for each Form XObject. What the text of a 
 decided from those glyphs by rules with numbers; every rule can be shown, hovered and clicked.</p>
 <ol>
 <li>Look at the <b>Layers</b> legend: each layer's count on this page tells what is there
-(culled, duplicates, unresolved…). Turn a layer on to see where.</li>
+(culled, duplicates, unresolved…). Turn a layer on to see where. A page is shown as soon as its
+glyphs are read; its texts follow a moment later (a count of <b>…</b> and a tab saying
+<i>Assembling…</i> are on their way, the status bar says when they came).</li>
 <li>Read the <b>Text</b> of the mode you need; select the part that looks wrong: its glyphs light up.</li>
 <li>Click a glyph: <b>Glyph details</b> says which decisions touched it and with which numbers.</li>
 <li>Still unclear? <b>Diagnostics</b> lists the findings; the <b>Stepper</b> shows how the stream
