@@ -90,6 +90,20 @@ class LayerDrawing:
         return None if i is None else self.markers[i]
 
 
+def _add_quad(
+    path: QPainterPath, x0: float, y0: float, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float
+) -> None:
+    """A glyph quad as a closed subpath; an upright one (most text) as one rectangle: one Qt call."""
+    if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
+        path.addRect(x0, y0, x1 - x0, y2 - y0)
+        return
+    path.moveTo(x0, y0)
+    path.lineTo(x1, y1)
+    path.lineTo(x2, y2)
+    path.lineTo(x3, y3)
+    path.closeSubpath()
+
+
 class _Builder:
     """Collects subpaths per (style, tile) and turns them into Parts."""
 
@@ -116,16 +130,8 @@ class _Builder:
         cy = (q[0][1] + q[2][1]) * 0.5
         if not (math.isfinite(cx) and math.isfinite(cy)):
             return
-        path = self._path(style, cx, cy)
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
-        if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:  # upright, as quad_rows
-            path.addRect(x0, y0, x1 - x0, y2 - y0)
-            return
-        path.moveTo(x0, y0)
-        path.lineTo(x1, y1)
-        path.lineTo(x2, y2)
-        path.lineTo(x3, y3)
-        path.closeSubpath()
+        _add_quad(self._path(style, cx, cy), x0, y0, x1, y1, x2, y2, x3, y3)
 
     def quad_rows(self, style: Style, geom: Sequence[float], indices: Iterable[int]) -> None:
         """`quad` for the glyphs `indices`, read off the page's geometry column (GEOM_STRIDE doubles
@@ -153,14 +159,7 @@ class _Builder:
                 if found is None:
                     found = paths[key] = QPainterPath()
                 path = found
-            if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:  # upright (most text): one Qt call
-                path.addRect(x0, y0, x1 - x0, y2 - y0)
-                continue
-            path.moveTo(x0, y0)
-            path.lineTo(x1, y1)
-            path.lineTo(x2, y2)
-            path.lineTo(x3, y3)
-            path.closeSubpath()
+            _add_quad(path, x0, y0, x1, y1, x2, y2, x3, y3)
 
     def rect(self, style: Style, r: Rect) -> None:
         path = QPainterPath()
