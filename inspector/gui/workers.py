@@ -272,6 +272,9 @@ def complete_page_job(
         token.check()
         if overlays is not None:
             prebuild_ready(overlays, mode, prebuild)
+        if facts.shown_ready(mode):  # the legend's numbers, counted here rather than on the GUI thread
+            facts.word_gap_summary(mode)
+            facts.layer_counts(mode)
         if group is not None:
             timings["own mode"] = time.perf_counter() - t
             yield Partial(bundle)  # the page's own text, decisions and their layers are in
