@@ -73,7 +73,8 @@ def test_glyphs_first_then_the_mode_on_screen_then_every_mode(
 
     assert "every mode's text" not in w.timing_label.text()
     let_go(qtbot, w, held)
-    assert facts.pending_modes() == () and 10 not in w.loader.completing
+    assert facts.pending_modes() == ()
+    qtbot.waitUntil(lambda: 10 not in w.loader.completing, timeout=TIMEOUT)  # its worker's `finished`
     assert "every mode's text at" in w.timing_label.text()  # the status bar says when they came
     texts = w.bundle.analysis.texts
     for mode in MODES:
