@@ -114,3 +114,21 @@ def test_a_revisited_page_is_complete_at_once(qtbot: Any, window: Any, demo_pdf:
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT, check_params_cb=lambda n: n == 1):
         w.session.set_page(1)  # from the cache: shown and complete in the same call
     assert w.bundle is first and w.complete_view is first
+
+
+def test_texts_that_cannot_be_assembled_say_so_instead_of_waiting(
+    qtbot: Any, window: Any, demo_pdf: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from glyphscope.inspector.gui import workers
+
+    def broken(bundle: Any, mode: str, prebuild: Any = (), *, token: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(workers, "complete_page_job", broken)
+    w = window
+    open_file(qtbot, w, demo_pdf, page=2)  # page_complete: nothing is left waiting
+    for mode in MODES:
+        panel = w.text_panels[mode]
+        assert panel.view is None and "text could not be assembled: RuntimeError: boom" in panel.header.text()
+    assert w.bundle.facts.pending_modes() == ()
+    assert w.legend.count("glyphs") == len(w.bundle.analysis.page.glyphs)  # the page itself stands

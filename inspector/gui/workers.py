@@ -432,14 +432,7 @@ class PageLoader(QObject):
         render_service().prestart()  # the renderer process starts while the window opens
 
     def set_document(self, document: Any, renderer: Any, params: Any) -> None:
-        for worker in self.in_flight.values():
-            worker.cancel()
-        self.in_flight.clear()
-        for worker in self.completing.values():
-            worker.cancel()
-        self.completing.clear()
-        self.cache.clear()
-        self.generation += 1
+        self.invalidate()
         self.document = document
         self.renderer = renderer
         self.params = params
@@ -454,12 +447,10 @@ class PageLoader(QObject):
         """Forget every loaded page (new thresholds or budgets); loads under way are cancelled."""
         self.cache.clear()
         self.generation += 1
-        for worker in self.in_flight.values():
-            worker.cancel()
-        self.in_flight.clear()
-        for worker in self.completing.values():
-            worker.cancel()
-        self.completing.clear()
+        for workers in (self.in_flight, self.completing):
+            for worker in workers.values():
+                worker.cancel()
+            workers.clear()
 
     def close(self) -> None:
         """The window closes: loads under way are cancelled, nothing new starts."""
@@ -538,11 +529,23 @@ class PageLoader(QObject):
         )
         worker.signals.partial.connect(ready)  # the page's own mode
         worker.signals.result.connect(ready)  # every mode
+        worker.signals.error.connect(
+            alive(self, lambda message, exc, g=generation: self._not_completed(bundle, message, g))
+        )
         worker.signals.finished.connect(
             alive(self, lambda w=worker: self.completing.pop(n) if self.completing.get(n) is w else None)
         )
         self.completing[n] = worker
         self.pool.start(worker, priority=5)  # after the page asked for (10), before prefetching (0)
+
+    def _not_completed(self, bundle: PageBundle, message: str, generation: int) -> None:
+        """The completion itself broke: the modes it left say why, instead of waiting forever."""
+        facts = bundle.facts
+        if generation != self.generation or facts is None:
+            return
+        for m in facts.pending_modes():
+            facts.failures[m] = f"{m} text could not be assembled: {message}"
+        self.texts_ready.emit(bundle)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:
