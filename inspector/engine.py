@@ -276,8 +276,9 @@ class PageFacts:
         return view
 
     def ready(self, mode: str) -> bool:
-        """Whether `mode`'s text is assembled: the window shows a page once its own mode is, and
-        assembles the others after it in the worker; a panel reading a mode not ready would wait."""
+        """Whether `mode`'s text is assembled. The window shows a page before its texts and
+        assembles them in a worker (the mode on screen first); a panel that read a mode not
+        ready would wait for it, so it shows that the text is coming instead."""
         texts = self.analysis.texts
         ready = getattr(texts, "ready", None)
         return mode in self._views or ready is None or bool(ready(mode))

@@ -53,8 +53,8 @@ class SessionEvents:
         # (engine.PageBundle | None): the current page as the views show it; the one channel
         # through which page data reaches the panels.
         self.view = Event("view")
-        # (engine.PageBundle): the current view's other modes are assembled now (PageFacts.ready);
-        # the page was shown with its own mode first
+        # (engine.PageBundle): more of the current view's texts are assembled (PageFacts.ready);
+        # a page is shown before its texts
         self.texts = Event("texts")
         self.selection = Event("selection")  # (frozenset[int], source)
         # (decision record | None): a decision mark clicked on the canvas; its glyphs are the selection
@@ -136,7 +136,7 @@ class Session:
         self.events.view.emit(view)
 
     def texts_ready(self, view: PageBundle) -> None:
-        """The worker has assembled the other modes of `view`; the panels that waited show them."""
+        """The worker has assembled more texts of `view`; the panels that waited show them."""
         if view is self.view:
             self.events.texts.emit(view)
 

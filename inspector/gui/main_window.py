@@ -97,7 +97,7 @@ class ColumnScroll(QScrollArea):
 class MainWindow(QMainWindow):
     document_opened = Signal(str)  # path
     open_failed = Signal(str)  # message
-    page_shown = Signal(int)  # a page with its analysis and overlays is on screen
+    page_shown = Signal(int)  # a page with its glyphs, their classes and overlays is on screen
     page_complete = Signal(int)  # … and the text of every mode too (they follow the page)
     page_painted = Signal(int)  # the rendered page is on screen (its analysis may still be running)
 

@@ -280,7 +280,7 @@ def complete_page_job(
             yield Partial(bundle)  # the page's own text, decisions and their layers are in
     if overlays is not None:
         _ = overlays.hit_index  # the first hover does not wait for it either
-    timings["other modes"] = time.perf_counter() - t
+    timings["all modes"] = time.perf_counter() - t
     return bundle
 
 
@@ -425,7 +425,7 @@ class PageLoader(QObject):
         self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
         self.generation = 0
         self.in_flight: dict[int, Worker] = {}
-        self.completing: dict[int, Worker] = {}  # pages shown, their other modes being assembled
+        self.completing: dict[int, Worker] = {}  # pages shown, their texts being assembled
         self._scheduled = 0  # `later` calls not run yet
         from glyphscope.inspector.gui.rendering import render_service
 
@@ -519,7 +519,7 @@ class PageLoader(QObject):
         QTimer.singleShot(0, alive(self, run))
 
     def _complete(self, bundle: PageBundle, generation: int) -> None:
-        """Assemble the other modes of a page sent by page_ready; texts_ready when they are in."""
+        """Assemble the texts of a page sent by page_ready; texts_ready as they come in."""
         n = bundle.page_number
         if generation != self.generation or n in self.completing:
             return

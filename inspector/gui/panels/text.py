@@ -104,14 +104,14 @@ class TextPanel(QWidget):
             self.set_facts(view.facts if view is not None else None)
 
     def _on_texts(self, view: Any) -> None:
-        """The page's other modes are in: a panel that waited for its mode shows it now."""
+        """More of the page's texts are in: a panel that waited for its mode shows it if it came."""
         if self.view is None and view.facts is not None:
             self.set_facts(view.facts)
 
     def set_facts(self, facts: Any) -> None:
         self._updating = True
         try:
-            if facts is None or self.mode in facts.failures or not facts.ready(self.mode):
+            if facts is None or self.mode in facts.failures or not facts.shown_ready(self.mode):
                 self.view = None
                 self.fallback = None
                 self.editor.setPlainText("")
@@ -319,7 +319,7 @@ class TextTabs(QWidget):
             if not (0 <= i < self.tabs.count()):
                 break
             tip, colour = MODE_TIPS.get(mode, mode), default
-            if facts is not None and not facts.ready(mode):
+            if facts is not None and not facts.shown_ready(mode):
                 tip = f"{tip}\nOn this page: being assembled (the page is shown first, its texts follow)"
             elif facts is not None:
                 reason = facts.fallback_reason(mode)
