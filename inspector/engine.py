@@ -531,6 +531,9 @@ class PageBundle:
     error: str | None = None  # why the page could not be interpreted
     render_error: str | None = None
     preview: bool = False  # the rendered image only; the analysed page follows
+    # Every mode's text is in and the window was told (set on the GUI thread when the worker's
+    # last word arrives: `PageFacts.ready` may turn true in the worker before that)
+    texts_complete: bool = False
     timings: dict[str, float] = field(default_factory=dict)
 
 

@@ -132,3 +132,25 @@ def test_texts_that_cannot_be_assembled_say_so_instead_of_waiting(
         assert panel.view is None and "text could not be assembled: RuntimeError: boom" in panel.header.text()
     assert w.bundle.facts.pending_modes() == ()
     assert w.legend.count("glyphs") == len(w.bundle.analysis.page.glyphs)  # the page itself stands
+
+
+def test_the_page_is_complete_on_the_workers_last_word_not_when_its_modes_look_ready(
+    qtbot: Any, window: Any, demo_pdf: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker runs ahead of the signals it sent: every mode may be ready while the GUI thread
+    still handles the `texts` of the first one. page_complete waits for the worker's result."""
+    w = window
+    held = held_back(monkeypatch, w)
+    with qtbot.waitSignal(w.page_shown, timeout=TIMEOUT):
+        w.open_path(demo_pdf, page=2)
+    bundle, facts = w.bundle, w.bundle.facts
+    for mode in MODES:  # as a worker that ran ahead would have
+        facts.view(mode)
+    assert facts.pending_modes() == () and not bundle.texts_complete
+    with qtbot.assertNotEmitted(w.page_complete):
+        w.session.texts_ready(bundle)  # the first `texts`: panels fill in, the page is not complete yet
+    assert w.complete_view is None and w.text_panels["layout"].view is not None
+    with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
+        w.loader._completed(bundle, w.loader.generation)  # the worker's result
+    assert bundle.texts_complete and w.complete_view is bundle
+    held.clear()

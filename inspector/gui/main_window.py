@@ -723,10 +723,9 @@ class MainWindow(QMainWindow):
     def _prefetch_after(self, view: PageBundle) -> None:
         """Prefetch the neighbours of `view` once it has every mode's text: before, they would take
         the CPU from the page on screen."""
-        facts = view.facts
         if view is not self.session.view or self._prefetched is view:
             return
-        if facts is not None and facts.pending_modes():
+        if view.facts is not None and not view.texts_complete:
             return  # again on `texts`
         self._prefetched = view
         n = view.page_number
@@ -736,8 +735,8 @@ class MainWindow(QMainWindow):
     def _complete(self, view: PageBundle, late: bool = False) -> None:
         """page_complete, once the view on screen has the text of every mode (`late`: they came
         after the page, and the status bar says when)."""
-        if view.facts is not None and view.facts.pending_modes():
-            return
+        if view.facts is not None and not view.texts_complete:
+            return  # the worker's last word is still to come (its modes may be ready already)
         if view is self.session.view and self.complete_view is not view:  # once per view shown
             self.complete_view = view
             if late:

@@ -334,6 +334,7 @@ def reassemble_bundle(
     return PageBundle(
         bundle.page_number,
         bundle.boxes,
+        texts_complete=True,  # every mode was assembled above
         analysis=analysis,
         facts=facts,
         overlays=overlays,
@@ -501,9 +502,11 @@ class PageLoader(QObject):
     def _done(self, bundle: PageBundle, generation: int) -> None:
         if generation != self.generation:
             return
+        pending = bundle.facts is not None and bool(bundle.facts.pending_modes())
+        bundle.texts_complete = not pending
         self.cache.put(bundle)
         self.page_ready.emit(bundle)
-        if bundle.facts is not None and bundle.facts.pending_modes():
+        if pending:
             self.later(lambda: self._complete(bundle, generation))
 
     def later(self, start: Callable[[], None]) -> None:
@@ -524,11 +527,10 @@ class PageLoader(QObject):
         if generation != self.generation or n in self.completing:
             return
         worker = Worker(complete_page_job, bundle, self.mode, self.prebuild)
-        ready = alive(
-            self, lambda b, g=generation: self.texts_ready.emit(b) if g == self.generation else None
+        worker.signals.partial.connect(  # the page's own mode
+            alive(self, lambda b, g=generation: self.texts_ready.emit(b) if g == self.generation else None)
         )
-        worker.signals.partial.connect(ready)  # the page's own mode
-        worker.signals.result.connect(ready)  # every mode
+        worker.signals.result.connect(alive(self, lambda b, g=generation: self._completed(b, g)))
         worker.signals.error.connect(
             alive(self, lambda message, exc, g=generation: self._not_completed(bundle, message, g))
         )
@@ -538,6 +540,12 @@ class PageLoader(QObject):
         self.completing[n] = worker
         self.pool.start(worker, priority=5)  # after the page asked for (10), before prefetching (0)
 
+    def _completed(self, bundle: PageBundle, generation: int) -> None:
+        """The worker's last word: every mode is in (the panels that saw one still coming update now)."""
+        if generation == self.generation:
+            bundle.texts_complete = True
+            self.texts_ready.emit(bundle)
+
     def _not_completed(self, bundle: PageBundle, message: str, generation: int) -> None:
         """The completion itself broke: the modes it left say why, instead of waiting forever."""
         facts = bundle.facts
@@ -545,7 +553,7 @@ class PageLoader(QObject):
             return
         for m in facts.pending_modes():
             facts.failures[m] = f"{m} text could not be assembled: {message}"
-        self.texts_ready.emit(bundle)
+        self._completed(bundle, generation)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:
@@ -556,7 +564,7 @@ class PageLoader(QObject):
             boxes = frame_boxes(self.renderer.boxes(page_number))
         except Exception:  # the page still leaves "loading": its error on a page of the engine's size
             boxes = frame_boxes(engine_boxes(self.document, page_number))
-        bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message)
+        bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message, texts_complete=True)
         self.page_ready.emit(bundle)
 
     def prefetch(self, page_numbers: list[int]) -> None:
