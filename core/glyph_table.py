@@ -26,11 +26,13 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from math import copysign
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource, Glyph
+
+T = TypeVar("T")
 
 _new_tuple = tuple.__new__  # Glyph(...) without its Python-level __new__: one C call
 
@@ -272,9 +274,13 @@ class GlyphTable(Sequence[Glyph]):
 
     def run_of(self) -> list[int]:
         """The run index of every glyph (a transient list: build it once per pass)."""
-        out: list[int] = []
-        for r, _, painted in self.run_ranges():
-            out.extend([r] * len(painted))
+        return self.spread(range(len(self.runs)))
+
+    def spread(self, per_run: Iterable[T]) -> list[T]:
+        """One value per run, repeated for each of its glyphs: a per-glyph column of a run field."""
+        out: list[T] = []
+        for value, (_, _, painted) in zip(per_run, self.run_ranges()):
+            out.extend([value] * len(painted))
         return out
 
     def column(self, offset: int) -> array[float]:

@@ -66,19 +66,34 @@ def quad_box(q: Quad) -> tuple[float, float, float, float]:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+def boxes_bounds(
+    boxes: Iterable[tuple[float, float, float, float]],
+) -> tuple[float, float, float, float] | None:
+    """The union of the finite boxes (x0, y0, x1, y1), or None when there is none."""
+    finite = [b for b in boxes if all(math.isfinite(v) for v in b)]
+    if not finite:
+        return None
+    return (
+        min(b[0] for b in finite),
+        min(b[1] for b in finite),
+        max(b[2] for b in finite),
+        max(b[3] for b in finite),
+    )
+
+
 def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | None:
     """The union of the glyphs' finite quad boxes (`GlyphHitIndex.bounds`), read off the page's
     geometry column when it has one: no record, no index, for a canvas that must size itself now."""
     geom = getattr(glyphs, "geom", None)
     if geom is None:
-        return GlyphHitIndex([g.quad for g in glyphs]).bounds
+        return boxes_bounds(quad_box(g.quad) for g in glyphs)
     if not len(glyphs):
         return None
     xs = [geom[k::GEOM_STRIDE] for k in (6, 8, 10, 12)]  # the quad's corners, x then y
     ys = [geom[k::GEOM_STRIDE] for k in (7, 9, 11, 13)]
     if all(math.isfinite(sum(c)) for c in (*xs, *ys)):  # the common case: every glyph placed
         return (min(map(min, xs)), min(map(min, ys)), max(map(max, xs)), max(map(max, ys)))
-    return GlyphHitIndex([g.quad for g in glyphs]).bounds
+    return boxes_bounds(quad_box(g.quad) for g in glyphs)
 
 
 class GlyphHitIndex:
@@ -88,17 +103,7 @@ class GlyphHitIndex:
         self.quads = quads
         self.boxes = [quad_box(q) for q in quads]
         self.grid = GridIndex(self.boxes)
-        finite = [b for b in self.boxes if all(math.isfinite(v) for v in b)]
-        self.bounds: tuple[float, float, float, float] | None = (
-            (
-                min(b[0] for b in finite),
-                min(b[1] for b in finite),
-                max(b[2] for b in finite),
-                max(b[3] for b in finite),
-            )
-            if finite
-            else None
-        )
+        self.bounds = boxes_bounds(self.boxes)
 
     def hit(self, p: Point, radius: float = 0.0) -> int | None:
         best: int | None = None

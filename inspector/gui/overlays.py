@@ -569,10 +569,7 @@ def _word_gaps_layer(facts: PageFacts, mode: str) -> LayerDrawing:
 def _heights(glyphs: Sequence[Any]) -> list[float]:
     """Every glyph's box height (off the runs when the page has its columns)."""
     if isinstance(glyphs, GlyphTable):
-        heights: list[float] = []
-        for _, run, painted in glyphs.run_ranges():
-            heights.extend([run.height] * len(painted))
-        return heights
+        return glyphs.spread(run.height for run in glyphs.runs)
     return [g.height for g in glyphs]
 
 

@@ -50,14 +50,14 @@ def chain_tokens(page: Any) -> list[int]:
     forms = page.forms
     glyphs = page.glyphs
     if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-        out: list[int] = []
-        for r, run, painted in glyphs.run_ranges():
-            if not run.form_path:
-                token = glyphs.run_token[r]
-            else:
-                token = forms[run.form_use].token_index if 0 <= run.form_use < len(forms) else -1
-            out.extend([token] * len(painted))
-        return out
+        return glyphs.spread(
+            token
+            if not run.form_path
+            else forms[run.form_use].token_index
+            if 0 <= run.form_use < len(forms)
+            else -1
+            for run, token in zip(glyphs.runs, glyphs.run_token)
+        )
     out = []
     for g in glyphs:
         if not g.form_path:
