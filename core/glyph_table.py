@@ -16,8 +16,9 @@ row of columns instead:
 About 140 bytes per glyph, ~32 per run. `table[i]` / iteration give `Glyph` records equal field by field
 to the ones the interpreter used to build; a holder that reads them over and over (the
 window) calls `keep_records()` so each is built once. The engine's own passes read the
-columns (`centres`, `run_of`) and never keep records, so a page held by the command line,
-triage or a benchmark stays at the columns' size.
+columns (`centres`, `run_of`) and never keep records, and plain mode reads `FlowGlyph`s
+(seven fields): a page held by the command line, triage or a benchmark stays at the
+columns' size, and its plain text costs no whole record.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point
-from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph import DecodeSource, FlowFields, FlowGlyph, Glyph
 
 T = TypeVar("T")
 
@@ -260,6 +261,38 @@ class GlyphTable(Sequence[Glyph]):
 
     # ------------------------------------------------------------ columns for the passes
 
+    def flow_glyphs(self, indices: Iterable[int]) -> list[FlowGlyph]:
+        """The FlowGlyph records of `indices` (increasing paint indices): records_at's walk,
+        seven fields instead of 29."""
+        starts, runs, geom, unicode = self.run_start, self.runs, self.geom, self.unicode
+        last = len(starts) - 1
+        n = len(unicode)
+        out: list[FlowGlyph] = []
+        append = out.append
+        start = end = 0  # the first index always looks its run up
+        for i in indices:
+            if not start <= i < end:
+                r = bisect_right(starts, i) - 1
+                start, end = starts[r], starts[r + 1] if r < last else n
+                run = runs[r]
+                height, direction, wmode = run.height, run.direction, run.wmode
+            k = i * GEOM_STRIDE
+            append(
+                _new_tuple(
+                    FlowGlyph,
+                    (
+                        i,
+                        unicode[i],
+                        (geom[k], geom[k + 1]),
+                        (geom[k + 2], geom[k + 3]),
+                        height,
+                        direction,
+                        wmode,
+                    ),
+                )
+            )
+        return out
+
     def run_at(self, i: int) -> int:
         """The run glyph i belongs to."""
         return bisect_right(self.run_start, i) - 1
@@ -411,6 +444,18 @@ def subset(glyphs: Sequence[Glyph], indices: Sequence[int]) -> Sequence[Glyph]:
     if isinstance(glyphs, GlyphTable):
         return GlyphView(glyphs, array("q", indices))
     return tuple(glyphs[i] for i in indices)
+
+
+def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:
+    """`glyphs` as a text flow reads them: FlowGlyph records off a view's columns when its
+    table keeps no records and no run writes vertically (the vertical path reads whole
+    records: quads, centres); the records themselves otherwise."""
+    if isinstance(glyphs, GlyphView) and glyphs._records() is None:
+        table = glyphs.table
+        if not any(run.wmode for run in table.runs):
+            with gc_paused():  # many young tuples at once
+                return table.flow_glyphs(glyphs.indices)
+    return tuple(glyphs)
 
 
 def paint_indices(glyphs: Sequence[Glyph]) -> tuple[int, ...]:

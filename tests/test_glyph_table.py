@@ -6,11 +6,12 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
+from glyphscope.core.assembly import assemble
 from glyphscope.core.document import open_document
-from glyphscope.core.glyph import DecodeSource, Glyph
-from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable, GlyphView
+from glyphscope.core.glyph import DecodeSource, FlowGlyph, Glyph
+from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable, GlyphView, flow_glyphs
 from glyphscope.core.passes import classify, cull, dedupe
-from tests.pdfbuild import make_pdf, to_bytes
+from tests.pdfbuild import helvetica, identity_h_font, identity_tounicode, make_pdf, to_bytes
 
 # Two strings (two runs), the second in a 2× text matrix with Tc/Tw/Tz/Ts set, and the word "Bold" painted
 # twice 0.3 pt apart (fake bold: the second copy is a duplicate).
@@ -91,6 +92,47 @@ def test_views_and_kept_records(page):
     page.glyphs.keep_records()
     assert page.glyphs[3] is page.glyphs[3]  # built once when a holder asks to keep them
     assert next(iter(c.visible)) is page.glyphs[0]
+
+
+def test_plain_mode_reads_light_records_with_the_records_values(page):
+    visible = classify(page).visible
+    light = flow_glyphs(visible)
+    assert all(type(f) is FlowGlyph for f in light)
+    assert page.glyphs._records is None  # made from the columns, not from records
+    records = tuple(visible)
+    assert [f.paint_index for f in light] == [g.paint_index for g in records] == [*range(13)]
+    for f, g in zip(light, records):
+        assert tuple(f) == (g.paint_index, g.unicode, g.origin, g.glyph_end, g.height, g.direction, g.wmode)
+    assert light[7].origin == pytest.approx(records[7].origin) and light[7].unicode == " "
+    # the text and every decision the same as from whole records (a tuple takes that path)
+    box = page.boxes.visible_box
+    from_columns = assemble(visible, "plain", visible_box=box)
+    from_records = assemble(records, "plain", visible_box=box)
+    assert page.glyphs._records is None
+    assert from_columns.text == from_records.text == "Hi you\na b\nBold"
+    assert list(from_columns.decisions) == list(from_records.decisions)
+    assert len(from_columns.decisions) == 10 * 2 + 2  # 12 pairs: 10 on a line (break + gap), 2 breaks
+
+
+def test_flows_get_whole_records_when_kept_or_written_vertically(page):
+    page.glyphs.keep_records()
+    visible = classify(page).visible
+    kept = flow_glyphs(visible)
+    assert kept[0] is page.glyphs[0]  # the window keeps records: the flow reads them
+
+    def vertical_font(pdf: pikepdf.Pdf) -> pikepdf.Dictionary:
+        f = identity_h_font(pdf, tounicode=identity_tounicode())
+        f.Encoding = pikepdf.Name("/Identity-V")
+        return f
+
+    content = b"BT /F1 12 Tf 100 700 Td (ab) Tj ET BT /F2 12 Tf 300 700 Td <00410042> Tj ET"
+    pdf = make_pdf([content], {"/F1": helvetica, "/F2": vertical_font})
+    mixed = open_document(to_bytes(pdf)).interpret(1)
+    visible = classify(mixed).visible
+    records = flow_glyphs(visible)  # the vertical path reads quads: whole records for all
+    assert [type(g) for g in records] == [Glyph] * 4
+    assert [g.wmode for g in records] == [0, 0, 1, 1]
+    assert assemble(visible, "plain", visible_box=mixed.boxes.visible_box).text == "ab AB"
 
 
 def test_column_passes_answer_like_the_record_passes(page):

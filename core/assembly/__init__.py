@@ -57,9 +57,11 @@ def assemble(
 ) -> PageText:
     """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
     spans = span_index(actual_text, params.actual_text)
-    # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept as it is)
+    # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept
+    # as it is); plain mode reads lighter records of its own (glyph_table.flow_glyphs).
     with gc_paused():  # records made from the page's columns are many young objects: no collector passes
-        visible = tuple(visible)
+        if mode != "plain":
+            visible = tuple(visible)
         text = _assemble(visible, mode, params, visible_box, structure, spans)
         return text if params.visual_order else logical_order(text)  # right-to-left lines (issue 12)
 

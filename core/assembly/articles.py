@@ -17,7 +17,7 @@ from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.decisions import ArticleBeadRecord, ArticleOrderDecision
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
 from glyphscope.core.structure import PageStructure
 
@@ -76,7 +76,7 @@ def articles_text(
         use = article_use(structure, visible)
     out = TextBuilder(params, actual_text=spans)
     oi = out.decide(use.decision)
-    prev: Glyph | None = None
+    prev: FlowFields | None = None
     for n, (bead, members) in enumerate(zip(use.beads, use.members)):
         quad = _quad(bead)
         bi = out.decide(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import NamedTuple
 
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields
 
 # Inclusive code-point ranges counted as CJK for the no-space rule (spec §9). Kangxi and CJK
 # radicals are added on purpose: broken fonts often map ideographs to them. Hangul is NOT here:
@@ -65,7 +65,7 @@ _INFO_CACHE: dict[str, TextInfo] = {}
 _INFO_CACHE_LIMIT = 200_000  # distinct glyph strings; hostile files cannot grow it without bound
 
 
-def text_info(g: Glyph) -> TextInfo:
+def text_info(g: FlowFields) -> TextInfo:
     found = _INFO_CACHE.get(g.unicode)
     if found is None:
         text = _text_of(g.unicode)
@@ -95,6 +95,6 @@ def expand_ligatures(text: str) -> str | None:
     return "".join(LIGATURES.get(ch, ch) for ch in text)
 
 
-def glyph_text(g: Glyph) -> str:
+def glyph_text(g: FlowFields) -> str:
     """What the glyph contributes: unresolved is one space; control breaks become spaces."""
     return text_info(g).text

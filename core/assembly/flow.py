@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar, cast
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
 from glyphscope.core.assembly.decisions import (
@@ -19,13 +20,15 @@ from glyphscope.core.assembly.page_text import TextBuilder
 from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.vertical import vertical_columns
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
+
+F = TypeVar("F", bound=FlowFields)
 
 
 def join_pair(
-    prev: Glyph,
-    cur: Glyph,
+    prev: FlowFields,
+    cur: FlowFields,
     out: TextBuilder,
     params: Parameters,
     before: TextInfo | None = None,
@@ -56,8 +59,8 @@ def join_pair(
         out.generated(" ", j)
 
 
-def wmode_runs(glyphs: Sequence[Glyph]) -> list[tuple[bool, Sequence[Glyph]]]:
-    runs: list[tuple[bool, Sequence[Glyph]]] = []
+def wmode_runs(glyphs: Sequence[F]) -> list[tuple[bool, Sequence[F]]]:
+    runs: list[tuple[bool, Sequence[F]]] = []
     start = 0
     for i in range(1, len(glyphs) + 1):
         if i == len(glyphs) or (glyphs[i].wmode == 1) != (glyphs[start].wmode == 1):
@@ -132,8 +135,8 @@ def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
 
 
 def _join_vertical(
-    run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
-) -> Glyph | None:
+    run: Sequence[Glyph], prev: FlowFields | None, out: TextBuilder, params: Parameters
+) -> FlowFields | None:
     """Columns right to left, top to bottom; one break per column change, no geometric spaces."""
     if laid_out_sideways(run):
         return _join_horizontal(_as_horizontal(run), prev, out, params)
@@ -163,24 +166,27 @@ def _join_vertical(
 
 
 def join_flow(
-    glyphs: Sequence[Glyph], out: TextBuilder, params: Parameters, prev: Glyph | None = None
-) -> Glyph | None:
+    glyphs: Sequence[FlowFields], out: TextBuilder, params: Parameters, prev: FlowFields | None = None
+) -> FlowFields | None:
     """Emit glyphs in the given order; vertical-writing runs take their own path.
 
     `prev` continues from text already emitted (pairs across the boundary are decided
-    with the same rules). Returns the last glyph emitted.
+    with the same rules). Returns the last glyph emitted. Vertical runs come as `Glyph`
+    records (their path reads quads; flow_glyphs makes light records only without them).
     """
     for vertical, run in wmode_runs(glyphs):
         if vertical:
-            prev = _join_vertical(run, prev, out, params)
+            if not isinstance(run[0], Glyph):
+                raise TypeError("a vertical-writing run needs Glyph records")
+            prev = _join_vertical(cast(Sequence[Glyph], run), prev, out, params)
         else:
             prev = _join_horizontal(run, prev, out, params)
     return prev
 
 
 def _join_horizontal(
-    run: Sequence[Glyph], prev: Glyph | None, out: TextBuilder, params: Parameters
-) -> Glyph | None:
+    run: Sequence[FlowFields], prev: FlowFields | None, out: TextBuilder, params: Parameters
+) -> FlowFields | None:
     # Each glyph's text facts are looked up once and serve both pairs it belongs to
     # (a glyph of a replacement span: the span's text, see core/assembly/actual_text.py).
     info_of = text_info if out.actual is None else out.info

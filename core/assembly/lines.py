@@ -11,7 +11,7 @@ from glyphscope.core.assembly.decisions import (
     LINE_BREAK_VERDICTS,
     LineBreakDecision,
 )
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
 
 BACKWARD_JUMP = 3.0
@@ -25,7 +25,7 @@ LineBreakMeasure: TypeAlias = tuple[int, float, float, float]
 """What the rule found for one pair: (verdict code (LINE_BREAK_VERDICTS), displacement d, height, gap)."""
 
 
-def line_break_measure(prev: Glyph, cur: Glyph, line_break: float) -> LineBreakMeasure:
+def line_break_measure(prev: FlowFields, cur: FlowFields, line_break: float) -> LineBreakMeasure:
     """New line iff |d| > line_break × max(heights), d = Δorigin · normal(prev.direction).
 
     The larger height keeps a big word and its tiny caption on one line; the
@@ -67,7 +67,7 @@ def line_break_record(
     )
 
 
-def line_break_decision(prev: Glyph, cur: Glyph, params: Parameters) -> LineBreakDecision:
+def line_break_decision(prev: FlowFields, cur: FlowFields, params: Parameters) -> LineBreakDecision:
     """The line-break rule's record for one pair (see `line_break_measure`)."""
     code, displacement, height, gap = line_break_measure(prev, cur, params.line_break)
     return line_break_record(

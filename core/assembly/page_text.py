@@ -37,7 +37,7 @@ from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionCol
 from glyphscope.core.assembly.decisions import Decision, LigatureDecision
 from glyphscope.core.assembly.lines import LineBreakMeasure
 from glyphscope.core.assembly.words import WordGapMeasure
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 
@@ -215,7 +215,7 @@ class TextBuilder:
         self._start[p] = start
         self._length[p] = n
 
-    def glyph(self, g: Glyph, text: str | None = None) -> int:
+    def glyph(self, g: FlowFields, text: str | None = None) -> int:
         """Emit the glyph's text (`text` when the caller already has it); returns its length."""
         if self.actual is not None:
             s = self.actual.span_of(g.paint_index)
@@ -246,14 +246,14 @@ class TextBuilder:
 
     # ------------------------------------------------------------ ActualText spans
 
-    def same_span(self, a: Glyph, b: Glyph) -> bool:
+    def same_span(self, a: FlowFields, b: FlowFields) -> bool:
         """Both glyphs in one replacement span: no pair decision is taken between them."""
         if self.actual is None:
             return False
         s = self.actual.span_of(a.paint_index)
         return s >= 0 and s == self.actual.span_of(b.paint_index)
 
-    def info(self, g: Glyph) -> TextInfo:
+    def info(self, g: FlowFields) -> TextInfo:
         """The text facts the pair rules use for g: its span's replacement when it is in one."""
         if self.actual is not None:
             s = self.actual.span_of(g.paint_index)
@@ -267,7 +267,7 @@ class TextBuilder:
                     return info
         return text_info(g)
 
-    def _span_glyph(self, g: Glyph, s: int) -> int:
+    def _span_glyph(self, g: FlowFields, s: int) -> int:
         """The span's text at its first emitted glyph; nothing for its other glyphs."""
         raw = glyph_text(g)  # what the glyph would have written (callers may pass the span's text)
         p = g.paint_index

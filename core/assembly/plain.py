@@ -8,6 +8,7 @@ from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import flow_glyphs
 from glyphscope.core.params import Parameters
 
 
@@ -15,5 +16,5 @@ def plain_text(
     visible: Sequence[Glyph], params: Parameters, mode: str = "plain", spans: ActualTextSpans | None = None
 ) -> PageText:
     out = TextBuilder(params, actual_text=spans)
-    join_flow(visible, out, params)
+    join_flow(flow_glyphs(visible), out, params)  # the page's own order: light records do
     return out.build(mode)

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from glyphscope.core.assembly.chars import TextInfo
 from glyphscope.core.assembly.decisions import WG_EXISTING_SPACE, WG_INSERTED
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
 
 TRACKING_SPREAD = 0.20
@@ -141,7 +141,7 @@ def letter_spacing(
 
 
 def track(
-    glyphs: Sequence[Glyph],
+    glyphs: Sequence[FlowFields],
     infos: Sequence[TextInfo],
     measures: list[WordGapMeasure | None],
     params: Parameters,

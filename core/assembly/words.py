@@ -16,7 +16,7 @@ from glyphscope.core.assembly.decisions import (
     WORD_GAP_VERDICTS,
     WordGapDecision,
 )
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
 
 WordGapMeasure: TypeAlias = tuple[int, float, float, float]
@@ -25,8 +25,8 @@ tracking is kept only where the verdict compared it (`inserted`, `tracking`), el
 
 
 def word_gap_measure(
-    prev: Glyph,
-    cur: Glyph,
+    prev: FlowFields,
+    cur: FlowFields,
     params: Parameters,
     before: TextInfo | None = None,
     after: TextInfo | None = None,
@@ -83,8 +83,8 @@ def word_gap_record(
 
 
 def word_gap_decision(
-    prev: Glyph,
-    cur: Glyph,
+    prev: FlowFields,
+    cur: FlowFields,
     params: Parameters,
     before: TextInfo | None = None,
     after: TextInfo | None = None,
