@@ -14,8 +14,8 @@ before a content stream is tokenised its decoded length is measured here:
   cannot be bounded and is refused.
 
 Within the budget the caller lets pikepdf parse the stream as usual (qpdf's
-tolerant decoding and warnings are unchanged). Over it, the measured prefix
-(at most the budget) is what is left to tokenise.
+tolerant decoding is unchanged; `parse_instructions` keeps its warnings in). Over it, the measured prefix (at most the budget) is what is
+left to tokenise.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import threading
+import warnings
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -168,6 +170,29 @@ def measure(streams: Sequence[Any], budget: int) -> Measured:
     return Measured(total, False, bytes(kept), "")
 
 
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_instructions(target: Any) -> list[Any]:
+    """Tokenise a page's or a stream's content, pikepdf's warnings kept in.
+
+    Reading a form that ends inside a string, array or dictionary, pikepdf warns
+    "Unexpected end of stream" (and drops the unfinished object with all that follows);
+    qpdf records the same damage on the document ("EOF while reading token"), which
+    becomes the page's finding. The warning would only reach whoever watches stderr.
+    `catch_warnings` swaps process-wide state, so readers take turns (the window
+    interprets in several threads); a warning that is not the parser's (another
+    thread's, meanwhile) is passed on as it came.
+    """
+    with _PARSE_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        instructions = list(pikepdf.parse_content_stream(target))
+    for w in caught:
+        if not w.filename.endswith("_content_stream.py"):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return instructions
+
+
 def truncated_instructions(prefix: bytes, scratch: pikepdf.Pdf) -> list[Any]:
     """Tokenise the prefix of an over-budget content stream, cut after its last whitespace.
 
@@ -178,4 +203,4 @@ def truncated_instructions(prefix: bytes, scratch: pikepdf.Pdf) -> list[Any]:
     data = prefix[: cut + 1] if cut >= 0 else b""
     if not data:
         return []
-    return list(pikepdf.parse_content_stream(pikepdf.Stream(scratch, data)))
+    return parse_instructions(pikepdf.Stream(scratch, data))

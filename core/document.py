@@ -18,7 +18,7 @@ from typing import Any
 
 import pikepdf
 
-from glyphscope.core.content import content_streams, measure, truncated_instructions
+from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
 from glyphscope.core.fonts.loader import FontCache
@@ -415,7 +415,7 @@ class Document:
                         [] if measured.refused else truncated_instructions(measured.prefix, pikepdf.new())
                     )
                 else:
-                    parsed = pikepdf.parse_content_stream(target)
+                    parsed = parse_instructions(target)
             except (QpdfError, ValueError, TypeError):
                 return []
             out = []
@@ -556,4 +556,6 @@ def _short_warning(text: str, path: str | None) -> str:
     if path and text.startswith(path):
         text = text[len(path) :].lstrip(":, ")
     text = _BYTES_SOURCE.sub("", text).lstrip(":, ")  # qpdf names an in-memory file by its repr
+    if text.endswith("EOF while reading token") and "(content" in text:
+        text += " (the content ends inside an unfinished string, array or dictionary: it is lost)"
     return f"damaged file repaired by qpdf: {text}" if text else ""

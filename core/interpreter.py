@@ -19,7 +19,7 @@ from typing import Any
 import pikepdf
 
 from glyphscope.core.actual_text import ActualTextSpan, replacement_of
-from glyphscope.core.content import content_streams, measure, truncated_instructions
+from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.loader import FontCache
@@ -403,7 +403,7 @@ class PageInterpreter:
                 return []
         self.content_bytes_left -= measured.decoded_bytes
         try:
-            return list(pikepdf.parse_content_stream(target))
+            instructions = parse_instructions(target)
         except (QpdfError, ValueError, TypeError) as exc:
             if self.frame.form_path:
                 self.diag.add(
@@ -420,6 +420,7 @@ class PageInterpreter:
                     f"{what} could not be read: {_one_line(exc)}",
                 )
             return None
+        return instructions
 
     def _record_budget(self, exc: BudgetExceeded) -> None:
         """The page's one budget finding: which budget, its limit, and where the page stopped."""

@@ -140,6 +140,28 @@ def test_qpdf_runtime_error_in_a_form_and_a_font_stays_on_the_page():
     assert unreadable and unreadable[0].form_path == ("/Fm",)
 
 
+@pytest.mark.parametrize("in_form", [False, True])
+def test_content_ending_inside_a_string_is_a_finding_not_a_python_warning(in_form):
+    unfinished = b"BT /F1 9 Tf 10 10 Td (kept) Tj (lost Tj ET"
+    pdf = make_pdf([b"/Fm Do" if in_form else unfinished])
+    if in_form:
+        form = pdf.make_stream(unfinished)
+        form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 612, 792]
+        pdf.pages[0].Resources.XObject = pikepdf.Dictionary(Fm=form)
+    doc = open_document(to_bytes(pdf))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pikepdf warns "Unexpected end of stream" reading a form
+        page = doc.interpret(1)
+        listed = doc.instructions(1, ("/Fm",) if in_form else ())
+    assert "".join(g.unicode for g in page.glyphs) == "kept"
+    assert [i.operator for i in listed] == ["BT", "Tf", "Td", "Tj"]  # the string and all after it: gone
+    (finding,) = [d for d in page.diagnostics if "EOF while reading token" in d.message]
+    assert finding.kind is DiagnosticKind.DAMAGED_FILE_REPAIRED
+    assert finding.message.endswith(
+        "(the content ends inside an unfinished string, array or dictionary: it is lost)"
+    )
+
+
 def test_library_warnings_become_one_glyphscope_line_each(tmp_path, monkeypatch):
     path = tmp_path / "plain.pdf"
     path.write_bytes(to_bytes(make_pdf([b"BT /F1 12 Tf 72 700 Td (x) Tj ET"])))
