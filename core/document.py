@@ -22,6 +22,7 @@ from glyphscope.core.content import content_streams, measure, parse_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
 from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
 from glyphscope.core.interpreter import DocumentBudget, PageInterpreter, QpdfError, finish_forms
@@ -156,7 +157,7 @@ def _format_operand(value: Any, limit: int = 80) -> str:
     elif isinstance(value, Decimal):
         out = f"{float(value):g}"
     else:
-        out = str(value)
+        out = pdf_text(value)
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
@@ -424,7 +425,7 @@ class Document:
                     out.append(Instruction(i, "BI…EI", "(inline image)"))
                 else:
                     operands = " ".join(_format_operand(v) for v in ins.operands)
-                    out.append(Instruction(i, str(ins.operator), operands))
+                    out.append(Instruction(i, pdf_text(ins.operator), operands))
             return out
 
     def close(self) -> None:

@@ -23,7 +23,7 @@ from glyphscope.core.content import content_streams, measure, parse_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.loader import FontCache
-from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 from glyphscope.core.geometry import (
     IDENTITY,
     Matrix,
@@ -153,6 +153,10 @@ _NONE = "-"
 """Signature of the operators that take no operands (q, Q, BT, n, f, W …): whatever junk stands
 before them is never read, so it is not even fetched from pikepdf."""
 _NO_OPERANDS: list[Any] = []
+
+FLT_MAX = 3.4028234663852886e38
+"""A path coordinate beyond a double is read as the largest single-precision float, as MuPDF
+reads every real (ISO 32000-1 Annex C gives ±3.403 × 10^38 as the reals' range)."""
 
 _ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
 _NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
@@ -505,7 +509,10 @@ class PageInterpreter:
                 self._over_ops_or_time(index, page_level)
             # Inline images come as ContentStreamInlineImage with the operator "INLINE IMAGE":
             # ignored like every operator that cannot affect text (most of a drawing's stream).
-            op = str(ins.operator)
+            try:
+                op = str(ins.operator)
+            except UnicodeDecodeError:
+                op = pdf_text(ins.operator)
             entry = table.get(op)
             if entry is None:
                 if op in ignored or self.compat_depth:
@@ -601,7 +608,7 @@ class PageInterpreter:
             elif kind == _NAME:
                 if not isinstance(value, pikepdf.Name):
                     return self._bad_type(op, value, "a name")
-                out.append(str(value))
+                out.append(pdf_text(value))
             else:
                 out.append(value)
         return out
@@ -818,7 +825,7 @@ class PageInterpreter:
         # Everything between the previous handled instruction and here is path construction
         # (ignored by the loop); a colour set inside the path (handled) or a budget check
         # (which notes the index) may stand in between: then read back op by op.
-        while start > 0 and str(stream[start - 1].operator) in _PATH_OR_STATE:
+        while start > 0 and pdf_text(stream[start - 1].operator) in _PATH_OR_STATE:
             start -= 1
         if start >= end:
             return (), first_rule, first_at
@@ -839,10 +846,17 @@ class PageInterpreter:
         k = start - 1  # the instruction a token belongs to: counted by operators
         for token in tokens:
             try:
-                v.append(float(token))
-                continue
+                x = float(token)
             except ValueError:
                 pass
+            else:
+                if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
+                    if x != x:
+                        bad = True  # NaN
+                        continue
+                    x = math.copysign(FLT_MAX, x)
+                v.append(x)
+                continue
             op = token.decode("latin-1")
             if op not in _PATH_OR_STATE:
                 bad = True  # an operand of another type (a name, an array): not a number
@@ -994,7 +1008,7 @@ class PageInterpreter:
         if depth > 4:
             return "unknown"
         if isinstance(cs, pikepdf.Name):
-            name = str(cs)
+            name = pdf_text(cs)
             found = _DEVICE_FAMILIES.get(name)
             if found is not None:
                 return found
@@ -1003,7 +1017,7 @@ class PageInterpreter:
             target = spaces.get(name) if isinstance(spaces, pikepdf.Dictionary) else None
             return self._colour_space_family(target, depth + 1) if target is not None else "unknown"
         if isinstance(cs, pikepdf.Array) and len(cs) > 0:
-            head = str(cs[0])
+            head = pdf_text(cs[0])
             if head == "/ICCBased" and len(cs) > 1 and isinstance(cs[1], pikepdf.Stream):
                 n = cs[1].get("/N")
                 if isinstance(n, int) and n in _ICC_FAMILIES:
@@ -1320,7 +1334,7 @@ class PageInterpreter:
             try:
                 res = self.frame.resources
                 table = res.get("/Properties") if res is not None else None
-                props = table.get(str(props)) if table is not None else None
+                props = table.get(props) if table is not None else None  # by the name itself: any bytes
             except (QpdfError, AttributeError, TypeError):
                 props = None
         if isinstance(props, pikepdf.Dictionary):

@@ -7,6 +7,8 @@ described by `glyphscope/inspector/schemas/<command>.schema.json`.
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -22,6 +24,31 @@ DIGITS = 3
 SCHEMA_VERSION = 1
 """Version of the JSON shapes (all commands): raised when a key is removed or changes meaning."""
 GLYPH_SETS = ("raw", "visible", "all")
+
+
+def to_json(obj: Any, indent: int | None = 1) -> str:
+    """`json.dumps(obj, ensure_ascii=False, indent=indent)`, always valid JSON.
+
+    A hostile matrix or a 400-digit number overflows a double: Python would write the
+    bare `Infinity` / `NaN` no strict parser reads. An infinity is written as the largest
+    double of its sign (still "beyond any page"), a NaN as null.
+    """
+    try:
+        return json.dumps(obj, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(obj), ensure_ascii=False, indent=indent, allow_nan=False)
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float):
+        if obj != obj:
+            return None
+        return obj if obj - obj == 0.0 else math.copysign(sys.float_info.max, obj)
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 def _r(x: float) -> float:
@@ -140,15 +167,15 @@ def write_glyphs_json(
 ) -> None:
     """`glyphs_json` written to `out` as it is made: memory stays constant beyond the glyph records.
 
-    The bytes are those of `json.dumps(glyphs_json(...), ensure_ascii=False, indent=1)` plus a
-    newline (one JSON shape, whether streamed or not).
+    The bytes are those of `to_json(glyphs_json(...))` plus a newline (one JSON shape,
+    whether streamed or not).
     """
-    head = json.dumps(_glyphs_head(file, page, name, params, warnings), ensure_ascii=False, indent=1)
+    head = to_json(_glyphs_head(file, page, name, params, warnings))
     batch = [head[: -len("\n}")], ',\n "glyphs": [']
     size = 0
     first = True
     for row in glyph_rows(classified, name):
-        text = json.dumps(row, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+        text = to_json(row).replace("\n", "\n  ")
         batch.append(("\n  " if first else ",\n  ") + text)
         first = False
         size += len(text)

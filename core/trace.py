@@ -25,6 +25,7 @@ import pikepdf
 
 from glyphscope.core.document import Document, _format_operand, _inherited
 from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
 from glyphscope.core.interpreter import PageInterpreter
 
@@ -126,7 +127,7 @@ class TracingInterpreter(PageInterpreter):
         if len(self.steps) >= MAX_TRACE_STEPS:
             self.truncated = True
             return None
-        op = str(ins.operator)
+        op = pdf_text(ins.operator)
         if isinstance(ins, pikepdf.ContentStreamInlineImage):
             op, operands = "BI…EI", "(inline image)"
         else:

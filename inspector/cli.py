@@ -89,9 +89,9 @@ def _document(**fields: Any) -> dict[str, Any]:
 
 def _write_json(obj: Any, out: str | None = None) -> None:
     """UTF-8 JSON to the file `out`, or to stdout (no `out`, or `-`)."""
-    import json
+    from glyphscope.core.serialize import to_json
 
-    cli_io.write_output(out, (json.dumps(obj, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+    cli_io.write_output(out, (to_json(obj) + "\n").encode("utf-8"))
 
 
 def _open(args: argparse.Namespace) -> Document:

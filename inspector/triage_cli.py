@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import re
 import sys
 import tempfile
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from glyphscope.core.limits import Limits
-from glyphscope.core.serialize import output_header
+from glyphscope.core.serialize import output_header, to_json
 from glyphscope.core.triage import TriageRow, sort_rows
 from glyphscope.core.triage.batch import iter_triage
 from glyphscope.core.triage.inputs import content_sha256, expand_inputs
@@ -280,7 +279,7 @@ def run_triage(args: argparse.Namespace) -> int:
                     row = _stdin_row(row, str(spool))
                 if sink is not None:
                     shown = anonymise_row(row) if anonymise else row
-                    sink.write(json.dumps(shown.to_json(), ensure_ascii=False) + "\n")
+                    sink.write(to_json(shown.to_json(), indent=None) + "\n")
                     sink.flush()
                 summary.add(row)
                 if keep_rows:
@@ -384,7 +383,7 @@ def _write_reports(
             report |= {"interrupted": True, "left": left}
         if anonymise:
             report["anonymised"] = True
-        text = json.dumps(report, ensure_ascii=False, indent=1) + "\n"
+        text = to_json(report) + "\n"
         cli_io.write_output(json_out, text.encode("utf-8"))
         if not cli_io.is_stdout(json_out):
             cli_io.note(args, f"JSON report written to {json_out}")

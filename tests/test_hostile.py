@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import sys
 import warnings
 import zlib
 
@@ -160,6 +161,76 @@ def test_content_ending_inside_a_string_is_a_finding_not_a_python_warning(in_for
     assert finding.message.endswith(
         "(the content ends inside an unfinished string, array or dictionary: it is lost)"
     )
+
+
+def test_names_and_operators_that_are_not_utf8_cost_their_operator_not_the_page():
+    from glyphscope.core.trace import trace_page
+
+    content = b"/G#FF gs BT /F1 12 Tf 72 700 Td (Hel) Tj \xff /T#E9 1 Tf /F1 12 Tf (lo) Tj ET"
+    doc = open_document(to_bytes(make_pdf([content])))
+    page = doc.interpret(1)
+    assert "".join(g.unicode for g in page.glyphs) == "Hello"
+    messages = [d.message for d in page.diagnostics]
+    assert "unknown operator '\xff' skipped" in messages  # as the file writes it, read as Latin-1
+    assert not [d for d in page.diagnostics if d.kind is DiagnosticKind.PAGE_FAILED]
+    listed = doc.instructions(1)
+    assert [(i.operator, i.operands) for i in listed[:1]] == [("gs", "/G#ff")]
+    assert [i.operator for i in listed][5:7] == ["\xff", "Tf"] and listed[6].operands == "/T#e9 1"
+    trace = trace_page(doc, 1)
+    assert [s.operator for s in trace.steps][5] == "\xff" and trace.glyph_count == 5
+
+
+BEYOND_A_DOUBLE = b"1" + b"0" * 400 + b".0"  # read as a double: infinity
+
+
+def _strict_json(data: bytes):
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(data, parse_constant=refuse)
+
+
+def test_a_clip_wider_than_a_double_clips_like_the_largest_float(tmp_path):
+    content = b"q 0 0 %s %s re W n BT /F1 12 Tf 72 700 Td (Hello) Tj ET Q" % (
+        BEYOND_A_DOUBLE,
+        BEYOND_A_DOUBLE,
+    )
+    path = tmp_path / "wide-clip.pdf"
+    path.write_bytes(to_bytes(make_pdf([content])))
+    page = open_document(path).interpret(1)
+    (clip,) = page.clips
+    xs = sorted({x for polygon in clip.path.polygons for x, _ in polygon})
+    assert xs == [0.0, 3.4028234663852886e38]  # as MuPDF reads reals: not infinity, so 72 lies inside
+    code, out, _ = run_cli("text", str(path))
+    assert (code, out) == (0, b"Hello")
+
+
+def test_json_output_is_strict_json_when_numbers_overflow(tmp_path):
+    # glyph positions beyond a double: 1e300 × 1e10
+    content = b"1e300 0 0 1e300 0 0 cm BT /F1 12 Tf 1e10 0 Td (x) Tj ET".replace(
+        b"1e300", b"1" + b"0" * 300 + b".0"
+    )
+    content = content.replace(b"1e10", b"10000000000.0")
+    path = tmp_path / "overflow.pdf"
+    path.write_bytes(to_bytes(make_pdf([content])))
+    code, out, _ = run_cli("glyphs", str(path), "--page", "1", "--set", "all", "--json")
+    assert code == 0
+    (row,) = _strict_json(out)["glyphs"]
+    assert row["origin"][0] == sys.float_info.max  # an infinity is written as the largest double
+    for command in ("decisions", "diagnostics"):
+        code, out, _ = run_cli(command, str(path), "--page", "1", "--json")
+        assert code == 0 and _strict_json(out)
+
+
+def test_to_json_writes_infinities_as_the_largest_double_and_nan_as_null():
+    from glyphscope.core.serialize import to_json
+
+    text = to_json({"a": [float("inf"), -float("inf"), float("nan"), 1.5, True], "b": (2.0,)}, indent=None)
+    assert _strict_json(text.encode()) == {
+        "a": [sys.float_info.max, -sys.float_info.max, None, 1.5, True],
+        "b": [2.0],
+    }
+    assert to_json({"a": 1.5}) == json.dumps({"a": 1.5}, indent=1)  # finite: exactly json.dumps
 
 
 def test_library_warnings_become_one_glyphscope_line_each(tmp_path, monkeypatch):

@@ -36,6 +36,15 @@ def as_name(obj: object) -> str | None:
     return None
 
 
+def pdf_text(obj: object) -> str:
+    """`str(obj)` of a pikepdf object (a name with its slash, an operator's keyword, a
+    dictionary); when its bytes are not UTF-8, the object as the file writes it (`/G#ff`)."""
+    try:
+        return str(obj)
+    except UnicodeDecodeError:
+        return obj.unparse().decode("latin-1")  # type: ignore[attr-defined]
+
+
 def as_number(obj: object) -> float | None:
     if isinstance(obj, bool):
         return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import os
 import tempfile
 from collections.abc import Generator
@@ -20,7 +19,7 @@ from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from glyphscope.core.serialize import glyphs_json
+from glyphscope.core.serialize import glyphs_json, to_json
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
@@ -45,7 +44,7 @@ def glyph_records(facts: Any) -> list[dict[str, Any]]:
 
 def write_glyphs_json(path: str | Path, facts: Any, file: str | None = None) -> Path:
     path = Path(path)
-    text = json.dumps(glyphs_document(facts, file), ensure_ascii=False, indent=1) + "\n"
+    text = to_json(glyphs_document(facts, file)) + "\n"
     path.write_text(text, encoding="utf-8")
     return path
 
