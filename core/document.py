@@ -444,7 +444,10 @@ class Document:
 def _open_pdf(opener: Any, password: str) -> pikepdf.Pdf:
     if hasattr(opener, "seek"):
         opener.seek(0)
-    return pikepdf.open(opener, password=password, suppress_warnings=True)
+    # As bytes: a password from argv or the environment that is not UTF-8 reaches Python with
+    # surrogates (which pikepdf cannot convert); surrogateescape gives back the bytes typed.
+    secret = password.encode("utf-8", "surrogateescape")
+    return pikepdf.open(opener, password=secret, suppress_warnings=True)
 
 
 def _looks_like_pdf(head: bytes) -> bool:

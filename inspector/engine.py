@@ -267,6 +267,7 @@ class PageFacts:
         self._decision_index: dict[str, tuple[PointIndex, list[Any]]] = {}
         self._gap_summary: dict[str, tuple[int, int, int]] = {}
         self._hidden: dict[int, Any] | None = None  # paint index → visibility record
+        self._pass_records: tuple[dict[int, list[Any]], dict[int, list[Any]]] | None = None
         self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
 
     def view(self, mode: str) -> TextView:
@@ -486,16 +487,32 @@ class PageFacts:
     def status_of(self, paint_index: int) -> str:
         return str(self.classified.status[paint_index].value)
 
+    def _passes_of(self, paint_index: int) -> tuple[list[Any], list[Any]]:
+        """The cull records and the duplicate records (as copy or as original) naming the glyph,
+        in their lists' order; indexed once (a probe explains thousands of glyphs)."""
+        if self._pass_records is None:
+            culls: dict[int, list[Any]] = {}
+            for c in self.classified.culls:
+                culls.setdefault(c.glyph, []).append(c)
+            dups: dict[int, list[Any]] = {}
+            for d in self.classified.duplicates:
+                dups.setdefault(d.glyph, []).append(d)
+                if d.duplicate_of != d.glyph:
+                    dups.setdefault(d.duplicate_of, []).append(d)
+            self._pass_records = culls, dups
+        culls, dups = self._pass_records
+        return culls.get(paint_index, []), dups.get(paint_index, [])
+
     def explain(self, paint_index: int, mode: str) -> list[str]:
         """Every decision that touched the glyph, as sentences with numbers."""
         lines: list[str] = []
-        for c in self.classified.culls:
-            if c.glyph == paint_index:
-                lines.append(describe(c))
+        culls, dups = self._passes_of(paint_index)
+        for c in culls:
+            lines.append(describe(c))
         hidden = self.visibility_record(paint_index)
         if hidden is not None:
             lines.append(f"visibility {hidden.kind}: {describe(hidden)}")
-        for d in self.classified.duplicates:
+        for d in dups:
             if d.glyph == paint_index:
                 lines.append(describe(d))
             elif d.duplicate_of == paint_index:

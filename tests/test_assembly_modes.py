@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from glyphscope.core.assembly import MODES, Baseline, ColumnSplit, LayoutGrid, TextColumn, assemble
+from glyphscope.core.assembly import (
+    MODES,
+    Baseline,
+    ColumnSplit,
+    GridPlacement,
+    LayoutGrid,
+    TextColumn,
+    assemble,
+)
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.structure import PageStructure
 from tests.glyph_factory import GlyphFactory
@@ -56,6 +64,22 @@ def test_layout_blank_lines_from_row_pitch() -> None:
     assert text.text == "line\nline\nline\n\n\nafter gap"
     rows = [b.row for b in text.decisions_of(Baseline)]
     assert rows == [0, 1, 2, 5]
+
+
+def test_layout_pads_at_most_to_max_column_and_writes_at_most_max_blank_rows() -> None:
+    from glyphscope.core.assembly.layout import MAX_BLANK_ROWS, MAX_COLUMN
+
+    f = GlyphFactory()
+    for y in (700, 686, 672):
+        f.run("ab", 0, y)  # cell 6 pt, pitch 14 pt (the median distance)
+    f.run("far", 9e14, 672)  # 1.5e14 cells out: a line of that many spaces without the cap
+    f.run("low", 0, -1e12)  # ~7e10 pitches below
+    text = assemble(f.glyphs, "layout", visible_box=BOX)
+    far = [p for p in text.decisions_of(GridPlacement) if p.column > 0]
+    assert [(p.column, p.cursor, p.pad) for p in far] == [(MAX_COLUMN, 2, MAX_COLUMN - 2)]
+    assert far[0].position == pytest.approx(9e14)  # the record keeps where the word really is
+    assert text.decisions_of(Baseline)[-1].blank_lines == MAX_BLANK_ROWS
+    assert text.text == "ab\nab\nab" + " " * (MAX_COLUMN - 2) + "far" + "\n" * (MAX_BLANK_ROWS + 1) + "low"
 
 
 def test_layout_single_line_uses_the_fallback_pitch() -> None:

@@ -53,6 +53,26 @@ def test_password_required_and_wrong_and_right(tmp_path):
     assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "secret"
 
 
+def test_a_password_that_is_not_utf8_is_tried_as_the_bytes_typed(tmp_path):
+    # Python reads a non-UTF-8 argument or variable ($'caf\xe9') with a surrogate for the byte
+    pdf = make_pdf([b"BT /F1 10 Tf (latin) Tj ET"])
+    path = tmp_path / "latin1-password.pdf"
+    pdf.save(path, encryption=pikepdf.Encryption(user="caf\xe9", owner="o", R=4))  # PDFDocEncoding é
+    typed = b"caf\xe9".decode("utf-8", "surrogateescape")
+    assert typed == "caf\udce9"
+    doc = open_document(path, typed)
+    assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "latin"
+    with pytest.raises(WrongPassword):
+        open_document(path, "caf\udce8")  # another byte: refused as a wrong password, not a crash
+    assert open_document(_plain(tmp_path), "\udcff").page_count == 1  # an unencrypted file opens
+
+
+def _plain(tmp_path):
+    path = tmp_path / "plain.pdf"
+    path.write_bytes(to_bytes(make_pdf([b"BT /F1 10 Tf (x) Tj ET"])))
+    return path
+
+
 def test_damaged_file_opens_with_a_warning(tmp_path):
     data = to_bytes(make_pdf([b"BT /F1 10 Tf (still here) Tj ET"]))
     broken = data[: data.rindex(b"xref")] + b"trailer garbage\n"  # xref table cut away

@@ -293,3 +293,21 @@ def test_whole_document_search_goes_through_the_page_product(monkeypatch) -> Non
     assert analysed == [1, 3]  # page 2 was searched by the window already
     assert result.pages_searched == 1  # the broken page is skipped, not fatal
     assert [(h.page, h.context) for h in result.hits] == [(1, "first page ⏎ «second line»")]
+
+
+def test_a_glyphs_explanation_names_its_cull_and_every_copy_dropped_as_its_duplicate():
+    from glyphscope.inspector.engine import PageFacts
+
+    # "A" struck three times (a triple-strike bold), then "B" outside the media box
+    content = b"BT /F1 10 Tf 100 700 Td (A) Tj ET BT /F1 10 Tf 100.2 700 Td (A) Tj ET "
+    content += b"BT /F1 10 Tf 100.4 700 Td (A) Tj ET BT /F1 10 Tf 900 700 Td (B) Tj ET"
+    facts = PageFacts(analyze_page(open_document(to_bytes(make_pdf([content]))), 1))
+    kept = facts.explain(0, "plain")
+    assert kept[:2] == [
+        "kept; glyph #1 was dropped as its duplicate",
+        "kept; glyph #2 was dropped as its duplicate",
+    ]
+    assert facts.explain(2, "plain")[0] == (
+        "glyph #2 dropped as a duplicate of glyph #0: offset 0.40 pt along ≤ 0.93 pt and 0.00 pt across ≤ 1.85 pt"
+    )
+    assert facts.explain(3, "plain")[0].startswith("culled: box centre (")

@@ -450,7 +450,7 @@ class GridPlacement(_Information):
     line: int
     first: int  # paint index of the word's first glyph
     position: float  # along the direction, from the grid's left
-    column: int  # round(position / cell)
+    column: int  # round(position / cell), at most layout.MAX_COLUMN
     cursor: int  # column the line had reached
     pad: int  # spaces emitted
 

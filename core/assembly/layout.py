@@ -20,6 +20,25 @@ from glyphscope.core.params import Parameters
 PITCH_FALLBACK = 1.2
 """Row pitch when the page has a single baseline: 1.2 × median height (spec §9), the usual leading."""
 
+MAX_COLUMN = 2_000
+"""The furthest grid column a word is padded to. A Letter page is ~120 columns of a 5 pt cell;
+a hostile page (a 1e-9 text matrix, a 1e15 pt media box) puts a word billions of cells out,
+and its line would be billions of spaces: such a word is placed at this column."""
+
+MAX_BLANK_ROWS = 500
+"""The most blank rows written between two baselines, for the same reason (a Letter page at a
+12 pt pitch has 66 rows)."""
+
+
+def _grid_steps(distance: float, unit: float, fallback: int, most: int) -> int:
+    """round(distance / unit), at most `most`; `fallback` when it is not a number."""
+    if not unit > 0:
+        return fallback
+    ratio = distance / unit
+    if ratio != ratio:
+        return fallback
+    return round(max(min(ratio, most), -most))
+
 
 def layout_text(
     visible: Sequence[Glyph], params: Parameters, visible_box: Rect, spans: ActualTextSpans | None = None
@@ -51,7 +70,7 @@ def layout_text(
     row = 0
     for li, line in enumerate(lines):
         distance = lines[li - 1].y - line.y if li else 0.0
-        steps = round(distance / pitch) if li else 0
+        steps = _grid_steps(distance, pitch, 1, MAX_BLANK_ROWS + 1) if li else 0
         blank = max(0, steps - 1)
         row = row + max(1, steps) if li else 0
         a0, c0, a1, c1 = frame.extent(line.glyphs)
@@ -105,7 +124,7 @@ def _emit_line(
             starts_word = inserted or before.last_space
         if starts_word and not info.first_space:
             position = along(g.origin) - left
-            column = round(position / cell) if cell > 0 else cursor
+            column = _grid_steps(position, cell, cursor, MAX_COLUMN)
             pad = column - cursor
             if pad < 1 and inserted:
                 pad = 1  # the grid is coarser than this gap: keep the words apart
