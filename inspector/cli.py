@@ -133,6 +133,17 @@ def _pages(doc: Document, spec: str | None) -> list[int]:
 _ESCAPES = {"f": "\f", "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\"}
 
 
+def _separator(typed: str) -> bytes:
+    """--separator as the bytes written: escapes read, bytes that were not UTF-8 in argv given back."""
+    text = _unescape(typed)
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raise cli_io.UsageError(
+            f"--separator {typed}: holds half of a UTF-16 surrogate pair, which is not a character"
+        ) from None
+
+
 def _unescape(text: str) -> str:
     r"""Backslash escapes in --separator (\f, \n, \t, \xHH, \uHHHH); other characters as typed."""
 
@@ -250,6 +261,7 @@ def cmd_text(args: argparse.Namespace) -> int:
     from glyphscope.core.textops import document_pages_text
 
     cli_io.check_output_folder(args.output)
+    separator = _separator(args.separator)
     doc = _open(args)
     params = _params(args)
     pages = _pages(doc, args.pages)
@@ -267,8 +279,8 @@ def cmd_text(args: argparse.Namespace) -> int:
         )
         _write_json(obj, args.output)
         return EXIT_OK
-    text = _unescape(args.separator).join((t.text or "") for _, t in results)
-    data = (b"\xef\xbb\xbf" if args.bom else b"") + text.encode("utf-8")
+    text = separator.join((t.text or "").encode("utf-8") for _, t in results)
+    data = (b"\xef\xbb\xbf" if args.bom else b"") + text
     # exact bytes: page text has no trailing newline (spec §9)
     cli_io.write_output(args.output, data)
     if args.output and not cli_io.is_stdout(args.output):

@@ -199,10 +199,18 @@ def write_output(out: str | None, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        Path(out).write_bytes(data)
+        try:
+            Path(out).write_bytes(data)
+        except OSError as exc:  # a folder, no permission, a full disk: one line, exit 2
+            raise UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
 
 
 def check_output_folder(out: str | None) -> None:
-    """Fail before any work when the output file's folder does not exist."""
-    if out and out != STDIO and not Path(out).resolve().parent.is_dir():
+    """Fail before any work when the output file cannot be written where it is named."""
+    if not out or out == STDIO:
+        return
+    path = Path(out)
+    if path.is_dir():
+        raise UsageError(f"cannot write {out}: it is a folder (name a file in it)")
+    if not path.resolve().parent.is_dir():
         raise UsageError(f"cannot write {out}: its folder does not exist")

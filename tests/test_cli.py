@@ -251,6 +251,39 @@ def test_text_non_ascii_separator(files):
     assert proc.stdout.decode("utf-8").rstrip("\n") == "Hello world — Page two"
 
 
+def test_text_separator_bytes_and_a_half_surrogate(files):
+    # a separator byte that is not UTF-8 (argv reaches Python with a surrogate for it) is written as typed
+    proc = subprocess.run(
+        [sys.executable, "-m", "glyphscope", "text", str(files["ok.pdf"]), "--separator", b"\xff"],
+        cwd=REPO,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.rstrip(b"\n") == b"Hello world\xffPage two"
+    proc = run("text", str(files["ok.pdf"]), "--separator", r"\uD800")
+    assert one_line_error(proc, 2) == (
+        "glyphscope: --separator \\uD800: holds half of a UTF-16 surrogate pair, which is not a character"
+    )
+    assert proc.stdout == b""
+
+
+def test_output_that_cannot_be_written_is_a_usage_error(files, tmp_path, monkeypatch):
+    proc = run("text", str(files["ok.pdf"]), "-o", str(tmp_path))
+    assert (
+        one_line_error(proc, 2) == f"glyphscope: cannot write {tmp_path}: it is a folder (name a file in it)"
+    )
+    from tests.cli_run import run_cli
+
+    def disk_full(self: Path, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", disk_full)
+    out = tmp_path / "out.txt"
+    code, stdout, err = run_cli("text", str(files["ok.pdf"]), "-o", str(out))
+    assert (code, stdout, err) == (2, b"", f"glyphscope: cannot write {out}: No space left on device\n")
+
+
 def test_output_is_deterministic(files):
     for args in (
         ["text", str(files["slug.pdf"]), "--json"],
