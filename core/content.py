@@ -14,8 +14,8 @@ before a content stream is tokenised its decoded length is measured here:
   cannot be bounded and is refused.
 
 Within the budget the caller lets pikepdf parse the stream as usual (qpdf's
-tolerant decoding is unchanged; `parse_instructions` keeps its warnings in). Over it, the measured prefix (at most the budget) is what is
-left to tokenise.
+tolerant decoding is unchanged; `parse_instructions` keeps its warnings in).
+Over it, the measured prefix (at most the budget) is what is left to tokenise.
 """
 
 from __future__ import annotations
