@@ -32,7 +32,7 @@ from typing import Any
 
 import pikepdf
 
-from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 
 CHUNK = 1 << 16
 _FLATE = frozenset(("/FlateDecode", "/Fl"))
@@ -67,9 +67,9 @@ def content_streams(page_obj: Any) -> list[Any]:
 
 def _names(value: Any) -> list[str]:
     if isinstance(value, pikepdf.Name):
-        return [str(value)]
+        return [pdf_text(value)]
     if isinstance(value, pikepdf.Array):
-        return [str(v) for v in value if isinstance(v, pikepdf.Name)]
+        return [pdf_text(v) for v in value if isinstance(v, pikepdf.Name)]
     return []
 
 

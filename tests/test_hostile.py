@@ -178,6 +178,13 @@ def test_names_and_operators_that_are_not_utf8_cost_their_operator_not_the_page(
     assert [i.operator for i in listed][5:7] == ["\xff", "Tf"] and listed[6].operands == "/T#e9 1"
     trace = trace_page(doc, 1)
     assert [s.operator for s in trace.steps][5] == "\xff" and trace.glyph_count == 5
+    # a filter name that is not UTF-8: the stream cannot be decoded, which is a finding, not a crash
+    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"])
+    pdf.pages[0].obj.Contents.Filter = pikepdf.Object.parse(b"/Flate#ECDecode")
+    doc = open_document(to_bytes(pdf))
+    (finding,) = [d for d in doc.interpret(1).diagnostics if d.kind is DiagnosticKind.CONTENT_UNREADABLE]
+    assert finding.message.startswith("the page's content stream could not be read")
+    assert doc.instructions(1) == []
 
 
 BEYOND_A_DOUBLE = b"1" + b"0" * 400 + b".0"  # read as a double: infinity
