@@ -14,6 +14,7 @@ import shiboken6
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.workers import Worker
 from tests.gui import open_file
+from tests.pdfbuild import make_pdf, to_bytes
 
 
 def long_pdf(src, path, copies: int = 12) -> None:
@@ -82,3 +83,38 @@ def test_a_job_outliving_its_window_ends_quietly(qtbot, demo_pdf, capfd) -> None
     err = capfd.readouterr().err
     assert "Traceback" not in err and "has been deleted" not in err, err
     assert results == []
+
+
+def test_a_file_opened_before_is_let_go(qtbot, window, tmp_path) -> None:
+    """Workers let go of their job, its arguments and the slots connected to them when they finish:
+    those slots close over pages and documents, and Qt's connections kept every file ever opened."""
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    paths = []
+    for k in range(3):
+        path = tmp_path / f"f{k}.pdf"
+        path.write_bytes(to_bytes(make_pdf([b"BT /F1 12 Tf 72 700 Td (file %d) Tj ET" % k])))
+        paths.append(path)
+    open_file(qtbot, window, paths[0])
+    first = weakref.ref(window.session.document)
+    for path in paths[1:]:
+        open_file(qtbot, window, path)
+    qtbot.waitUntil(lambda: not window.pool.active and not window.loader.busy(), timeout=30_000)
+
+    def let_go() -> bool:  # the zero-timer releases, then the signals' deferred deletion
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        gc.collect()
+        return first() is None
+
+    qtbot.waitUntil(let_go, timeout=10_000)
+    from glyphscope.inspector.engine import PageBundle
+
+    texts = [
+        "".join(g.unicode for g in b.analysis.page.glyphs)
+        for b in gc.get_objects()
+        if isinstance(b, PageBundle) and b.analysis is not None
+    ]
+    assert [t for t in texts if t.startswith("file")] == ["file 2"]  # on screen; nothing of those before
+    assert "file 2" in window.text_panels["plain"].editor.toPlainText()  # the file on screen is kept

@@ -97,11 +97,25 @@ class Worker(QRunnable):
         except RuntimeError:  # "Signal source has been deleted": the signals went with the window
             self.token.cancel()
 
+    def release(self) -> None:
+        """After `finished`: let go of the job, its arguments and every slot connected to the
+        signals. Those slots are often closures over a page or a document; Qt holds the
+        connections, where Python's collector cannot see the cycle back to this worker, so
+        without this every page and document the window ever opened stayed in memory."""
+        self.job = _released
+        self.args, self.kwargs = (), {}
+        if shiboken6.isValid(self.signals):
+            self.signals.deleteLater()  # its connections, and what their slots hold, go with it
+
     def detach(self) -> None:
         """Cancel, and silence the signals: nothing this job still reports reaches a panel."""
         self.token.cancel()
         if shiboken6.isValid(self.signals):
             self.signals.blockSignals(True)
+
+
+def _released(*_: Any, **__: Any) -> Any:
+    raise RuntimeError("this worker has finished and let go of its job")
 
 
 def alive(owner: QObject, fn: Callable[..., Any]) -> Callable[..., None]:
@@ -125,9 +139,14 @@ class WorkerPool(QObject):
 
     def start(self, worker: Worker, priority: int = 0) -> Worker:
         self.active.add(worker)
-        worker.signals.finished.connect(lambda w=worker: self.active.discard(w))
+        worker.signals.finished.connect(lambda w=worker: self._finished(w))
         self.pool.start(worker, priority)
         return worker
+
+    def _finished(self, worker: Worker) -> None:
+        self.active.discard(worker)
+        # Released once every slot of `finished` has run (this one may be the first of them).
+        QTimer.singleShot(0, worker.release)
 
     def cancel_all(self) -> None:
         for worker in list(self.active):
