@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
@@ -13,6 +14,7 @@ from glyphscope.inspector.gui.export import canvas_image
 from glyphscope.inspector.gui.main_window import MainWindow
 from glyphscope.inspector.probe import NO_GLYPHS, glyphs_in
 from tests.gui import TIMEOUT, go_to, open_file
+from tests.pdfbuild import make_pdf, to_bytes
 
 
 def drag(qtbot, w: MainWindow, rect, modifier=Qt.KeyboardModifier.ShiftModifier) -> None:
@@ -197,3 +199,17 @@ def test_render_image_matches_the_windows_own_drawing(qtbot, window, demo_pdf) -
     mean_bare, share_bare = _difference(bare, rendered)
     assert share_bare > 10 * share and mean_bare > 10 * mean
     assert QColor(bare.pixel(1, 1)).isValid()
+
+
+def test_canvas_export_of_a_huge_page_is_scaled_to_the_page_image_cap(qtbot, window, tmp_path):
+    from glyphscope.inspector.gui.rendering import MAX_RENDER_PIXELS
+
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(
+        to_bytes(make_pdf([b"BT /F1 400 Tf 72 7000 Td (Huge) Tj ET"], media_box=[0, 0, 14400, 7200]))
+    )
+    open_file(qtbot, window, path)
+    image = canvas_image(window.canvas, 2.0)  # 28,800 × 14,400 px uncapped: 1.6 GB
+    assert image.width() * image.height() <= MAX_RENDER_PIXELS
+    assert image.width() == pytest.approx(2 * image.height(), abs=2)  # the page's proportions kept
+    assert image.width() == round(14400 * 2.0 * (MAX_RENDER_PIXELS / (28800 * 14400)) ** 0.5)

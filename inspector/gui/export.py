@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from glyphscope.core.serialize import glyphs_json, to_json
 from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.rendering import MAX_RENDER_PIXELS
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
 
@@ -96,8 +97,13 @@ def document_text_job(
 
 
 def canvas_image(canvas: Any, scale: float = 2.0, with_selection: bool = True) -> QImage:
-    """The page area of the canvas (the displayed MediaBox) with its visible layers, at `scale` px/pt."""
+    """The page area of the canvas (the displayed MediaBox) with its visible layers, at `scale` px/pt,
+    scaled down to MAX_RENDER_PIXELS as the page image is (a 14,400 pt page at 2 px/pt would be a
+    3.3 GB image, painted for a minute on the GUI thread)."""
     rect = QRectF(canvas.page_rect)
+    area = max(rect.width() * scale, 1.0) * max(rect.height() * scale, 1.0)
+    if area > MAX_RENDER_PIXELS:
+        scale *= (MAX_RENDER_PIXELS / area) ** 0.5
     image = QImage(
         max(1, round(rect.width() * scale)),
         max(1, round(rect.height() * scale)),
