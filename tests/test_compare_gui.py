@@ -112,3 +112,31 @@ def test_compared_texts_wrap_instead_of_scrolling_sideways(qtbot, demo_pdf, size
     qtbot.wait(50)
     areas = w.panels["compare"].findChildren(QAbstractScrollArea)
     assert areas and not [a.objectName() for a in areas if a.horizontalScrollBar().isVisible()]
+
+
+def test_a_column_marks_differences_at_their_text_indices_past_cr_lf_and_astral_characters(qtbot):
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import qInstallMessageHandler
+
+    from glyphscope.inspector.gui.panels.compare import _Column
+
+    clicked: list[int] = []
+    column = _Column("pdfminer", "pdfminer.six", lambda _, index: clicked.append(index))
+    qtbot.addWidget(column)
+    kind = next(iter(L.COMPARE_COLOURS))
+    text = "a\r\nb😀c\r\nlast"  # Qt makes CR LF one line break and counts 😀 twice
+    start = text.index("last")
+    messages: list[str] = []
+    previous = qInstallMessageHandler(lambda _type, _context, message: messages.append(message))
+    try:
+        column.show_text("header", text, [(start, start + 4, SimpleNamespace(kind=kind))])
+    finally:
+        qInstallMessageHandler(previous)
+    assert messages == []  # no "QTextCursor::setPosition: Position out of range"
+    (selection,) = column.text.extraSelections()
+    assert selection.cursor.selectedText() == "last"
+    cursor = column.text.textCursor()
+    cursor.setPosition(selection.cursor.selectionStart() + 1)  # a click inside the mark
+    column.text.setTextCursor(cursor)
+    assert clicked[-1] == start + 1  # the text index, not Qt's position

@@ -11,6 +11,7 @@ are kept per page, so new thresholds or another mode only re-align.
 from __future__ import annotations
 
 import html
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,11 @@ def _tint(colour: str, alpha: int = 70) -> QColor:
     return c
 
 
+_QT_CHANGES = {0x0D: " "}
+"""A QPlainTextEdit makes CR LF one line break: the CR is shown as a space, so the text's
+indices stay the document's."""
+
+
 class _Column(QWidget):
     """One engine's text with its differences highlighted."""
 
@@ -74,12 +80,35 @@ class _Column(QWidget):
         self.text.setReadOnly(True)
         # wrapped like the Text panel: a page's lines are wider than a column, and no panel scrolls sideways
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.text.cursorPositionChanged.connect(lambda: on_click(self, self.text.textCursor().position()))
+        self.text.cursorPositionChanged.connect(
+            lambda: on_click(self, self._index(self.text.textCursor().position()))
+        )
         layout.addWidget(self.text, 1)
+        self._astral: list[int] = []  # text indices of characters Qt counts twice (UTF-16 pairs)
+
+    def _position(self, index: int) -> int:
+        """The document position of text index `index` (Qt counts UTF-16 units)."""
+        return index + bisect_left(self._astral, index)
+
+    def _index(self, position: int) -> int:
+        """The text index at document position `position` (the inverse of `_position`)."""
+        lo, hi = 0, position
+        while lo < hi:  # the largest index whose position is ≤ `position`
+            mid = (lo + hi + 1) // 2
+            if self._position(mid) <= position:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
 
     def show_text(self, header: str, text: str, spans: list[tuple[int, int, Difference]]) -> None:
+        """`text` with its differences marked; `spans` are indices into `text` (code points)."""
         self.header.setText(header)
         self.spans = spans
+        # An engine's raw text may have CR LF and characters beyond the BMP; Qt counts the
+        # first as one and the second as two: marks fell past the end of the document.
+        text = text.translate(_QT_CHANGES)
+        self._astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
         self.text.blockSignals(True)
         self.text.setPlainText(text)
         self.text.blockSignals(False)
@@ -93,8 +122,9 @@ class _Column(QWidget):
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
                 fmt.setUnderlineColor(QColor(L.COMPARE_COLOURS[diff.kind]))
             cursor = QTextCursor(self.text.document())
-            cursor.setPosition(max(0, start))
-            cursor.setPosition(max(0, end), QTextCursor.MoveMode.KeepAnchor)
+            last = self._position(len(text))
+            cursor.setPosition(min(self._position(max(0, start)), last))
+            cursor.setPosition(min(self._position(max(0, end)), last), QTextCursor.MoveMode.KeepAnchor)
             sel.cursor = cursor  # type: ignore[attr-defined]
             sel.format = fmt  # type: ignore[attr-defined]
             selections.append(sel)
