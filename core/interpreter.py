@@ -509,7 +509,7 @@ class PageInterpreter:
                 self._over_ops_or_time(index, page_level)
             # Inline images come as ContentStreamInlineImage with the operator "INLINE IMAGE":
             # ignored like every operator that cannot affect text (most of a drawing's stream).
-            try:
+            try:  # pdf_text's fallback, inlined: this runs for every instruction
                 op = str(ins.operator)
             except UnicodeDecodeError:
                 op = pdf_text(ins.operator)

@@ -55,11 +55,6 @@ def _tint(colour: str, alpha: int = 70) -> QColor:
     return c
 
 
-_QT_CHANGES = {0x0D: " "}
-"""A QPlainTextEdit makes CR LF one line break: the CR is shown as a space, so the text's
-indices stay the document's."""
-
-
 class _Column(QWidget):
     """One engine's text with its differences highlighted."""
 
@@ -84,31 +79,28 @@ class _Column(QWidget):
             lambda: on_click(self, self._index(self.text.textCursor().position()))
         )
         layout.addWidget(self.text, 1)
-        self._astral: list[int] = []  # text indices of characters Qt counts twice (UTF-16 pairs)
+        # Characters beyond the BMP, which Qt counts twice (UTF-16): their text indices, and
+        # their document positions
+        self._astral: list[int] = []
+        self._astral_at: list[int] = []
 
     def _position(self, index: int) -> int:
-        """The document position of text index `index` (Qt counts UTF-16 units)."""
+        """The document position of text index `index`."""
         return index + bisect_left(self._astral, index)
 
     def _index(self, position: int) -> int:
-        """The text index at document position `position` (the inverse of `_position`)."""
-        lo, hi = 0, position
-        while lo < hi:  # the largest index whose position is ≤ `position`
-            mid = (lo + hi + 1) // 2
-            if self._position(mid) <= position:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        """The text index at document position `position` (inside a pair: its character)."""
+        return position - bisect_left(self._astral_at, position)
 
     def show_text(self, header: str, text: str, spans: list[tuple[int, int, Difference]]) -> None:
         """`text` with its differences marked; `spans` are indices into `text` (code points)."""
         self.header.setText(header)
         self.spans = spans
-        # An engine's raw text may have CR LF and characters beyond the BMP; Qt counts the
-        # first as one and the second as two: marks fell past the end of the document.
-        text = text.translate(_QT_CHANGES)
+        # An engine's raw text may have CR LF, which Qt makes one line break: the CR is shown as
+        # a space, so marks stay where the text's indices put them.
+        text = text.replace("\r", " ")
         self._astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+        self._astral_at = [i + k for k, i in enumerate(self._astral)]
         self.text.blockSignals(True)
         self.text.setPlainText(text)
         self.text.blockSignals(False)

@@ -51,22 +51,16 @@ def chain_tokens(page: Any) -> list[int]:
     glyphs = page.glyphs
     if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
         return glyphs.spread(
-            token
-            if not run.form_path
-            else forms[run.form_use].token_index
-            if 0 <= run.form_use < len(forms)
-            else -1
+            _chain_token(token, run.form_path, run.form_use, forms)
             for run, token in zip(glyphs.runs, glyphs.run_token)
         )
-    out = []
-    for g in glyphs:
-        if not g.form_path:
-            out.append(g.token_index)
-        elif 0 <= g.form_use < len(forms):
-            out.append(forms[g.form_use].token_index)
-        else:
-            out.append(-1)
-    return out
+    return [_chain_token(g.token_index, g.form_path, g.form_use, forms) for g in glyphs]
+
+
+def _chain_token(token: int, form_path: tuple[str, ...], form_use: int, forms: Any) -> int:
+    if not form_path:
+        return token
+    return forms[form_use].token_index if 0 <= form_use < len(forms) else -1
 
 
 class InstructionModel(RowsModel):
