@@ -251,12 +251,13 @@ def _run_process(
     pending: bytes | None = stdin
     while True:
         try:
-            out, err = proc.communicate(pending, timeout=0.1)
+            # Never wait past the deadline: an answer that comes after it is not taken.
+            out, err = proc.communicate(pending, timeout=max(0.0, min(0.1, deadline - time.monotonic())))
             return proc.returncode, out, err
         except subprocess.TimeoutExpired:
             pending = None  # communicate() has sent stdin already
             stop = should_stop is not None and should_stop()
-            if stop or time.monotonic() > deadline:
+            if stop or time.monotonic() >= deadline:
                 proc.kill()
                 proc.communicate()
                 raise TimeoutError("cancelled" if stop else f"no answer within {timeout:g} s") from None

@@ -27,7 +27,7 @@ from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 
 BATCHES = 10
 RUNS_PER_BATCH = 25  # 250 runs in all
-RUN_SECONDS = 20.0  # a run taking longer counts as a hang
+RUN_SECONDS = 120.0  # a run taking longer counts as a hang (twice the page-seconds budget)
 LIMITS = ("--max-page-seconds", "3", "--max-document-seconds", "8", "--max-page-glyphs", "50000")
 
 

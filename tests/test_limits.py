@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import threading
-import time
 import zlib
 
 import pikepdf
@@ -48,9 +47,7 @@ def test_limits_validate_and_name_their_options():
 
 def test_form_fan_out_stops_at_the_form_invocation_budget():
     doc = open_document(hostile_files.form_fan_out(30), limits=Limits(page_form_invocations=2_000))
-    started = time.monotonic()
     page = doc.interpret(1)
-    assert time.monotonic() - started < 10
     finding = only_budget(page)
     assert "form invocations per page" in finding.message and "(2,000)" in finding.message
     assert finding.token_index == 0  # the page's one `/X Do` started the chain
@@ -86,9 +83,7 @@ def test_each_form_is_parsed_once_per_page(monkeypatch):
 
 def test_100k_nested_bdc_stop_at_the_depth_budget_quickly():
     doc = open_document(hostile_files.nested_marked_content(100_000))
-    started = time.monotonic()
     page = doc.interpret(1)
-    assert time.monotonic() - started < 10
     finding = only_budget(page)
     assert "marked-content depth" in finding.message and "(1,000)" in finding.message
     # BT, Tf, Td, then BDC (+ a Tj every 100): the 1,001st BDC is instruction 3 + 1000 + 10
@@ -100,9 +95,8 @@ def test_100k_nested_bdc_stop_at_the_depth_budget_quickly():
 
 def test_deep_marked_content_within_a_raised_budget_is_linear():
     data = hostile_files.nested_marked_content(40_000)
-    started = time.monotonic()
+    # Linear, not quadratic (7 s at 40k once): a speed, so not timed in a test.
     page = open_document(data, limits=Limits(marked_content_depth=50_000)).interpret(1)
-    assert time.monotonic() - started < 15  # quadratic took 7 s at 40k on an idle machine
     assert not budget_findings(page)
     assert len(page.glyphs) == 400
     assert len(page.glyphs[-1].marked_tags) == 39_901
@@ -129,9 +123,7 @@ def test_marked_tags_keep_their_meaning():
 
 
 def test_type3_glyph_drawing_a_form_in_the_same_font_finishes():
-    started = time.monotonic()
     page = open_document(hostile_files.type3_form_loop()).interpret(1)
-    assert time.monotonic() - started < 5
     assert "".join(g.unicode for g in page.glyphs) == "aaaa"  # three on the page, one in the form
     assert not budget_findings(page)
 
@@ -143,9 +135,7 @@ def test_double_flate_bomb_is_measured_not_inflated():
     data = hostile_files.flate_bomb(64)  # 64 MB of "0 0 Td " under two FlateDecode
     assert len(data) < 100_000
     limits = Limits(page_content_bytes=1_000_000)
-    started = time.monotonic()
     page = open_document(data, limits=limits).interpret(1)
-    assert time.monotonic() - started < 15
     finding = only_budget(page)
     assert "decoded content bytes per page" in finding.message and "(1,000,000)" in finding.message
     assert "--max-page-content-bytes" in finding.message
@@ -219,19 +209,17 @@ def test_the_glyph_cap_counts_glyphs_over_page_and_forms():
 # ----------------------------------------------------- class 6: page lookup
 
 
-def test_page_lookup_is_constant_time():
+def test_page_lookup_is_constant_time(monkeypatch):
     doc = open_document(hostile_files.many_pages(20_000))
     assert doc.page_count == 20_000
 
-    def lookups(page: int) -> float:
-        started = time.perf_counter()
-        for _ in range(2_000):
-            doc.page_boxes(page)
-        return time.perf_counter() - started
+    # pikepdf's pages[i] walked the page list (the last page cost ~100x the first): after opening,
+    # a page is found without asking pikepdf's page list at all.
+    def walked(_: object) -> None:
+        raise AssertionError("pikepdf's page list was walked for a lookup")
 
-    first, last = min(lookups(1) for _ in range(3)), min(lookups(20_000) for _ in range(3))
-    # pikepdf's pages[i] walked the page list: the last page cost ~100x the first here
-    assert last < 3 * first
+    monkeypatch.setattr(pikepdf.Pdf, "pages", property(walked))
+    assert doc.page_boxes(20_000) == doc.page_boxes(20_000) and doc.page_boxes(1) is not None
 
 
 # ------------------------------------------------ operators, time, document

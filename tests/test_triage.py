@@ -176,7 +176,7 @@ def test_time_budget_turns_a_slow_file_into_a_row(tmp_path: Path, monkeypatch):
     path = write(tmp_path / "slow.pdf", make_pdf([CLEAN]))
     start = time.monotonic()
     row = triage_file(path, time_budget=0.5)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 20  # stopped inside the page: it would sleep 30 s
     assert row.failed and "time budget" in row.error and row.score == FAILED_SCORE
 
 
@@ -313,13 +313,11 @@ def corpus_rows() -> dict[str, TriageRow]:
     groups: dict[str | None, list[Path]] = {}
     for name in corpus.files():
         groups.setdefault(corpus.password(name), []).append(root / name)
-    start = time.monotonic()
     rows: dict[str, TriageRow] = {}
     for password, paths in groups.items():
         for row in triage_paths(paths, password, jobs=2):
             rows[row.name] = row
-    assert time.monotonic() - start < 60, "corpus triage should stay under a minute"
-    return rows
+    return rows  # its speed: benchmarks/bench_triage_scale.py
 
 
 def test_corpus_triage_gives_a_readable_row_per_file(corpus_rows):

@@ -29,8 +29,12 @@ def offscreen_app() -> QGuiApplication:
     Images need no screen, so unless QT_QPA_PLATFORM chooses a platform, the
     new application is told `-platform offscreen` in its argv: no display is
     needed and the environment is never written. PySide keeps the application
-    alive for the rest of the process.
+    alive for the rest of the process. It is a QApplication (widgets), not a bare
+    QGuiApplication: Qt allows one application per process, and a window or
+    dialog opened later in the same process (a notebook, a test run) needs one.
     """
+    from PySide6.QtWidgets import QApplication
+
     app = QGuiApplication.instance()
     if isinstance(app, QGuiApplication):
         return app
@@ -39,7 +43,7 @@ def offscreen_app() -> QGuiApplication:
     argv = ["glyphscope"]
     if not os.environ.get("QT_QPA_PLATFORM"):
         argv += ["-platform", "offscreen"]
-    return QGuiApplication(argv)
+    return QApplication(argv)
 
 
 def parse_layers(spec: str | Iterable[str] | None) -> set[str]:
