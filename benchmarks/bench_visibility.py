@@ -1,7 +1,7 @@
 """What tracking visibility (issue 12) costs: interpretation with and without it, every corpus page.
 
 The interpreter tracks the clip, the fill colour and alpha and the paint objects unless
-`glyphscope.core.interpreter.TRACK_VISIBILITY` is off (then those operators are ignored as
+`glyphscope.core.recorders.TRACK_VISIBILITY` is off (then those operators are ignored as
 before). Each page is interpreted both ways, best of 5, alternating, with the document's
 font cache warm and the garbage collector paused as `Document.interpret` does; the visibility pass itself (core/visibility.py, run by `classify`) is timed
 on the tracked pages. Budget: tracking ≤ 15 % of interpretation time over the corpus.
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import corpus_files  # noqa: E402
 
-import glyphscope.core.interpreter as interpreter  # noqa: E402
+import glyphscope.core.recorders as recorders  # noqa: E402
 from glyphscope.core.document import open_document  # noqa: E402
 from glyphscope.core.gcpause import gc_paused  # noqa: E402
 from glyphscope.core.params import DEFAULT_PARAMETERS  # noqa: E402
@@ -30,7 +30,7 @@ BUDGET = 0.15
 
 
 def _time_interpret(doc, n: int, track: bool, repeat: int) -> tuple[float, object]:
-    interpreter.TRACK_VISIBILITY = track
+    recorders.TRACK_VISIBILITY = track
     best, page = float("inf"), None
     page_obj = doc._page_obj(n)
     for _ in range(repeat):
@@ -84,7 +84,7 @@ def main() -> None:
                         f"{path.name} p{n}\t{off * 1e3:8.2f} ms\t{on * 1e3:8.2f} ms\t{ratio:5.2f}\t{spent * 1e3:6.2f} ms"
                     )
     finally:
-        interpreter.TRACK_VISIBILITY = True
+        recorders.TRACK_VISIBILITY = True
     if not pages:
         raise SystemExit("no page interpreted")
     overhead = total_on / total_off - 1

@@ -11,6 +11,8 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.budgets import DocumentBudget
 from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.errors import DocumentNotFound, NotAPdf, PageOutOfRange, PasswordRequired, WrongPassword
@@ -25,10 +28,11 @@ from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
-from glyphscope.core.interpreter import DocumentBudget, PageInterpreter, QpdfError, finish_forms
+from glyphscope.core.interpreter import PageInterpreter, QpdfError
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
-from glyphscope.core.page import InterpretedPage, PageBoxes
+from glyphscope.core.page import FillState, InterpretedPage, PageBoxes
 from glyphscope.core.postprocess import page_diagnostics
+from glyphscope.core.recorders import PageRecorders, Recorder
 
 MAX_INHERITANCE_DEPTH = 64  # /Parent chains in hostile files can loop
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
@@ -45,7 +49,8 @@ class Instruction:
     operands: str  # compact PDF-like text of the operands
 
 
-def _inherited(page_obj: Any, key: str) -> Any:
+def inherited(page_obj: Any, key: str) -> Any:
+    """A page attribute, from the page or the nearest /Parent that has it (/Resources, /MediaBox, …)."""
     node = page_obj
     seen: set[tuple[int, int]] = set()
     for _ in range(MAX_INHERITANCE_DEPTH):
@@ -78,10 +83,10 @@ def _rect(value: Any) -> Rect | None:
 
 
 def page_boxes(page_obj: Any) -> PageBoxes:
-    media = _rect(_inherited(page_obj, "/MediaBox")) or DEFAULT_MEDIA_BOX
-    crop = _rect(_inherited(page_obj, "/CropBox")) or media
+    media = _rect(inherited(page_obj, "/MediaBox")) or DEFAULT_MEDIA_BOX
+    crop = _rect(inherited(page_obj, "/CropBox")) or media
     visible = intersect(crop, media) or media
-    rotate_value = _inherited(page_obj, "/Rotate")
+    rotate_value = inherited(page_obj, "/Rotate")
     try:
         rotate = int(rotate_value) if rotate_value is not None else 0
     except (TypeError, ValueError):
@@ -144,7 +149,8 @@ def object_id_label(obj: Any) -> str:
     return f"{num} {gen} R " if num else ""
 
 
-def _format_operand(value: Any, limit: int = 80) -> str:
+def format_operand(value: Any, limit: int = 80) -> str:
+    """An operand as compact PDF-like text, cut at `limit` characters."""
     if isinstance(value, pikepdf.String):
         raw = bytes(value)
         try:
@@ -153,7 +159,7 @@ def _format_operand(value: Any, limit: int = 80) -> str:
             text = "<" + raw.hex() + ">"
         out = f"({text})" if not text.startswith("<") else text
     elif isinstance(value, pikepdf.Array):
-        out = "[" + " ".join(_format_operand(v, limit) for v in value) + "]"
+        out = "[" + " ".join(format_operand(v, limit) for v in value) + "]"
     elif isinstance(value, Decimal):
         out = f"{float(value):g}"
     else:
@@ -244,14 +250,25 @@ class Document:
             for w in self.warnings
         )
 
-    def _page_obj(self, page_number: int) -> Any:
+    def page_object(self, page_number: int) -> pikepdf.Dictionary:
+        """The page's dictionary (1-based). Read pikepdf objects inside `with doc.locked():`."""
         if not 1 <= page_number <= self.page_count:
             raise PageOutOfRange(f"page {page_number} does not exist (the document has {self.page_count})")
         return self._page_objs[page_number - 1]
 
+    def locked(self) -> AbstractContextManager[object]:
+        """The document's lock (re-entrant): pikepdf objects of one file are read by one thread at a time."""
+        return self._lock
+
+    def resources_of(self, page_number: int) -> pikepdf.Dictionary | None:
+        """The page's resource dictionary (inherited from the page tree when the page has none)."""
+        with self._lock:
+            resources = inherited(self.page_object(page_number), "/Resources")
+            return resources if isinstance(resources, pikepdf.Dictionary) else None
+
     def page_boxes(self, page_number: int) -> PageBoxes:
         with self._lock:
-            return page_boxes(self._page_obj(page_number))
+            return page_boxes(self.page_object(page_number))
 
     def is_tagged(self) -> bool:
         with self._lock:
@@ -266,7 +283,7 @@ class Document:
             if cached is not None:
                 self._cache.move_to_end(page_number)
                 return cached
-            page_obj = self._page_obj(page_number)
+            page_obj = self.page_object(page_number)
             started = time.monotonic()
             with gc_paused():
                 result = self._interpret(page_obj, page_number)
@@ -293,9 +310,10 @@ class Document:
         spent = self._document_budget_spent()
         if spent:
             return self._failed(page_number, boxes, None, spent)
-        interp = PageInterpreter(page_number, self._fonts, self._limits, self._budget)
+        recorders = PageRecorders.new()
+        interp = PageInterpreter(page_number, self._fonts, recorders.all(), self._limits, self._budget)
         try:
-            resources = _inherited(page_obj, "/Resources")
+            resources = inherited(page_obj, "/Resources")
             if not isinstance(resources, pikepdf.Dictionary):
                 resources = None
             try:
@@ -316,14 +334,15 @@ class Document:
             interp.diag.add(DiagnosticKind.DAMAGED_FILE_REPAIRED, Severity.WARNING, w)
         for w in _damaged_content_streams(page_obj):
             interp.diag.add(DiagnosticKind.CONTENT_UNREADABLE, Severity.ERROR, w)
-        glyphs = interp.glyphs  # column-wise (core/glyph_table.py): records on demand
-        forms = tuple(finish_forms(interp))
-        fonts = tuple(interp.page_fonts.values())
+        glyphs = recorders.glyphs.table  # column-wise (core/glyph_table.py): records on demand
+        forms = tuple(recorders.forms.uses)
+        fonts = tuple(recorders.glyphs.fonts.values())
         diags = interp.diag.finish() + page_diagnostics(page_number, glyphs, fonts, forms)
         try:
             has_struct_parents = "/StructParents" in page_obj
         except (QpdfError, TypeError):
             has_struct_parents = False
+        visibility = recorders.visibility
         return InterpretedPage(
             page_number=page_number,
             boxes=boxes,
@@ -333,11 +352,26 @@ class Document:
             diagnostics=tuple(diags),
             instruction_count=interp.instruction_count,
             has_struct_parents=has_struct_parents,
-            clips=tuple(interp.clips),
-            fills=tuple(interp.fills),
-            paints=tuple(interp.paints),
-            actual_text=tuple(interp.actual_text),
+            clips=tuple(visibility.clips) if visibility else (),
+            fills=tuple(visibility.fills) if visibility else (FillState(),),
+            paints=tuple(visibility.paints) if visibility else (),
+            actual_text=tuple(recorders.actual_text.spans),
         )
+
+    def record_page(self, page_number: int, recorders: Sequence[Recorder]) -> PageInterpreter:
+        """Run the page once more with `recorders` hearing its events beside the page's own (the
+        stepper's trace is one); the page's budgets apply, the document's are not spent.
+
+        Raises `PageOutOfRange`, and whatever stopped the page (a damaged object): the
+        recorders keep what they heard up to there. Returns the interpreter, as it ended."""
+        with self._lock:
+            page_obj = self.page_object(page_number)
+            interp = PageInterpreter(
+                page_number, self._fonts, [*PageRecorders.new().all(), *recorders], self._limits
+            )
+            resources = inherited(page_obj, "/Resources")
+            interp.run_page(page_obj, resources if isinstance(resources, pikepdf.Dictionary) else None)
+            return interp
 
     def _document_budget_spent(self) -> str:
         """The document budget already spent by earlier pages ("" when some is left)."""
@@ -386,7 +420,7 @@ class Document:
                 found = PageStructure(
                     has_tree=has_tree,
                     mcid_order=(),
-                    page_has_struct_parents="/StructParents" in self._page_obj(page_number),
+                    page_has_struct_parents="/StructParents" in self.page_object(page_number),
                     depth_capped=False,
                     problems=(),
                 )
@@ -397,9 +431,9 @@ class Document:
     def instructions(self, page_number: int, form_path: tuple[str, ...] = ()) -> list[Instruction]:
         """The page's (or a form's) instructions with their indices, for display."""
         with self._lock:
-            page_obj = self._page_obj(page_number)
+            page_obj = self.page_object(page_number)
             target: Any = page_obj
-            resources = _inherited(page_obj, "/Resources")
+            resources = inherited(page_obj, "/Resources")
             for name in form_path:
                 xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
                 target = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
@@ -424,7 +458,7 @@ class Document:
                 if isinstance(ins, pikepdf.ContentStreamInlineImage):
                     out.append(Instruction(i, "BI…EI", "(inline image)"))
                 else:
-                    operands = " ".join(_format_operand(v) for v in ins.operands)
+                    operands = " ".join(format_operand(v) for v in ins.operands)
                     out.append(Instruction(i, pdf_text(ins.operator), operands))
             return out
 

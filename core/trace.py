@@ -1,33 +1,33 @@
 """A step-by-step trace of one page's content stream, for the inspector's stepper.
 
-The page is run once more by the interpreter itself (a `PageInterpreter` subclass:
-no copy of its rules), with every instruction of the page and of the forms it
-draws recorded in execution order as a `TraceStep`: where it is (stream, index),
-what it is (operator, operands), the full graphics and text state in which it
+The page is run once more by the interpreter itself, with a `TraceRecorder` among
+its recorders (no copy of its rules): every instruction of the page and of the forms
+it draws is recorded in execution order as a `TraceStep` — where it is (stream,
+index), what it is (operator, operands), the full graphics and text state in which it
 runs (`TraceState`), and how many glyphs had been painted before and after it.
 
-The instruction loop is observed without changing it: `_run` is handed the
-instructions through a generator, which resumes exactly when the loop body of
-the previous instruction is done. So the state before an instruction is taken
-when it is handed out, the glyph count after it when the next one is asked for.
+The recorder follows the instruction loop through the `observe` event: it hands the
+loop each stream's instructions through a generator, which resumes exactly when the
+loop body of the previous instruction is done. So the state before an instruction is
+taken when it is handed out, the glyph count after it when the next one is asked for.
 
-The clip is the interpreter's own (issue 12's clip records): its bounding box and
-the instruction that set it.
+The clip is the visibility recorder's: its bounding box and the instruction that set it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import pikepdf
 
-from glyphscope.core.document import Document, _format_operand, _inherited
-from glyphscope.core.fonts.loader import FontCache
+from glyphscope.core.document import Document, format_operand
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
-from glyphscope.core.interpreter import PageInterpreter
+from glyphscope.core.interpreter import Instruction, PageInterpreter
+from glyphscope.core.page import FormUse
+from glyphscope.core.recorders import Recorder, VisibilityRecorder
+from glyphscope.core.state import MarkedContent
 
 TEXT_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
 MAX_TRACE_STEPS = 2_000_000  # a hostile stream: stop recording rather than exhaust memory
@@ -108,22 +108,40 @@ class PageTrace:
         return step.before
 
 
-class TracingInterpreter(PageInterpreter):
-    """The page interpreter, recording each instruction it is handed (see the module docstring)."""
+class TraceRecorder(Recorder):
+    """Records each instruction the interpreter is handed (see the module docstring)."""
 
-    def __init__(self, page_number: int, fonts: FontCache) -> None:
-        super().__init__(page_number, fonts)
+    def __init__(self) -> None:
         self.steps: list[TraceStep] = []
         self.truncated = False
+        self.glyph_count = 0  # glyphs the traced run painted
         self._depth = 0
-        self._marked_of: Any = object()  # the marked-content state `_marked` was made from
+        self._marked_of: MarkedContent | None | object = object()  # the section `_marked` was made from
         self._marked: tuple[tuple[str, int | None], ...] = ()
 
-    # -- observing the loop -------------------------------------------------------------------
-    def _run(self, instructions: Sequence[Any], page_level: bool) -> None:
-        super()._run(_Observed(self, instructions), page_level)  # type: ignore[arg-type]
+    def start(self, interp: PageInterpreter) -> None:
+        self.interp = interp
+        self.visibility = next((r for r in interp.recorders if isinstance(r, VisibilityRecorder)), None)
 
-    def _record(self, index: int, ins: Any) -> TraceStep | None:
+    def observe(self, instructions: Iterable[Instruction]) -> Iterator[Instruction]:
+        glyphs = self.interp.glyph_table
+        for index, ins in enumerate(instructions):
+            step = self._record(index, ins)
+            yield ins
+            # Resumed: the loop body of `ins` (and any form it drew) has run.
+            if step is not None:
+                step.glyphs_after = len(glyphs)
+
+    def form_begun(self, use: FormUse, bbox: Rect | None, inverse: Matrix | None) -> None:
+        self._depth += 1
+
+    def form_ended(self, use_index: int) -> None:
+        self._depth -= 1
+
+    def page_ended(self) -> None:
+        self.glyph_count = self.interp.glyph_count
+
+    def _record(self, index: int, ins: Instruction) -> TraceStep | None:
         if len(self.steps) >= MAX_TRACE_STEPS:
             self.truncated = True
             return None
@@ -131,31 +149,33 @@ class TracingInterpreter(PageInterpreter):
         if isinstance(ins, pikepdf.ContentStreamInlineImage):
             op, operands = "BI…EI", "(inline image)"
         else:
-            operands = " ".join(_format_operand(v) for v in ins.operands)
+            operands = " ".join(format_operand(v) for v in ins.operands)
+        interp = self.interp
         step = TraceStep(
             len(self.steps),
-            self.frame.form_path,
+            interp.frame.form_path,
             index,
-            index if self._depth == 0 else self.token_index,
+            index if self._depth == 0 else interp.token_index,
             op,
             operands,
             self.snapshot(),
-            len(self.glyphs),
+            interp.glyph_count,
             depth=self._depth,
         )
         self.steps.append(step)
         return step
 
     def snapshot(self) -> TraceState:
-        gs = self.gs
+        interp = self.interp
+        gs = interp.gs
         ts = gs.text
         assert ts is not None
         font = ts.font
         clip, clip_source = self._clip_now(gs.clip)
         return TraceState(
             gs.ctm,
-            self.tm,
-            self.tlm,
+            interp.tm,
+            interp.tlm,
             ts.font_key,
             font.info.font_id if font is not None else "",
             ts.font_size,
@@ -165,18 +185,19 @@ class TracingInterpreter(PageInterpreter):
             ts.leading,
             ts.rise,
             ts.render_mode,
-            self.in_text,
+            interp.in_text,
             clip,
             self._marked_stack(),
-            len(self.stack),
+            len(interp.stack),
             clip_source,
         )
 
     def _clip_now(self, index: int) -> tuple[Rect | None, str]:
         """The clip's bounding box (an empty clip: a zero box) and what set it."""
-        if not 0 <= index < len(self.clips):
+        clips = self.visibility.clips if self.visibility is not None else []
+        if not 0 <= index < len(clips):
             return None, ""
-        record = self.clips[index]
+        record = clips[index]
         path = record.path
         where = f" of {' › '.join(path.form_path)}" if path.form_path else ""
         what = (
@@ -189,45 +210,12 @@ class TracingInterpreter(PageInterpreter):
 
     def _marked_stack(self) -> tuple[tuple[str, int | None], ...]:
         """The open marked-content sections, outer first (cached while the innermost one stays open)."""
-        marked: Any = self.marked
+        marked = self.interp.marked
         if marked is self._marked_of:
             return self._marked
-        if marked is None:
-            found: tuple[tuple[str, int | None], ...] = ()
-        elif isinstance(marked, list):  # (tag, mcid) pairs
-            found = tuple(marked)
-        else:  # the innermost section, linked to its parents
-            found = tuple((m.tag, m.mcid) for m in reversed(marked.sections()))
+        found = () if marked is None else tuple((m.tag, m.mcid) for m in reversed(marked.sections()))
         self._marked_of, self._marked = marked, found
         return found
-
-    def op_Do(self, o: list[Any]) -> None:
-        self._depth += 1
-        try:
-            super().op_Do(o)
-        finally:
-            self._depth -= 1
-
-
-class _Observed:
-    """The instructions of one stream, handed to the interpreter's loop one at a time."""
-
-    def __init__(self, tracer: TracingInterpreter, instructions: Sequence[Any]) -> None:
-        self.tracer = tracer
-        self.instructions = instructions
-
-    def __len__(self) -> int:
-        return len(self.instructions)
-
-    def __iter__(self) -> Iterator[Any]:
-        tracer = self.tracer
-        glyphs = tracer.glyphs
-        for index, ins in enumerate(self.instructions):
-            step = tracer._record(index, ins)
-            yield ins
-            # Resumed: the loop body of `ins` (and any form it drew) has run.
-            if step is not None:
-                step.glyphs_after = len(glyphs)
 
 
 def trace_page(doc: Document, page_number: int) -> PageTrace:
@@ -236,19 +224,16 @@ def trace_page(doc: Document, page_number: int) -> PageTrace:
     Never raises for a broken page: what ran before the failure is the trace.
     Raises `PageOutOfRange` for a page that does not exist.
     """
-    # The document's lock and font cache: the trace reads pikepdf objects like `interpret` does.
-    with doc._lock:
-        page_obj = doc._page_obj(page_number)
-        tracer = TracingInterpreter(page_number, doc._fonts)
-        try:
-            resources = _inherited(page_obj, "/Resources")
-            if not isinstance(resources, pikepdf.Dictionary):
-                resources = None
-            tracer.run_page(page_obj, resources)
-        except (pikepdf.PdfError, RuntimeError, TypeError, ValueError, AttributeError, KeyError):
-            pass  # the trace up to the failure is still worth stepping through
+    tracer = TraceRecorder()
+    doc.page_object(page_number)  # PageOutOfRange before anything runs
+    try:
+        doc.record_page(page_number, [tracer])
+    except (pikepdf.PdfError, RuntimeError, TypeError, ValueError, AttributeError, KeyError):
+        tracer.glyph_count = len(
+            tracer.interp.glyph_table
+        )  # the trace up to the failure is still worth stepping through
     steps = tracer.steps
-    count = len(tracer.glyphs)
+    count = tracer.glyph_count
     for step in steps:
         if step.glyphs_after < 0:
             step.glyphs_after = step.glyphs_before  # the loop stopped early (glyph cap)

@@ -63,9 +63,9 @@ def _mark(step: ChainStep) -> str:
 
 
 def _resolve_resources(page_obj: Any, form_path: tuple[str, ...]) -> Any:
-    from glyphscope.core.document import _inherited
+    from glyphscope.core.document import inherited
 
-    resources = _inherited(page_obj, "/Resources")
+    resources = inherited(page_obj, "/Resources")
     for name in form_path:
         xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
         form = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None

@@ -179,9 +179,9 @@ def raw_children(value: Any) -> list[ObjectNode]:
 
 
 def _resources(page_obj: Any) -> Any:
-    from glyphscope.core.document import _inherited
+    from glyphscope.core.document import inherited
 
-    found = _inherited(page_obj, "/Resources")
+    found = inherited(page_obj, "/Resources")
     return found if isinstance(found, pikepdf.Dictionary) else None
 
 

@@ -1,0 +1,237 @@
+"""Painting, clipping, fill colour and ExtGState: the operators that serve visibility.
+
+They emit `path_filled`, `clip_set`, `fill_colour_set`, `ext_gstate_set`,
+`image_drawn` (inline images; XObject images in core/operators/xobjects.py) and
+`shading_painted`; resources (colour spaces, ExtGState) are read here, once per
+resource dictionary and name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pikepdf
+
+from glyphscope.core.fonts.pdfobj import pdf_text
+from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, QpdfError, number
+from glyphscope.core.operators.paths import PATH_OPS, path_behind
+
+GRAPHICS_EVENTS = (
+    "path_filled",
+    "clip_set",
+    "fill_colour_set",
+    "ext_gstate_set",
+    "image_drawn",
+    "shading_painted",
+)
+
+_EVEN_ODD = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False, "b*": True}
+_DEVICE_FAMILIES = {
+    "/DeviceGray": "gray",
+    "/G": "gray",
+    "/CalGray": "gray",
+    "/DeviceRGB": "rgb",
+    "/RGB": "rgb",
+    "/CalRGB": "rgb",
+    "/DeviceCMYK": "cmyk",
+    "/CMYK": "cmyk",
+    "/Pattern": "pattern",
+    "/Lab": "lab",
+    "/Indexed": "indexed",
+    "/I": "indexed",
+    "/Separation": "separation",
+    "/DeviceN": "devicen",
+}
+_INITIAL_COLOUR = {
+    "gray": (0.0,),
+    "rgb": (0.0, 0.0, 0.0),
+    "cmyk": (0.0, 0.0, 0.0, 1.0),
+    "lab": (0.0, 0.0, 0.0),
+    "indexed": (0.0,),
+    "separation": (1.0,),
+    "devicen": (1.0,),
+    "pattern": (),
+}
+_ICC_FAMILIES = {1: "gray", 3: "rgb", 4: "cmyk"}
+
+
+# ------------------------------------------------------------------ paths and clip
+
+
+def _fill(op: str) -> Any:
+    even_odd = _EVEN_ODD[op]
+
+    def op_fill(interp: PageInterpreter, _: list[Any]) -> None:
+        """f F f* B B* b b*: the path's area is painted with the fill colour (then it may clip)."""
+        polygons, clip_rule, clip_at = path_behind(interp)
+        if polygons:
+            for path_filled in interp.on_path_filled:
+                path_filled(even_odd, polygons)
+        if clip_rule:
+            _clip(interp, polygons, clip_rule, clip_at)
+
+    return op_fill
+
+
+def op_end_path(interp: PageInterpreter, _: list[Any]) -> None:
+    """n S s: nothing is filled; a W/W* just before intersects the path into the clip."""
+    pending = interp.clip_pending
+    if pending is not None and pending[1] == interp.prev_handled >= 0 and pending[0] is interp.stream:
+        polygons, clip_rule, clip_at = path_behind(interp)
+        if clip_rule:
+            _clip(interp, polygons, clip_rule, clip_at)
+
+
+def _clip(interp: PageInterpreter, polygons: Any, rule: int, at: int) -> None:
+    for clip_set in interp.on_clip_set:
+        clip_set(polygons, rule == 2, at)
+
+
+def op_W(interp: PageInterpreter, _: list[Any]) -> None:
+    # the painting operator right after it reads the path back
+    interp.clip_pending = (interp.stream, interp.stream_index, False, interp.prev_handled)
+
+
+def op_Wstar(interp: PageInterpreter, _: list[Any]) -> None:
+    interp.clip_pending = (interp.stream, interp.stream_index, True, interp.prev_handled)
+
+
+# ------------------------------------------------------------------ colour and ExtGState
+
+
+def _colour(family: str, count: int) -> Any:
+    def op_colour(interp: PageInterpreter, o: list[Any]) -> None:
+        for fill_colour_set in interp.on_fill_colour_set:
+            fill_colour_set(family, tuple(o[:count]))
+
+    return op_colour
+
+
+def op_cs(interp: PageInterpreter, o: list[Any]) -> None:
+    res = interp.frame.resources
+    key = (id(res), o[0])
+    cached = interp.resource_cache.get(key)
+    if cached is None or cached[0] is not res:
+        cached = interp.resource_cache[key] = (res, colour_space_family(res, pikepdf.Name(o[0]), 0))
+    family = cached[1]
+    for fill_colour_set in interp.on_fill_colour_set:
+        fill_colour_set(family, _INITIAL_COLOUR.get(family, ()))
+
+
+def op_sc(interp: PageInterpreter, o: list[Any]) -> None:
+    numbers = [number(v) for v in o]
+    components = tuple(v for v in numbers if v is not None)
+    # scn with a pattern name: the pattern's colours are not known
+    family = "pattern" if o and isinstance(o[-1], pikepdf.Name) else None
+    for fill_colour_set in interp.on_fill_colour_set:
+        fill_colour_set(family, components)
+
+
+def colour_space_family(res: pikepdf.Dictionary | None, cs: object, depth: int) -> str:
+    """The family of a colour space: a device name, a /ColorSpace resource, or an array."""
+    if depth > 4:
+        return "unknown"
+    if isinstance(cs, pikepdf.Name):
+        name = pdf_text(cs)
+        found = _DEVICE_FAMILIES.get(name)
+        if found is not None:
+            return found
+        spaces = res.get("/ColorSpace") if res is not None else None
+        target = spaces.get(name) if isinstance(spaces, pikepdf.Dictionary) else None
+        return colour_space_family(res, target, depth + 1) if target is not None else "unknown"
+    if isinstance(cs, pikepdf.Array) and len(cs) > 0:
+        head = pdf_text(cs[0])
+        if head == "/ICCBased" and len(cs) > 1 and isinstance(cs[1], pikepdf.Stream):
+            n = cs[1].get("/N")
+            if isinstance(n, int) and n in _ICC_FAMILIES:
+                return _ICC_FAMILIES[int(n)]
+            alternate = cs[1].get("/Alternate")
+            return colour_space_family(res, alternate, depth + 1) if alternate is not None else "unknown"
+        return _DEVICE_FAMILIES.get(head, "unknown")
+    return "unknown"
+
+
+def op_gs(interp: PageInterpreter, o: list[Any]) -> None:
+    """ExtGState: the fill alpha /ca and the soft mask /SMask (the rest cannot hide text)."""
+    res = interp.frame.resources
+    key = (id(res), "gs " + o[0])
+    cached = interp.resource_cache.get(key)
+    if cached is None or cached[0] is not res:
+        cached = interp.resource_cache[key] = (res, ext_gstate(res, o[0]))
+    alpha, soft_mask = cached[1]
+    for ext_gstate_set in interp.on_ext_gstate_set:
+        ext_gstate_set(alpha, soft_mask)
+
+
+def ext_gstate(res: pikepdf.Dictionary | None, name: str) -> tuple[float | None, str | None]:
+    """(/ca clamped to 0–1, soft mask state) of an ExtGState resource; None where it sets neither."""
+    states = res.get("/ExtGState") if res is not None else None
+    ext = states.get(name) if isinstance(states, pikepdf.Dictionary) else None
+    if not isinstance(ext, pikepdf.Dictionary):
+        return None, None
+    ca = number(ext.get("/ca"))
+    return (
+        min(max(ca, 0.0), 1.0) if ca is not None else None,
+        soft_mask(ext.get("/SMask")) if "/SMask" in ext else None,
+    )
+
+
+def soft_mask(smask: object) -> str:
+    """What an ExtGState /SMask does to what is painted under it.
+
+    "" for /None; "empty" for a mask whose group paints nothing (an alpha mask, or a
+    luminosity mask on the default black backdrop: nothing shows through); else "present"
+    (its effect is not computed)."""
+    if smask is None or (isinstance(smask, pikepdf.Name) and str(smask) == "/None"):
+        return ""
+    if not isinstance(smask, pikepdf.Dictionary):
+        return ""
+    group = smask.get("/G")
+    backdrop = smask.get("/BC")
+    kind = smask.get("/S")
+    try:
+        content = group.read_bytes().strip() if isinstance(group, pikepdf.Stream) else None
+    except (QpdfError, ValueError, TypeError):
+        content = None
+    if content == b"" and smask.get("/TR") is None:
+        if kind == pikepdf.Name.Alpha:
+            return "empty"
+        if backdrop is None:  # luminosity of the default backdrop, black: 0 everywhere
+            return "empty"
+    return "present"
+
+
+# ------------------------------------------------------------------ shadings and inline images
+
+
+def op_sh(interp: PageInterpreter, _: list[Any]) -> None:
+    for shading_painted in interp.on_shading_painted:
+        shading_painted()
+
+
+def op_inline_image(interp: PageInterpreter, o: list[Any]) -> None:
+    image = o[0] if o else None
+    info = getattr(image, "obj", None)
+    for image_drawn in interp.on_image_drawn:
+        image_drawn("inline_image", info if isinstance(info, pikepdf.Dictionary) else None)
+
+
+GRAPHICS_OPERATORS: OperatorTable = {
+    "W": (op_W, NO_OPERANDS),
+    "W*": (op_Wstar, NO_OPERANDS),
+    "n": (op_end_path, NO_OPERANDS),
+    "S": (op_end_path, NO_OPERANDS),  # a stroke paints no area under text: it may only clip
+    "s": (op_end_path, NO_OPERANDS),
+    **{op: (_fill(op), NO_OPERANDS) for op in _EVEN_ODD},
+    "g": (_colour("gray", 1), "n"),
+    "rg": (_colour("rgb", 3), "nnn"),
+    "k": (_colour("cmyk", 4), "nnnn"),
+    "cs": (op_cs, "N"),
+    "sc": (op_sc, ""),
+    "scn": (op_sc, ""),
+    "gs": (op_gs, "N"),
+    "sh": (op_sh, "N"),
+    "INLINE IMAGE": (op_inline_image, ""),
+}
+
+__all__ = ["GRAPHICS_EVENTS", "GRAPHICS_OPERATORS", "PATH_OPS"]
