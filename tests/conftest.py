@@ -12,14 +12,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = Path(os.environ.get("GLYPHSCOPE_CORPUS", REPO.parent / "shared" / "corpus"))
+from tests.corpus import CORPUS, REPO, require
+
 DEMO = REPO / "assets" / "demo.pdf"
 
 
 def corpus_file(name: str) -> Path:
     """A file of the shared corpus, or skip the test saying which one is missing."""
-    path = CORPUS / name
+    path = require() / name
     if not path.exists():
         pytest.skip(f"corpus file {name} not available under {CORPUS}")
     return path
