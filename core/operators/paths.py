@@ -85,27 +85,36 @@ def path_behind(interp: PageInterpreter) -> tuple[tuple[Polygon, ...], int, int]
     bad = (
         False  # an operand that is not a number, or an operator of another kind: the next operator is skipped
     )
+    number_types = _NUMBER_TYPES
     for k in range(start, end):
         ins = stream[k]
-        op = pdf_text(ins.operator)
-        if op not in PATH_OR_STATE:
-            bad = True  # an operator of another kind inside the path (a marked-content point, an image)
+        try:  # pdf_text's fallback, inlined: this runs for every instruction of a path
+            op = str(ins.operator)
+        except UnicodeDecodeError:
+            op = pdf_text(ins.operator)
+        if op not in PATH_OPS:
+            # a colour or line-style operator inside the path is stepped over; an operator of
+            # another kind (a marked-content point, an image) makes the next one unreadable
+            bad = op not in STATE_IN_PATH
+            continue
+        if bad:
+            bad = False
             continue
         args: list[float] = []
         for value in ins.operands:
-            if type(value) not in _NUMBER_TYPES:
+            if value.__class__ not in number_types:
                 bad = True
-                continue
+                break
             x = float(value)
             if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
                 if x != x:
                     bad = True  # NaN
-                    continue
+                    break
                 x = math.copysign(FLT_MAX, x)
             args.append(x)
-        if bad or op not in PATH_OPS:
+        if bad:
             bad = False
-            continue  # a colour or line-style operator inside the path
+            continue
         if op == "W" or op == "W*":
             clip_rule, clip_at = (2 if op == "W*" else 1), k
             continue
