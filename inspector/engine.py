@@ -577,8 +577,8 @@ class PageBundle:
     boxes: PageBoxes
     analysis: PageAnalysis | None = None
     facts: PageFacts | None = None
-    overlays: object = None
-    image: object = None
+    overlays: Any = None  # gui.overlays.PageOverlays: Qt, not nameable in this layer
+    image: Any = None  # a QImage
     render_scale: float = 1.0  # pixels of `image` per point
     error: str | None = None  # why the page could not be interpreted
     render_error: str | None = None
