@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.composite import CompositeFont
 from glyphscope.core.fonts.pdfobj import as_int, as_list, dget
