@@ -138,7 +138,7 @@ class ObjectNode:
         self._children.append(child)
         return child
 
-    def children(self, document: Document) -> list[ObjectNode]:
+    def children(self, document: Document | None) -> list[ObjectNode]:
         """The node's entries, built on first use."""
         if self._children is None:
             with _lock(document):
@@ -154,7 +154,7 @@ class ObjectNode:
             return bool(self._children)
         return isinstance(self.value, (pikepdf.Dictionary, pikepdf.Array, pikepdf.Stream))
 
-    def raw(self, document: Document) -> str:
+    def raw(self, document: Document | None) -> str:
         """The object pretty-printed (a stream with the start of its data)."""
         if self.value is None:
             return ""
@@ -166,7 +166,7 @@ class ObjectNode:
                 text += "\nstream\n" + stream_text(self.value) + "\nendstream"
             return text
 
-    def summary(self, document: Document) -> str:
+    def summary(self, document: Document | None) -> str:
         if self.value is None:
             return ""
         with _lock(document):
