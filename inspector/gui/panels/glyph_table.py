@@ -136,7 +136,7 @@ class GlyphTableModel(RowsModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.classified: ClassifiedGlyphs | None = None
+        self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
         self.glyphs: Sequence[Glyph] = ()
         self.rows: list[int] = []  # paint indices shown, in display order
         self.row_of: dict[int, int] = {}
@@ -258,7 +258,7 @@ class RunTableModel(RowsModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.runs: list[engine.GlyphRun] = []
-        self.classified: ClassifiedGlyphs | None = None
+        self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
         self.glyphs: Sequence[Glyph] = ()
 
     def set_runs(self, runs: list[engine.GlyphRun], classified: ClassifiedGlyphs | None) -> None:
