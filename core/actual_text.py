@@ -13,7 +13,6 @@ text, behind `Parameters.actual_text`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pikepdf
 
@@ -53,7 +52,7 @@ class ActualTextSpan:
         return self.key.lstrip("/")
 
 
-def replacement_of(properties: Any) -> tuple[str, str] | None:
+def replacement_of(properties: object) -> tuple[str, str] | None:
     """(text, key) a BDC property dictionary declares, or None.
 
     A value that is not a text string (a name, a number, a broken object) declares

@@ -43,11 +43,11 @@ class Bead:
         x0, y0, x1, y1 = self.rect
         return x0 <= x <= x1 and y0 <= y <= y1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"thread": self.thread, "index": self.index, "rect": list(self.rect), "title": self.title}
 
 
-def _rect(value: Any) -> Rect | None:
+def _rect(value: Any) -> Rect | None:  # anything: what is not four numbers is None
     try:
         x0, y0, x1, y1 = (float(v) for v in value)
     except (TypeError, ValueError, pikepdf.PdfError):
@@ -55,7 +55,7 @@ def _rect(value: Any) -> Rect | None:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _title(thread: Any) -> str:
+def _title(thread: pikepdf.Object) -> str:
     try:
         info = thread.get("/I")
         title = info.get("/Title") if isinstance(info, pikepdf.Dictionary) else None

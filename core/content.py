@@ -28,9 +28,9 @@ import warnings
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pikepdf
+from pikepdf.models import ContentStreamInstructions
 
 from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 
@@ -57,7 +57,7 @@ class _Over(Exception):
     pass
 
 
-def content_streams(page_obj: Any) -> list[Any]:
+def content_streams(page_obj: pikepdf.Object) -> list[pikepdf.Stream]:
     """The page's /Contents as a list of streams (a single stream, an array, or nothing)."""
     contents = page_obj.get("/Contents")
     if isinstance(contents, pikepdf.Array):
@@ -65,7 +65,7 @@ def content_streams(page_obj: Any) -> list[Any]:
     return [contents] if isinstance(contents, pikepdf.Stream) else []
 
 
-def _names(value: Any) -> list[str]:
+def _names(value: pikepdf.Object | None) -> list[str]:
     if isinstance(value, pikepdf.Name):
         return [pdf_text(value)]
     if isinstance(value, pikepdf.Array):
@@ -116,7 +116,7 @@ def _inflated(chunks: Iterable[bytes]) -> Iterator[bytes]:
         return  # damaged data: qpdf decodes what it can; what came before is counted
 
 
-def _decoded_chunks(stream: Any) -> Iterator[bytes] | None:
+def _decoded_chunks(stream: pikepdf.Stream) -> Iterator[bytes] | None:
     """The stream's decoded bytes in bounded chunks, or None when qpdf must decode it."""
     filters = _names(stream.get("/Filter"))
     raw = stream.read_raw_bytes()
@@ -136,7 +136,7 @@ def _decoded_chunks(stream: Any) -> Iterator[bytes] | None:
     return iter(chunks)
 
 
-def measure(streams: Sequence[Any], budget: int) -> Measured:
+def measure(streams: Sequence[pikepdf.Stream], budget: int) -> Measured:
     """Count the decoded bytes of `streams` (in order) up to `budget`, keeping them.
 
     Streams are joined by a newline, as when qpdf coalesces a page's content array.
@@ -173,7 +173,7 @@ def measure(streams: Sequence[Any], budget: int) -> Measured:
 _PARSE_LOCK = threading.Lock()
 
 
-def parse_instructions(target: Any) -> list[Any]:
+def parse_instructions(target: pikepdf.Object | pikepdf.Page) -> list[ContentStreamInstructions]:
     """Tokenise a page's or a stream's content, pikepdf's warnings kept in.
 
     Reading a form that ends inside a string, array or dictionary, pikepdf warns
@@ -193,7 +193,7 @@ def parse_instructions(target: Any) -> list[Any]:
     return instructions
 
 
-def truncated_instructions(prefix: bytes, scratch: pikepdf.Pdf) -> list[Any]:
+def truncated_instructions(prefix: bytes, scratch: pikepdf.Pdf) -> list[ContentStreamInstructions]:
     """Tokenise the prefix of an over-budget content stream, cut after its last whitespace.
 
     A predictor (/DecodeParms) is not applied to a prefix: such content streams are

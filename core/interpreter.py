@@ -206,7 +206,7 @@ class PageInterpreter:
         self._finish_page()  # not after other errors: the page failed, Document says so
 
     def read_content(
-        self, target: pikepdf.Object, streams: list[pikepdf.Object], what: str
+        self, target: pikepdf.Object, streams: Sequence[pikepdf.Stream], what: str
     ) -> list[Instruction] | None:
         """Tokenise a page's or form's content within the decoded-bytes budget.
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pikepdf
 
@@ -39,38 +40,41 @@ MAX_PLACEHOLDER_NUMBER = 8_000_000  # a /Size beyond this is not believed
 class RecoveredPages:
     """The pages found, in page order, and how."""
 
-    pages: tuple[Any, ...]  # page dictionaries
-    inherited: tuple[dict[str, Any], ...]  # per page: the inheritable attributes met on the way to it
+    pages: tuple[pikepdf.Dictionary, ...]
+    # per page: the inheritable attributes met on the way to it
+    inherited: tuple[Mapping[str, pikepdf.Object | None], ...]
     method: str  # "walk", "catalog scan" or "page scan"
     skipped: int  # /Kids entries skipped: met before (a loop or a shared node) or not dictionaries
-    catalog: Any = None  # the catalog the pages hang under (None: page scan)
+    catalog: pikepdf.Dictionary | None = None  # the catalog the pages hang under (None: page scan)
 
 
-def _objgen(obj: Any) -> tuple[int, int]:
+def _objgen(obj: Any) -> tuple[int, int]:  # anything: a direct object or None is (0, 0)
     try:
         return tuple(obj.objgen)  # type: ignore[return-value]
     except (AttributeError, QpdfError):
         return (0, 0)
 
 
-def _is_page(node: Any) -> bool:
+def _is_page(node: pikepdf.Dictionary) -> bool:
     """A /Type /Page leaf, or a node with content or a MediaBox and no /Kids (a page missing its /Type)."""
     if node.get("/Type") == pikepdf.Name.Page:
         return True
     return "/Kids" not in node and ("/Contents" in node or "/MediaBox" in node)
 
 
-def walk_page_tree(pages_node: Any) -> tuple[list[Any], list[dict[str, Any]], int]:
+def walk_page_tree(
+    pages_node: pikepdf.Object | None,
+) -> tuple[list[pikepdf.Dictionary], list[dict[str, pikepdf.Object]], int]:
     """The page leaves under `pages_node`, depth-first in /Kids order, each visited once.
 
     Returns the pages, what each inherits from the nodes above it on the walk, and how many
     /Kids entries were skipped (met before, or not dictionaries). Iterative: no recursion limit.
     """
-    pages: list[Any] = []
-    inherited: list[dict[str, Any]] = []
+    pages: list[pikepdf.Dictionary] = []
+    inherited: list[dict[str, pikepdf.Object]] = []
     skipped = 0
     visited: set[tuple[int, int]] = set()
-    stack: list[tuple[Any, dict[str, Any]]] = [(pages_node, {})]
+    stack: list[tuple[pikepdf.Object | None, dict[str, pikepdf.Object]]] = [(pages_node, {})]
     while stack:
         node, inherit = stack.pop()
         if not isinstance(node, pikepdf.Dictionary):
@@ -100,9 +104,9 @@ def walk_page_tree(pages_node: Any) -> tuple[list[Any], list[dict[str, Any]], in
     return pages, inherited, skipped
 
 
-def _inherited_by_parents(page: Any) -> dict[str, Any]:
+def _inherited_by_parents(page: pikepdf.Dictionary) -> dict[str, pikepdf.Object | None]:
     """A scanned page's inheritable attributes from its /Parent chain (loops stop the chain)."""
-    out: dict[str, Any] = {}
+    out: dict[str, pikepdf.Object | None] = {}
     seen: set[tuple[int, int]] = set()
     node = page.get("/Parent")
     for _ in range(MAX_PARENT_CHAIN):
@@ -116,7 +120,7 @@ def _inherited_by_parents(page: Any) -> dict[str, Any]:
     return out
 
 
-def _dictionaries(pdf: pikepdf.Pdf, skip: frozenset[tuple[int, int]]) -> list[Any]:
+def _dictionaries(pdf: pikepdf.Pdf, skip: frozenset[tuple[int, int]]) -> list[pikepdf.Dictionary]:
     """Every readable dictionary object of the file, in object-number order."""
     out = []
     for obj in pdf.objects:
@@ -136,7 +140,7 @@ def recover_pages(
 
     `placeholder`: object ids of the placeholder catalog and /Pages we added, never taken.
     """
-    root: Any = None
+    root: pikepdf.Object | None = None
     try:
         root = pdf.trailer.get("/Root")
     except (QpdfError, ValueError, TypeError):
@@ -202,7 +206,7 @@ def describe(recovered: RecoveredPages, problem: str) -> str:
 # ------------------------------------------------------------------ opening
 
 
-def _read_all(source: Any) -> bytes:
+def _read_all(source: Path | BinaryIO) -> bytes:
     if isinstance(source, Path):
         return source.read_bytes()
     source.seek(0)
@@ -250,19 +254,19 @@ def with_placeholder_root(data: bytes) -> tuple[bytes, frozenset[tuple[int, int]
     return bytes(body), frozenset({(first, 0), (first + 1, 0)})
 
 
-def _open_for_repair(source: Any, password: str) -> pikepdf.Pdf:
+def _open_for_repair(source: Path | BinaryIO, password: str) -> pikepdf.Pdf:
     if hasattr(source, "seek"):
         source.seek(0)
     # Without pushing inherited attributes down, qpdf does not walk the page tree on open.
     return pikepdf.open(source, password=password, suppress_warnings=True, inherit_page_attributes=False)
 
 
-def open_repaired(source: Any, password: str, problem: str) -> tuple[pikepdf.Pdf, str] | None:
+def open_repaired(source: Path | BinaryIO, password: str, problem: str) -> tuple[pikepdf.Pdf, str] | None:
     """The document with its pages recovered and a line saying how, or None when no page is found.
 
     `source` is what qpdf refused (a Path or a seekable file object); `problem` says what was wrong.
     """
-    attempts: list[tuple[Any, frozenset[tuple[int, int]]]] = [(source, frozenset())]
+    attempts: list[tuple[Path | BinaryIO, frozenset[tuple[int, int]]]] = [(source, frozenset())]
     try:
         patched, placeholder = with_placeholder_root(_read_all(source))
         attempts.append((io.BytesIO(patched), placeholder))
@@ -285,7 +289,7 @@ def open_repaired(source: Any, password: str, problem: str) -> tuple[pikepdf.Pdf
     return None
 
 
-def open_pdf(source: str | Path | Any, password: str = "") -> pikepdf.Pdf:
+def open_pdf(source: str | Path | BinaryIO, password: str = "") -> pikepdf.Pdf:
     """`pikepdf.open(source)` that recovers a refused page tree as `open_document` does.
 
     For a second handle on a file the engine opened (the window's renderer): same pages, same

@@ -10,7 +10,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, TypedDict
 
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
@@ -26,7 +26,63 @@ SCHEMA_VERSION = 1
 GLYPH_SETS = ("raw", "visible", "all")
 
 
-def to_json(obj: Any, indent: int | None = 1) -> str:
+class GlyphJSON(TypedDict):
+    """One glyph as JSON (`glyph_to_json`): the Glyph's fields, points as [x, y], plus its status."""
+
+    paint_index: int
+    unicode: str
+    code: int
+    code_bytes: int
+    font_key: str
+    font_id: str
+    font_size: float
+    origin: list[float]
+    glyph_end: list[float]
+    pen_end: list[float]
+    quad: list[list[float]]
+    height: float
+    direction: list[float]
+    wmode: int
+    token_index: int
+    stream_index: int
+    form_path: list[str]
+    mcid: int | None
+    decode_source: str
+    render_mode: int
+    rise: float
+    char_spacing: float
+    word_spacing: float
+    horizontal_scaling: float
+    outside_form_bbox: bool
+    form_use: int
+    status: str
+    duplicate_of: int | None
+    visibility: str
+
+
+class FontProblemJSON(TypedDict):
+    kind: str
+    message: str
+
+
+class FontInfoJSON(TypedDict):
+    """A FontInfo as JSON (`font_info_to_json`)."""
+
+    font_id: str
+    subtype: str
+    descendant_subtype: str | None
+    base_font: str
+    encoding: str
+    has_tounicode: bool
+    tounicode_entries: int
+    widths_source: str
+    wmode: int
+    cid_collection: str | None
+    embedded: bool
+    problems: list[FontProblemJSON]
+
+
+def to_json(obj: object, indent: int | None = 1) -> str:
     """`json.dumps(obj, ensure_ascii=False, indent=indent)`, always valid JSON.
 
     A hostile matrix or a 400-digit number overflows a double: Python would write the
@@ -39,7 +95,7 @@ def to_json(obj: Any, indent: int | None = 1) -> str:
         return json.dumps(_finite(obj), ensure_ascii=False, indent=indent, allow_nan=False)
 
 
-def _finite(obj: Any) -> Any:
+def _finite(obj: object) -> object:
     if isinstance(obj, float):
         if obj != obj:
             return None
@@ -62,7 +118,7 @@ def _pt(p: Point) -> list[float]:
 
 def glyph_to_json(
     g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None, visibility: str = "visible"
-) -> dict[str, Any]:
+) -> GlyphJSON:
     return {
         "paint_index": g.paint_index,
         "unicode": g.unicode,
@@ -96,7 +152,7 @@ def glyph_to_json(
     }
 
 
-def output_header() -> dict[str, Any]:
+def output_header() -> dict[str, object]:
     """The first keys of every JSON output: the shape's version and the glyphscope that wrote it."""
     from glyphscope import __version__  # the package's own metadata, read once at its import
 
@@ -119,9 +175,9 @@ def glyphs_json(
     page: InterpretedPage,
     classified: ClassifiedGlyphs,
     name: str,
-    params: Mapping[str, Any],
+    params: Mapping[str, object],
     warnings: Iterable[str] = (),
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """One page's glyph listing: `glyphscope glyphs --json` and the window's File › Export (one shape).
 
     The glyphs of set `name` (GLYPH_SETS), each with its status; `params` are the
@@ -132,8 +188,8 @@ def glyphs_json(
 
 
 def _glyphs_head(
-    file: str | None, page: InterpretedPage, name: str, params: Mapping[str, Any], warnings: Iterable[str]
-) -> dict[str, Any]:
+    file: str | None, page: InterpretedPage, name: str, params: Mapping[str, object], warnings: Iterable[str]
+) -> dict[str, object]:
     return output_header() | {
         "file": file,
         "page": page.page_number,
@@ -144,7 +200,7 @@ def _glyphs_head(
     }
 
 
-def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[dict[str, Any]]:
+def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[GlyphJSON]:
     """The JSON dicts of glyph set `name`, one at a time."""
     status, duplicate_of = classified.status, classified.duplicate_of
     vis = classified.visibility.classes if classified.visibility is not None else None
@@ -162,7 +218,7 @@ def write_glyphs_json(
     page: InterpretedPage,
     classified: ClassifiedGlyphs,
     name: str,
-    params: Mapping[str, Any],
+    params: Mapping[str, object],
     warnings: Iterable[str] = (),
 ) -> None:
     """`glyphs_json` written to `out` as it is made: memory stays constant beyond the glyph records.
@@ -190,7 +246,7 @@ def rect_to_json(r: tuple[float, float, float, float] | None) -> list[float] | N
     return None if r is None else [_r(v) for v in r]
 
 
-def boxes_to_json(b: PageBoxes) -> dict[str, Any]:
+def boxes_to_json(b: PageBoxes) -> dict[str, object]:
     return {
         "media_box": rect_to_json(b.media_box),
         "crop_box": rect_to_json(b.crop_box),
@@ -202,7 +258,7 @@ def boxes_to_json(b: PageBoxes) -> dict[str, Any]:
     }
 
 
-def font_info_to_json(info: FontInfo) -> dict[str, Any]:
+def font_info_to_json(info: FontInfo) -> FontInfoJSON:
     return {
         "font_id": info.font_id,
         "subtype": info.subtype,
@@ -219,7 +275,7 @@ def font_info_to_json(info: FontInfo) -> dict[str, Any]:
     }
 
 
-def form_use_to_json(f: FormUse) -> dict[str, Any]:
+def form_use_to_json(f: FormUse) -> dict[str, object]:
     return {
         "form_path": list(f.form_path),
         "object_id": f.object_id,

@@ -14,7 +14,6 @@ recorded in `problems` and the walk goes on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pikepdf
 
@@ -34,7 +33,7 @@ class PageStructure:
     beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/articles.py)
     bead_problems: tuple[str, ...] = ()  # what was wrong with the article threads (document-wide)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "has_tree": self.has_tree,
             "mcid_order": list(self.mcid_order),
@@ -49,7 +48,7 @@ class PageStructure:
 NO_STRUCTURE = PageStructure(False, (), False, False, ())
 
 
-def _int(value: Any) -> int | None:
+def _int(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -78,7 +77,7 @@ class _Walk:
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(text)
 
-    def page(self, pg: Any, inherited: int | None) -> int | None:
+    def page(self, pg: pikepdf.Object | None, inherited: int | None) -> int | None:
         if pg is None:
             return inherited
         try:
@@ -103,7 +102,7 @@ class _Walk:
     def run(self, tree: pikepdf.Dictionary) -> None:
         visited: set[tuple[int, int]] = set()
         # Stack items: (node, inherited page index, depth). Kids pushed reversed → /K order.
-        stack: list[tuple[Any, int | None, int]] = []
+        stack: list[tuple[pikepdf.Object, int | None, int]] = []
         self.push_kids(tree.get("/K"), None, 1, stack)
         while stack:
             node, page, depth = stack.pop()
@@ -137,7 +136,11 @@ class _Walk:
             self.push_kids(node.get("/K"), own, depth + 1, stack)
 
     def push_kids(
-        self, kids: Any, page: int | None, depth: int, stack: list[tuple[Any, int | None, int]]
+        self,
+        kids: pikepdf.Object | None,
+        page: int | None,
+        depth: int,
+        stack: list[tuple[pikepdf.Object, int | None, int]],
     ) -> None:
         if kids is None:
             return

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.glyph_table import paint_indices
@@ -55,7 +54,7 @@ class StructureUse:
         """Usable, and untagged × UNTAGGED_TRUST_RATIO ≤ total: auto mode follows the tree."""
         return self.usable and is_trusted_share(len(self.untagged), self.total)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "has_tree": self.has_tree,
             "mcid_order": [m for m, _ in self.buckets],

@@ -49,7 +49,7 @@ def write_document_pages(
     return write_page_texts(out, (t.text for _, t in texts), separator, bom)
 
 
-def decision_with_sentence(decision: DecisionRecord) -> dict[str, Any]:
+def decision_with_sentence(decision: DecisionRecord) -> dict[str, object]:
     """A decision record's own JSON plus its own sentence as "description"."""
     return {**decision.to_json(), "description": decision.describe()}
 

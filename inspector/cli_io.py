@@ -19,7 +19,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TextIO
 
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 
@@ -143,7 +143,12 @@ def captured_messages(args: argparse.Namespace) -> Iterator[None]:
     logger.setLevel(logging.INFO)
 
     def show(
-        message: Any, category: Any, filename: Any, lineno: Any, file: Any = None, line: Any = None
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
     ) -> None:
         note(args, f"warning: {message}")
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from glyphscope.core.decision_protocol import fmt
+from glyphscope.core.decision_protocol import DecisionRecord, fmt
 from glyphscope.inspector.compare_align import CHANGED, EXTRA, MISSING, ORDER, SPACE, Run
 
 SNIPPET = 40
@@ -54,7 +54,7 @@ class DecisionIndex:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    decision: Any  # the deciding record (DecisionRecord), or None when no decision of ours concerns it
+    decision: DecisionRecord | None  # None when no decision of ours concerns it
     sentence: str
 
 
@@ -127,7 +127,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str) -> Explanatio
     return Explanation(None, f"{engine} has no space {where}; glyphscope reads one (a space glyph or layout)")
 
 
-def _first(v: Any) -> float:
+def _first(v: float | tuple[float, ...]) -> float:
     return float(v[0] if isinstance(v, tuple) else v)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.compare_align import (
@@ -28,8 +28,13 @@ from glyphscope.inspector.compare_align import (
 )
 from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
-from glyphscope.inspector.jobs import Progress
+from glyphscope.inspector.jobs import CancelToken, Progress
 from glyphscope.inspector.triage_options import COMPARE_MAX_PAGES
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.decision_protocol import DecisionRecord
+    from glyphscope.inspector.engine import PageFacts
 
 KIND_TITLES = {
     MISSING: "missing in theirs",
@@ -58,14 +63,14 @@ class Difference:
         return self.run.glyphs
 
     @property
-    def decision(self) -> Any:
+    def decision(self) -> DecisionRecord | None:
         return self.explanation.decision
 
     @property
     def sentence(self) -> str:
         return self.explanation.sentence
 
-    def to_json(self, their_text: str, our_text: str) -> dict[str, Any]:
+    def to_json(self, their_text: str, our_text: str) -> dict[str, object]:
         r = self.run
         d = self.decision
         decision = None
@@ -123,7 +128,7 @@ class EngineComparison:
             "differences": by_kind,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         st = self.result.status
         al = self.alignment
         return {
@@ -161,7 +166,7 @@ class PageComparison:
                     out.setdefault(g, []).append((d.kind, d))
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "page": self.page_number,
             "mode": self.mode,
@@ -170,7 +175,7 @@ class PageComparison:
         }
 
 
-def hidden_glyphs(analysis: Any) -> list[tuple[int, str, str]]:
+def hidden_glyphs(analysis: PageAnalysis) -> list[tuple[int, str, str]]:
     """(paint index, text, its status) of every glyph left out of the text, in paint order: "culled",
     "duplicate", "clipped" or "hidden" (dropped by --drop-hidden)."""
     out = []
@@ -182,7 +187,9 @@ def hidden_glyphs(analysis: Any) -> list[tuple[int, str, str]]:
     return out
 
 
-def compare_page(analysis: Any, results: Sequence[EngineText], mode: str = "plain") -> PageComparison:
+def compare_page(
+    analysis: PageAnalysis, results: Sequence[EngineText], mode: str = "plain"
+) -> PageComparison:
     """Align each engine's text of `analysis`'s page to glyphscope's glyphs and explain the differences
     with the records of `analysis.decisions(mode)`."""
     page_text = analysis.texts[mode]
@@ -206,10 +213,10 @@ def compare_page(analysis: Any, results: Sequence[EngineText], mode: str = "plai
 
 # -- the window's current comparison per page view ------------------------------------------------
 
-_ATTACHED: weakref.WeakKeyDictionary[Any, PageComparison] = weakref.WeakKeyDictionary()
+_ATTACHED: weakref.WeakKeyDictionary[PageFacts, PageComparison] = weakref.WeakKeyDictionary()
 
 
-def attach_comparison(facts: Any, comparison: PageComparison | None) -> None:
+def attach_comparison(facts: PageFacts, comparison: PageComparison | None) -> None:
     """Keep `comparison` with a page's view facts (engine.PageFacts) for the canvas layer; None drops it."""
     if comparison is None:
         _ATTACHED.pop(facts, None)
@@ -217,7 +224,7 @@ def attach_comparison(facts: Any, comparison: PageComparison | None) -> None:
         _ATTACHED[facts] = comparison
 
 
-def comparison_of(facts: Any) -> PageComparison | None:
+def comparison_of(facts: PageFacts) -> PageComparison | None:
     """The comparison the Compare panel made for these facts, or None (not compared yet)."""
     try:
         return _ATTACHED.get(facts)
@@ -231,12 +238,12 @@ def comparison_of(facts: Any) -> PageComparison | None:
 def compare_page_job(
     path: str,
     password: str | None,
-    analysis: Any,
+    analysis: PageAnalysis,
     keys: Sequence[str],
     mode: str = "plain",
     known: Mapping[str, EngineText] | None = None,
     *,
-    token: Any,
+    token: CancelToken,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Generator[Progress, None, PageComparison]:
     """Run the engines of `keys` on `analysis`'s page (those in `known` are not run again: their text
@@ -274,7 +281,7 @@ class DocumentAgreement:
     pages: int  # pages compared
     error: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         pct = None if self.agreement is None else round(100.0 * self.agreement, 2)
         return {"engine": self.engine, "agreement_pct": pct, "pages": self.pages, "error": self.error}
 

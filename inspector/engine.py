@@ -9,22 +9,30 @@ them: a 20,000-glyph page has ~100,000 decisions.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from glyphscope.core.assembly import (
     MODES,
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
+    Decision,
     LineBreakDecision,
+    PageText,
     TextColumn,
     VerticalColumn,
     WordGapDecision,
 )
-from glyphscope.core.geometry import Point
-from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.page import ClipRecord, PageBoxes
+from glyphscope.core.params import Parameters
+from glyphscope.core.passes import CullDecision, DuplicateDecision
+from glyphscope.core.visibility import ClippedDecision, HiddenRecord
 from glyphscope.core.visibility import explain as explain_hidden
 from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
 from glyphscope.inspector.spatial import PointIndex
@@ -33,8 +41,24 @@ from glyphscope.inspector.spatial import PointIndex
 # page is shown before its texts: PageFacts.ready).
 COUNTED_ON_TEXTS = ("word_gaps", "line_breaks", "reading_order", "structure_order", "columns", "baselines")
 
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
 
-def describe(record: Any) -> str:
+LineBreak: TypeAlias = LineBreakDecision | ColumnChangeDecision
+Column: TypeAlias = TextColumn | VerticalColumn
+MarkedDecision: TypeAlias = WordGapDecision | LineBreak
+"""A decision the canvas marks at a point (`decision_point`)."""
+PairDecision: TypeAlias = WordGapDecision | LineBreak | ColumnSplit
+"""A decision between two glyphs, `before` and `after` (`TextView.decisions_for`)."""
+
+
+class Describable(Protocol):
+    """Any record of the engine: it says what it decided in one sentence."""
+
+    def describe(self) -> str: ...
+
+
+def describe(record: Describable) -> str:
     """The engine's own sentence for a decision record."""
     try:
         return str(record.describe())
@@ -54,7 +78,7 @@ def is_near_miss(d: WordGapDecision) -> bool:
     return abs(value - threshold) <= NEAR_MISS * threshold
 
 
-def is_line_break(d: Any) -> bool:
+def is_line_break(d: LineBreak) -> bool:
     return bool(d.is_break)
 
 
@@ -77,14 +101,14 @@ class _DecisionKinds:
     """A mode's decision records sorted by what the views draw of them."""
 
     word_gaps: list[WordGapDecision] = field(default_factory=list)
-    line_breaks: list[Any] = field(default_factory=list)
-    columns: list[Any] = field(default_factory=list)
+    line_breaks: list[LineBreak] = field(default_factory=list)
+    columns: list[Column] = field(default_factory=list)
     splits: list[ColumnSplit] = field(default_factory=list)
     baselines: list[Baseline] = field(default_factory=list)
-    other: list[Any] = field(default_factory=list)
+    other: list[Decision] = field(default_factory=list)
 
     @classmethod
-    def of(cls, decisions: Any) -> _DecisionKinds:
+    def of(cls, decisions: Iterable[Decision]) -> _DecisionKinds:
         k = cls()
         for r in decisions:
             if isinstance(r, WordGapDecision):
@@ -107,14 +131,14 @@ class TextView:
     """One mode's text with its decisions (engine records) and the character map."""
 
     mode: str
-    page_text: Any  # core.assembly.PageText
+    page_text: PageText
     text: str  # "" when the mode has no text (structure without structure)
     available: bool
     # The decisions by kind, sorted on first use: a mode's decision records are made when first
     # read (core/assembly/decision_store.py), and a view nobody draws need not make them.
     _kinds: _DecisionKinds | None = None
     _order: list[int] | None = None
-    _touching: dict[int, list[Any]] | None = None
+    _touching: dict[int, list[PairDecision]] | None = None
 
     @property
     def kinds(self) -> _DecisionKinds:
@@ -127,11 +151,11 @@ class TextView:
         return self.kinds.word_gaps
 
     @property
-    def line_breaks(self) -> list[Any]:  # LineBreakDecision | ColumnChangeDecision
+    def line_breaks(self) -> list[LineBreak]:
         return self.kinds.line_breaks
 
     @property
-    def columns(self) -> list[Any]:  # TextColumn | VerticalColumn
+    def columns(self) -> list[Column]:
         return self.kinds.columns
 
     @property
@@ -143,7 +167,7 @@ class TextView:
         return self.kinds.baselines
 
     @property
-    def other(self) -> list[Any]:  # grid, placements, structure order
+    def other(self) -> list[Decision]:  # grid, placements, structure order
         return self.kinds.other
 
     @property
@@ -159,7 +183,7 @@ class TextView:
         return self.page_text.reason
 
     @property
-    def char_glyphs(self) -> Any:
+    def char_glyphs(self) -> array[int]:
         return self.page_text.char_map.glyph
 
     @property
@@ -169,7 +193,7 @@ class TextView:
             self._order = list(dict.fromkeys(i for i in self.page_text.char_map.glyph if i >= 0))
         return self._order
 
-    def chars_for(self, paint_indices: Any) -> list[int]:
+    def chars_for(self, paint_indices: Iterable[int]) -> list[int]:
         out: list[int] = []
         chars_of = self.page_text.char_map.chars_of_glyph
         for i in paint_indices:
@@ -198,9 +222,9 @@ class TextView:
             start = end + 1
         return out
 
-    def decisions_for(self, paint_index: int) -> list[Any]:
+    def decisions_for(self, paint_index: int) -> list[PairDecision]:
         if self._touching is None:
-            touching: dict[int, list[Any]] = {}
+            touching: dict[int, list[PairDecision]] = {}
             for d in (*self.word_gaps, *self.line_breaks, *self.splits):
                 touching.setdefault(d.before, []).append(d)
                 touching.setdefault(d.after, []).append(d)
@@ -208,7 +232,7 @@ class TextView:
         return self._touching.get(paint_index, [])
 
 
-def text_view(mode: str, page_text: Any) -> TextView:
+def text_view(mode: str, page_text: PageText) -> TextView:
     return TextView(mode, page_text, page_text.text or "", page_text.text is not None)
 
 
@@ -220,7 +244,12 @@ class GlyphRun:
     glyphs: tuple[int, ...]  # paint indices in text order
 
 
-def glyph_runs(glyphs: Any, indices: Any, params: Any = None, visible_box: Any = None) -> list[GlyphRun]:
+def glyph_runs(
+    glyphs: Sequence[Glyph],
+    indices: Iterable[int],
+    params: Parameters | None = None,
+    visible_box: Rect | None = None,
+) -> list[GlyphRun]:
     """`indices` (paint indices of `glyphs`) as runs of text: each line of their plain text.
 
     Used for glyphs no text mode shows (culled, duplicates, a probed region) so that they
@@ -249,14 +278,16 @@ def glyph_runs(glyphs: Any, indices: Any, params: Any = None, visible_box: Any =
     return runs
 
 
-def _count(records: Any, kinds: Any, test: Any = None) -> int:
+def _count(
+    records: Iterable[object], kinds: type | tuple[type, ...], test: Callable[[Any], bool] | None = None
+) -> int:
     return sum(1 for r in records if isinstance(r, kinds) and (test is None or test(r)))
 
 
 class PageFacts:
     """One analysed page as the views see it: text views per mode (built lazily), counts, explanations."""
 
-    def __init__(self, analysis: Any) -> None:
+    def __init__(self, analysis: PageAnalysis) -> None:
         self.analysis = analysis
         self.page = analysis.page
         self.classified = analysis.classified
@@ -264,10 +295,12 @@ class PageFacts:
         self._form_index: dict[tuple[str, ...], int] | None = None
         self._counts: dict[str, dict[str, int]] = {}
         self._runs: dict[str, list[GlyphRun]] = {}
-        self._decision_index: dict[str, tuple[PointIndex, list[Any]]] = {}
+        self._decision_index: dict[str, tuple[PointIndex, list[MarkedDecision]]] = {}
         self._gap_summary: dict[str, tuple[int, int, int]] = {}
-        self._hidden: dict[int, Any] | None = None  # paint index → visibility record
-        self._pass_records: tuple[dict[int, list[Any]], dict[int, list[Any]]] | None = None
+        self._hidden: dict[int, HiddenRecord] | None = None  # paint index → visibility record
+        self._pass_records: (
+            tuple[dict[int, list[CullDecision]], dict[int, list[DuplicateDecision]]] | None
+        ) = None
         self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
 
     def view(self, mode: str) -> TextView:
@@ -334,7 +367,7 @@ class PageFacts:
             runs = self._runs["culled"] = self.runs_of(c.paint_index for c in self.classified.culls)
         return runs
 
-    def runs_of(self, indices: Any) -> list[GlyphRun]:
+    def runs_of(self, indices: Iterable[int]) -> list[GlyphRun]:
         return glyph_runs(self.page.glyphs, list(indices), getattr(self.analysis, "params", None))
 
     def word_gap_summary(self, mode: str) -> tuple[int, int, int]:
@@ -348,7 +381,7 @@ class PageFacts:
             cached = self._gap_summary[shown] = (len(gaps), inserted, sum(1 for d in gaps if is_near_miss(d)))
         return cached
 
-    def decision_near(self, point: Any, mode: str, radius: float) -> Any:
+    def decision_near(self, point: Point, mode: str, radius: float) -> MarkedDecision | None:
         """The word-gap or line-break decision of `mode` whose mark is nearest `point` within
         `radius` (user space), or None. Marks are where the overlays draw them (`decision_point`)."""
         shown = self.shown_mode(mode)
@@ -357,7 +390,8 @@ class PageFacts:
             view = self.view(shown)
             glyphs = self.page.glyphs
             n = len(glyphs)
-            records, points = [], []
+            records: list[MarkedDecision] = []
+            points: list[Point] = []
             for d in (*view.word_gaps, *view.line_breaks):
                 if 0 <= d.before < n and 0 <= d.after < n:
                     p = decision_point(glyphs, d)
@@ -463,7 +497,7 @@ class PageFacts:
             return "visible"
         return vis.classes[paint_index]
 
-    def visibility_record(self, paint_index: int) -> Any:
+    def visibility_record(self, paint_index: int) -> HiddenRecord | None:
         """The glyph's visibility decision (core/visibility.py), None for a visible glyph."""
         if self._hidden is None:
             vis = self.classified.visibility
@@ -475,10 +509,10 @@ class PageFacts:
         record = self.visibility_record(paint_index)
         return explain_hidden(record) if record is not None else ""
 
-    def clip_of(self, paint_index: int) -> Any:
+    def clip_of(self, paint_index: int) -> ClipRecord | None:
         """The clip record (core.page.ClipRecord) of a clipped glyph, else None."""
         record = self.visibility_record(paint_index)
-        if record is None or record.kind != "clipped":
+        if not isinstance(record, ClippedDecision):  # None, or hidden some other way
             return None
         clips = self.page.clips
         return clips[record.clip_id] if 0 <= record.clip_id < len(clips) else None
@@ -487,14 +521,14 @@ class PageFacts:
     def status_of(self, paint_index: int) -> str:
         return str(self.classified.status[paint_index].value)
 
-    def _passes_of(self, paint_index: int) -> tuple[list[Any], list[Any]]:
+    def _passes_of(self, paint_index: int) -> tuple[list[CullDecision], list[DuplicateDecision]]:
         """The cull records and the duplicate records (as copy or as original) naming the glyph,
         in their lists' order; indexed once (a probe explains thousands of glyphs)."""
         if self._pass_records is None:
-            culls: dict[int, list[Any]] = {}
+            culls: dict[int, list[CullDecision]] = {}
             for c in self.classified.culls:
                 culls.setdefault(c.glyph, []).append(c)
-            dups: dict[int, list[Any]] = {}
+            dups: dict[int, list[DuplicateDecision]] = {}
             for d in self.classified.duplicates:
                 dups.setdefault(d.glyph, []).append(d)
                 if d.duplicate_of != d.glyph:
@@ -507,6 +541,7 @@ class PageFacts:
         """Every decision that touched the glyph, as sentences with numbers."""
         lines: list[str] = []
         culls, dups = self._passes_of(paint_index)
+        d: DuplicateDecision | PairDecision
         for c in culls:
             lines.append(describe(c))
         hidden = self.visibility_record(paint_index)
@@ -539,11 +574,11 @@ class PageBundle:
     """
 
     page_number: int
-    boxes: Any  # core.page.PageBoxes
-    analysis: Any = None  # core.analysis.PageAnalysis
+    boxes: PageBoxes
+    analysis: PageAnalysis | None = None
     facts: PageFacts | None = None
-    overlays: Any = None
-    image: Any = None
+    overlays: Any = None  # gui.overlays.PageOverlays: Qt, not nameable in this layer
+    image: Any = None  # a QImage
     render_scale: float = 1.0  # pixels of `image` per point
     error: str | None = None  # why the page could not be interpreted
     render_error: str | None = None
@@ -554,7 +589,7 @@ class PageBundle:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def decision_point(glyphs: Any, d: Any) -> Point | None:
+def decision_point(glyphs: Sequence[Glyph], d: MarkedDecision) -> Point | None:
     """Where the canvas marks a word-gap or line-break decision (user space)."""
     prev, cur = glyphs[d.before], glyphs[d.after]
     if isinstance(d, WordGapDecision):
@@ -566,10 +601,10 @@ def decision_point(glyphs: Any, d: Any) -> Point | None:
     return None
 
 
-def decision_numbers(d: Any) -> str:
+def decision_numbers(d: object) -> str:
     """The record's verdict, value and threshold as one line (the numbers its rule compared)."""
 
-    def num(v: Any) -> str:
+    def num(v: object) -> str:
         if isinstance(v, float):
             return f"{v:.3f}".rstrip("0").rstrip(".")
         if isinstance(v, tuple):
@@ -580,7 +615,7 @@ def decision_numbers(d: Any) -> str:
     return f"{kind}: verdict {getattr(d, 'verdict', '?')}, value {num(getattr(d, 'value', None))}, threshold {num(getattr(d, 'threshold', None))}"
 
 
-def _char(glyphs: Any, i: int) -> str:
+def _char(glyphs: Sequence[Glyph], i: int) -> str:
     if 0 <= i < len(glyphs):
         return repr(glyphs[i].unicode) if glyphs[i].unicode else "(unresolved)"
     return "?"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
 
 
 class Cancelled(Exception):
@@ -40,7 +39,7 @@ class Progress:
 class Partial:
     """A result worth showing before the job is done (e.g. the rendered page before its analysis)."""
 
-    value: Any
+    value: object
 
 
-JobFunction = Callable[..., Generator[Progress, None, Any] | Any]
+JobFunction = Callable[..., Generator[Progress, None, object] | object]  # a generator job or a plain call

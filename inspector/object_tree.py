@@ -15,11 +15,14 @@ from __future__ import annotations
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import object_id
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
 
 MAX_CHILDREN = 2000  # entries listed per node (a 100,000-item array lists the first ones)
 MAX_FORM_DEPTH = 8  # fonts of forms inside forms, for the Fonts group
@@ -30,12 +33,12 @@ def _lock(document: Any) -> Any:
     return getattr(document, "_lock", nullcontext())
 
 
-def object_ref(obj: Any) -> str:
+def object_ref(obj: object) -> str:
     """ "12 0 R" for an indirect object, "" otherwise."""
     return object_id(obj, "")
 
 
-def scalar(value: Any, limit: int = 120) -> str:
+def scalar(value: object, limit: int = 120) -> str:
     """A non-container value in PDF syntax."""
     if isinstance(value, pikepdf.Name):
         return str(value)
@@ -59,7 +62,7 @@ def scalar(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def summary(value: Any) -> str:
+def summary(value: object) -> str:
     """One line: what a value is."""
     ref = object_ref(value)
     prefix = f"{ref} " if ref else ""
@@ -76,7 +79,7 @@ def summary(value: Any) -> str:
     return prefix + scalar(value)
 
 
-def pretty(value: Any, depth: int = 3, indent: str = "") -> str:
+def pretty(value: object, depth: int = 3, indent: str = "") -> str:
     """PDF syntax, indented; indirect objects below the top are shown as references."""
     if isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)):
         if depth <= 0:
@@ -100,7 +103,7 @@ def pretty(value: Any, depth: int = 3, indent: str = "") -> str:
     return scalar(value, limit=400)
 
 
-def stream_text(stream: Any) -> str:
+def stream_text(stream: pikepdf.Stream) -> str:
     """The start of a stream's decoded data, readable (content streams and CMaps are text)."""
     try:
         data = stream.read_bytes()
@@ -119,7 +122,7 @@ def stream_text(stream: Any) -> str:
 @dataclass(slots=True)
 class ObjectNode:
     label: str
-    value: Any = None  # the pikepdf object (None for a group)
+    value: pikepdf.Object | None = None  # None for a group
     role: str = ""  # "page", "font", "xobject", "form", "annotation", "struct", "content", "group", ""
     font_key: str = ""
     font_id: str = ""
@@ -135,7 +138,7 @@ class ObjectNode:
         self._children.append(child)
         return child
 
-    def children(self, document: Any) -> list[ObjectNode]:
+    def children(self, document: Document | None) -> list[ObjectNode]:
         """The node's entries, built on first use."""
         if self._children is None:
             with _lock(document):
@@ -151,7 +154,7 @@ class ObjectNode:
             return bool(self._children)
         return isinstance(self.value, (pikepdf.Dictionary, pikepdf.Array, pikepdf.Stream))
 
-    def raw(self, document: Any) -> str:
+    def raw(self, document: Document | None) -> str:
         """The object pretty-printed (a stream with the start of its data)."""
         if self.value is None:
             return ""
@@ -163,14 +166,14 @@ class ObjectNode:
                 text += "\nstream\n" + stream_text(self.value) + "\nendstream"
             return text
 
-    def summary(self, document: Any) -> str:
+    def summary(self, document: Document | None) -> str:
         if self.value is None:
             return ""
         with _lock(document):
             return summary(self.value)
 
 
-def raw_children(value: Any) -> list[ObjectNode]:
+def raw_children(value: object) -> list[ObjectNode]:
     if isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)):
         return [ObjectNode(str(k), value.get(k)) for k in list(value.keys())[:MAX_CHILDREN]]
     if isinstance(value, pikepdf.Array):
@@ -178,14 +181,14 @@ def raw_children(value: Any) -> list[ObjectNode]:
     return []
 
 
-def _resources(page_obj: Any) -> Any:
+def _resources(page_obj: pikepdf.Object) -> pikepdf.Dictionary | None:
     from glyphscope.core.document import inherited
 
     found = inherited(page_obj, "/Resources")
     return found if isinstance(found, pikepdf.Dictionary) else None
 
 
-def _font_label(key: str, font: Any, where: tuple[str, ...]) -> str:
+def _font_label(key: str, font: pikepdf.Object | None, where: tuple[str, ...]) -> str:
     base = font.get("/BaseFont") if isinstance(font, pikepdf.Dictionary) else None
     sub = font.get("/Subtype") if isinstance(font, pikepdf.Dictionary) else None
     in_form = f" in {' › '.join(where)}" if where else ""
@@ -193,7 +196,9 @@ def _font_label(key: str, font: Any, where: tuple[str, ...]) -> str:
     return f"{key}{in_form} — {', '.join(parts) or 'font'} {object_ref(font)}".rstrip()
 
 
-def _add_fonts(group: ObjectNode, resources: Any, where: tuple[str, ...], seen: set[str], depth: int) -> None:
+def _add_fonts(
+    group: ObjectNode, resources: pikepdf.Object | None, where: tuple[str, ...], seen: set[str], depth: int
+) -> None:
     fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
     if isinstance(fonts, pikepdf.Dictionary):
         for key in map(str, fonts.keys()):
@@ -225,7 +230,7 @@ def _xobject_label(name: str, xobj: Any) -> str:
     return f"{name} — {kind}{size} {object_ref(xobj)}".rstrip()
 
 
-def _struct_elements(document: Any, page_number: int) -> list[ObjectNode]:
+def _struct_elements(document: Document, page_number: int) -> list[ObjectNode]:
     from glyphscope.inspector.structure_tree import page_structure_tree
 
     tree = page_structure_tree(document, page_number)
@@ -238,7 +243,7 @@ def _struct_elements(document: Any, page_number: int) -> list[ObjectNode]:
     return out
 
 
-def page_object_tree(document: Any, page_number: int) -> ObjectNode:
+def page_object_tree(document: Document, page_number: int) -> ObjectNode:
     """The browser's root for one page (1-based). Never raises for a damaged object: it shows what it read."""
     root = ObjectNode(f"Page {page_number}", None, "group")
     with _lock(document):

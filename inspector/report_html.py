@@ -23,10 +23,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage import FAILED_SCORE, TriageRow
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.triage.records import TriageFinding
 
 DETAIL_FILES = 20  # files (worst first) that get images, fonts and texts
 PAGES_PER_FILE = 3
@@ -88,7 +92,7 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
     return known, unknown
 
 
-def _render(doc: Any, page: int, scale: float) -> tuple[str, int]:
+def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
     """The page with REPORT_LAYERS as a PNG data URI (needs a running Qt application), and the width in
     CSS pixels to show it at (1 px per point, whatever the density)."""
     from glyphscope.inspector.gui.render_image import page_png  # Qt, for the images only
@@ -276,7 +280,7 @@ def _findings_list(row: TriageRow, labels: _Labels) -> str:
     """The file's findings grouped by kind (most severe kind first), each group with its count."""
     if not row.findings:
         return '<p class="muted">No findings.</p>'
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[TriageFinding]] = {}
     for f in row.findings:
         groups.setdefault(f.kind, []).append(f)
     total_by_kind = dict(row.finding_kinds)
@@ -307,7 +311,7 @@ def _findings_list(row: TriageRow, labels: _Labels) -> str:
     return "".join(out)
 
 
-def _font_table(doc: Any, page_number: int) -> str:
+def _font_table(doc: Document, page_number: int) -> str:
     from glyphscope.core.serialize import font_info_to_json
 
     page = doc.interpret(page_number)
@@ -342,7 +346,7 @@ def _font_table(doc: Any, page_number: int) -> str:
     return f"<table>{head}{''.join(rows)}</table>"
 
 
-def _texts(doc: Any, page_number: int, params: Parameters, labels: _Labels) -> str:
+def _texts(doc: Document, page_number: int, params: Parameters, labels: _Labels) -> str:
     from glyphscope.core.textops import page_text
 
     parts = []
@@ -373,7 +377,7 @@ def _texts(doc: Any, page_number: int, params: Parameters, labels: _Labels) -> s
     return "".join(parts)
 
 
-def _page_image(doc: Any, page: int, scale: float) -> str:
+def _page_image(doc: Document, page: int, scale: float) -> str:
     try:
         uri, width = _render(doc, page, scale)
     except Exception as exc:  # noqa: BLE001 — a report without an image beats no report

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from glyphscope.core.assembly import MODES
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
@@ -17,9 +17,14 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.layers import LAYERS
 
 if TYPE_CHECKING:
-    from glyphscope.inspector.engine import PageBundle, PageFacts
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.inspector.engine import Describable, PageBundle, PageFacts
 
 __all__ = ["MODES", "Event", "Session", "SessionEvents"]
+
+Callback = TypeVar("Callback", bound=Callable[..., object])
 
 
 class Event:
@@ -27,18 +32,18 @@ class Event:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._callbacks: list[Callable[..., Any]] = []
+        self._callbacks: list[Callable[..., object]] = []
 
-    def connect(self, callback: Callable[..., Any]) -> Callable[..., Any]:
+    def connect(self, callback: Callback) -> Callback:
         if callback not in self._callbacks:
             self._callbacks.append(callback)
         return callback
 
-    def disconnect(self, callback: Callable[..., Any]) -> None:
+    def disconnect(self, callback: Callable[..., object]) -> None:
         if callback in self._callbacks:
             self._callbacks.remove(callback)
 
-    def emit(self, *args: Any) -> None:
+    def emit(self, *args: object) -> None:
         for callback in list(self._callbacks):
             callback(*args)
 
@@ -72,7 +77,7 @@ class Session:
 
     def __init__(self) -> None:
         self.events = SessionEvents()
-        self.document: Any = None
+        self.document: Document | None = None
         self.source: Path | None = None
         self.password: str | None = None
         self.page_count = 0
@@ -80,7 +85,7 @@ class Session:
         self.view: PageBundle | None = None  # the current page's view model
         self.selection: frozenset[int] = frozenset()
         self.selection_source = ""
-        self.decision: Any = None  # the selected decision record (engine record with describe())
+        self.decision: Describable | None = None  # the selected decision record
         self.hovered: int | None = None
         self.layers: dict[str, bool] = {layer.key: layer.default_visible for layer in LAYERS}
         self.mode = "plain"
@@ -88,7 +93,9 @@ class Session:
         self.limits: Limits = DEFAULT_LIMITS  # the engine's budgets, for this and later documents
 
     # -- document and page ---------------------------------------------------------------
-    def set_document(self, document: Any, source: Path | None = None, password: str | None = None) -> None:
+    def set_document(
+        self, document: Document | None, source: Path | None = None, password: str | None = None
+    ) -> None:
         if document is self.document:
             return
         self.document = document
@@ -146,7 +153,7 @@ class Session:
         return self.view.facts if self.view is not None else None
 
     @property
-    def analysis(self) -> Any:
+    def analysis(self) -> PageAnalysis | None:
         """core.analysis.PageAnalysis of the current page, or None."""
         return self.view.analysis if self.view is not None else None
 
@@ -168,7 +175,7 @@ class Session:
     def clear_selection(self, source: str = "") -> None:
         self.select((), source)
 
-    def select_decision(self, record: Any, source: str = "") -> None:
+    def select_decision(self, record: Describable | None, source: str = "") -> None:
         """Select a decision record: its glyphs become the selection and views show its numbers."""
         glyphs = [
             int(i)
@@ -233,7 +240,7 @@ class Session:
         self.events.status.emit(message)
 
     # -- convenience for views -----------------------------------------------------------
-    def glyph(self, paint_index: int) -> Any:
+    def glyph(self, paint_index: int) -> Glyph | None:
         if self.analysis is None:
             return None
         glyphs = self.analysis.page.glyphs

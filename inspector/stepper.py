@@ -11,12 +11,11 @@ and repaint on its `changed` event.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from glyphscope.core.geometry import Matrix
 from glyphscope.core.trace import PageTrace, TraceState, TraceStep
-from glyphscope.inspector.session import Event
+from glyphscope.inspector.session import Event, Session
 
 RENDER_MODES = (
     "fill",
@@ -232,7 +231,7 @@ class Stepper:
                 out.add(found)
         return out
 
-    def _is_break(self, index: int, glyph_steps: set[int], steps: Any) -> bool:
+    def _is_break(self, index: int, glyph_steps: set[int], steps: Sequence[TraceStep]) -> bool:
         return (
             index in self.step_breaks or index in glyph_steps or steps[index].operator in self.operator_breaks
         )
@@ -264,10 +263,10 @@ class Stepper:
         return False
 
 
-_STEPPERS: weakref.WeakKeyDictionary[Any, Stepper] = weakref.WeakKeyDictionary()
+_STEPPERS: weakref.WeakKeyDictionary[Session, Stepper] = weakref.WeakKeyDictionary()
 
 
-def stepper_for(session: Any) -> Stepper:
+def stepper_for(session: Session) -> Stepper:
     """The one Stepper of a session (the stepper panel drives it, the canvas draws it)."""
     found = _STEPPERS.get(session)
     if found is None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import object_id
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
 
 MAX_DEPTH = 128  # as core.structure
 MAX_NODES = 200_000  # elements visited per page build: a hostile tree stops there
@@ -32,7 +35,7 @@ class StructElement:
     actual_text: str | None = None
     lang: str | None = None
     parent: StructElement | None = field(default=None, repr=False)
-    obj: Any = field(default=None, repr=False)  # the element's dictionary (for the object browser)
+    obj: pikepdf.Dictionary | None = field(default=None, repr=False)  # for the object browser
 
     @property
     def label(self) -> str:
@@ -75,7 +78,7 @@ class PageStructureTree:
         return out
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     if isinstance(value, pikepdf.String):
         return str(value)
     return None
@@ -93,7 +96,7 @@ class _Builder:
         if len(self.problems) < 20:
             self.problems.append(text)
 
-    def on_page(self, pg: Any, inherited: bool) -> bool:
+    def on_page(self, pg: pikepdf.Object | None, inherited: bool) -> bool:
         if pg is None:
             return inherited
         try:
@@ -153,7 +156,7 @@ class _Builder:
         return element if element.mcids or element.kids else None
 
 
-def page_structure_tree(document: Any, page_number: int) -> PageStructureTree:
+def page_structure_tree(document: Document, page_number: int) -> PageStructureTree:
     """The elements of the structure tree that hold content of one page (1-based)."""
     with getattr(document, "_lock", nullcontext()):
         pdf = document.pdf

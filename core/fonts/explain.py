@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.fonts.composite import CompositeFont
 from glyphscope.core.fonts.pdfobj import as_int, as_list, dget
-from glyphscope.core.fonts.simple import SimpleFont
+from glyphscope.core.fonts.simple import Decoded, SimpleFont
 from glyphscope.core.glyph import DecodeSource
 
 NOT_REACHED = "not reached: an earlier step answered"
@@ -65,19 +64,19 @@ def describe_unicode(text: str) -> str:
     return f"{points} “{shown}”"
 
 
-def _answer(found: Any) -> str | None:
+def _answer(found: Decoded | None) -> str | None:
     """The text of a step's (text, source) answer, or None."""
     return found[0] if found else None
 
 
-def _safe(step: Callable[[int], Any], code: int) -> tuple[Any, str | None]:
+def _safe(step: Callable[[int], Decoded | None], code: int) -> tuple[Decoded | None, str | None]:
     try:
         return step(code), None
     except Exception as exc:  # noqa: BLE001 -- steps must not raise; if one does, the table says so
         return None, f"raised {type(exc).__name__}: {exc}"
 
 
-def _finish(steps: list[tuple[str, str, Any]]) -> tuple[tuple[ChainStep, ...], str, DecodeSource]:
+def _finish(steps: list[tuple[str, str, Decoded | None]]) -> tuple[tuple[ChainStep, ...], str, DecodeSource]:
     """Mark the first step that answered; the ones after it were not reached."""
     out: list[ChainStep] = []
     text, source = "", DecodeSource.UNRESOLVED
@@ -99,17 +98,19 @@ class _Chain:
 
     def __init__(self, code: int) -> None:
         self.code = code
-        self.steps: list[tuple[str, str, Any]] = []
+        self.steps: list[tuple[str, str, Decoded | None]] = []
 
-    def run(self, name: str, lookup: Callable[[int], Any], explain: Callable[[Any], str]) -> None:
+    def run(
+        self, name: str, lookup: Callable[[int], Decoded | None], explain: Callable[[Decoded | None], str]
+    ) -> None:
         """`explain(found)` says what the step gave; a step that raises says that instead."""
         found, err = _safe(lookup, self.code)
         self.steps.append((name, err or explain(found), found))
 
-    def tounicode(self, f: Any, hexcode: str) -> None:
+    def tounicode(self, f: SimpleFont | CompositeFont, hexcode: str) -> None:
         table = f._tounicode
 
-        def said(found: Any) -> str:
+        def said(found: Decoded | None) -> str:
             if not table.present:
                 return "the font has no /ToUnicode"
             if found:
@@ -126,13 +127,13 @@ class _Chain:
 
 
 def _simple(font: SimpleFont, code: int) -> CodeExplanation:
-    f: Any = font  # the chain's own tables (read, never changed)
+    f: SimpleFont = font  # the chain's own tables (read, never changed)
     differences: dict[int, str] = f._differences
     base_label = font.info.encoding.split(" + ")[0]
     name = differences.get(code)
     base_name = f._base_names.get(code)
 
-    def differences_said(found: Any) -> str:
+    def differences_said(found: Decoded | None) -> str:
         if not differences:
             return "the encoding has no /Differences"
         if name is None:
@@ -141,7 +142,7 @@ def _simple(font: SimpleFont, code: int) -> CodeExplanation:
             return f"/{name} → {describe_unicode(found[0])}"
         return f"/{name} is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"
 
-    def base_said(found: Any) -> str:
+    def base_said(found: Decoded | None) -> str:
         if code in differences:
             return "skipped: /Differences gave this code another glyph"
         if base_name is None:
@@ -150,7 +151,7 @@ def _simple(font: SimpleFont, code: int) -> CodeExplanation:
             return f"{base_label}: /{base_name} → {describe_unicode(found[0])}"
         return f"{base_label}: /{base_name} is not in the Adobe Glyph List"
 
-    def program_said(found: Any) -> str:
+    def program_said(found: Decoded | None) -> str:
         if font.is_type3:
             return "not tried: a Type3 font has no font program"
         if not f._program_applies():
@@ -159,7 +160,7 @@ def _simple(font: SimpleFont, code: int) -> CodeExplanation:
             return f"the embedded program's cmap / glyph names → {describe_unicode(found[0])}"
         return "the embedded program has no Unicode for this code (or no readable program)"
 
-    def guess_said(found: Any) -> str:
+    def guess_said(found: Decoded | None) -> str:
         if found:
             return f"guessed {describe_unicode(found[0])} (code read as Windows-1252 / identity)"
         return "no guess applies (the font's tables are trusted for this code)"
@@ -195,7 +196,7 @@ def _simple(font: SimpleFont, code: int) -> CodeExplanation:
 
 
 def _simple_width_source(font: SimpleFont, code: int) -> str:
-    f: Any = font
+    f: SimpleFont = font
     widths = as_list(dget(f._font, "/Widths"))
     first = as_int(dget(f._font, "/FirstChar")) or 0
     if widths and first <= code < first + len(widths):
@@ -211,19 +212,19 @@ def _simple_width_source(font: SimpleFont, code: int) -> str:
 
 
 def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanation:
-    f: Any = font
+    f: CompositeFont = font
     hexcode = code_hex(code, code_bytes)
     cid = font.cid(code)
     gid, gid_source = _gid(font, cid)
 
-    def encoding_said(found: Any) -> str:
+    def encoding_said(found: Decoded | None) -> str:
         if f._unicode_form is None:
             return f"the encoding {font.info.encoding} does not map codes to Unicode"
         if found:
             return f"{f._unicode_form} code → {describe_unicode(found[0])}"
         return f"{hexcode} is no {f._unicode_form} character"
 
-    def collection_said(found: Any) -> str:
+    def collection_said(found: Decoded | None) -> str:
         if not f._collection_maps:
             return f"no Unicode table for the collection {font.collection or '(none)'}"
         if cid is None:
@@ -234,14 +235,14 @@ def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanati
             return f"{font.collection} CID {cid} → {describe_unicode(found[0])}"
         return f"{font.collection} has no Unicode for CID {cid}"
 
-    def program_said(found: Any) -> str:
+    def program_said(found: Decoded | None) -> str:
         if not f._glyph_map:
             return "no embedded TrueType cmap to read (or not an Identity-ordered CIDFontType2)"
         if found:
             return f"GID {gid} → {describe_unicode(found[0])} (embedded cmap: an inference)"
         return f"the embedded cmap has no Unicode for GID {gid}"
 
-    def guess_said(found: Any) -> str:
+    def guess_said(found: Decoded | None) -> str:
         return f"guessed {describe_unicode(found[0])} (code = Unicode)" if found else "no guess applies"
 
     chain = _Chain(code)
@@ -271,7 +272,7 @@ def _composite(font: CompositeFont, code: int, code_bytes: int) -> CodeExplanati
 
 
 def _gid(font: CompositeFont, cid: int | None) -> tuple[int | None, str]:
-    f: Any = font
+    f: CompositeFont = font
     if cid is None:
         return None, ""
     if f._cid_to_gid is not None:

@@ -20,7 +20,6 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
-from typing import Any
 
 _agl_to_unicode: Callable[[str], str] | None = None
 
@@ -57,15 +56,21 @@ def _pdfminer_data_module(name: str) -> ModuleType:
     return importlib.import_module(full)
 
 
+LatinRow = tuple[str, int | None, int | None, int | None, int | None]
+"""(glyph name, Standard, MacRoman, WinAnsi, PDFDoc code), None where the encoding lacks the glyph."""
+Standard14 = tuple[dict[str, object], dict[str, int]]
+"""A standard-14 font's (properties: FontName, Ascent, FontBBox, ...; widths by Unicode text)."""
+
+
 @cache
-def latin_encodings() -> Sequence[tuple[Any, ...]]:
+def latin_encodings() -> Sequence[LatinRow]:
     """pdfminer's `latin_enc.ENCODING`: (glyph name, Standard, MacRoman, WinAnsi, PDFDoc) rows."""
-    rows: Sequence[tuple[Any, ...]] = _pdfminer_data_module("latin_enc").ENCODING
+    rows: Sequence[LatinRow] = _pdfminer_data_module("latin_enc").ENCODING
     return rows
 
 
 @cache
-def font_metrics() -> dict[str, Any]:
+def font_metrics() -> dict[str, Standard14]:
     """pdfminer's `fontmetrics.FONT_METRICS`: standard-14 name → (properties, widths by Unicode)."""
-    metrics: dict[str, Any] = _pdfminer_data_module("fontmetrics").FONT_METRICS
+    metrics: dict[str, Standard14] = _pdfminer_data_module("fontmetrics").FONT_METRICS
     return metrics

@@ -15,8 +15,8 @@ import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkContext, SpawnContext
 from pathlib import Path
-from typing import Any
 
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
@@ -184,7 +184,7 @@ def _serve(
             conn.send(failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1))
 
 
-def _mp_context() -> Any:
+def _mp_context() -> ForkContext | SpawnContext:
     import multiprocessing
     import sys
 
@@ -197,7 +197,7 @@ def _mp_context() -> Any:
 class _WorkerProcess:
     """One worker process and its pipe; `task` is the file it is reading and since when."""
 
-    def __init__(self, ctx: Any, args: tuple[Any, ...]) -> None:
+    def __init__(self, ctx: ForkContext | SpawnContext, args: tuple[object, ...]) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(child, *args), daemon=True)
         self.process.start()

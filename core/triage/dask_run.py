@@ -18,13 +18,16 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.limits import TIME_BUDGET
 from glyphscope.core.triage.records import TriageRow, failed_row
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
 
 DASK_MISSING = (
     "the Dask scheduler needs Dask: pip install 'glyphscope[dask]' (or pip install 'dask[distributed]')"
@@ -55,7 +58,7 @@ def local_cluster_size() -> int:
 
 
 @contextlib.contextmanager
-def dask_client(scheduler: str, workers: int | None = None) -> Iterator[Any]:
+def dask_client(scheduler: str, workers: int | None = None) -> Iterator[Client]:
     """A `distributed.Client`: `scheduler` "dask" starts a LocalCluster (processes, one thread each),
     anything else is the address of a running scheduler. Closed (and the cluster stopped) on exit."""
     try:
@@ -88,7 +91,7 @@ def dask_client(scheduler: str, workers: int | None = None) -> Iterator[Any]:
 
 def iter_triage_dask(
     files: Iterable[str],
-    client: Any,
+    client: Client,
     password: str | None = None,
     *,
     params: Parameters = DEFAULT_PARAMETERS,
@@ -107,7 +110,7 @@ def iter_triage_dask(
     if in_flight is None:
         threads = sum(client.nthreads().values()) or 1
         in_flight = TASKS_PER_THREAD * threads
-    source_of: dict[Any, str] = {}
+    source_of: dict[Future, str] = {}
     todo = iter(files)
     queue = as_completed()
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Any
+from types import FrameType
 
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 
@@ -69,7 +69,7 @@ class Deadline:
                 self._alarm = False
         return self
 
-    def _on_alarm(self, signum: int, frame: Any) -> None:
+    def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         raise TimeBudgetExceeded
 
     def check(self) -> None:

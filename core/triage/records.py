@@ -43,7 +43,7 @@ class TriageFinding:
             glyphs_total=len(d.glyphs),
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "kind": self.kind,
             "severity": self.severity,
@@ -80,7 +80,7 @@ class PageScore:
     glyphs: int
     kinds: tuple[str, ...]  # finding kinds on the page, most severe first
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"page": self.page, "score": self.score, "glyphs": self.glyphs, "kinds": list(self.kinds)}
 
 
@@ -122,7 +122,7 @@ class TriageRow:
     def failed(self) -> bool:
         return self.error is not None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "file": self.file,
             "score": self.score,

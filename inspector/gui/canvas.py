@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap, QTransform
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QPixmap,
+    QResizeEvent,
+    QTransform,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
@@ -26,6 +39,13 @@ from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
 from glyphscope.inspector.layers import LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.session import Session
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.geometry import Quad
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.page import PageBoxes
+    from glyphscope.inspector.engine import PageBundle
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
@@ -143,7 +163,7 @@ class PageView(QGraphicsView):
         self.viewport().setMouseTracking(True)
         self.setAcceptDrops(False)  # the main window takes dropped files
 
-        self.bundle: Any = None
+        self.bundle: PageBundle | None = None
         self.page_to_scene = QTransform()
         self.page_rect = QRectF()
         self.content_rect = QRectF()  # the page plus any glyphs painted off it
@@ -198,13 +218,13 @@ class PageView(QGraphicsView):
         session.events.document.connect(self._on_document)
 
     # -- content ------------------------------------------------------------------------------
-    def _on_document(self, document: Any) -> None:
+    def _on_document(self, document: Document | None) -> None:
         """A new (or no) file opens at the default zoom, never at the last file's."""
         self.fit_mode = "page"
         self.page_rect = QRectF()
         self.content_rect = QRectF()
 
-    def _on_view(self, view: Any) -> None:
+    def _on_view(self, view: PageBundle | None) -> None:
         """A new view model: draw it. None means a page is on its way (keep the old one visible,
         the window says it is loading) or that nothing is open."""
         if view is None:
@@ -246,13 +266,13 @@ class PageView(QGraphicsView):
             self.page_rect.topLeft() + QPointF(12, 12) if not self.page_rect.isEmpty() else QPointF()
         )
 
-    def show_loading(self, page_number: int, boxes: Any = None) -> None:
+    def show_loading(self, page_number: int, boxes: PageBoxes | None = None) -> None:
         """Keep the old page visible but say the new one is on its way; lay out the page frame if known."""
         if boxes is not None and self.bundle is None:
             self._set_frame(boxes)
         self.show_message(f"Loading page {page_number}…", "#e0e0e0" if self.bundle is None else "#1565c0")
 
-    def _set_frame(self, boxes: Any) -> None:
+    def _set_frame(self, boxes: PageBoxes) -> None:
         w, h = display_size(boxes)
         new_rect = QRectF(0, 0, w, h)
         changed = new_rect != self.page_rect
@@ -264,7 +284,7 @@ class PageView(QGraphicsView):
             self.content_rect = QRectF(self.page_rect)
             self.apply_fit()
 
-    def set_bundle(self, bundle: Any) -> None:
+    def set_bundle(self, bundle: PageBundle) -> None:
         if bundle.page_number != self._probe_page:
             self.probe_item.setVisible(False)
         self.bundle = bundle
@@ -297,7 +317,7 @@ class PageView(QGraphicsView):
         self.show_banner(banner_text(bundle))
         self._resolution_timer.start()
 
-    def set_image(self, page_number: int, scale: float, image: Any) -> None:
+    def set_image(self, page_number: int, scale: float, image: QImage | None) -> None:
         if self.bundle is None or self.bundle.page_number != page_number or image is None or image.isNull():
             return
         if scale <= self.bundle.render_scale:
@@ -315,7 +335,7 @@ class PageView(QGraphicsView):
             return None  # hidden, or its text still being assembled (drawn on `texts`)
         return overlays.layer(key, self.session.mode)
 
-    def _on_texts(self, view: Any) -> None:
+    def _on_texts(self, view: PageBundle) -> None:
         """The page's texts are in: draw the shown layers that waited for them."""
         if view is not self.bundle:
             return
@@ -446,7 +466,7 @@ class PageView(QGraphicsView):
         elif self.fit_mode == "width":
             self.fit_width()
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.apply_fit()
 
@@ -476,7 +496,7 @@ class PageView(QGraphicsView):
             return None
         return self.bundle.overlays.hit_index.hit(p, radius=3.0 / max(self.zoom, 1e-3))
 
-    def wheelEvent(self, event: Any) -> None:
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             delta = event.angleDelta().y()
             if delta:
@@ -507,7 +527,7 @@ class PageView(QGraphicsView):
         self.probe_item.setVisible(True)
         self._probe_page = self.bundle.page_number if self.bundle is not None else 0
 
-    def mousePressEvent(self, event: Any) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if event.button() == Qt.MouseButton.LeftButton and (self.probe_mode or shift):
             self._band_origin = event.position().toPoint()
@@ -521,7 +541,7 @@ class PageView(QGraphicsView):
             self._press = event.position().toPoint()
         super().mousePressEvent(event)
 
-    def mouseReleaseEvent(self, event: Any) -> None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._band_origin is not None and event.button() == Qt.MouseButton.LeftButton:
             origin, self._band_origin = self._band_origin, None
             if self._band is not None:
@@ -560,7 +580,9 @@ class PageView(QGraphicsView):
                 return marker
         return None
 
-    def click(self, pos: QPoint, modifiers: Any = Qt.KeyboardModifier.NoModifier) -> int | None:
+    def click(
+        self, pos: QPoint, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> int | None:
         """Select what is under `pos` (view coordinates): a decision mark selects its record and
         glyphs, else the glyph; Ctrl/Shift toggles a glyph in the selection."""
         additive = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier))
@@ -582,7 +604,7 @@ class PageView(QGraphicsView):
             self.session.select({index}, "canvas")
         return index
 
-    def mouseMoveEvent(self, event: Any) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._band_origin is not None and self._band is not None:
             pos = event.position().toPoint()
             self._band.setGeometry(QRect(self._band_origin, pos).normalized())
@@ -602,7 +624,7 @@ class PageView(QGraphicsView):
         else:
             QToolTip.hideText()
 
-    def leaveEvent(self, event: Any) -> None:
+    def leaveEvent(self, event: QEvent) -> None:
         super().leaveEvent(event)
         self.cursor_moved.emit(None)
         self.session.set_hovered(None)
@@ -638,7 +660,7 @@ class PageView(QGraphicsView):
         )
 
 
-def _numbers(record: Any) -> str:
+def _numbers(record: object) -> str:
     """The verdict, value and threshold of a decision record, on a line of their own."""
     if isinstance(record, str) or record is None:
         return ""
@@ -650,11 +672,11 @@ def _numbers(record: Any) -> str:
 class _QuadList:
     """A sequence view of the glyph quads (no copy)."""
 
-    def __init__(self, glyphs: Any) -> None:
+    def __init__(self, glyphs: Sequence[Glyph]) -> None:
         self.glyphs = glyphs
 
     def __len__(self) -> int:
         return len(self.glyphs)
 
-    def __getitem__(self, i: int) -> Any:
+    def __getitem__(self, i: int) -> Quad:
         return self.glyphs[i].quad

@@ -11,19 +11,27 @@ import csv
 import functools
 import os
 import tempfile
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from glyphscope.core.serialize import glyphs_json, to_json
+from glyphscope.core.params import Parameters
+from glyphscope.core.serialize import GlyphJSON, glyphs_json, to_json
+from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.rendering import MAX_RENDER_PIXELS
 from glyphscope.inspector.gui.workers import Worker, alive
-from glyphscope.inspector.jobs import CancelToken, Progress
+from glyphscope.inspector.jobs import CancelToken, JobFunction, Progress
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.inspector.gui.canvas import PageView
+    from glyphscope.inspector.gui.main_window import MainWindow
+    from glyphscope.inspector.report_html import SessionNotes
 
 PAGE_SEPARATOR = "\f"  # between pages, as `glyphscope text` writes them
 POINT_FIELDS = ("origin", "glyph_end", "pen_end", "direction")
@@ -33,24 +41,24 @@ POINT_FIELDS = ("origin", "glyph_end", "pen_end", "direction")
 # Writers
 
 
-def glyphs_document(facts: Any, file: str | None = None) -> dict[str, Any]:
+def glyphs_document(facts: PageFacts, file: str | None = None) -> dict[str, Any]:
     """The page's glyphs as `glyphscope glyphs --set all --json` writes them (the same serializer)."""
     return glyphs_json(file, facts.page, facts.classified, "all", facts.analysis.params.to_json())
 
 
-def glyph_records(facts: Any) -> list[dict[str, Any]]:
+def glyph_records(facts: PageFacts) -> list[GlyphJSON]:
     """Every glyph of the page (kept, culled, duplicates) with its status."""
     return list(glyphs_document(facts)["glyphs"])
 
 
-def write_glyphs_json(path: str | Path, facts: Any, file: str | None = None) -> Path:
+def write_glyphs_json(path: str | Path, facts: PageFacts, file: str | None = None) -> Path:
     path = Path(path)
     text = to_json(glyphs_document(facts, file)) + "\n"
     path.write_text(text, encoding="utf-8")
     return path
 
 
-def _flat(record: dict[str, Any]) -> dict[str, Any]:
+def _flat(record: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in record.items():
         if key in POINT_FIELDS:
@@ -66,7 +74,7 @@ def _flat(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def write_glyphs_csv(path: str | Path, facts: Any) -> Path:
+def write_glyphs_csv(path: str | Path, facts: PageFacts) -> Path:
     path = Path(path)
     rows = [_flat(r) for r in glyph_records(facts)]
     columns = list(rows[0]) if rows else ["paint_index", "unicode", "status"]  # an empty page: header only
@@ -83,12 +91,12 @@ def write_text(path: str | Path, text: str) -> Path:
     return path
 
 
-def page_text(facts: Any, mode: str) -> str:
+def page_text(facts: PageFacts, mode: str) -> str:
     return str(facts.view(mode).text)
 
 
 def document_text_job(
-    document: Any, mode: str, params: Any, out: str, *, token: CancelToken
+    document: Document, mode: str, params: Parameters, out: str, *, token: CancelToken
 ) -> Generator[Progress, None, Path]:
     from glyphscope.inspector.gui.panels.document_text import document_text_job as pages_job
 
@@ -96,7 +104,7 @@ def document_text_job(
     return write_text(out, PAGE_SEPARATOR.join(text for _, text in pages))
 
 
-def canvas_image(canvas: Any, scale: float = 2.0, with_selection: bool = True) -> QImage:
+def canvas_image(canvas: PageView, scale: float = 2.0, with_selection: bool = True) -> QImage:
     """The page area of the canvas (the displayed MediaBox) with its visible layers, at `scale` px/pt,
     scaled down to MAX_RENDER_PIXELS as the page image is (a 14,400 pt page at 2 px/pt would be a
     3.3 GB image, painted for a minute on the GUI thread)."""
@@ -141,7 +149,7 @@ def default_save_dir(source: str | Path | None) -> Path:
     return Path.cwd()
 
 
-def session_notes(window: Any, notes: str = "") -> Any:
+def session_notes(window: MainWindow, notes: str = "") -> SessionNotes:
     """What the user found and marked in the window, for the report (report_html.SessionNotes)."""
     from glyphscope.inspector.report_html import SessionNotes
 
@@ -174,12 +182,12 @@ def session_notes(window: Any, notes: str = "") -> Any:
 def triage_report_job(
     source: str,
     password: str | None,
-    params: Any,
+    params: Parameters,
     out: str,
     *,
     token: CancelToken,
     anonymise: bool = False,
-    session: Any = None,
+    session: SessionNotes | None = None,
 ) -> Generator[Progress, None, Path]:
     from glyphscope.core.triage import triage_file
     from glyphscope.inspector.report_html import write_html_report
@@ -211,7 +219,7 @@ class Exporter(QObject):
     exported = Signal(str, str)  # kind, path
     failed = Signal(str, str)  # kind, message
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.worker: Worker | None = None
@@ -228,7 +236,7 @@ class Exporter(QObject):
         source = self.window.session.source
         return Path(source).stem if source else "export"
 
-    def _facts(self) -> Any:
+    def _facts(self) -> PageFacts | None:
         bundle = self.window.bundle
         if bundle is None or bundle.facts is None:
             self._fail("export", "No analysed page to export: open a document and wait for the page.")
@@ -246,7 +254,7 @@ class Exporter(QObject):
         self.window.statusBar().showMessage(f"Exported {kind} to {path}", 8000)
         self.exported.emit(kind, str(path))
 
-    def _run(self, kind: str, fn: Any, *args: Any) -> Path | None:
+    def _run(self, kind: str, fn: Callable[..., str | Path], *args: object) -> Path | None:
         try:
             path = fn(*args)
         except Exception as exc:
@@ -325,7 +333,7 @@ class Exporter(QObject):
         )
         return self._start("triage report", job, str(session.source), session.password, session.params, path)
 
-    def _start(self, kind: str, job: Any, *args: Any) -> Worker:
+    def _start(self, kind: str, job: JobFunction, *args: object) -> Worker:
         if self.worker is not None:
             self.worker.cancel()
         worker = Worker(job, *args)

@@ -5,17 +5,27 @@ from __future__ import annotations
 import sys
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QSpinBox,
@@ -25,6 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.errors import PasswordRequired, WrongPassword
+from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.limits import DEFAULT_LIMITS, Limits
+from glyphscope.core.params import Parameters
 from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.canvas import PageView
@@ -32,7 +45,7 @@ from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
-from glyphscope.inspector.gui.panels.text import mode_title
+from glyphscope.inspector.gui.panels.text import TextPanel, mode_title
 from glyphscope.inspector.gui.workers import (
     PageLoader,
     Worker,
@@ -45,10 +58,23 @@ from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.layers import LAYER_BY_KEY, LAYER_KEYS
 from glyphscope.inspector.session import MODES, Session
 
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
+    from glyphscope.inspector.gui.panels.diagnostics import DiagnosticsPanel
+    from glyphscope.inspector.gui.panels.find import FindPanel
+    from glyphscope.inspector.gui.panels.probe import ProbePanel
+    from glyphscope.inspector.gui.panels.text import TextTabs
+    from glyphscope.inspector.gui.rendering import PageRenderer
+
 MAX_RECENT = 10
 
 
-def _close_quietly(*things: Any) -> None:
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def _close_quietly(*things: _Closable | None) -> None:
     """Close documents and renderers; a file that is already broken must not stop the window."""
     for thing in things:
         if thing is None:
@@ -68,7 +94,9 @@ def make_settings() -> QSettings:
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
 
 
-def open_job(source: str, password: str | None, limits: Any = None, *, token: CancelToken) -> Any:
+def open_job(
+    source: str, password: str | None, limits: Limits = DEFAULT_LIMITS, *, token: CancelToken
+) -> Document:
     from glyphscope.core.document import open_document
 
     return open_document(source, password, limits=limits)
@@ -100,6 +128,12 @@ class MainWindow(QMainWindow):
     page_shown = Signal(int)  # a page with its glyphs, their classes and overlays is on screen
     page_complete = Signal(int)  # … and the text of every mode too (they follow the page)
     page_painted = Signal(int)  # the rendered page is on screen (its analysis may still be running)
+    # Panels the window talks to, set from registry.PANELS by their `attribute` (_build_panels)
+    text_tabs: TextTabs
+    diagnostics: DiagnosticsPanel
+    probe_panel: ProbePanel
+    content_stream: ContentStreamPanel
+    find_panel: FindPanel
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,8 +144,8 @@ class MainWindow(QMainWindow):
         self.session = Session()
         self.pool = WorkerPool(self)
         self.loader = PageLoader(self.pool, self)
-        self.renderer: Any = None
-        self.panels: dict[str, Any] = {}  # name -> dock (filled by add_panel)
+        self.renderer: PageRenderer | None = None
+        self.panels: dict[str, QDockWidget] = {}  # name -> dock (filled by add_panel)
         self.panel_widgets: dict[str, QWidget] = {}  # name -> the panel inside the dock
         self.last_error: tuple[str, str] | None = None
         self._open_worker: Worker | None = None
@@ -153,7 +187,13 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     # -- construction -------------------------------------------------------------------------
-    def _action(self, text: str, slot: Any, shortcut: Any = None, name: str = "") -> QAction:
+    def _action(
+        self,
+        text: str,
+        slot: Callable[..., object],
+        shortcut: QKeySequence.StandardKey | str | list[Qt.Key | str] | None = None,
+        name: str = "",
+    ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             if isinstance(shortcut, (list, tuple)):
@@ -310,7 +350,7 @@ class MainWindow(QMainWindow):
             (Qt.Orientation.Vertical, [(x.name, x.height) for x in registry.PANELS if x.height]),
         ):
             self.resizeDocks([self.panels[n] for n, _ in sizes], [size for _, size in sizes], orientation)
-        self.text_panels: dict[str, Any] = dict(self.text_tabs.panels)  # mode -> TextPanel
+        self.text_panels: dict[str, TextPanel] = dict(self.text_tabs.panels)
         for key in LAYER_KEYS:
             act = QAction(LAYER_BY_KEY[key].label, self, checkable=True)
             act.setChecked(s.layers[key])
@@ -382,7 +422,7 @@ class MainWindow(QMainWindow):
         self.reveal("content_stream")
         self.content_stream.show_instruction(token_index)
 
-    def _on_region_probed(self, rect: Any) -> None:
+    def _on_region_probed(self, rect: Rect) -> None:
         self.reveal("probe")
         self.probe_panel.probe(rect)
 
@@ -397,7 +437,7 @@ class MainWindow(QMainWindow):
         self.reveal("find")
         self.find_panel.focus()
 
-    def _build_export_menu(self, menu: Any) -> None:
+    def _build_export_menu(self, menu: QMenu) -> None:
         ex = self.exporter
         page_menu = menu.addMenu("Page &text")
         doc_menu = menu.addMenu("&Document text")
@@ -411,7 +451,7 @@ class MainWindow(QMainWindow):
         menu.addAction("Triage report, &anonymised (HTML)…", lambda: ex.triage_report(anonymise=True))
 
     # -- live tuning --------------------------------------------------------------------------
-    def _on_params(self, params: Any) -> None:
+    def _on_params(self, params: Parameters) -> None:
         """New thresholds: re-assemble the page on screen (no re-interpretation); other pages reload."""
         self.loader.set_params(params)
         if self._tuning_worker is not None:
@@ -448,7 +488,7 @@ class MainWindow(QMainWindow):
 
         edit_session_limits(self.session, self)
 
-    def _on_limits(self, limits: Any) -> None:
+    def _on_limits(self, limits: Limits) -> None:
         """New budgets: the document re-interprets its pages (Session.set_limits); reload this one."""
         self.loader.invalidate()
         page = self.session.page_number
@@ -457,7 +497,7 @@ class MainWindow(QMainWindow):
         self.session.set_view(None)
         self._request_page(page, f"re-interpreting page {page}…")
 
-    def _reassembled(self, bundle: PageBundle, params: Any) -> None:
+    def _reassembled(self, bundle: PageBundle, params: Parameters) -> None:
         if params != self.session.params or bundle.page_number != self.session.page_number:
             return
         self.loader.cache.put(bundle)
@@ -514,7 +554,7 @@ class MainWindow(QMainWindow):
         self.default_dock_sizes()
         self._tidy_tab_bars()
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._sized:
             self._sized = True
@@ -594,7 +634,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 10000)
         self.open_failed.emit(text)
 
-    def _opened(self, document: Any, path: str, password: str | None) -> None:
+    def _opened(self, document: Document, path: str, password: str | None) -> None:
         from glyphscope.inspector.gui.rendering import PageRenderer
 
         self.close_document()
@@ -642,7 +682,9 @@ class MainWindow(QMainWindow):
         # Workers may still hold them; close once they are done.
         QTimer.singleShot(0, lambda: self._close_later(old_doc, old_renderer))
 
-    def _close_later(self, document: Any, renderer: Any, attempts: int = 0) -> None:
+    def _close_later(
+        self, document: Document | None, renderer: PageRenderer | None, attempts: int = 0
+    ) -> None:
         if self.pool.active and attempts < 50:
             QTimer.singleShot(100, lambda: self._close_later(document, renderer, attempts + 1))
             return
@@ -761,7 +803,7 @@ class MainWindow(QMainWindow):
         worker.signals.result.connect(alive(self, lambda result: self.canvas.set_image(*result)))
         self.pool.start(worker, priority=-5)
 
-    def _on_cursor(self, point: Any) -> None:
+    def _on_cursor(self, point: Point | None) -> None:
         if point is None:
             self.cursor_label.setText("")
         else:
@@ -786,18 +828,18 @@ class MainWindow(QMainWindow):
             "beside the text of every mode.",
         )
 
-    def dragEnterEvent(self, event: Any) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: Any) -> None:
+    def dropEvent(self, event: QDropEvent) -> None:
         for url in event.mimeData().urls():
             if url.isLocalFile():
                 self.open_path(url.toLocalFile())
                 event.acceptProposedAction()
                 return
 
-    def closeEvent(self, event: Any) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.save_settings()
         for panel in self.panel_widgets.values():
             if isinstance(panel, BackgroundJobPanel):

@@ -14,13 +14,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pikepdf
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 
 from glyphscope.inspector.layers import LAYER_KEYS
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
 
 
 def offscreen_app() -> QGuiApplication:
@@ -74,24 +78,24 @@ class PageImage:
 
 
 def render_page_image(
-    doc: Any,
+    doc: Document,
     page_number: int,
     layers: set[str] | Iterable[str],
     scale: float = 2.0,
     mode: str = "plain",
-    params: Any = None,
-) -> Any:
+    params: Parameters | None = None,
+) -> QImage:
     """The page (whole MediaBox) at `scale` pixels per point with `layers` drawn over it."""
     return draw_page(doc, page_number, layers, scale, mode, params).image
 
 
 def draw_page(
-    doc: Any,
+    doc: Document,
     page_number: int,
     layers: set[str] | Iterable[str],
     scale: float = 2.0,
     mode: str = "plain",
-    params: Any = None,
+    params: Parameters | None = None,
 ) -> PageImage:
     """`render_page_image` with the render failure: a page the renderer cannot draw (it crashed,
     overran its time, or the MediaBox is not a usable size) is a blank page of its (clamped)
@@ -188,7 +192,11 @@ def png_bytes(image: QImage, palette: bool = True) -> bytes:
 
 
 def page_png(
-    doc: Any, page_number: int, layers: set[str] | Iterable[str], scale: float = 2.0, palette: bool = True
+    doc: Document,
+    page_number: int,
+    layers: set[str] | Iterable[str],
+    scale: float = 2.0,
+    palette: bool = True,
 ) -> bytes:
     """`render_page_image` as PNG bytes."""
     return png_bytes(render_page_image(doc, page_number, layers, scale), palette)

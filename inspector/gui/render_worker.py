@@ -25,7 +25,10 @@ import json
 import os
 import struct
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QCoreApplication
 
 _LENGTH = struct.Struct(">I")
 MAX_HEADER = 1 << 16
@@ -35,7 +38,7 @@ MAX_HEADER = 1 << 16
 MEMORY_LIMIT = 4 << 30
 
 
-def write_message(stream: IO[bytes], header: dict[str, Any], payload: bytes | memoryview = b"") -> None:
+def write_message(stream: IO[bytes], header: dict[str, object], payload: bytes | memoryview = b"") -> None:
     """One message: length, JSON header (with "size" set to the payload's length), payload."""
     header = dict(header, size=len(payload))
     data = json.dumps(header).encode()
@@ -79,7 +82,9 @@ def _read_exactly(stream: IO[bytes], n: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _render(app_holder: list[Any], pdf: bytes, width: int, height: int) -> tuple[dict[str, Any], bytes]:
+def _render(
+    app_holder: list[QCoreApplication], pdf: bytes, width: int, height: int
+) -> tuple[dict[str, object], bytes]:
     from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QSize
     from PySide6.QtPdf import QPdfDocument, QPdfDocumentRenderOptions
 
@@ -99,7 +104,7 @@ def _render(app_holder: list[Any], pdf: bytes, width: int, height: int) -> tuple
         image = document.render(0, QSize(width, height), options)
         if image.isNull():
             return {"ok": False, "reason": "QtPdf returned no image"}, b""
-        header = {
+        header: dict[str, object] = {
             "ok": True,
             "width": image.width(),
             "height": image.height(),
@@ -112,7 +117,7 @@ def _render(app_holder: list[Any], pdf: bytes, width: int, height: int) -> tuple
         buffer.close()
 
 
-def _warm_up(app_holder: list[Any]) -> None:
+def _warm_up(app_holder: list[QCoreApplication]) -> None:
     """Load QtPdf and PDFium before the first request, so the first page is as fast as the next."""
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtPdf import QPdfDocument
@@ -123,7 +128,7 @@ def _warm_up(app_holder: list[Any]) -> None:
 
 def serve(requests: IO[bytes], replies: IO[bytes]) -> int:
     """Answer render requests until `requests` ends."""
-    app_holder: list[Any] = []
+    app_holder: list[QCoreApplication] = []
     _warm_up(app_holder)
     while True:
         message = read_message(requests)

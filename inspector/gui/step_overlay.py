@@ -7,13 +7,18 @@ in blocks of glyphs, so one step redraws at most one partial block plus cached p
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from glyphscope.core.glyph import Glyph
 from glyphscope.inspector.stepper import Stepper, stepper_for
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.gui.canvas import PageView
 
 BLOCK = 1024  # glyphs per cached path
 PAINTED_FILL = QColor(46, 125, 50, 60)
@@ -23,8 +28,11 @@ PEN_MARK = QColor("#d500f9")
 PEN_RADIUS = 5.0  # pixels
 DIRTY_LIMIT = 4000  # glyphs: a step changing more repaints the whole item
 
+# (glyphs painted, the current glyphs, the pen, the glyphs they index)
+Marks = tuple[int, range, tuple[float, float] | None, Sequence[Glyph]]
 
-def _quads_path(glyphs: Any, start: int, end: int) -> QPainterPath:
+
+def _quads_path(glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
     path = QPainterPath()
     for i in range(start, end):
         q = glyphs[i].quad
@@ -36,20 +44,20 @@ def _quads_path(glyphs: Any, start: int, end: int) -> QPainterPath:
 class StepOverlayItem(QGraphicsItem):
     """Drawn only while the stepper holds a trace of the page the canvas shows."""
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: PageView) -> None:
         super().__init__()
         self.view = view
         self.stepper: Stepper = stepper_for(view.session)
         self._blocks: list[tuple[QPainterPath, QRectF]] = []
-        self._blocks_of: Any = None  # the glyph tuple the cached blocks were built from
-        self._drawn: Any = None  # `_marks()` at the last update
+        self._blocks_of: Sequence[Glyph] | None = None  # the glyphs the cached blocks were built from
+        self._drawn: Marks | None = None  # `_marks()` at the last update
         self.setZValue(90)  # over the layers, under the selection
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         view.scene_.addItem(self)
         self.stepper.changed.connect(self._on_step)
 
-    def _glyphs(self) -> Any:
+    def _glyphs(self) -> Sequence[Glyph] | None:
         bundle = self.view.bundle
         if bundle is None or bundle.analysis is None or self.stepper.trace is None:
             return None
@@ -57,7 +65,7 @@ class StepOverlayItem(QGraphicsItem):
             return None
         return bundle.analysis.page.glyphs
 
-    def _on_step(self, _: Any = None) -> None:
+    def _on_step(self, _: object = None) -> None:
         """Repaint only what the step changed (a whole-page repaint redraws every layer)."""
         marks = self._marks()
         old, self._drawn = self._drawn, marks
@@ -89,7 +97,7 @@ class StepOverlayItem(QGraphicsItem):
             box = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
             self.update(self.view.page_to_scene.mapRect(box).adjusted(-3, -3, 3, 3))
 
-    def _marks(self) -> tuple[int, range, tuple[float, float] | None, Any] | None:
+    def _marks(self) -> Marks | None:
         """What a paint shows: glyphs painted, the current glyphs, the pen, the glyphs they index."""
         glyphs = self._glyphs()
         if glyphs is None:
@@ -108,7 +116,7 @@ class StepOverlayItem(QGraphicsItem):
         rect = self.view.content_rect
         return rect.adjusted(-400, -400, 400, 400) if not rect.isNull() else QRectF()
 
-    def _block(self, glyphs: Any, k: int) -> tuple[QPainterPath, QRectF]:
+    def _block(self, glyphs: Sequence[Glyph], k: int) -> tuple[QPainterPath, QRectF]:
         if self._blocks_of is not glyphs:
             self._blocks, self._blocks_of = [], glyphs
         while len(self._blocks) <= k:

@@ -7,9 +7,12 @@ answers one cell for one role (`cell_data`); the rows stay the engine's own reco
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractTableModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTableView
 
 
 class RowsModel(QAbstractTableModel):
@@ -18,7 +21,7 @@ class RowsModel(QAbstractTableModel):
     def row_count(self) -> int:
         raise NotImplementedError
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
+    def cell_data(self, row: int, column: int, role: int) -> object:
         """What the cell shows for `role` (Qt.ItemDataRole), or None."""
         return None
 
@@ -28,26 +31,28 @@ class RowsModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.HEADERS) - 1))
 
     # -- Qt model API -------------------------------------------------------------------------
-    def rowCount(self, parent: Any = None) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else self.row_count()
 
-    def columnCount(self, parent: Any = None) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.HEADERS)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section]
         return None
 
-    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
         if not index.isValid():
             return None
         return self.cell_data(index.row(), index.column(), role)
 
 
-def fit_columns(view: Any, minimum: int = 40) -> None:
+def fit_columns(view: QTableView, minimum: int = 40) -> None:
     """Shrink the widest columns of a table view (as sized to their contents) until the shown
     ones fit its viewport: one cap for all, the largest that fits, so narrow columns keep their
     size and long cells elide (in the middle, with the whole value as tooltip) instead of making

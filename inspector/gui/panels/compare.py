@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_left
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -58,7 +59,7 @@ def _tint(colour: str, alpha: int = 70) -> QColor:
 class _Column(QWidget):
     """One engine's text with its differences highlighted."""
 
-    def __init__(self, key: str, title: str, on_click: Any) -> None:
+    def __init__(self, key: str, title: str, on_click: Callable[[_Column, int], None]) -> None:
         super().__init__()
         self.key = key
         self.spans: list[tuple[int, int, Difference]] = []
@@ -240,7 +241,7 @@ class ComparePanel(QWidget):
             self.pending = True
             self.status.setText("Shown when this panel or the layer “Other engines differ” is open.")
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self.pending:
             self.compare()

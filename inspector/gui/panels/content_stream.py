@@ -11,9 +11,10 @@ and cached per (page, form path); the lists are item views over them, so a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,6 +32,11 @@ from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
 
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document, Instruction
+    from glyphscope.core.page import FormUse, InterpretedPage
+    from glyphscope.inspector.engine import PageFacts
+
 TEXT_SHOWING = {"Tj", "TJ", "'", '"'}
 HIGHLIGHT = QColor("#ffeb3b")
 OPERATOR_COLOURS = {"Do": "#8e24aa", "BT": "#00838f", "ET": "#00838f", "Tf": "#2e7d32"}
@@ -38,13 +44,13 @@ MAX_CACHED_STREAMS = 16
 
 
 def instructions_job(
-    document: Any, page_number: int, form_path: tuple[str, ...], *, token: CancelToken
-) -> Any:
+    document: Document, page_number: int, form_path: tuple[str, ...], *, token: CancelToken
+) -> list[Instruction]:
     token.check()
     return document.instructions(page_number, form_path)
 
 
-def chain_tokens(page: Any) -> list[int]:
+def chain_tokens(page: InterpretedPage) -> list[int]:
     """For every glyph, the page-stream instruction that painted it: its own operator, or the `Do`
     that started its form chain (-1 when unknown)."""
     forms = page.forms
@@ -57,7 +63,7 @@ def chain_tokens(page: Any) -> list[int]:
     return [_chain_token(g.token_index, g.form_path, g.form_use, forms) for g in glyphs]
 
 
-def _chain_token(token: int, form_path: tuple[str, ...], form_use: int, forms: Any) -> int:
+def _chain_token(token: int, form_path: tuple[str, ...], form_use: int, forms: Sequence[FormUse]) -> int:
     if not form_path:
         return token
     return forms[form_use].token_index if 0 <= form_use < len(forms) else -1
@@ -66,12 +72,12 @@ def _chain_token(token: int, form_path: tuple[str, ...], form_use: int, forms: A
 class InstructionModel(RowsModel):
     HEADERS = ("#", "Operator", "Operands")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.instructions: list[Any] = []
+        self.instructions: list[Instruction] = []
         self.highlighted: set[int] = set()
 
-    def set_instructions(self, instructions: list[Any]) -> None:
+    def set_instructions(self, instructions: list[Instruction]) -> None:
         self.beginResetModel()
         self.instructions = instructions
         self.highlighted = set()
@@ -86,7 +92,7 @@ class InstructionModel(RowsModel):
     def row_count(self) -> int:
         return len(self.instructions)
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
+    def cell_data(self, row: int, column: int, role: int) -> object:
         ins = self.instructions[row]
         if role == Qt.ItemDataRole.DisplayRole:
             return (str(ins.index), ins.operator, ins.operands)[column]
@@ -139,11 +145,11 @@ class ContentStreamPanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.pool = pool
-        self.page: Any = None
+        self.page: InterpretedPage | None = None
         self.tokens: list[int] = []  # chain_tokens of the page
         self.form_path: tuple[str, ...] = ()  # form shown in the second list
         self.form_token = -1  # the Do that started it
-        self.cache: dict[tuple[int, tuple[str, ...]], list[Any]] = {}
+        self.cache: dict[tuple[int, tuple[str, ...]], list[Instruction]] = {}
         self._pending: set[tuple[int, tuple[str, ...]]] = set()
         self._updating = False
         self._scroll_to: dict[tuple[str, ...], int | None] = {}
@@ -190,7 +196,7 @@ class ContentStreamPanel(QWidget):
         self._pending.clear()
         self.set_facts(None)
 
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: PageFacts | None) -> None:
         old_number = self.page.page_number if self.page is not None else None
         self.page = facts.page if facts is not None else None
         if self.page is None:
@@ -230,7 +236,7 @@ class ContentStreamPanel(QWidget):
         worker.signals.finished.connect(alive(self, lambda k=key: self._pending.discard(k)))
         self.pool.start(worker, priority=5)
 
-    def _loaded(self, key: tuple[int, tuple[str, ...]], instructions: list[Any]) -> None:
+    def _loaded(self, key: tuple[int, tuple[str, ...]], instructions: list[Instruction]) -> None:
         self.cache[key] = instructions
         while len(self.cache) > MAX_CACHED_STREAMS:
             self.cache.pop(next(iter(self.cache)))
@@ -240,7 +246,7 @@ class ContentStreamPanel(QWidget):
         label = self.page_label if key[1] == () else self.form_label
         label.setText(f"<span style='color:#b71c1c'>the stream could not be read: {message}</span>")
 
-    def _show(self, key: tuple[int, tuple[str, ...]], instructions: list[Any]) -> None:
+    def _show(self, key: tuple[int, tuple[str, ...]], instructions: list[Instruction]) -> None:
         page_number, form_path = key
         if self.page is None or self.page.page_number != page_number:
             return
@@ -360,7 +366,7 @@ class ContentStreamPanel(QWidget):
             and self.tokens[g.paint_index] == self.form_token
         ]
 
-    def _on_page_rows(self, *_: Any) -> None:
+    def _on_page_rows(self, *_: object) -> None:
         if self._updating or self.page is None:
             return
         rows = sorted({i.row() for i in self.page_view.selectionModel().selectedRows()})
@@ -374,7 +380,7 @@ class ContentStreamPanel(QWidget):
                 self._show_form(self.page.glyphs[form_glyph].form_path, token)
         self.session.select(glyphs, self.source)
 
-    def _on_form_rows(self, *_: Any) -> None:
+    def _on_form_rows(self, *_: object) -> None:
         if self._updating or self.page is None:
             return
         rows = sorted({i.row() for i in self.form_view.selectionModel().selectedRows()})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
@@ -14,6 +14,10 @@ from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
 from glyphscope.inspector.session import Session
+
+if TYPE_CHECKING:
+    from glyphscope.core.page import InterpretedPage, PageFont
+    from glyphscope.inspector.engine import Describable, PageFacts
 
 DECODE_SOURCE_TEXT = {
     DecodeSource.TOUNICODE: "the font's embedded /ToUnicode CMap",
@@ -26,7 +30,7 @@ DECODE_SOURCE_TEXT = {
 }
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") if value == value else "nan"
     if isinstance(value, Enum):
@@ -44,7 +48,7 @@ class GlyphDetailsPanel(QWidget):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.facts: Any = None
+        self.facts: Any = None  # PageFacts | None; the views read it only once a page is in
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.browser = QTextBrowser()
@@ -58,7 +62,7 @@ class GlyphDetailsPanel(QWidget):
         session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.refresh()
 
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: PageFacts | None) -> None:
         self.facts = facts
         self.refresh()
 
@@ -107,7 +111,7 @@ class GlyphDetailsPanel(QWidget):
             f"</table>{more}"
         )
 
-    def decision_html(self, record: Any) -> str:
+    def decision_html(self, record: Describable | None) -> str:
         """The selected decision record: its sentence, then verdict, value and threshold as numbers."""
         if record is None:
             return ""
@@ -185,7 +189,7 @@ class GlyphDetailsPanel(QWidget):
             )
         return "".join(parts)
 
-    def actual_text_html(self, facts: Any, i: int) -> str:
+    def actual_text_html(self, facts: PageFacts, i: int) -> str:
         """The /ActualText (or /E) span the glyph is in: its replacement, the glyphs' own text, the key,
         and whether the text of the shown mode writes it ("" when the glyph is in no span)."""
         span = next((s for s in getattr(facts.page, "actual_text", ()) if i in s), None)
@@ -225,7 +229,7 @@ class GlyphDetailsPanel(QWidget):
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
         return f"<p><b>ActualText</b>: {html.escape(verdict)}</p><table cellspacing=2>{table}</table>"
 
-    def chain_html(self, page: Any, g: Glyph) -> str:
+    def chain_html(self, page: InterpretedPage, g: Glyph) -> str:
         """Every step of the decoding chain tried for this glyph's code and what each gave (the
         explanation Fonts › Codes shows: inspector.font_table)."""
         from glyphscope.inspector.font_table import chain_lines, glyph_chain
@@ -245,7 +249,7 @@ class GlyphDetailsPanel(QWidget):
         )
 
 
-def _font_for(page: Any, g: Glyph) -> Any:
+def _font_for(page: InterpretedPage, g: Glyph) -> PageFont | None:
     fallback = None
     for font in page.fonts:
         if font.font_key == g.font_key:

@@ -12,13 +12,14 @@ plain lines of those glyphs), so culled slugs or duplicates read as strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar, cast
 
 from PySide6.QtCore import (
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
@@ -43,25 +44,32 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable
+from glyphscope.core.passes import ClassifiedGlyphs
+from glyphscope.inspector import engine
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.session import Session
 
 ALL = "(all)"
+T = TypeVar("T")
 
 
 def _origin(g: Glyph | GlyphRun) -> str:
     return " › ".join(g.form_path) if g.form_path else "page"
 
 
-Column = tuple[str, Callable[[Glyph, Any, int], Any], Callable[[Glyph, Any, int], Any]]
+Column = tuple[
+    str,
+    Callable[[Glyph, ClassifiedGlyphs, int], object],  # the cell
+    Callable[[Glyph, ClassifiedGlyphs, int], object],  # its sort key (mixed kinds: see _sort_rows)
+]
 
 
-def _status(g: Glyph, c: Any, i: int) -> str:
+def _status(g: Glyph, c: ClassifiedGlyphs, i: int) -> str:
     return c.status[i].value
 
 
-def _dup(g: Glyph, c: Any, i: int) -> Any:
+def _dup(g: Glyph, c: ClassifiedGlyphs, i: int) -> int | None:
     return c.duplicate_of[i]
 
 
@@ -110,12 +118,12 @@ class PageCache:
 
     def __init__(self, size: int = PAGES_CACHED) -> None:
         self.size = size
-        self.entries: dict[tuple[int, Any], tuple[Any, Any]] = {}
+        self.entries: dict[tuple[int, Hashable], tuple[object, object]] = {}
 
-    def get(self, owner: Any, key: Any, compute: Callable[[], Any]) -> Any:
+    def get(self, owner: object, key: Hashable, compute: Callable[[], T]) -> T:
         hit = self.entries.get((id(owner), key))
         if hit is not None and hit[0] is owner:
-            return hit[1]
+            return cast(T, hit[1])  # stored by compute() under this key
         value = compute()
         if len(self.entries) >= self.size * 4:
             self.entries.pop(next(iter(self.entries)))
@@ -126,10 +134,10 @@ class PageCache:
 class GlyphTableModel(RowsModel):
     HEADERS = COLUMN_NAMES
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.classified: Any = None
-        self.glyphs: tuple[Glyph, ...] = ()
+        self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
+        self.glyphs: Sequence[Glyph] = ()
         self.rows: list[int] = []  # paint indices shown, in display order
         self.row_of: dict[int, int] = {}
         self.glyph_set = "all"
@@ -139,7 +147,7 @@ class GlyphTableModel(RowsModel):
         self._cache = PageCache()
 
     # -- content ------------------------------------------------------------------------------
-    def set_classified(self, classified: Any) -> None:
+    def set_classified(self, classified: ClassifiedGlyphs | None) -> None:
         self.classified = classified
         self.glyphs = classified.glyphs if classified is not None else ()
         self.refilter()
@@ -202,7 +210,7 @@ class GlyphTableModel(RowsModel):
         key_fn = COLUMNS[self.sort_column][2]
         glyphs, c = self.glyphs, self.classified
 
-        def key(i: int) -> Any:
+        def key(i: int) -> Any:  # a number or a string; a TypeError falls back to str below
             return key_fn(glyphs[i], c, i)
 
         try:
@@ -227,7 +235,7 @@ class GlyphTableModel(RowsModel):
     def row_count(self) -> int:
         return len(self.rows)
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
+    def cell_data(self, row: int, column: int, role: int) -> object:
         i = self.rows[row]
         g = self.glyphs[i]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
@@ -247,13 +255,13 @@ class RunTableModel(RowsModel):
 
     HEADERS = ("first #", "text", "glyphs", "status", "font", "origin")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.runs: list[Any] = []
-        self.classified: Any = None
-        self.glyphs: tuple[Glyph, ...] = ()
+        self.runs: list[engine.GlyphRun] = []
+        self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
+        self.glyphs: Sequence[Glyph] = ()
 
-    def set_runs(self, runs: list[Any], classified: Any) -> None:
+    def set_runs(self, runs: list[engine.GlyphRun], classified: ClassifiedGlyphs | None) -> None:
         self.beginResetModel()
         self.runs = runs
         self.classified = classified
@@ -263,10 +271,10 @@ class RunTableModel(RowsModel):
     def row_count(self) -> int:
         return len(self.runs)
 
-    def _statuses(self, run: Any) -> str:
+    def _statuses(self, run: engine.GlyphRun) -> str:
         return ", ".join(dict.fromkeys(self.classified.status[i].value for i in run.glyphs))
 
-    def cell_data(self, row: int, column_index: int, role: int) -> Any:
+    def cell_data(self, row: int, column_index: int, role: int) -> object:
         run = self.runs[row]
         first = self.glyphs[run.glyphs[0]]
         column = self.HEADERS[column_index]
@@ -290,7 +298,7 @@ class RunTableModel(RowsModel):
         return tuple(self.runs[row].glyphs)
 
 
-def _choices(classified: Any) -> tuple[list[str], list[str]]:
+def _choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list[str]]:
     """The Font and Origin filter choices of a page: its font keys and glyph origins."""
     if classified is None:
         return [], []
@@ -312,7 +320,7 @@ class GlyphTablePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self._updating = False
-        self.facts: Any = None
+        self.facts: engine.PageFacts | None = None
         self.page_number = 0
         self.filter_note = ""  # what a page change did to the filters, said in the banner
         self._choices = PageCache()
@@ -429,7 +437,7 @@ class GlyphTablePanel(QWidget):
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     @staticmethod
-    def _combo(name: str, values: Any, current: str) -> QComboBox:
+    def _combo(name: str, values: Iterable[str], current: str) -> QComboBox:
         combo = QComboBox()
         combo.setObjectName(name)
         combo.addItems(list(values))
@@ -439,7 +447,7 @@ class GlyphTablePanel(QWidget):
         combo.setMinimumContentsLength(2)
         return combo
 
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: engine.PageFacts | None) -> None:
         classified = facts.classified if facts is not None else None
         self.facts = facts
         page = facts.page.page_number if facts is not None else 0
@@ -509,7 +517,7 @@ class GlyphTablePanel(QWidget):
         runs = self.facts.runs_of(self.model.rows)
         self.run_model.set_runs(runs, self.model.classified)
 
-    def _on_runs_selected(self, *_: Any) -> None:
+    def _on_runs_selected(self, *_: object) -> None:
         if self._updating:
             return
         rows = sorted({index.row() for index in self.run_table.selectionModel().selectedRows()})
@@ -549,7 +557,7 @@ class GlyphTablePanel(QWidget):
         self.count_label.setText(text)
         self.clear_button.setVisible(bool(self.model.filters))
 
-    def _on_rows_selected(self, *_: Any) -> None:
+    def _on_rows_selected(self, *_: object) -> None:
         if self._updating:
             return
         rows = {index.row() for index in self.table.selectionModel().selectedRows()}

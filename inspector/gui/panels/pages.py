@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
+from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.session import Session
 
 
@@ -31,10 +30,12 @@ class PageListModel(QAbstractListModel):
         index = self.index(page - 1)
         self.dataChanged.emit(index, index)
 
-    def rowCount(self, parent: QModelIndex | None = None) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else self.count
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
         if not index.isValid():
             return None
         page = index.row() + 1
@@ -67,7 +68,7 @@ class PageListPanel(QWidget):
         if current.isValid():
             self.session.set_page(current.row() + 1)
 
-    def _on_view(self, view: Any) -> None:
+    def _on_view(self, view: PageBundle | None) -> None:
         if view is not None and view.error:
             self.model.set_note(view.page_number, "error")
 

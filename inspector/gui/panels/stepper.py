@@ -16,9 +16,9 @@ instruction, Ctrl+F10 go to the instruction that painted the selected glyph.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,13 +34,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.trace import TEXT_SHOWING, trace_page
+from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceStep, trace_page
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.stepper import Stepper, stepper_for
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
 
 CURRENT = QColor("#ffcc80")
 BREAK = QColor("#c62828")
@@ -55,7 +58,7 @@ KEYS = (  # (key, what it does): the Help guide lists these too
 )
 
 
-def trace_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
+def trace_job(document: Document, page_number: int, *, token: CancelToken) -> PageTrace:
     token.check()
     return trace_page(document, page_number)
 
@@ -63,10 +66,10 @@ def trace_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
 class StepModel(RowsModel):
     HEADERS = ("", "#", "Stream", "Operator", "Operands", "Glyphs")
 
-    def __init__(self, stepper: Stepper, parent: Any = None) -> None:
+    def __init__(self, stepper: Stepper, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.stepper = stepper
-        self.steps: tuple[Any, ...] = ()
+        self.steps: tuple[TraceStep, ...] = ()
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -81,7 +84,7 @@ class StepModel(RowsModel):
         if 0 <= row < len(self.steps):
             self.rows_changed(row, row)
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
+    def cell_data(self, row: int, column: int, role: int) -> object:
         step = self.steps[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
@@ -253,7 +256,7 @@ class StepperPanel(InFrontPanel, QWidget):
         worker.signals.error.connect(alive(self, lambda message, exc, k=n: self._failed(k, message)))
         self.pool.start(worker, priority=4)
 
-    def _traced(self, page_number: int, trace: Any) -> None:
+    def _traced(self, page_number: int, trace: PageTrace) -> None:
         if self._pending == page_number:
             self._pending = None
         if page_number != self.session.page_number:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import html
 from collections import defaultdict
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -23,10 +24,14 @@ from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.structure_tree import PageStructureTree, StructElement, page_structure_tree
 
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.glyph import Glyph
+
 TEXT_PREVIEW = 120  # characters of an element's text in its row (the tooltip has more)
 
 
-def structure_job(document: Any, page_number: int, *, token: CancelToken) -> Any:
+def structure_job(document: Document, page_number: int, *, token: CancelToken) -> PageStructureTree:
     token.check()
     return page_structure_tree(document, page_number)
 
@@ -103,7 +108,7 @@ class StructureTreePanel(InFrontPanel, QWidget):
         if page_number == self.session.page_number:
             self._show(page_number, tree)
 
-    def _index_glyphs(self, glyphs: Any) -> None:
+    def _index_glyphs(self, glyphs: Sequence[Glyph]) -> None:
         index: dict[int, list[int]] = defaultdict(list)
         if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
             for _, run, painted in glyphs.run_ranges():
@@ -138,7 +143,7 @@ class StructureTreePanel(InFrontPanel, QWidget):
             self._updating = False
         self._on_selection(self.session.selection, "")
 
-    def _item(self, element: StructElement, glyphs: Any) -> QTreeWidgetItem:
+    def _item(self, element: StructElement, glyphs: Sequence[Glyph]) -> QTreeWidgetItem:
         indices = self.glyphs_of(element)
         text = "".join(glyphs[i].text for i in indices[:2000] if i < len(glyphs))
         item = QTreeWidgetItem([element.label, str(len(indices)), text[:TEXT_PREVIEW]])
@@ -164,7 +169,7 @@ class StructureTreePanel(InFrontPanel, QWidget):
             item.addChild(self._item(kid, glyphs))
         return item
 
-    def _summary(self, tree: PageStructureTree, glyphs: Any) -> None:
+    def _summary(self, tree: PageStructureTree, glyphs: Sequence[Glyph]) -> None:
         n = self.page_number
         if not tree.has_tree:
             self.label.setText(f"<b>Page {n}</b>: the document has no structure tree (not tagged).")

@@ -9,7 +9,7 @@ without usable structure) shows the plain text with the reason, on that page onl
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor
@@ -26,6 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.session import MODES, Session
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.engine import PageBundle, PageFacts
 
 MODE_TITLES = {
     "plain": "Plain",
@@ -97,18 +100,18 @@ class TextPanel(QWidget):
         )
 
     # -- content ------------------------------------------------------------------------------
-    def _on_view(self, view: Any) -> None:
+    def _on_view(self, view: PageBundle | None) -> None:
         if view is not None and view.facts is None and view.error:
             self.show_error(view.error)
         else:
             self.set_facts(view.facts if view is not None else None)
 
-    def _on_texts(self, view: Any) -> None:
+    def _on_texts(self, view: PageBundle) -> None:
         """More of the page's texts are in: a panel that waited for its mode shows it if it came."""
         if self.view is None and view.facts is not None:
             self.set_facts(view.facts)
 
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: PageFacts | None) -> None:
         self._updating = True
         try:
             if facts is None or self.mode in facts.failures or not facts.shown_ready(self.mode):
@@ -128,7 +131,7 @@ class TextPanel(QWidget):
             self._updating = False
         self._on_selection(self.session.selection, "")
 
-    def _waiting(self, facts: Any) -> str:
+    def _waiting(self, facts: PageFacts) -> str:
         failed = facts.failures.get(self.mode)
         if failed is not None:
             return f"<span style='color:#b71c1c'>{html.escape(failed)}</span>"
@@ -143,7 +146,7 @@ class TextPanel(QWidget):
         self._updating = False
         self.header.setText(f"<span style='color:#b71c1c'>{message}</span>")
 
-    def describe(self, facts: Any) -> str:
+    def describe(self, facts: PageFacts) -> str:
         view = self.view
         visible = len(facts.classified.visible)
         lines = view.text.count("\n") + 1 if view.text else 0
@@ -310,7 +313,7 @@ class TextTabs(QWidget):
         finally:
             self._updating = False
 
-    def _update_titles(self, facts: Any) -> None:
+    def _update_titles(self, facts: PageFacts | None) -> None:
         """Titles stay the short mode names (they must fit a side column); a mode that falls back on
         this page is drawn in amber with the reason in its tooltip (the panel's header says it in full),
         and Auto's tooltip says which order it used."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.analysis import reassemble
+from glyphscope.core.analysis import PageAnalysis, reassemble
 from glyphscope.core.attribute_docs import attribute_docs
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.session import Session
@@ -195,7 +196,7 @@ def _inline(old: str, new: str) -> str:
 class SwitchRow:
     """A checkbox for one on/off field (the label is the checkbox's own text)."""
 
-    def __init__(self, name: str, on_change: Any) -> None:
+    def __init__(self, name: str, on_change: Callable[[], object]) -> None:
         self.name = name
         self.check = QCheckBox(label_of(name))
         self.check.setObjectName(f"tuning.{name}")
@@ -207,7 +208,7 @@ class SwitchRow:
     def tooltip(self) -> str:
         return self.check.toolTip()
 
-    def set_value(self, value: Any) -> None:
+    def set_value(self, value: object) -> None:
         self.check.blockSignals(True)
         self.check.setChecked(bool(value))
         self.check.blockSignals(False)
@@ -225,7 +226,7 @@ class SwitchRow:
 class ParameterRow:
     """A spin box and a slider for one field, kept in step."""
 
-    def __init__(self, name: str, on_change: Any) -> None:
+    def __init__(self, name: str, on_change: Callable[[], object]) -> None:
         self.name = name
         self.range = r = range_of(name)
         tip = tooltip_of(name)
@@ -299,7 +300,7 @@ class TuningPanel(QWidget):
         self.session = session
         self.facts: Any = None
         # The page product under the default thresholds, by (page, id of its InterpretedPage).
-        self._defaults: dict[tuple[int, int], Any] = {}
+        self._defaults: dict[tuple[int, int], PageAnalysis] = {}
         self.diff: TextDiff | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
