@@ -33,6 +33,16 @@ class GlyphStatus(str, Enum):
     HIDDEN = "hidden"  # transparent, same as background or covered, dropped by Parameters.drop_hidden
 
 
+def is_space_like(text: str) -> bool:
+    """A space for dedupe, the word-gap rule and text comparison (spec §7, §9): whitespace
+    (U+00A0 and U+3000 included), any code point ≤ U+0020 (controls a producer paints where a
+    space goes), and "" — an unresolved glyph, which text shows as a space and the word-gap rule
+    counts as "already a space"."""
+    if not text:
+        return True
+    return text.isspace() or (len(text) == 1 and ord(text) <= 0x20)
+
+
 class Glyph(NamedTuple):
     """One painted glyph, in user space. Field meanings: spec §1 and §9.
 
@@ -76,10 +86,7 @@ class Glyph(NamedTuple):
     @property
     def is_space(self) -> bool:
         """Space-like for dedupe and the word-gap rule (spec §7, §9)."""
-        u = self.unicode
-        if not u:
-            return True  # unresolved glyphs count as "already a space"
-        return u.isspace() or u in ("\u00a0", "\u3000") or (len(u) == 1 and ord(u) <= 0x20)
+        return is_space_like(self.unicode)
 
     @property
     def is_unresolved(self) -> bool:

@@ -30,14 +30,13 @@ from glyphscope.core.assembly.chars import (
     expand_ligatures,
     glyph_text,
     is_cjk,
-    is_space_char,
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
 from glyphscope.core.assembly.decisions import Decision, LigatureDecision
 from glyphscope.core.assembly.lines import LineBreakMeasure
 from glyphscope.core.assembly.words import WordGapMeasure
-from glyphscope.core.glyph import FlowFields
+from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 
@@ -114,7 +113,7 @@ def _text_facts(text: str) -> TextInfo | None:
     if not text:
         return None
     first, last = text[0], text[-1]
-    return TextInfo(text, is_space_char(first), is_space_char(last), is_cjk(first), is_cjk(last))
+    return TextInfo(text, is_space_like(first), is_space_like(last), is_cjk(first), is_cjk(last))
 
 
 @dataclass(slots=True)
