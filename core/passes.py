@@ -17,7 +17,8 @@ from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.visibility import CLIPPED, Visibility, classify_visibility
+from glyphscope.core.visibility import Visibility, classify_visibility
+from glyphscope.core.visibility_class import VisibilityClass
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,7 +508,7 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     for c in culls:
         status[c.paint_index] = GlyphStatus.CULLED
     for i in dropped:
-        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == CLIPPED else GlyphStatus.HIDDEN
+        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == VisibilityClass.CLIPPED else GlyphStatus.HIDDEN
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of

@@ -16,6 +16,7 @@ from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.page import FormUse, InterpretedPage, PageBoxes
+from glyphscope.core.visibility_class import VisibilityClass
 
 if TYPE_CHECKING:
     from glyphscope.core.passes import ClassifiedGlyphs
@@ -61,7 +62,10 @@ def _pt(p: Point) -> list[float]:
 
 
 def glyph_to_json(
-    g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None, visibility: str = "visible"
+    g: Glyph,
+    status: GlyphStatus | None = None,
+    duplicate_of: int | None = None,
+    visibility: str = VisibilityClass.VISIBLE,
 ) -> dict[str, Any]:
     return {
         "paint_index": g.paint_index,
@@ -150,7 +154,9 @@ def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[dict[str, An
     vis = classified.visibility.classes if classified.visibility is not None else None
     for g in glyph_set(classified, name):
         i = g.paint_index
-        yield glyph_to_json(g, status[i], duplicate_of[i], vis[i] if vis is not None else "visible")
+        yield glyph_to_json(
+            g, status[i], duplicate_of[i], vis[i] if vis is not None else VisibilityClass.VISIBLE
+        )
 
 
 STREAM_BATCH = 1 << 16  # bytes gathered before each write

@@ -26,6 +26,7 @@ from glyphscope.core.assembly import (
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility import explain as explain_hidden
+from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
 from glyphscope.inspector.spatial import PointIndex
 
@@ -460,7 +461,7 @@ class PageFacts:
         """The glyph's class: visible, invisible_mode, clipped, transparent, same_as_background, covered."""
         vis = self.classified.visibility
         if vis is None or not 0 <= paint_index < len(vis.classes):
-            return "visible"
+            return VisibilityClass.VISIBLE
         return vis.classes[paint_index]
 
     def visibility_record(self, paint_index: int) -> Any:
@@ -478,7 +479,7 @@ class PageFacts:
     def clip_of(self, paint_index: int) -> Any:
         """The clip record (core.page.ClipRecord) of a clipped glyph, else None."""
         record = self.visibility_record(paint_index)
-        if record is None or record.kind != "clipped":
+        if record is None or record.kind != VisibilityClass.CLIPPED:
             return None
         clips = self.page.clips
         return clips[record.clip_id] if 0 <= record.clip_id < len(clips) else None

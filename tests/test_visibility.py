@@ -369,7 +369,7 @@ def test_triage_percent_hidden_per_class_and_the_score_counts_it(tmp_path):
 
 def test_probe_and_find_explain_hidden_text_in_words():
     from glyphscope.inspector.engine import PageFacts
-    from glyphscope.inspector.probe import probe_region
+    from glyphscope.inspector.probe import Fate, GlyphFate, probe_region
     from glyphscope.inspector.search import explain_miss, find_in_text, hidden_note, query_pattern
 
     a = analysis(WHITE_AND_CLIPPED)
@@ -377,13 +377,17 @@ def test_probe_and_find_explain_hidden_text_in_words():
     probe = probe_region(facts, 1, (90, 90, 200, 120), "plain")
     assert [e.char for e in probe.entries] == list("ABCD")
     assert probe.entries[0].fates[:2] == (
-        "kept",
-        "hidden (present but white on the white page (nothing painted under it): still in the text)",
+        GlyphFate(Fate.KEPT, "kept"),
+        GlyphFate(
+            Fate.HIDDEN,
+            "hidden (present but white on the white page (nothing painted under it): still in the text)",
+        ),
     )
     assert "4 hidden" in probe.summary()
+    assert probe.counts() == {Fate.KEPT: 4, Fate.HIDDEN: 4}  # counted by kind, never by the text's first word
     clipped = probe_region(facts, 1, (90, 290, 200, 320), "plain")
-    assert clipped.entries[0].fates[0] == (
-        "clipped (clipped by the path set at instruction 10 (W): dropped from text)"
+    assert clipped.entries[0].fates[0] == GlyphFate(
+        Fate.CLIPPED, "clipped (clipped by the path set at instruction 10 (W): dropped from text)"
     )
     assert "2 clipped" in clipped.summary()
     # Find: a hit on white text says so; a clipped word is explained
@@ -415,7 +419,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
 
 
 def test_every_visibility_class_has_a_layer():
-    from glyphscope.core.visibility import HIDDEN_CLASSES
+    from glyphscope.core.visibility_class import HIDDEN_CLASSES
     from glyphscope.inspector.layers import LAYER_BY_KEY, VISIBILITY_LAYERS
 
     assert set(VISIBILITY_LAYERS) == set(HIDDEN_CLASSES)

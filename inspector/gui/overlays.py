@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
+from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
 from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
 from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
@@ -868,8 +869,8 @@ STATUS_COLOURS = {
     GlyphStatus.KEPT: "#2e7d32",
     GlyphStatus.CULLED: L.LAYER_BY_KEY["culled"].colour,
     GlyphStatus.DUPLICATE: "#e91e63",
-    GlyphStatus.CLIPPED: L.LAYER_BY_KEY["clipped"].colour,
-    GlyphStatus.HIDDEN: L.LAYER_BY_KEY["transparent"].colour,  # dropped by --drop-hidden
+    GlyphStatus.CLIPPED: L.LAYER_BY_KEY[VisibilityClass.CLIPPED].colour,
+    GlyphStatus.HIDDEN: L.LAYER_BY_KEY[VisibilityClass.TRANSPARENT].colour,  # dropped by --drop-hidden
 }
 """Each glyph status in the tables and the probe, in its layer's colour where it has one."""
 
