@@ -370,7 +370,7 @@ def test_triage_percent_hidden_per_class_and_the_score_counts_it(tmp_path):
 def test_probe_and_find_explain_hidden_text_in_words():
     from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.probe import Fate, GlyphFate, probe_region
-    from glyphscope.inspector.search import explain_miss, find_in_text, hidden_note, query_pattern
+    from glyphscope.inspector.search import MissKind, explain_miss, find_in_text, hidden_note, query_pattern
 
     a = analysis(WHITE_AND_CLIPPED)
     facts = PageFacts(a)
@@ -398,7 +398,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
     (plain,) = find_in_text(1, view.text, query_pattern("GHIJ"), hidden_note(a.classified, view.page_text))
     assert plain.note == ""
     miss = explain_miss(1, a.page.glyphs, a.classified, view, "EF")
-    assert miss is not None and miss.glyphs == (4, 5)
+    assert miss is not None and miss.glyphs == (4, 5) and miss.kind is MissKind.HIDDEN
     assert "clipped by the path set at instruction 10 (W)" in miss.message
     assert "--keep-clipped" in miss.message
     # details: the glyph's decisions say its visibility
