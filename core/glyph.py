@@ -20,10 +20,6 @@ class DecodeSource(str, Enum):
     FALLBACK = "fallback"  # a guess: no encoding information answered, code taken as Latin-1 etc.
     UNRESOLVED = "unresolved"
 
-    @property
-    def is_fallback(self) -> bool:
-        return self in (DecodeSource.FALLBACK,)
-
 
 class GlyphStatus(str, Enum):
     KEPT = "kept"
@@ -87,14 +83,6 @@ class Glyph(NamedTuple):
     def is_space(self) -> bool:
         """Space-like for dedupe and the word-gap rule (spec §7, §9)."""
         return is_space_like(self.unicode)
-
-    @property
-    def is_unresolved(self) -> bool:
-        return self.decode_source is DecodeSource.UNRESOLVED
-
-    @property
-    def from_form(self) -> bool:
-        return bool(self.form_path)
 
     @property
     def center(self) -> Point:

@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.page import FormUse, InterpretedPage, PageBoxes
+from glyphscope.core.page import InterpretedPage
 from glyphscope.core.visibility_class import VisibilityClass
 
 if TYPE_CHECKING:
@@ -196,18 +196,6 @@ def rect_to_json(r: tuple[float, float, float, float] | None) -> list[float] | N
     return None if r is None else [_r(v) for v in r]
 
 
-def boxes_to_json(b: PageBoxes) -> dict[str, Any]:
-    return {
-        "media_box": rect_to_json(b.media_box),
-        "crop_box": rect_to_json(b.crop_box),
-        "visible_box": rect_to_json(b.visible_box),
-        "rotate": b.rotate,
-        "bleed_box": rect_to_json(b.bleed_box),
-        "trim_box": rect_to_json(b.trim_box),
-        "art_box": rect_to_json(b.art_box),
-    }
-
-
 def font_info_to_json(info: FontInfo) -> dict[str, Any]:
     return {
         "font_id": info.font_id,
@@ -222,16 +210,4 @@ def font_info_to_json(info: FontInfo) -> dict[str, Any]:
         "cid_collection": info.cid_collection,
         "embedded": info.embedded,
         "problems": [{"kind": p.kind.value, "message": p.message} for p in info.problems],
-    }
-
-
-def form_use_to_json(f: FormUse) -> dict[str, Any]:
-    return {
-        "form_path": list(f.form_path),
-        "object_id": f.object_id,
-        "bbox": [_pt(p) for p in f.bbox],
-        "matrix": [_r(v) for v in f.matrix],
-        "token_index": f.token_index,
-        "glyph_count": f.glyph_count,
-        "glyphs_outside_bbox": f.glyphs_outside_bbox,
     }

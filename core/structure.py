@@ -46,9 +46,6 @@ class PageStructure:
         }
 
 
-NO_STRUCTURE = PageStructure(False, (), False, False, ())
-
-
 def _int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None

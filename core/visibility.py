@@ -414,12 +414,6 @@ class Visibility:
     records: tuple[HiddenRecord, ...]  # paint order
     dropped: frozenset[int]  # paint indices the text modes drop
 
-    def record_of(self, paint_index: int) -> HiddenRecord | None:
-        for r in self.records:
-            if r.paint_index == paint_index:
-                return r
-        return None
-
 
 def classify_visibility(
     page: InterpretedPage,

@@ -139,7 +139,6 @@ class TextBuilder:
         "_glyph",
         "_generated",
         "_decisions",
-        "_last",
         "_start",
         "_length",
         "_size",
@@ -163,7 +162,6 @@ class TextBuilder:
         # is −1 everywhere else, so it is made in build()
         self._generated = array("i")
         self._decisions = DecisionColumns(params.line_break, params.word_gap, params.cjk_gap)
-        self._last = ""  # last character emitted
         # by paint index: first character and length of what the glyph wrote (CharMap.glyph_start,
         # glyph_length); grown ahead, cut to `_size` entries in build()
         self._start = array("i")
@@ -173,14 +171,6 @@ class TextBuilder:
     @property
     def empty(self) -> bool:
         return not self._glyph
-
-    @property
-    def last_char(self) -> str:
-        return self._last
-
-    @property
-    def decision_count(self) -> int:
-        return len(self._decisions)
 
     def decide(self, decision: Decision) -> int:
         """Record a decision; returns its index (for the characters it generates)."""
@@ -240,7 +230,6 @@ class TextBuilder:
             chars.append(p)
         else:
             chars.extend(array("i", [p]) * n)
-        self._last = text[-1]
         return n
 
     # ------------------------------------------------------------ ActualText spans
@@ -286,7 +275,6 @@ class TextBuilder:
         if written:
             self._parts.append(written)
             self._glyph.extend(array("i", [p]) * len(written))
-            self._last = written[-1]
         return len(written)
 
     def generated(self, text: str, decision_index: int) -> None:
@@ -296,7 +284,6 @@ class TextBuilder:
         n = len(text)
         self._generated.extend((len(self._glyph), n, decision_index))
         self._glyph.extend(array("i", [-1]) * n)
-        self._last = text[-1]
 
     def newline(self, decision_index: int, count: int = 1) -> None:
         """Line break(s); none at the start of the text (no leading empty lines)."""

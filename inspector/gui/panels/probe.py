@@ -257,12 +257,3 @@ class ProbePanel(QWidget):
                 self.tree.scrollToItem(first)
         finally:
             self._updating = False
-
-    def entry_text(self) -> str:
-        """Everything the panel says, as plain text (for tests and copying)."""
-        lines = [self.label.text()]
-        if self.result is not None:
-            for e in self.result.entries:
-                lines.append(f"#{e.paint_index} {e.char!r}: " + "; ".join(e.fate_texts))
-                lines.extend("    " + d for d in e.details)
-        return "\n".join(lines)
