@@ -25,7 +25,7 @@ class GlyphStatus(str, Enum):
     KEPT = "kept"
     CULLED = "culled"  # box centre outside the visible box (spec §5)
     DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
-    CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled (issue 12)
+    CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled
     HIDDEN = "hidden"  # transparent, same as background or covered, dropped by Parameters.drop_hidden
 
 
@@ -75,7 +75,7 @@ class Glyph(NamedTuple):
     outside_form_bbox: bool = False
     marked_tags: tuple[str, ...] = ()  # marked-content tags, outer first
     form_use: int = -1  # index into InterpretedPage.forms of the Do run that painted it; -1 for the page
-    # Visibility (issue 12), last: compact ids shared by every glyph painted in one state.
+    # Visibility, last (they have defaults): compact ids shared by every glyph painted in one state.
     clip_id: int = -1  # index into InterpretedPage.clips of the clip in force; -1: not clipped
     fill_id: int = 0  # index into InterpretedPage.fills (colour, alpha, soft mask)
 

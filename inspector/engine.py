@@ -447,7 +447,7 @@ class PageFacts:
         comparison = comparison_of(self)
         return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
 
-    # -- visibility (issue 12) -------------------------------------------------------------
+    # -- visibility ------------------------------------------------------------------------
     def visibility_counts(self) -> dict[str, int]:
         """Glyphs per hidden class (the legend's counts of the visibility layers)."""
         counts = dict.fromkeys(VISIBILITY_LAYERS, 0)

@@ -1,4 +1,4 @@
-"""Visibility classes (issue 12): one tiny PDF per class, asserting the numbers each rule compared."""
+"""Visibility classes: one tiny PDF per class, asserting the numbers each rule compared."""
 
 from __future__ import annotations
 

@@ -466,7 +466,7 @@ def _columns_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -
 
 
 def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
-    """Article beads (issue 9): each bead rectangle, numbered in thread order, from articles mode."""
+    """Article beads: each bead rectangle, numbered in thread order, from articles mode."""
     from glyphscope.core.assembly.decisions import ArticleBeadRecord
 
     b = _Builder("article_beads", _page_rect(facts))
@@ -484,7 +484,7 @@ def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], s
 
 
 def _actual_text_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
-    """ActualText spans (issue 9): their glyphs outlined, the replacement written above the first."""
+    """ActualText spans: their glyphs outlined, the replacement written above the first."""
     from glyphscope.core.assembly.actual_text import SOFT_HYPHEN, ActualTextDecision, written_text
 
     b = _Builder("actual_text", _page_rect(facts))
@@ -709,13 +709,13 @@ STATIC_LAYER_BUILDERS = {
 
 
 def _visibility_builders() -> dict[str, Any]:
-    """The visibility layers (issue 12), built on this module: imported once it is defined."""
+    """The visibility layers, built on this module: imported once it is defined (they import it)."""
     from glyphscope.inspector.gui.visibility_layers import VISIBILITY_LAYER_BUILDERS
 
     return VISIBILITY_LAYER_BUILDERS
 
 
-STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class (issue 12)
+STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class
 
 # The mode whose text a static layer is drawn from (mode layers read the mode on screen).
 LAYER_TEXTS = {

@@ -1,4 +1,4 @@
-"""The overlay layers of the visibility classes (issue 12), and the clip path of a selected glyph.
+"""The overlay layers of the visibility classes, and the clip path of a selected glyph.
 
 One layer per class a reader cannot see (inspector/layers.py VISIBILITY_LAYERS): the
 glyph boxes outlined in the class's colour, and one marker per run of glyphs hidden for
