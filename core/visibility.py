@@ -426,7 +426,7 @@ def classify_visibility(
     when the caller has them already)."""
     cols = columns if columns is not None else PassColumns(page.glyphs)
     n = len(cols.xs)
-    classes = [VisibilityClass.VISIBLE] * n
+    classes: list[str] = [VisibilityClass.VISIBLE] * n
     found: dict[int, HiddenRecord] = {}
     clips, fills = page.clips, page.fills
     drop_clipped = not params.keep_clipped
