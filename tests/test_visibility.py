@@ -12,6 +12,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.params import Parameters
+from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES, TextRenderMode
 from glyphscope.core.visibility import (
     ClippedDecision,
     CoveredDecision,
@@ -20,6 +21,7 @@ from glyphscope.core.visibility import (
     TransparentDecision,
     explain,
 )
+from glyphscope.core.visibility_class import VisibilityClass
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -147,6 +149,17 @@ def test_render_modes_3_and_7_are_kept_and_flagged():
     r3, r7 = records(a, InvisibleModeDecision)
     assert (r3.value, r7.value, r3.verdict) == (3.0, 7.0, "kept")
     assert a.texts["plain"].text == "ABC"
+
+
+def test_only_the_render_modes_that_paint_nothing_are_invisible():
+    shown = b"".join(b"%d Tr (X) Tj " % mode for mode in TextRenderMode)
+    a = analysis(b"BT /F1 12 Tf 100 100 Td " + shown + b"ET")
+    got = a.classified.visibility.classes
+    assert all(isinstance(c, VisibilityClass) for c in got)  # the value, not a string spelt like it
+    assert [c is VisibilityClass.INVISIBLE_MODE for c in got] == [
+        m in INVISIBLE_RENDER_MODES for m in TextRenderMode
+    ]
+    assert {3, 7} == INVISIBLE_RENDER_MODES  # ISO 32000-1 Table 106: neither fill nor stroke
 
 
 def test_fill_alpha_zero_is_transparent():
