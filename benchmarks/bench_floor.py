@@ -17,7 +17,7 @@ In one run, on the corpus and on one large file merged from the corpus pages:
 * memory held per glyph for the densest page (tracemalloc): the interpreted page,
   its classification and its plain text, divided by its glyph count.
 
-Targets (issue 14): stages ≤ 3× the floor, ≥ 4× pdfminer.six as a whole process,
+Targets: stages ≤ 3× the floor, ≥ 4× pdfminer.six as a whole process,
 ≤ 400 bytes per glyph.
 """
 

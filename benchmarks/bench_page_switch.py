@@ -14,8 +14,8 @@ MainWindow offscreen and prints:
 * paint: one full repaint of the canvas with every layer on;
 * the renderer process (QtPdf runs there, gui.render_worker): start-up, first page, next pages.
 
-Targets (issue 4): median switch after the first visit < 150 ms, first page < 1.5 s;
-(issue 11): overlays of a 20,000-glyph page within 300 ms of the page image.
+Targets: median switch after the first visit < 150 ms, first page < 1.5 s;
+overlays of a 20,000-glyph page within 300 ms of the page image.
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def main() -> int:
         )
     print(
         "\n1st painted: open → rendered page on screen; overlays: → the glyphs and their classes drawn, the\n"
-        "panels filled (issue 11: within 300 ms of the page image); own text: → the mode on screen's text and\n"
+        "panels filled (target: within 300 ms of the page image); own text: → the mode on screen's text and\n"
         "decision marks; all texts: → every mode's text (they follow the page in its worker);\n"
         "1st visit: switch to a page not seen before (prefetch on); revisit: switch to a page seen before."
     )

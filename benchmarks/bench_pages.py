@@ -1,4 +1,4 @@
-"""`glyphscope text` over many pages: time grows linearly with the page count (issue 10, class 6).
+"""`glyphscope text` over many pages: time grows linearly with the page count.
 
     python benchmarks/bench_pages.py [--pages 10000 100000]
 

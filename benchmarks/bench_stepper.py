@@ -10,7 +10,7 @@ also a word-per-operator variant (TJ per word: many more operators). Prints:
 * one step on screen: forward() then the event loop until the canvas has repainted what the
   step changed (the glyphs it painted, the previous and current highlights, the pen).
 
-Target (issue 11): one operator < 50 ms on the 20,000-glyph page.
+Target: one operator < 50 ms on the 20,000-glyph page.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What tracking visibility (issue 12) costs: interpretation with and without it, every corpus page.
+"""What tracking visibility costs: interpretation with and without it, every corpus page.
 
 The interpreter tracks the clip, the fill colour and alpha and the paint objects unless
 `glyphscope.core.recorders.TRACK_VISIBILITY` is off (then those operators are ignored as

@@ -5,7 +5,7 @@
 
 One file per corpus file: for each page, `glyphs --set all --json`'s rows and the
 decisions (with their sentences) and text of every text mode, as the command line
-writes them (issue 14, acceptance 3: nothing observable changes).
+writes them: a refactoring must leave every file unchanged.
 """
 
 from __future__ import annotations

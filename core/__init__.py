@@ -2,7 +2,7 @@
 
 The names below are imported on first use (PEP 562): importing any module of the engine
 runs this file first, and a command that needs `core.limits` or `core.gcpause` must not
-pay for the interpreter, the fonts and pikepdf (issue 14, start-up time).
+pay for the interpreter, the fonts and pikepdf at start-up.
 """
 
 from __future__ import annotations

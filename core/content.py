@@ -53,10 +53,6 @@ class Measured:
     refused: str = ""  # why a stream could not be bounded at all
 
 
-class _Over(Exception):
-    pass
-
-
 def content_streams(page_obj: pikepdf.Object) -> list[pikepdf.Stream]:
     """The page's /Contents as a list of streams (a single stream, an array, or nothing)."""
     contents = page_obj.get("/Contents")

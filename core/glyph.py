@@ -20,17 +20,23 @@ class DecodeSource(str, Enum):
     FALLBACK = "fallback"  # a guess: no encoding information answered, code taken as Latin-1 etc.
     UNRESOLVED = "unresolved"
 
-    @property
-    def is_fallback(self) -> bool:
-        return self in (DecodeSource.FALLBACK,)
-
 
 class GlyphStatus(str, Enum):
     KEPT = "kept"
     CULLED = "culled"  # box centre outside the visible box (spec §5)
     DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
-    CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled (issue 12)
+    CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled
     HIDDEN = "hidden"  # transparent, same as background or covered, dropped by Parameters.drop_hidden
+
+
+def is_space_like(text: str) -> bool:
+    """A space for dedupe, the word-gap rule and text comparison (spec §7, §9): whitespace
+    (U+00A0 and U+3000 included), any code point ≤ U+0020 (controls a producer paints where a
+    space goes), and "" — an unresolved glyph, which text shows as a space and the word-gap rule
+    counts as "already a space"."""
+    if not text:
+        return True
+    return text.isspace() or (len(text) == 1 and ord(text) <= 0x20)
 
 
 class Glyph(NamedTuple):
@@ -69,25 +75,14 @@ class Glyph(NamedTuple):
     outside_form_bbox: bool = False
     marked_tags: tuple[str, ...] = ()  # marked-content tags, outer first
     form_use: int = -1  # index into InterpretedPage.forms of the Do run that painted it; -1 for the page
-    # Visibility (issue 12), last: compact ids shared by every glyph painted in one state.
+    # Visibility, last (they have defaults): compact ids shared by every glyph painted in one state.
     clip_id: int = -1  # index into InterpretedPage.clips of the clip in force; -1: not clipped
     fill_id: int = 0  # index into InterpretedPage.fills (colour, alpha, soft mask)
 
     @property
     def is_space(self) -> bool:
         """Space-like for dedupe and the word-gap rule (spec §7, §9)."""
-        u = self.unicode
-        if not u:
-            return True  # unresolved glyphs count as "already a space"
-        return u.isspace() or u in ("\u00a0", "\u3000") or (len(u) == 1 and ord(u) <= 0x20)
-
-    @property
-    def is_unresolved(self) -> bool:
-        return self.decode_source is DecodeSource.UNRESOLVED
-
-    @property
-    def from_form(self) -> bool:
-        return bool(self.form_path)
+        return is_space_like(self.unicode)
 
     @property
     def center(self) -> Point:

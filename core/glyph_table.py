@@ -1,4 +1,4 @@
-"""A page's glyphs held column-wise; `Glyph` records made on demand (issue 14).
+"""A page's glyphs held column-wise; `Glyph` records made on demand.
 
 A glyph record with its points and quad costs ~1.2 KB of Python objects and ~2.5 µs to
 build; a dense page holds hundreds of thousands. The interpreter writes each glyph as a
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import copysign
 from typing import Any, NamedTuple, TypeVar, overload
 
@@ -35,7 +35,7 @@ from glyphscope.core.glyph import DecodeSource, FlowFields, FlowGlyph, Glyph
 
 T = TypeVar("T")
 
-_new_tuple = tuple.__new__  # Glyph(...) without its Python-level __new__: one C call
+_new_tuple = tuple.__new__  # a record without its Python-level __new__: one C call
 
 GEOM_STRIDE = 14
 """Doubles per glyph in `GlyphTable.geom`: origin x y, glyph_end x y, pen_end x y, quad corners
@@ -44,7 +44,8 @@ GEOM_STRIDE = 14
 
 class GlyphRun(NamedTuple):
     """What the state of a text-showing operator fixes for all its glyphs (the `Glyph` fields of
-    that name); one object shared by every operator painted in the same state."""
+    that name); one object shared by every operator painted in the same state. Build it by
+    keyword: records read its fields by name (`_record_walker`), never by position."""
 
     font_key: str
     font_size: float
@@ -184,114 +185,15 @@ class GlyphTable(Sequence[Glyph]):
         A run's state is unpacked once for all its glyphs: the one place records are made."""
         records = self._records
         if records is not None:
-            yield from (records[i] for i in indices)
-            return
-        starts, runs, tokens, streams = self.run_start, self.runs, self.run_token, self.run_stream
-        geom, unicode, code, nbytes, source, outside = (
-            self.geom,
-            self.unicode,
-            self.code,
-            self.code_bytes,
-            self.source,
-            self.outside,
-        )
-        last = len(starts) - 1
-        n = len(unicode)
-        start = end = 0  # the first index always looks its run up
-        for i in indices:
-            if not start <= i < end:
-                r = bisect_right(starts, i) - 1
-                start, end = starts[r], starts[r + 1] if r < last else n
-                (
-                    font_key,
-                    size,
-                    height,
-                    direction,
-                    wmode,
-                    form_path,
-                    mcid,
-                    mode,
-                    rise,
-                    font_id,
-                    tc,
-                    tw,
-                    th,
-                    tags,
-                    use,
-                    clip,
-                    fill,
-                ) = runs[r]
-                token, stream = tokens[r], streams[r]
-            k = i * GEOM_STRIDE
-            ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + GEOM_STRIDE]
-            yield _new_tuple(
-                Glyph,
-                (
-                    i,
-                    unicode[i],
-                    code[i],
-                    nbytes[i],
-                    font_key,
-                    size,
-                    (ox, oy),
-                    (ex, ey),
-                    (px, py),
-                    ((x0, y0), (x1, y1), (x2, y2), (x3, y3)),
-                    height,
-                    direction,
-                    wmode,
-                    token,
-                    form_path,
-                    mcid,
-                    source[i],
-                    mode,
-                    rise,
-                    font_id,
-                    stream,
-                    tc,
-                    tw,
-                    th,
-                    i in outside,
-                    tags,
-                    use,
-                    clip,
-                    fill,
-                ),
-            )
+            return (records[i] for i in indices)
+        return _walk_records(self, indices)
 
     # ------------------------------------------------------------ columns for the passes
 
     def flow_glyphs(self, indices: Iterable[int]) -> list[FlowGlyph]:
         """The FlowGlyph records of `indices` (increasing paint indices): records_at's walk,
         seven fields instead of 29."""
-        starts, runs, geom, unicode = self.run_start, self.runs, self.geom, self.unicode
-        last = len(starts) - 1
-        n = len(unicode)
-        out: list[FlowGlyph] = []
-        append = out.append
-        start = end = 0  # the first index always looks its run up
-        for i in indices:
-            if not start <= i < end:
-                r = bisect_right(starts, i) - 1
-                start, end = starts[r], starts[r + 1] if r < last else n
-                run = runs[r]
-                height, direction, wmode = run.height, run.direction, run.wmode
-            k = i * GEOM_STRIDE
-            append(
-                _new_tuple(
-                    FlowGlyph,
-                    (
-                        i,
-                        unicode[i],
-                        (geom[k], geom[k + 1]),
-                        (geom[k + 2], geom[k + 3]),
-                        height,
-                        direction,
-                        wmode,
-                    ),
-                )
-            )
-        return out
+        return _walk_flow_glyphs(self, indices)
 
     def run_at(self, i: int) -> int:
         """The run glyph i belongs to."""
@@ -336,27 +238,7 @@ class GlyphTable(Sequence[Glyph]):
             if g.paint_index != i:
                 raise ValueError(f"glyph {i} has paint_index {g.paint_index}")
             t.start_run(
-                GlyphRun(
-                    g.font_key,
-                    g.font_size,
-                    g.height,
-                    g.direction,
-                    g.wmode,
-                    g.form_path,
-                    g.mcid,
-                    g.render_mode,
-                    g.rise,
-                    g.font_id,
-                    g.char_spacing,
-                    g.word_spacing,
-                    g.horizontal_scaling,
-                    g.marked_tags,
-                    g.form_use,
-                    g.clip_id,
-                    g.fill_id,
-                ),
-                g.token_index,
-                g.stream_index,
+                GlyphRun._make(getattr(g, name) for name in GlyphRun._fields), g.token_index, g.stream_index
             )
             q = g.quad
             t.geom.extend((*g.origin, *g.glyph_end, *g.pen_end, *q[0], *q[1], *q[2], *q[3]))
@@ -470,3 +352,96 @@ def paint_indices(glyphs: Sequence[Glyph]) -> tuple[int, ...]:
 def as_table(glyphs: Any) -> GlyphTable:
     """The page's glyphs as a table (a table stays itself; a sequence of records is copied)."""
     return glyphs if isinstance(glyphs, GlyphTable) else GlyphTable.of(tuple(glyphs))
+
+
+# ---------------------------------------------------------------- records by field name
+#
+# A record is built in one C call from a tuple display: as fast as Python makes a record, but
+# positional. So the display is written here from names — where each field comes from as the
+# walk below reads the columns — and put in the record's field order when the module loads: a
+# field added to `Glyph` or `FlowGlyph` without a source fails at import, and no field order is
+# written twice. A run's fields are unpacked once per run, under their own names.
+
+_COLUMN_SOURCES: dict[str, str] = {
+    "paint_index": "i",
+    "unicode": "unicode[i]",
+    "code": "code[i]",
+    "code_bytes": "nbytes[i]",
+    "decode_source": "source[i]",
+    "outside_form_bbox": "i in outside",
+    "token_index": "token",
+    "stream_index": "stream",
+}
+"""Where each per-glyph `Glyph` field is read: the columns at paint index `i`, its run's indices."""
+
+_WALK = """
+def walk(table, indices):
+    starts, runs, tokens, streams = table.run_start, table.runs, table.run_token, table.run_stream
+    geom, unicode, code, nbytes, source = table.geom, table.unicode, table.code, table.code_bytes, table.source
+    outside = table.outside
+    last = len(starts) - 1
+    n = len(unicode)
+    start = end = 0  # the first index always looks its run up
+    {out_init}
+    for i in indices:
+        if not start <= i < end:
+            r = bisect_right(starts, i) - 1
+            start, end = starts[r], starts[r + 1] if r < last else n
+            {run_fields}, = runs[r]
+            {run_indices}
+        k = i * GEOM_STRIDE
+        {geometry}
+        {emit}(new_tuple({record}, ({fields},)))
+    {out_return}
+"""
+
+
+def _record_walker(
+    record: type[tuple[Any, ...]], geometry: str, geometry_sources: dict[str, str], *, as_list: bool
+) -> Callable[..., Any]:
+    """A walk over a table's `indices` that builds `record`s, each field from its source (the
+    columns, or the run's field of that name): a generator, or with `as_list` one list.
+    `geometry` reads the glyph's row of `geom` at `k` for `geometry_sources` (its fields'
+    sources)."""
+    sources = {**_COLUMN_SOURCES, **geometry_sources, **{name: name for name in GlyphRun._fields}}
+    fields: tuple[str, ...] = record._fields  # type: ignore[attr-defined]
+    missing = [name for name in fields if name not in sources]
+    if missing:
+        raise TypeError(f"{record.__name__} fields with no source in glyph_table: {', '.join(missing)}")
+    source = _WALK.format(
+        out_init="out = []; append = out.append" if as_list else "",
+        run_fields=", ".join(name if name in fields else "_" for name in GlyphRun._fields),
+        run_indices="token, stream = tokens[r], streams[r]" if "token_index" in fields else "",
+        geometry=geometry,
+        emit="append" if as_list else "yield ",
+        record=record.__name__,
+        fields=", ".join(sources[name] for name in fields),
+        out_return="return out" if as_list else "",
+    )
+    namespace: dict[str, Any] = {
+        "bisect_right": bisect_right,
+        "GEOM_STRIDE": GEOM_STRIDE,
+        "new_tuple": _new_tuple,
+        record.__name__: record,
+    }
+    exec(compile(source, f"<glyph_table: {record.__name__} walk>", "exec"), namespace)
+    return namespace["walk"]  # type: ignore[no-any-return]
+
+
+_walk_records = _record_walker(
+    Glyph,
+    "ox, oy, ex, ey, px, py, x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + GEOM_STRIDE]",
+    {
+        "origin": "(ox, oy)",
+        "glyph_end": "(ex, ey)",
+        "pen_end": "(px, py)",
+        "quad": "((x0, y0), (x1, y1), (x2, y2), (x3, y3))",
+    },
+    as_list=False,
+)
+_walk_flow_glyphs = _record_walker(  # four of the row's doubles: indexing each beats a slice
+    FlowGlyph,
+    "",
+    {"origin": "(geom[k], geom[k + 1])", "glyph_end": "(geom[k + 2], geom[k + 3])"},
+    as_list=True,
+)

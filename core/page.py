@@ -149,7 +149,7 @@ class InterpretedPage:
     instruction_count: int = 0  # instructions in the page stream
     has_struct_parents: bool = False
     errors: tuple[str, ...] = field(default=())  # fatal problems that emptied the page
-    # Visibility (issue 12): glyphs refer to these by index (Glyph.clip_id, Glyph.fill_id).
+    # Shared by index (Glyph.clip_id, Glyph.fill_id): one record per state, not one per glyph.
     clips: tuple[ClipRecord, ...] = field(default=())
     fills: tuple[FillState, ...] = field(default=(FillState(),))
     paints: tuple[PaintObject, ...] = field(default=())  # images and filled paths, paint order

@@ -40,7 +40,7 @@ class Parameters:
     """Columns mode splits a baseline where the horizontal gap exceeds this
     many mean glyph advances (spec §8)."""
 
-    # --- fidelity (issue 9) ---
+    # --- fidelity: what text is read where the reference reads none or glues it ---
     cjk_gap: float = 1.0
     """Two CJK characters get a space after all when the gap between them
     exceeds this fraction of the next glyph's box height (spec §9): a full
@@ -59,7 +59,7 @@ class Parameters:
     U+0000, a soft hyphen painted as a space). Off: the glyphs' own text, as decoded.
     The glyph records always keep their own Unicode."""
 
-    # --- visibility (issue 12) ---
+    # --- visibility: what text modes do with glyphs a reader cannot see ---
     keep_clipped: bool = False
     """Keep glyphs whose box centre lies outside the clipping path in the text (off: they
     are dropped like culled glyphs, as MuPDF does; each keeps its `clipped` decision)."""
@@ -69,7 +69,7 @@ class Parameters:
     background, or covered by a later opaque image or fill (off: kept and flagged).
     Render mode 3/7 text is kept either way: OCR layers depend on it."""
 
-    # --- right to left and letter spacing (issue 12 points 4, 5) ---
+    # --- right to left and letter spacing ---
     tracking: bool = True
     """Read letter-spaced runs as words: on a line, a run of at least 4 single glyphs whose
     gaps are all above the word-gap threshold and nearly equal (spread ≤ 20 % of their

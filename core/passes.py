@@ -17,7 +17,8 @@ from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.visibility import CLIPPED, Visibility, classify_visibility
+from glyphscope.core.visibility import Visibility, classify_visibility
+from glyphscope.core.visibility_class import VisibilityClass
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ class DuplicateDecision:
     box height of the two; verdict "duplicate". The frame's along axis is `direction`:
     the kept glyph's writing direction (`frame` "font"), or the direction its run
     actually advances (`frame` "run": origin to next origin) where that runs across the
-    font's direction, e.g. a vertical font painted sideways (issue 9).
+    font's direction, e.g. a vertical font painted sideways.
     """
 
     kind: ClassVar[str] = "duplicate"
@@ -151,7 +152,7 @@ class ClassifiedGlyphs:
     visible: Sequence[Glyph]  # kept glyphs in paint order: what every text mode reads
     culls: tuple[CullDecision, ...]
     duplicates: tuple[DuplicateDecision, ...]
-    visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records (issue 12)
+    visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records
 
 
 def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
@@ -277,8 +278,8 @@ def run_directions(
 ) -> dict[int, Point]:
     """Glyphs whose run advances across their font's writing direction → the run's direction.
 
-    The direction is origin to next origin in paint order (issue 9: dedupe measures along
-    the direction the glyphs actually follow). Only glyphs whose steps in and out agree
+    The direction is origin to next origin in paint order (dedupe measures along the
+    direction the glyphs actually follow). Only glyphs whose steps in and out agree
     and leave the font's direction by more than RUN_ACROSS_MIN are listed. Ordinary text
     costs one cross product per pair: only pairs that step across are looked at closely.
     """
@@ -507,7 +508,7 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     for c in culls:
         status[c.paint_index] = GlyphStatus.CULLED
     for i in dropped:
-        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == CLIPPED else GlyphStatus.HIDDEN
+        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == VisibilityClass.CLIPPED else GlyphStatus.HIDDEN
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of

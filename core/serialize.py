@@ -15,7 +15,8 @@ from typing import IO, TYPE_CHECKING, TypedDict
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.page import FormUse, InterpretedPage, PageBoxes
+from glyphscope.core.page import InterpretedPage
+from glyphscope.core.visibility_class import VisibilityClass
 
 if TYPE_CHECKING:
     from glyphscope.core.passes import ClassifiedGlyphs
@@ -117,7 +118,10 @@ def _pt(p: Point) -> list[float]:
 
 
 def glyph_to_json(
-    g: Glyph, status: GlyphStatus | None = None, duplicate_of: int | None = None, visibility: str = "visible"
+    g: Glyph,
+    status: GlyphStatus | None = None,
+    duplicate_of: int | None = None,
+    visibility: str = VisibilityClass.VISIBLE,
 ) -> GlyphJSON:
     return {
         "paint_index": g.paint_index,
@@ -206,7 +210,9 @@ def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[GlyphJSON]:
     vis = classified.visibility.classes if classified.visibility is not None else None
     for g in glyph_set(classified, name):
         i = g.paint_index
-        yield glyph_to_json(g, status[i], duplicate_of[i], vis[i] if vis is not None else "visible")
+        yield glyph_to_json(
+            g, status[i], duplicate_of[i], vis[i] if vis is not None else VisibilityClass.VISIBLE
+        )
 
 
 STREAM_BATCH = 1 << 16  # bytes gathered before each write
@@ -246,18 +252,6 @@ def rect_to_json(r: tuple[float, float, float, float] | None) -> list[float] | N
     return None if r is None else [_r(v) for v in r]
 
 
-def boxes_to_json(b: PageBoxes) -> dict[str, object]:
-    return {
-        "media_box": rect_to_json(b.media_box),
-        "crop_box": rect_to_json(b.crop_box),
-        "visible_box": rect_to_json(b.visible_box),
-        "rotate": b.rotate,
-        "bleed_box": rect_to_json(b.bleed_box),
-        "trim_box": rect_to_json(b.trim_box),
-        "art_box": rect_to_json(b.art_box),
-    }
-
-
 def font_info_to_json(info: FontInfo) -> FontInfoJSON:
     return {
         "font_id": info.font_id,
@@ -272,16 +266,4 @@ def font_info_to_json(info: FontInfo) -> FontInfoJSON:
         "cid_collection": info.cid_collection,
         "embedded": info.embedded,
         "problems": [{"kind": p.kind.value, "message": p.message} for p in info.problems],
-    }
-
-
-def form_use_to_json(f: FormUse) -> dict[str, object]:
-    return {
-        "form_path": list(f.form_path),
-        "object_id": f.object_id,
-        "bbox": [_pt(p) for p in f.bbox],
-        "matrix": [_r(v) for v in f.matrix],
-        "token_index": f.token_index,
-        "glyph_count": f.glyph_count,
-        "glyphs_outside_bbox": f.glyphs_outside_bbox,
     }

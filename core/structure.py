@@ -45,9 +45,6 @@ class PageStructure:
         }
 
 
-NO_STRUCTURE = PageStructure(False, (), False, False, ())
-
-
 def _int(value: object) -> int | None:
     if isinstance(value, bool):
         return None

@@ -1,10 +1,11 @@
-"""Visibility classes (issue 12): is a painted glyph something a reader can see?
+"""Visibility classes: is a painted glyph something a reader can see?
 
 The interpreter records data only (core/page.py: the clip records, fill states and
-paint objects of a page; Glyph.clip_id / fill_id). This pass decides, per glyph, one of
-VISIBILITY_CLASSES, first match wins:
+paint objects of a page; Glyph.clip_id / fill_id). This pass decides, per glyph, one
+VisibilityClass (core/visibility_class.py), first match wins:
 
-* invisible_mode: text render mode 3 or 7 (neither fill nor stroke), e.g. an OCR layer;
+* invisible_mode: text render mode 3 or 7 (INVISIBLE_RENDER_MODES: neither fill nor
+  stroke), e.g. an OCR layer;
 * clipped: the box centre lies outside the clipping path in force (the clip's common
   bbox first, then the even-odd or nonzero test on each flattened path as its W/W* said);
 * transparent: a fill-only render mode (0, 4) with fill alpha /ca 0, or a soft mask
@@ -46,24 +47,14 @@ from glyphscope.core.page import (
     clip_paths,
 )
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-
-VISIBLE = "visible"
-INVISIBLE_MODE = "invisible_mode"
-CLIPPED = "clipped"
-TRANSPARENT = "transparent"
-SAME_AS_BACKGROUND = "same_as_background"
-COVERED = "covered"
-VISIBILITY_CLASSES = (VISIBLE, INVISIBLE_MODE, CLIPPED, TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
-HIDDEN_CLASSES = (INVISIBLE_MODE, CLIPPED, TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
-"""Every class but visible: text a reader cannot see."""
-DROPPABLE_HIDDEN = (TRANSPARENT, SAME_AS_BACKGROUND, COVERED)
-"""What Parameters.drop_hidden drops (invisible_mode stays: OCR layers depend on it)."""
+from glyphscope.core.render_modes import FILL_ONLY_RENDER_MODES, INVISIBLE_RENDER_MODES
+from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
+from glyphscope.core.visibility_class import HIDDEN_CLASSES as HIDDEN_CLASSES  # core/triage/collect.py
 
 COLOUR_TOLERANCE = 0.01
 """Two colours are one when every RGB channel (0–1) differs by at most this (about 2/255)."""
 
 WHITE: tuple[float, float, float] = (1.0, 1.0, 1.0)
-_FILL_MODES = (0, 4)  # render modes that only fill: the fill colour and /ca decide what shows
 _GRID = 36.0  # cell of the glyph-centre grid paint objects are matched against (half an inch)
 
 
@@ -168,7 +159,7 @@ class InvisibleModeDecision(_HiddenGlyph):
     "kept": text modes read it (Parameters.drop_hidden does not drop it).
     """
 
-    kind: ClassVar[str] = INVISIBLE_MODE
+    kind: ClassVar[str] = VisibilityClass.INVISIBLE_MODE
 
     render_mode: int = 3
 
@@ -200,7 +191,7 @@ class ClippedDecision(_HiddenGlyph):
     flattened path by the even-odd or nonzero rule); verdict "dropped" (keep_clipped: "kept").
     """
 
-    kind: ClassVar[str] = CLIPPED
+    kind: ClassVar[str] = VisibilityClass.CLIPPED
 
     center: Point = (0.0, 0.0)
     clip_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
@@ -261,7 +252,7 @@ class TransparentDecision(_HiddenGlyph):
     "empty" when the mask decided; verdict "kept" (flagged) or "dropped" (drop_hidden).
     """
 
-    kind: ClassVar[str] = TRANSPARENT
+    kind: ClassVar[str] = VisibilityClass.TRANSPARENT
 
     alpha: float = 0.0
     soft_mask: str = ""
@@ -297,7 +288,7 @@ class SameAsBackgroundDecision(_HiddenGlyph):
     instruction of the fill under it (-1: the page itself).
     """
 
-    kind: ClassVar[str] = SAME_AS_BACKGROUND
+    kind: ClassVar[str] = VisibilityClass.SAME_AS_BACKGROUND
 
     colour: tuple[float, float, float] = WHITE
     background: tuple[float, float, float] = WHITE
@@ -346,7 +337,7 @@ class CoveredDecision(_HiddenGlyph):
     its instruction, `cover_kind` "image", "inline_image" or "fill".
     """
 
-    kind: ClassVar[str] = COVERED
+    kind: ClassVar[str] = VisibilityClass.COVERED
 
     center: Point = (0.0, 0.0)
     cover_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
@@ -423,12 +414,6 @@ class Visibility:
     records: tuple[HiddenRecord, ...]  # paint order
     dropped: frozenset[int]  # paint indices the text modes drop
 
-    def record_of(self, paint_index: int) -> HiddenRecord | None:
-        for r in self.records:
-            if r.paint_index == paint_index:
-                return r
-        return None
-
 
 def classify_visibility(
     page: InterpretedPage,
@@ -441,7 +426,7 @@ def classify_visibility(
     when the caller has them already)."""
     cols = columns if columns is not None else PassColumns(page.glyphs)
     n = len(cols.xs)
-    classes = [VISIBLE] * n
+    classes: list[str] = [VisibilityClass.VISIBLE] * n
     found: dict[int, HiddenRecord] = {}
     clips, fills = page.clips, page.fills
     drop_clipped = not params.keep_clipped
@@ -455,8 +440,8 @@ def classify_visibility(
             continue
         run = runs[run_of[i]]
         mode = run.render_mode
-        if mode == 3 or mode == 7:
-            classes[i] = INVISIBLE_MODE
+        if mode in INVISIBLE_RENDER_MODES:
+            classes[i] = VisibilityClass.INVISIBLE_MODE
             found[i] = InvisibleModeDecision(i, False, mode)
             continue
         clip_id = run.clip_id
@@ -470,7 +455,7 @@ def classify_visibility(
                 out = outside_clip(clips, clip_id, x, y)
             if out is not None:
                 path, test = out
-                classes[i] = CLIPPED
+                classes[i] = VisibilityClass.CLIPPED
                 found[i] = ClippedDecision(
                     i,
                     drop_clipped,
@@ -486,10 +471,10 @@ def classify_visibility(
                 continue
         if unicode[i].isspace():
             continue  # a space has no ink: only its mode and the clip can hide it
-        if not plain_fills and mode in _FILL_MODES:
+        if not plain_fills and mode in FILL_ONLY_RENDER_MODES:
             fs = fills[run.fill_id]
             if fs.alpha <= 0.0 or fs.soft_mask == "empty":
-                classes[i] = TRANSPARENT
+                classes[i] = VisibilityClass.TRANSPARENT
                 found[i] = TransparentDecision(i, drop_hidden, fs.alpha, fs.soft_mask)
                 continue
         pending.append(i)
@@ -501,7 +486,8 @@ def classify_visibility(
     dropped = frozenset(
         r.paint_index
         for r in records
-        if (r.kind == CLIPPED and drop_clipped) or (drop_hidden and r.kind in DROPPABLE_HIDDEN)
+        if (r.kind == VisibilityClass.CLIPPED and drop_clipped)
+        or (drop_hidden and r.kind in DROPPABLE_HIDDEN)
     )
     return Visibility(tuple(classes), records, dropped)
 
@@ -513,14 +499,15 @@ def _spaces_inside_runs(
     class and record: "White on white" dropped by drop_hidden leaves no stray blanks."""
     unicode, run_of, token = cols.table.unicode, cols.run_of, cols.table.run_token
     n = len(unicode)
+    visible = VisibilityClass.VISIBLE  # a local: looking an enum member up costs more than this test
     for i in range(1, n - 1):
-        if classes[i] != VISIBLE or i in skip or not unicode[i].isspace():
+        if classes[i] != visible or i in skip or not unicode[i].isspace():
             continue
         before = found.get(i - 1)
         if before is None or before.kind not in DROPPABLE_HIDDEN:
             continue
         j = i + 1
-        while j < n and unicode[j].isspace() and classes[j] == VISIBLE:
+        while j < n and unicode[j].isspace() and classes[j] == visible:
             j += 1
         after = found.get(j) if j < n else None
         if after is None or after.kind != before.kind or token[run_of[j]] != token[run_of[i - 1]]:
@@ -554,7 +541,7 @@ def _paint_order(
     for i in pending:
         run = runs[run_of[i]]
         fill_id = run.fill_id
-        if matches[fill_id] and run.render_mode in _FILL_MODES:
+        if matches[fill_id] and run.render_mode in FILL_ONLY_RENDER_MODES:
             colour[i] = colours[fill_id]  # type: ignore[assignment]
             relevant.append(i)
         elif i < last_cover:
@@ -609,7 +596,7 @@ def _paint_order(
         cover = covered_by.get(i)
         if cover is not None:
             p = paints[cover]
-            classes[i] = COVERED
+            classes[i] = VisibilityClass.COVERED
             found[i] = CoveredDecision(
                 i,
                 drop_hidden,
@@ -637,7 +624,7 @@ def _paint_order(
         else:
             bg, token = WHITE, -1
         if _same(c, bg):
-            classes[i] = SAME_AS_BACKGROUND
+            classes[i] = VisibilityClass.SAME_AS_BACKGROUND
             found[i] = SameAsBackgroundDecision(
                 i, drop_hidden, c, bg, fills[runs[run_of[i]].fill_id], token, j
             )

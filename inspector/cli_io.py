@@ -130,7 +130,7 @@ class _LogToNote(logging.Handler):
 def captured_messages(args: argparse.Namespace) -> Iterator[None]:
     """For one command: every Python warning and every qpdf/pikepdf log message becomes one
     deduplicated `glyphscope: warning: …` line (silent with --quiet), never a bare library line."""
-    # Commands import the engine when they run (issue 14); pikepdf logs "C++ to Python logger
+    # Commands import the engine when they run (start-up time); pikepdf logs "C++ to Python logger
     # bridge initialized" as it loads, which is no message for the user: load it before listening.
     import pikepdf  # noqa: F401
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from glyphscope.core.glyph import is_space_like
+
 MIN_MOVED = 3
 """Non-space characters a block needs to count as moved: shorter common pieces are coincidence."""
 
@@ -46,10 +48,6 @@ KINDS: tuple[str, ...] = (MISSING, EXTRA, SPACE, ORDER, CHANGED)
 _DROPPED = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff\f\x00")
 
 
-def is_space(ch: str) -> bool:
-    return ch.isspace() or ch in ("\u00a0", "\u3000") or ord(ch) < 0x20
-
-
 @dataclass(frozen=True, slots=True)
 class Tokens:
     """A normalised text: one token per character, each with the span of source characters it came from."""
@@ -70,7 +68,7 @@ def normalise(text: str) -> Tokens:
     space_from = -1
     space_to = -1
     for i, ch in enumerate(text):
-        if is_space(ch) and ch not in _DROPPED:
+        if is_space_like(ch) and ch not in _DROPPED:
             if space_from < 0:
                 space_from = i
             space_to = i + 1
@@ -78,7 +76,7 @@ def normalise(text: str) -> Tokens:
         if ch in _DROPPED or unicodedata.category(ch) == "Cc":
             continue
         norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
-        norm = "".join(c for c in norm if not is_space(c)) or ch
+        norm = "".join(c for c in norm if not is_space_like(c)) or ch
         if space_from >= 0:
             if chars:
                 chars.append(" ")
@@ -144,7 +142,7 @@ class Alignment:
             if kind == MISSING
             else (self.their_text, [(r.their_start, r.their_end) for r in self.runs if r.kind == kind])
         )
-        return sum(1 for a, b in spans for ch in text[a:b] if not is_space(ch))
+        return sum(1 for a, b in spans for ch in text[a:b] if not is_space_like(ch))
 
 
 # Token fates on each side.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from glyphscope.core.decision_protocol import DecisionRecord, fmt
+from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
 from glyphscope.inspector.compare_align import CHANGED, EXTRA, MISSING, ORDER, SPACE, Run
 
 SNIPPET = 40
@@ -155,7 +156,7 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
                 f"from glyph #{d.before}",
             )
     if run.hidden_status in ("clipped", "hidden"):
-        d = index.of_glyph(first, "clipped", "transparent", "same_as_background", "covered")
+        d = index.of_glyph(first, VisibilityClass.CLIPPED, *DROPPABLE_HIDDEN)
         if d is not None:
             return Explanation(
                 d, f"{engine} keeps {q}, which glyphscope left out of the text: {d.describe()}"

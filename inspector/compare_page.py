@@ -13,7 +13,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from glyphscope.core.glyph import GlyphStatus
+from glyphscope.core.glyph import GlyphStatus, is_space_like
 from glyphscope.inspector.compare_align import (
     CHANGED,
     EXTRA,
@@ -24,7 +24,6 @@ from glyphscope.inspector.compare_align import (
     Alignment,
     Run,
     align,
-    is_space,
 )
 from glyphscope.inspector.compare_engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare_explain import DecisionIndex, Explanation, explain
@@ -117,8 +116,8 @@ class EngineComparison:
             by_kind[d.kind] += 1
         return {
             "agreement": round(al.agreement, 4),
-            "characters_ours": sum(1 for c in al.our_text if not is_space(c)),
-            "characters_theirs": sum(1 for c in al.their_text if not is_space(c)),
+            "characters_ours": sum(1 for c in al.our_text if not is_space_like(c)),
+            "characters_theirs": sum(1 for c in al.their_text if not is_space_like(c)),
             "characters_agreeing": al.chars_equal,
             "spaces_differing": al.count(SPACE),
             "only_theirs": al.chars_of(EXTRA),

@@ -34,6 +34,7 @@ from glyphscope.core.params import Parameters
 from glyphscope.core.passes import CullDecision, DuplicateDecision
 from glyphscope.core.visibility import ClippedDecision, HiddenRecord
 from glyphscope.core.visibility import explain as explain_hidden
+from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
 from glyphscope.inspector.spatial import PointIndex
 
@@ -480,7 +481,7 @@ class PageFacts:
         comparison = comparison_of(self)
         return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
 
-    # -- visibility (issue 12) -------------------------------------------------------------
+    # -- visibility ------------------------------------------------------------------------
     def visibility_counts(self) -> dict[str, int]:
         """Glyphs per hidden class (the legend's counts of the visibility layers)."""
         counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
@@ -494,7 +495,7 @@ class PageFacts:
         """The glyph's class: visible, invisible_mode, clipped, transparent, same_as_background, covered."""
         vis = self.classified.visibility
         if vis is None or not 0 <= paint_index < len(vis.classes):
-            return "visible"
+            return VisibilityClass.VISIBLE
         return vis.classes[paint_index]
 
     def visibility_record(self, paint_index: int) -> HiddenRecord | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from glyphscope.core.visibility_class import HIDDEN_CLASSES, VisibilityClass
+
 
 @dataclass(frozen=True, slots=True)
 class LayerSpec:
@@ -88,16 +90,16 @@ LAYERS: tuple[LayerSpec, ...] = (
         False,
         "Marked-content spans whose /ActualText (or /E) replaces their glyphs' text, with the replacement",
     ),
-    # Visibility (issue 12): one layer per class a reader cannot see (core/visibility.py).
+    # One layer per class a reader cannot see (HIDDEN_CLASSES), keyed by the class.
     LayerSpec(
-        "invisible_mode",
+        VisibilityClass.INVISIBLE_MODE.value,
         "Invisible (Tr 3/7)",
         "#546e7a",
         False,
         "Text render mode 3 or 7: neither filled nor stroked (an OCR layer); kept in text and flagged",
     ),
     LayerSpec(
-        "clipped",
+        VisibilityClass.CLIPPED.value,
         "Clipped",
         "#c62828",
         True,
@@ -105,21 +107,21 @@ LAYERS: tuple[LayerSpec, ...] = (
         "(select one to see its clip path)",
     ),
     LayerSpec(
-        "transparent",
+        VisibilityClass.TRANSPARENT.value,
         "Transparent",
         "#7e57c2",
         True,
         "Filled with fill alpha /ca 0 or through an empty soft mask: kept in text and flagged",
     ),
     LayerSpec(
-        "same_as_background",
+        VisibilityClass.SAME_AS_BACKGROUND.value,
         "Same as background",
         "#ff8f00",
         True,
         "Filled in the colour under it (white on the white page): kept in text and flagged",
     ),
     LayerSpec(
-        "covered",
+        VisibilityClass.COVERED.value,
         "Covered",
         "#4e342e",
         True,
@@ -136,7 +138,7 @@ LAYERS: tuple[LayerSpec, ...] = (
 )
 
 LAYER_KEYS: tuple[str, ...] = tuple(layer.key for layer in LAYERS)
-VISIBILITY_LAYERS = ("invisible_mode", "clipped", "transparent", "same_as_background", "covered")
+VISIBILITY_LAYERS: tuple[str, ...] = tuple(c.value for c in HIDDEN_CLASSES)
 """The layers of the visibility classes, keyed like the classes themselves."""
 LAYER_BY_KEY = {layer.key: layer for layer in LAYERS}
 

@@ -119,6 +119,9 @@ def stream_text(stream: pikepdf.Stream) -> str:
     return text + more
 
 
+FONTS_GROUP = "fonts"  # ObjectNode.group of the page's fonts
+
+
 @dataclass(slots=True)
 class ObjectNode:
     label: str
@@ -128,6 +131,7 @@ class ObjectNode:
     font_id: str = ""
     form_path: tuple[str, ...] = ()
     mcids: tuple[int, ...] = ()
+    group: str = ""  # which group of the page's objects a group node is: FONTS_GROUP (its label has a count)
     parent: ObjectNode | None = field(default=None, repr=False)
     _children: list[ObjectNode] | None = field(default=None, repr=False)
 
@@ -250,7 +254,7 @@ def page_object_tree(document: Document, page_number: int) -> ObjectNode:
         page_obj = document.pdf.pages[page_number - 1].obj
         root.add(ObjectNode(f"Page dictionary {object_ref(page_obj)}".rstrip(), page_obj, "page"))
         resources = _resources(page_obj)
-        fonts = root.add(ObjectNode("Fonts", None, "group"))
+        fonts = root.add(ObjectNode("Fonts", None, "group", group=FONTS_GROUP))
         xobjects = root.add(ObjectNode("XObjects", None, "group"))
         annotations = root.add(ObjectNode("Annotations", None, "group"))
         structure = root.add(ObjectNode("Structure elements", None, "group"))
@@ -304,7 +308,7 @@ def find_font(
     root: ObjectNode, font_id: str, font_key: str = "", form_path: tuple[str, ...] = ()
 ) -> ObjectNode | None:
     """The Fonts-group node of a font: same object id (and key and form path when they match)."""
-    fonts = next((c for c in root._children or [] if c.label.startswith("Fonts")), None)
+    fonts = next((c for c in root._children or [] if c.group == FONTS_GROUP), None)
     if fonts is None:
         return None
     candidates = [n for n in fonts._children or [] if n.font_id == font_id]

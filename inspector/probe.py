@@ -8,14 +8,54 @@ the text modes left out and why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
+from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
 from glyphscope.inspector.spatial import quad_box
 
 NO_GLYPHS = "no glyphs here: the text is an image or vector outlines"
-INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke (7 adds to the clip path)
+
+
+class Fate(StrEnum):
+    """What became of a glyph, or what else is true of it, as the probe lists it."""
+
+    KEPT = "kept"
+    CULLED = "culled"
+    CLIPPED = "clipped"
+    DUPLICATE = "duplicate"
+    HIDDEN = "hidden"
+    UNRESOLVED = "unresolved"
+    FALLBACK_DECODED = "fallback-decoded"
+    INVISIBLE = "invisible"
+    FORM = "form"
+    OUTSIDE_FORM_BBOX = "outside"
+
+
+SUMMARY_FATES = (
+    Fate.KEPT,
+    Fate.CULLED,
+    Fate.CLIPPED,
+    Fate.DUPLICATE,
+    Fate.HIDDEN,
+    Fate.UNRESOLVED,
+    Fate.FALLBACK_DECODED,
+    Fate.INVISIBLE,
+    Fate.FORM,
+)
+"""The fates a probe's summary counts, in its order."""
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphFate:
+    kind: Fate
+    text: str  # for people: "kept", "duplicate of #12", "clipped (…)", "hidden (…)", "form /Fm1"
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +63,12 @@ class ProbeEntry:
     paint_index: int
     char: str
     status: str  # kept / culled / duplicate / clipped / hidden
-    fates: tuple[str, ...]  # short tags: "kept", "duplicate of #12", "clipped (…)", "hidden (…)", "form /Fm1"
+    fates: tuple[GlyphFate, ...]  # the first is what became of the glyph; then what else holds
     details: tuple[str, ...]  # sentences: the engine's decisions around the glyph
+
+    @property
+    def fate_texts(self) -> tuple[str, ...]:
+        return tuple(f.text for f in self.fates)
 
 
 @dataclass(slots=True)
@@ -37,12 +81,11 @@ class ProbeResult:
     def message(self) -> str:
         return NO_GLYPHS if not self.entries else ""
 
-    def counts(self) -> dict[str, int]:
-        out: dict[str, int] = {}
+    def counts(self) -> dict[Fate, int]:
+        out: dict[Fate, int] = {}
         for e in self.entries:
             for fate in e.fates:
-                key = fate.split(" ")[0]
-                out[key] = out.get(key, 0) + 1
+                out[fate.kind] = out.get(fate.kind, 0) + 1
         return out
 
     def summary(self) -> str:
@@ -50,19 +93,9 @@ class ProbeResult:
             return NO_GLYPHS
         c = self.counts()
         parts = [f"{len(self.entries)} glyph{'s' if len(self.entries) != 1 else ''}"]
-        for key in (
-            "kept",
-            "culled",
-            "clipped",
-            "duplicate",
-            "hidden",
-            "unresolved",
-            "fallback-decoded",
-            "invisible",
-            "form",
-        ):
-            if c.get(key):
-                parts.append(f"{c[key]} {key}" if key != "form" else f"{c[key]} from forms")
+        for kind in SUMMARY_FATES:
+            if c.get(kind):
+                parts.append(f"{c[kind]} {kind}" if kind is not Fate.FORM else f"{c[kind]} from forms")
         return ", ".join(parts)
 
 
@@ -81,37 +114,41 @@ def glyphs_in(glyphs: Any, rect: Rect) -> list[int]:
     return out
 
 
-def fates_of(facts: Any, i: int) -> list[str]:
+def fates_of(facts: Any, i: int) -> list[GlyphFate]:
     g = facts.page.glyphs[i]
     classified = facts.classified
     status = classified.status[i]
-    fates: list[str] = []
-    note = facts.hidden_note(i)  # why a reader cannot see it (issue 12), "" when visible
+    fates: list[GlyphFate] = []
+    note = facts.hidden_note(i)  # why a reader cannot see it, "" when visible
     if status is GlyphStatus.CULLED:
-        fates.append("culled (box centre outside the visible box)")
+        fates.append(GlyphFate(Fate.CULLED, "culled (box centre outside the visible box)"))
     elif status is GlyphStatus.DUPLICATE:
-        fates.append(f"duplicate of #{classified.duplicate_of[i]}")
+        fates.append(GlyphFate(Fate.DUPLICATE, f"duplicate of #{classified.duplicate_of[i]}"))
     elif status is GlyphStatus.CLIPPED:
-        fates.append(f"clipped ({note}: dropped from text)")
+        fates.append(GlyphFate(Fate.CLIPPED, f"clipped ({note}: dropped from text)"))
     elif status is GlyphStatus.HIDDEN:
-        fates.append(f"hidden ({note}: dropped by --drop-hidden)")
+        fates.append(GlyphFate(Fate.HIDDEN, f"hidden ({note}: dropped by --drop-hidden)"))
     else:
-        fates.append("kept")
+        fates.append(GlyphFate(Fate.KEPT, "kept"))
     kind = facts.visibility_of(i)
-    if status is GlyphStatus.KEPT and kind == "clipped":
-        fates.append(f"clipped ({note}: kept by --keep-clipped)")
-    elif status is not GlyphStatus.HIDDEN and kind in ("transparent", "same_as_background", "covered"):
-        fates.append(f"hidden ({note}: still in the text)")
+    if status is GlyphStatus.KEPT and kind == VisibilityClass.CLIPPED:
+        fates.append(GlyphFate(Fate.CLIPPED, f"clipped ({note}: kept by --keep-clipped)"))
+    elif status is not GlyphStatus.HIDDEN and kind in DROPPABLE_HIDDEN:
+        fates.append(GlyphFate(Fate.HIDDEN, f"hidden ({note}: still in the text)"))
     if g.decode_source is DecodeSource.UNRESOLVED:
-        fates.append(f"unresolved (code {g.code:#x} of {g.font_key} has no Unicode)")
+        fates.append(
+            GlyphFate(Fate.UNRESOLVED, f"unresolved (code {g.code:#x} of {g.font_key} has no Unicode)")
+        )
     elif g.decode_source is DecodeSource.FALLBACK:
-        fates.append("fallback-decoded (Unicode guessed)")
+        fates.append(GlyphFate(Fate.FALLBACK_DECODED, "fallback-decoded (Unicode guessed)"))
     if g.render_mode in INVISIBLE_RENDER_MODES:
-        fates.append(f"invisible (render mode {g.render_mode}: not painted, still text)")
+        fates.append(
+            GlyphFate(Fate.INVISIBLE, f"invisible (render mode {g.render_mode}: not painted, still text)")
+        )
     if g.form_path:
-        fates.append("form " + " › ".join(g.form_path))
+        fates.append(GlyphFate(Fate.FORM, "form " + " › ".join(g.form_path)))
         if g.outside_form_bbox:
-            fates.append("outside its form BBox")
+            fates.append(GlyphFate(Fate.OUTSIDE_FORM_BBOX, "outside its form BBox"))
     return fates
 
 

@@ -15,7 +15,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, NamedTuple
 
 from glyphscope.core.assembly import LineBreakDecision, WordGapDecision
 from glyphscope.core.glyph import Glyph, GlyphStatus
@@ -33,7 +34,7 @@ class Hit:
     start: int  # character offsets in the page text of the mode
     end: int
     context: str  # ends with " — " + note when the hit is text a reader cannot see
-    note: str = ""  # why the found text cannot be seen on the page (issue 12), "" when visible
+    note: str = ""  # why the found text cannot be seen on the page, "" when visible
 
 
 HiddenNote = Callable[[int, int], str]
@@ -60,13 +61,38 @@ def hidden_note(classified: Any, page_text: Any) -> HiddenNote:
     return note
 
 
+class MissKind(StrEnum):
+    """Why a query in the glyphs of a page is not in its text; the message says it with numbers."""
+
+    SPACING = "spacing"  # the kept glyphs read it: spaces or line ends differ (each reason named)
+    COMPATIBILITY = "compatibility"  # the text keeps a ligature or presentation form
+    WRITTEN_DIFFERENTLY = "written_differently"  # the kept glyphs read it, the text writes it otherwise
+    HIDDEN = "hidden"  # some of its glyphs are clipped or hidden and dropped
+    CULLED = "culled"  # some of its glyphs lie outside the visible box
+    DUPLICATE = "duplicate"  # some of its glyphs were dropped as duplicates
+    ORDER = "order"  # in paint order only: the mode reads these glyphs in another order
+    UNRESOLVED_IN_PLACE = "unresolved_in_place"  # unresolved glyphs stand where its missing letters would
+    UNRESOLVED_ON_PAGE = "unresolved_on_page"  # not found; the page's unresolved glyphs may hold it
+
+
 @dataclass(frozen=True, slots=True)
 class MissExplanation:
     """The query is in the glyphs of `page` but not in its text: why, and which glyphs."""
 
     page: int
+    kind: MissKind
     message: str
     glyphs: tuple[int, ...]
+
+    @property
+    def found_in_glyphs(self) -> bool:
+        """The glyphs hold the query (or may, at unresolved places); not just "not found, but …"."""
+        return self.kind is not MissKind.UNRESOLVED_ON_PAGE
+
+
+class SpacingReason(NamedTuple):
+    text: str
+    decided: bool  # an engine decision made the difference (False: the page paints the space itself)
 
 
 def query_pattern(query: str, case_sensitive: bool = False) -> re.Pattern[str] | None:
@@ -169,11 +195,11 @@ def _char(glyphs: Sequence[Glyph], i: int) -> str:
 
 def _spacing_reasons(
     glyphs: Sequence[Glyph], view: TextView, owner: list[int], start: int, space_before: list[bool]
-) -> list[str]:
+) -> list[SpacingReason]:
     """Where the text's spaces and line ends differ from the query's, with the deciding numbers."""
     cm = view.page_text.char_map
     text = view.text
-    reasons: list[str] = []
+    reasons: list[SpacingReason] = []
     for j in range(1, len(space_before)):
         a, b = owner[start + j - 1], owner[start + j]
         if a == b:
@@ -182,7 +208,9 @@ def _spacing_reasons(
         if not ra or not rb:
             continue
         if rb.start < ra.start:
-            reasons.append(f"the text reads {_char(glyphs, b)} before {_char(glyphs, a)}")
+            reasons.append(
+                SpacingReason(f"the text reads {_char(glyphs, b)} before {_char(glyphs, a)}", True)
+            )
             continue
         between = text[ra.stop : rb.start]
         has_space = any(ch.isspace() for ch in between)
@@ -193,17 +221,17 @@ def _spacing_reasons(
         if want_space:
             gap = _pair_decision(view, a, b, WordGapDecision)
             why = f" ({describe(gap)})" if gap is not None else ""
-            reasons.append(f"a space was not inserted {pair}{why}")
+            reasons.append(SpacingReason(f"a space was not inserted {pair}{why}", True))
         elif "\n" in between:
             lb = _pair_decision(view, a, b, LineBreakDecision)
             why = f" ({describe(lb)})" if lb is not None else ""
-            reasons.append(f"a line break was started {pair}{why}")
+            reasons.append(SpacingReason(f"a line break was started {pair}{why}", True))
         else:
             gap = _pair_decision(view, a, b, WordGapDecision)
             if gap is not None and gap.inserted:
-                reasons.append(f"a space was inserted {pair} ({describe(gap)})")
+                reasons.append(SpacingReason(f"a space was inserted {pair} ({describe(gap)})", True))
             else:
-                reasons.append(f"{PAINTED_SPACE} {pair}")
+                reasons.append(SpacingReason(f"{PAINTED_SPACE} {pair}", False))
     return reasons
 
 
@@ -225,34 +253,39 @@ def explain_miss(
     k = kept.find(q)
     if k >= 0:
         # Several places may hold the letters; prefer one where an engine decision made the difference.
-        candidates: list[tuple[int, list[str]]] = []
+        candidates: list[tuple[int, list[SpacingReason]]] = []
         start = k
         while start >= 0 and len(candidates) < MAX_OCCURRENCES:
             candidates.append((start, _spacing_reasons(glyphs, view, owner, start, space_before)))
             start = kept.find(q, start + 1)
         k, reasons = next(
-            ((at, why) for at, why in candidates if any(not r.startswith(PAINTED_SPACE) for r in why)),
+            ((at, why) for at, why in candidates if any(r.decided for r in why)),
             next(((at, why) for at, why in candidates if why), candidates[0]),
         )
         run = _run(owner, k, len(q))
         if reasons:
+            kind = MissKind.SPACING
             more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
             message = (
-                f"found in the glyphs but not in the {mode} text: " + "; ".join(reasons[:MAX_REASONS]) + more
+                f"found in the glyphs but not in the {mode} text: "
+                + "; ".join(r.text for r in reasons[:MAX_REASONS])
+                + more
             )
         else:
             compat = sorted(
                 {glyphs[i].unicode for i in run if _fold(glyphs[i].unicode, True) != glyphs[i].unicode}
             )
             if compat:
+                kind = MissKind.COMPATIBILITY
                 message = (
                     f"found in the glyphs but not in the {mode} text: the text keeps the compatibility "
                     f"character(s) {', '.join(repr(c) for c in compat)} (a ligature or presentation form) "
                     "where the query has plain letters"
                 )
             else:
+                kind = MissKind.WRITTEN_DIFFERENTLY
                 message = f"found in the glyphs but not in the {mode} text: the text writes them differently"
-        return MissExplanation(page_number, message, tuple(run))
+        return MissExplanation(page_number, kind, message, tuple(run))
     # 2. Every glyph in paint order: culled, dropped as duplicates, or read in another order.
     every, owner = _glyph_string(glyphs, range(len(glyphs)), case_sensitive)
     k = every.find(q)
@@ -272,12 +305,14 @@ def explain_miss(
                 if status[record.paint_index] is GlyphStatus.CLIPPED
                 else "and --drop-hidden left them out of the text"
             )
+            kind = MissKind.HIDDEN
             message = (
                 f"found in the glyphs but not in the text: {len(dropped)} of the {len(run)} glyphs are hidden — "
                 f"{explain(record)}, {how}"
             )
         elif culled:
             x0, y0, x1, y1 = classified.culls[0].threshold if classified.culls else (0, 0, 0, 0)
+            kind = MissKind.CULLED
             message = (
                 f"found in the glyphs but not in the text: {len(culled)} of the {len(run)} glyphs are culled — "
                 f"their box centres lie outside the visible box (CropBox) [{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f}], "
@@ -287,16 +322,18 @@ def explain_miss(
             targets = sorted(
                 {classified.duplicate_of[i] for i in dups if classified.duplicate_of[i] is not None}
             )
+            kind = MissKind.DUPLICATE
             message = (
                 f"found in the glyphs but not in the text: {len(dups)} of the {len(run)} glyphs were dropped as "
                 f"duplicates (of #{', #'.join(str(t) for t in targets[:6])}): the text reads each painted place once"
             )
         else:
+            kind = MissKind.ORDER
             message = (
                 f"found in the glyphs in paint order but not in the {mode} text: {mode} mode reads these glyphs "
                 "in another order (columns, rotation or reading-order sorting separate them)"
             )
-        return MissExplanation(page_number, message, tuple(run))
+        return MissExplanation(page_number, kind, message, tuple(run))
     # 3. Unresolved glyphs: the letters may be there, but nobody knows their Unicode.
     unresolved = [g.paint_index for g in glyphs if not g.unicode]
     if unresolved:
@@ -309,6 +346,7 @@ def explain_miss(
             missing = [i for i in run if not glyphs[i].unicode]
             return MissExplanation(
                 page_number,
+                MissKind.UNRESOLVED_IN_PLACE,
                 f"possibly in the glyphs: {len(missing)} unresolved glyph(s) of font {', '.join(fonts)} stand where "
                 "the missing letters would be — the font has no Unicode mapping for them (no /ToUnicode, unknown "
                 "glyph names), so the text shows blanks",
@@ -316,6 +354,7 @@ def explain_miss(
             )
         return MissExplanation(
             page_number,
+            MissKind.UNRESOLVED_ON_PAGE,
             f"not found, but {len(unresolved)} glyph(s) of font {', '.join(fonts)} on this page are unresolved "
             "(no Unicode mapping): the words may be among them",
             tuple(unresolved),
@@ -371,7 +410,7 @@ def search_document_job(
             explanation = explain_miss(
                 n, analysis.page.glyphs, analysis.classified, view, query, case_sensitive
             )
-            if explanation is not None and not explanation.message.startswith("not found"):
+            if explanation is not None and explanation.found_in_glyphs:
                 explanations.append(explanation)
         token.check()
         yield Progress(n, total, f"searched page {n} of {total}")

@@ -127,14 +127,6 @@ class GlyphHitIndex:
                 best, best_d = i, d
         return best
 
-    def in_rect(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
-        out = []
-        for i, (a0, b0, a1, b1) in enumerate(self.boxes):
-            cx, cy = (a0 + a1) / 2, (b0 + b1) / 2
-            if x0 <= cx <= x1 and y0 <= cy <= y1:
-                out.append(i)
-        return out
-
 
 class PointIndex:
     """Nearest marker (a point with an id) within a radius."""

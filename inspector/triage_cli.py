@@ -108,7 +108,7 @@ def format_table(rows: list[TriageRow]) -> str:
                 f"{r.pct_duplicates:.1f}",
                 f"{r.pct_from_forms:.1f}",
                 f"{r.pct_unresolved:.1f}",
-                f"{sum(r.pct_hidden.values()):.1f}",  # every visibility class but visible (issue 12)
+                f"{sum(r.pct_hidden.values()):.1f}",  # every visibility class but visible
                 f"{r.fonts_without_tounicode}/{r.fonts_without_tounicode_total}",
                 _structure(r),
                 f"{sev.get('error', 0)}/{sev.get('warning', 0)}/{sev.get('info', 0)}",
@@ -411,7 +411,7 @@ def _clean_line_table(rows: list[TriageRow]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# --compare ENGINE (issue 15): each file's agreement with another extractor, as one more column.
+# --compare ENGINE: each file's agreement with another extractor, as one more column.
 # Self-contained: the report code calls compare_column() once and the two with_compare_* helpers.
 
 

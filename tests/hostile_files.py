@@ -1,4 +1,4 @@
-"""Small generated files of each hostile class of issue 10 (tests, fuzzing and benchmarks share them)."""
+"""Small generated files of each hostile class (tests, fuzzing and benchmarks share them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 9 point 1: marked content with /ActualText (and /E) replaces the text of its glyphs.
+"""Marked content with /ActualText (and /E) replaces the text of its glyphs.
 
 One small pikepdf PDF per case: inline property dict, /Properties name, nested spans,
 a span inside a form drawn twice, /E, digits whose ToUnicode maps them to U+0000,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from glyphscope.core.assembly import LineBreakDecision, PageText, WordGapDecision, assemble
-from glyphscope.core.assembly.chars import is_cjk
+from glyphscope.core.assembly.chars import is_cjk, text_info
 from glyphscope.core.assembly.lines import BACKWARD_JUMP
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import Glyph, is_space_like
 from glyphscope.core.params import Parameters
-from tests.glyph_factory import GlyphFactory
+from tests.glyph_factory import GlyphFactory, make_glyph
 
 BOX = (0.0, 0.0, 612.0, 792.0)
 
@@ -214,3 +216,28 @@ def test_decisions_serialise_to_json_in_every_mode() -> None:
             json.dumps(d.to_json())
             assert d.describe()
         json.dumps(text.to_json(char_map=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "space_like"),
+    [
+        ("", True),  # unresolved: "already a space" (spec §9)
+        ("\x00", True),
+        ("\x1f", True),
+        (" ", True),  # U+0020 itself: code points ≤ U+0020 (spec §7)
+        ("!", False),  # U+0021, the first above it
+        ("\u00a0", True),
+        ("\u3000", True),
+        ("\u2009", True),  # other Unicode whitespace
+        ("\x7f", False),
+        ("a", False),
+        ("  ", True),
+        ("a ", False),
+    ],
+)
+def test_space_like_is_one_rule_at_the_u0020_boundary(text, space_like):
+    glyph = make_glyph(0, text, 0.0, 0.0, unresolved=not text)
+    assert is_space_like(text) is space_like
+    assert glyph.is_space is space_like
+    if len(text) <= 1:  # the word-gap rule reads the first and last character of a glyph's text
+        assert text_info(glyph).first_space is text_info(glyph).last_space is space_like

@@ -1,4 +1,4 @@
-"""Issue 12 point 4: right-to-left lines in logical order (core/assembly/bidi.py)."""
+"""Right-to-left lines in logical order (core/assembly/bidi.py)."""
 
 from __future__ import annotations
 

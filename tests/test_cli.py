@@ -396,7 +396,7 @@ def test_render_writes_a_png_and_its_success_line_on_stdout(files, tmp_path):
         str(out),
     )
     assert proc.returncode == 0, proc.stderr.decode()
-    # the success line is output (stdout), never a diagnostic; --quiet silences it (issue 10)
+    # the success line is output (stdout), never a diagnostic; --quiet silences it
     assert proc.stdout.decode().startswith("page 1 (") and proc.stdout.decode().rstrip().endswith(str(out))
     assert proc.stderr == b""
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -267,13 +267,13 @@ SAMPLES: dict[type, Any] = {
     ActualTextDecision: ActualTextDecision(
         5, ActualTextSpan(5, 6, "12", "/ActualText", "/Span", 9, 9, ()), "12", "  ", (5, 6)
     ),
-    # visibility (issue 12)
+    # visibility
     InvisibleModeDecision: InvisibleModeDecision(0, False, 3),
     ClippedDecision: ClippedDecision(0, True, (5.0, 5.0), (0.0, 0.0, 1.0, 1.0), "W", 2, 2, (), "bbox", 0),
     TransparentDecision: TransparentDecision(0, False, 0.0, ""),
     SameAsBackgroundDecision: SameAsBackgroundDecision(0, False, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
     CoveredDecision: CoveredDecision(0, False, (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), "image", 7),
-    # right to left (issue 12)
+    # right to left
     BidiDecision: BidiDecision(0, 0, 13, 12, 8, 8, 0.5),
 }
 

@@ -1,4 +1,4 @@
-"""Issue 14: a page text's decisions held as columns, each record made on demand.
+"""A page text's decisions held as columns, each record made on demand.
 
 The records a `DecisionList` makes must be the records the rules make (equal field by
 field, same JSON and sentence, same order), and what it holds must stay compact: typed

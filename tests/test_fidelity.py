@@ -1,4 +1,4 @@
-"""Issue 9 (fidelity): ligatures, article threads, dedupe along the run, Hangul and cjk_gap."""
+"""Fidelity: ligatures, article threads, dedupe along the run, Hangul and cjk_gap."""
 
 from __future__ import annotations
 

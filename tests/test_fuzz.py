@@ -1,4 +1,4 @@
-"""A deterministic fuzz run of the command line (issue 10, point 7).
+"""A deterministic fuzz run of the command line.
 
 A few hundred mutations — bytes of the demo and of small generated files
 flipped, cut, duplicated and re-tokenised, plus structural edits made with

@@ -3,13 +3,22 @@ records the interpreter used to build, and the passes reading columns give the s
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pikepdf
 import pytest
 
 from glyphscope.core.assembly import assemble
 from glyphscope.core.document import open_document
 from glyphscope.core.glyph import DecodeSource, FlowGlyph, Glyph
-from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable, GlyphView, flow_glyphs
+from glyphscope.core.glyph_table import (
+    GEOM_STRIDE,
+    GlyphRun,
+    GlyphTable,
+    GlyphView,
+    _record_walker,
+    flow_glyphs,
+)
 from glyphscope.core.passes import classify, cull, dedupe
 from tests.pdfbuild import helvetica, identity_h_font, identity_tounicode, make_pdf, to_bytes
 
@@ -169,3 +178,29 @@ def test_equal_states_share_a_run_but_signed_zeros_do_not():
     t = page.glyphs
     assert [str(g.char_spacing) for g in t] == ["0.0", "-0.0", "0.0"]
     assert t.runs[0] is t.runs[2] and t.runs[1] is not t.runs[0]
+
+
+def test_records_are_built_by_field_name():
+    # Every field distinct: a record that took a field from another's place would differ.
+    g = Glyph(
+        paint_index=0, unicode="x", code=120, code_bytes=1, font_key="/F1", font_size=9.0,
+        origin=(1.0, 2.0), glyph_end=(3.0, 4.0), pen_end=(5.0, 6.0),
+        quad=((7.0, 8.0), (9.0, 10.0), (11.0, 12.0), (13.0, 14.0)), height=15.0, direction=(0.6, 0.8),
+        wmode=1, token_index=16, form_path=("/Fm1",), mcid=17, decode_source=DecodeSource.DIFFERENCES,
+        render_mode=2, rise=18.0, font_id="19 0 R", stream_index=20, char_spacing=21.0, word_spacing=22.0,
+        horizontal_scaling=23.0, outside_form_bbox=True, marked_tags=("/Span",), form_use=24, clip_id=25,
+        fill_id=26,
+    )  # fmt: skip
+    table = GlyphTable.of([g])
+    assert table[0] == g
+    assert table.runs[0]._asdict() == {name: getattr(g, name) for name in GlyphRun._fields}
+    assert table.flow_glyphs([0]) == [FlowGlyph(*(getattr(g, name) for name in FlowGlyph._fields))]
+
+
+def test_a_record_field_without_a_source_fails_when_the_walk_is_made():
+    class Wider(NamedTuple):
+        paint_index: int
+        sparkle: float
+
+    with pytest.raises(TypeError, match="sparkle"):
+        _record_walker(Wider, "", {}, as_list=True)

@@ -1,4 +1,4 @@
-"""Issue 9 point 1 in the window: the ActualText layer, Glyph details and the Tuning switch."""
+"""ActualText in the window: its layer, Glyph details and the Tuning switch."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11: a page a person can read — default view, one mode control, page-scoped state, decisions
+"""A page a person can read — default view, one mode control, page-scoped state, decisions
 reachable from the canvas, culled text as strings, reading order as numbered arrows (pytest-qt)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edit › Engine budgets…: the window's override of core.limits.Limits (issue 10, point 1)."""
+"""Edit › Engine budgets…: the window's override of core.limits.Limits."""
 
 from __future__ import annotations
 

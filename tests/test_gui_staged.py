@@ -1,4 +1,4 @@
-"""The page is shown in stages (issue 11's speed point): glyphs and their classes first, then the
+"""The page is shown in stages: glyphs and their classes first, then the
 text and decisions of the mode on screen, then every other mode — none of it assembled on the GUI
 thread, each panel showing what it waits for until it comes."""
 

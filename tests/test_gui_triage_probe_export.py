@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from glyphscope.inspector.gui.export import canvas_image
 from glyphscope.inspector.gui.main_window import MainWindow
-from glyphscope.inspector.probe import NO_GLYPHS, glyphs_in
+from glyphscope.inspector.probe import NO_GLYPHS, Fate, GlyphFate, glyphs_in
 from tests.gui import TIMEOUT, go_to, open_file
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -55,7 +55,7 @@ def test_probe_culled_duplicate_and_empty_areas(qtbot, window, demo_pdf) -> None
     found = {e.paint_index for e in result.entries}
     assert set(slug) <= found
     for e in result.entries:
-        assert e.fates[0].startswith("culled"), e
+        assert e.fates[0].kind is Fate.CULLED, e
         assert any("outside the visible box" in d for d in e.details)
     assert w.session.selection == found and w.session.selection_source == "probe"
     assert "culled" in probe.label.text()
@@ -73,8 +73,10 @@ def test_probe_culled_duplicate_and_empty_areas(qtbot, window, demo_pdf) -> None
     drag(qtbot, w, bounds(glyphs, line, pad=0.5), Qt.KeyboardModifier.NoModifier)
     entries = {e.paint_index: e for e in probe.result.entries}
     assert first.paint_index in entries
-    assert f"duplicate of #{first.duplicate_of}" in entries[first.paint_index].fates
-    assert entries[first.duplicate_of].fates[0] == "kept"
+    assert entries[first.paint_index].fates[0] == GlyphFate(
+        Fate.DUPLICATE, f"duplicate of #{first.duplicate_of}"
+    )
+    assert entries[first.duplicate_of].fates[0] == GlyphFate(Fate.KEPT, "kept")
     assert any("dropped as a duplicate" in d for d in entries[first.paint_index].details)
     kept = [e for e in probe.result.entries if e.status == "kept"]
     assert any(any(d.startswith("plain,") for d in e.details) for e in kept)  # word/line decisions listed
@@ -97,12 +99,14 @@ def test_probe_lists_invisible_and_form_glyphs(qtbot, window, demo_pdf) -> None:
     glyphs = w.bundle.analysis.page.glyphs
     invisible = [g.paint_index for g in glyphs if g.render_mode == 3]
     result = w.probe_panel.probe(bounds(glyphs, invisible[:5]))
-    assert any("invisible (render mode 3" in f for e in result.entries for f in e.fates)
+    assert any(
+        f.kind is Fate.INVISIBLE and "render mode 3" in f.text for e in result.entries for f in e.fates
+    )
     go_to(qtbot, w, 6)
     glyphs = w.bundle.analysis.page.glyphs
     form = [g.paint_index for g in glyphs if g.form_path == ("/Fm2", "/Fm3")]
     result = w.probe_panel.probe(bounds(glyphs, form[:3]))
-    assert any("form /Fm2 › /Fm3" in e.fates for e in result.entries)
+    assert any(GlyphFate(Fate.FORM, "form /Fm2 › /Fm3") in e.fates for e in result.entries)
 
 
 def test_export_text_glyphs_png_and_triage_report(qtbot, window, demo_pdf, tmp_path, monkeypatch) -> None:

@@ -1,4 +1,4 @@
-"""The window shows the visibility classes (issue 12): a layer per class with its count, the clip path
+"""The window shows the visibility classes: a layer per class with its count, the clip path
 of a selected clipped glyph."""
 
 from __future__ import annotations

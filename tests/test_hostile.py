@@ -96,7 +96,7 @@ def test_hostile_font_and_resources() -> None:
     _everything(to_bytes(pdf))
 
 
-# ------------------------------------------------- issue 10: messages and qpdf errors
+# ------------------------------------------------- hostile files: messages and qpdf errors
 
 
 def _tounicode_with_bad_predictor(pdf: pikepdf.Pdf) -> pikepdf.Object:

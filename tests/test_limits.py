@@ -1,4 +1,4 @@
-"""Budgets per page and per document (core/limits.py): each hostile class of issue 10 finishes within its budget."""
+"""Budgets per page and per document (core/limits.py): each hostile class finishes within its budget."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Page trees qpdf refuses (a loop, no /Pages, no /Root): the pages are recovered, exit 0 (issue 9 point 4)."""
+"""Page trees qpdf refuses (a loop, no /Pages, no /Root): the pages are recovered, exit 0."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The renderer cannot take the window or `render` down (issue 10, acceptance 4).
+"""The renderer cannot take the window or `render` down.
 
 QtPdf runs in a child process (gui.render_worker). These tests swap that child for small
 stand-ins that crash, hang, run out of memory or answer "no image", and check that the

@@ -1,4 +1,4 @@
-"""Start-up of the headless commands (issue 14): a command imports what it uses, when it uses it.
+"""Start-up of the headless commands: a command imports what it uses, when it uses it.
 
 Each command runs in a fresh interpreter (the modules a process has loaded are the thing
 under test), on a tiny PDF built here; the checks are on the command's output and on the

@@ -1,4 +1,4 @@
-"""Issue 12 point 5: letter-spaced runs (core/assembly/tracking.py) read as words."""
+"""Letter-spaced runs (core/assembly/tracking.py) read as words."""
 
 from __future__ import annotations
 

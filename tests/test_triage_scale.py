@@ -68,7 +68,7 @@ def rows_by_file(rows):
     return {r.file: r for r in rows}
 
 
-# ---------------------------------------------------------------- painted space inside a word (issue 11.11)
+# ---------------------------------------------------------------- painted space inside a word
 
 
 def test_a_space_painted_inside_a_word_is_a_finding_with_its_numbers(archive: Path) -> None:

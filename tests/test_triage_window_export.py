@@ -1,4 +1,4 @@
-"""The window's triage report (issue 11.11, issue 13.6): what the user found and marked, the painted
+"""The window's triage report: what the user found and marked, the painted
 space inside a word as a finding, an anonymised variant without any word of the file, and save
 dialogs that start in a writable folder."""
 

@@ -1,4 +1,4 @@
-"""Visibility classes (issue 12): one tiny PDF per class, asserting the numbers each rule compared."""
+"""Visibility classes: one tiny PDF per class, asserting the numbers each rule compared."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.params import Parameters
+from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES, TextRenderMode
 from glyphscope.core.visibility import (
     ClippedDecision,
     CoveredDecision,
@@ -20,6 +21,7 @@ from glyphscope.core.visibility import (
     TransparentDecision,
     explain,
 )
+from glyphscope.core.visibility_class import VisibilityClass
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -147,6 +149,17 @@ def test_render_modes_3_and_7_are_kept_and_flagged():
     r3, r7 = records(a, InvisibleModeDecision)
     assert (r3.value, r7.value, r3.verdict) == (3.0, 7.0, "kept")
     assert a.texts["plain"].text == "ABC"
+
+
+def test_only_the_render_modes_that_paint_nothing_are_invisible():
+    shown = b"".join(b"%d Tr (X) Tj " % mode for mode in TextRenderMode)
+    a = analysis(b"BT /F1 12 Tf 100 100 Td " + shown + b"ET")
+    got = a.classified.visibility.classes
+    assert all(isinstance(c, VisibilityClass) for c in got)  # the value, not a string spelt like it
+    assert [c is VisibilityClass.INVISIBLE_MODE for c in got] == [
+        m in INVISIBLE_RENDER_MODES for m in TextRenderMode
+    ]
+    assert {3, 7} == INVISIBLE_RENDER_MODES  # ISO 32000-1 Table 106: neither fill nor stroke
 
 
 def test_fill_alpha_zero_is_transparent():
@@ -369,21 +382,25 @@ def test_triage_percent_hidden_per_class_and_the_score_counts_it(tmp_path):
 
 def test_probe_and_find_explain_hidden_text_in_words():
     from glyphscope.inspector.engine import PageFacts
-    from glyphscope.inspector.probe import probe_region
-    from glyphscope.inspector.search import explain_miss, find_in_text, hidden_note, query_pattern
+    from glyphscope.inspector.probe import Fate, GlyphFate, probe_region
+    from glyphscope.inspector.search import MissKind, explain_miss, find_in_text, hidden_note, query_pattern
 
     a = analysis(WHITE_AND_CLIPPED)
     facts = PageFacts(a)
     probe = probe_region(facts, 1, (90, 90, 200, 120), "plain")
     assert [e.char for e in probe.entries] == list("ABCD")
     assert probe.entries[0].fates[:2] == (
-        "kept",
-        "hidden (present but white on the white page (nothing painted under it): still in the text)",
+        GlyphFate(Fate.KEPT, "kept"),
+        GlyphFate(
+            Fate.HIDDEN,
+            "hidden (present but white on the white page (nothing painted under it): still in the text)",
+        ),
     )
     assert "4 hidden" in probe.summary()
+    assert probe.counts() == {Fate.KEPT: 4, Fate.HIDDEN: 4}  # counted by kind, never by the text's first word
     clipped = probe_region(facts, 1, (90, 290, 200, 320), "plain")
-    assert clipped.entries[0].fates[0] == (
-        "clipped (clipped by the path set at instruction 10 (W): dropped from text)"
+    assert clipped.entries[0].fates[0] == GlyphFate(
+        Fate.CLIPPED, "clipped (clipped by the path set at instruction 10 (W): dropped from text)"
     )
     assert "2 clipped" in clipped.summary()
     # Find: a hit on white text says so; a clipped word is explained
@@ -394,7 +411,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
     (plain,) = find_in_text(1, view.text, query_pattern("GHIJ"), hidden_note(a.classified, view.page_text))
     assert plain.note == ""
     miss = explain_miss(1, a.page.glyphs, a.classified, view, "EF")
-    assert miss is not None and miss.glyphs == (4, 5)
+    assert miss is not None and miss.glyphs == (4, 5) and miss.kind is MissKind.HIDDEN
     assert "clipped by the path set at instruction 10 (W)" in miss.message
     assert "--keep-clipped" in miss.message
     # details: the glyph's decisions say its visibility
@@ -415,7 +432,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
 
 
 def test_every_visibility_class_has_a_layer():
-    from glyphscope.core.visibility import HIDDEN_CLASSES
+    from glyphscope.core.visibility_class import HIDDEN_CLASSES
     from glyphscope.inspector.layers import LAYER_BY_KEY, VISIBILITY_LAYERS
 
     assert set(VISIBILITY_LAYERS) == set(HIDDEN_CLASSES)

@@ -63,7 +63,7 @@ def assemble(
         if mode != "plain":
             visible = tuple(visible)
         text = _assemble(visible, mode, params, visible_box, structure, spans)
-        return text if params.visual_order else logical_order(text)  # right-to-left lines (issue 12)
+        return text if params.visual_order else logical_order(text)  # logical order for RTL lines
 
 
 def _assemble(

@@ -1,4 +1,4 @@
-"""Marked-content replacement text in assembly (/ActualText, /E; issue 9).
+"""Marked-content replacement text in assembly (/ActualText, /E).
 
 The interpreter records each outermost span with a replacement text
 (core/actual_text.py). With `Parameters.actual_text` on, every text mode writes

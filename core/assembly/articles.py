@@ -1,4 +1,4 @@
-"""Articles mode (issue 9): the page read bead by bead along its article threads.
+"""Articles mode: the page read bead by bead along its article threads.
 
 Each visible glyph goes to the first bead (in thread order) whose rectangle holds its
 box centre; beads are read in thread order, each in plain (paint) order with the

@@ -1,4 +1,4 @@
-"""Auto mode (spec §9, issue 9): the one rule choosing the reading order of a page.
+"""Auto mode (spec §9): the one rule choosing the reading order of a page.
 
 Structure order when the page's structure is usable and trusted; else article order
 when the beads hold at least ARTICLE_SHARE of the visible glyphs; else plain.

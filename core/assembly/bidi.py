@@ -1,4 +1,4 @@
-"""Right-to-left lines in logical order (issue 12 point 4), by the Unicode bidirectional algorithm.
+"""Right-to-left lines in logical order, by the Unicode bidirectional algorithm.
 
 PDF producers paint Hebrew and Arabic in visual order: the glyphs of a line arrive left
 to right as a reader sees them, so every mode's text holds the line reversed (mutool

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import NamedTuple
 
-from glyphscope.core.glyph import FlowFields
+from glyphscope.core.glyph import FlowFields, is_space_like
 
 # Inclusive code-point ranges counted as CJK for the no-space rule (spec §9). Kangxi and CJK
 # radicals are added on purpose: broken fonts often map ideographs to them. Hangul is NOT here:
@@ -38,11 +38,6 @@ def is_cjk(ch: str) -> bool:
     return i >= 0 and cp <= _CJK_RANGES[i][1]
 
 
-def is_space_char(ch: str) -> bool:
-    """Space-like for the word-gap rule, matching `Glyph.is_space`."""
-    return ch.isspace() or ch in "\u00a0\u3000" or ord(ch) <= 0x20
-
-
 def _text_of(unicode: str) -> str:
     if not unicode:
         return " "
@@ -70,7 +65,7 @@ def text_info(g: FlowFields) -> TextInfo:
     if found is None:
         text = _text_of(g.unicode)
         first, last = text[0], text[-1]
-        found = TextInfo(text, is_space_char(first), is_space_char(last), is_cjk(first), is_cjk(last))
+        found = TextInfo(text, is_space_like(first), is_space_like(last), is_cjk(first), is_cjk(last))
         if len(_INFO_CACHE) < _INFO_CACHE_LIMIT:
             _INFO_CACHE[g.unicode] = found
     return found

@@ -1,4 +1,4 @@
-"""A page text's decisions held as columns; each record made when it is asked for (issue 14).
+"""A page text's decisions held as columns; each record made when it is asked for (memory: most are never read).
 
 Assembly takes a line-break decision for every glyph pair and a word-gap decision for
 every pair on one line: two records per glyph, ~380 bytes per glyph held as frozen

@@ -637,7 +637,7 @@ class ArticleBeadRecord(_Information):
 
 @dataclass(frozen=True, slots=True)
 class ArticleOrderDecision:
-    """Articles order of a page (issue 9): how many visible glyphs the beads hold.
+    """Articles order of a page: how many visible glyphs the beads hold.
 
     A page-level record (glyph None). value = glyphs in beads; threshold = the share of
     the visible glyphs (ARTICLE_SHARE × total) auto mode requires to read in bead order.

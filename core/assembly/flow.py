@@ -123,7 +123,7 @@ def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
     """The glyphs with every vertical-font run painted sideways seen as horizontal text.
 
     Geometric modes (layout, columns) cluster baselines along each glyph's direction;
-    a sideways run must be measured along the line its glyphs follow (issue 9).
+    a sideways run must be measured along the line its glyphs follow, not its font's direction.
     """
     runs = wmode_runs(glyphs)
     if not any(vertical and laid_out_sideways(run) for vertical, run in runs):

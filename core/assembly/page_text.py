@@ -30,14 +30,13 @@ from glyphscope.core.assembly.chars import (
     expand_ligatures,
     glyph_text,
     is_cjk,
-    is_space_char,
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
 from glyphscope.core.assembly.decisions import Decision, LigatureDecision
 from glyphscope.core.assembly.lines import LineBreakMeasure
 from glyphscope.core.assembly.words import WordGapMeasure
-from glyphscope.core.glyph import FlowFields
+from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 
@@ -114,7 +113,7 @@ def _text_facts(text: str) -> TextInfo | None:
     if not text:
         return None
     first, last = text[0], text[-1]
-    return TextInfo(text, is_space_char(first), is_space_char(last), is_cjk(first), is_cjk(last))
+    return TextInfo(text, is_space_like(first), is_space_like(last), is_cjk(first), is_cjk(last))
 
 
 @dataclass(slots=True)
@@ -140,7 +139,6 @@ class TextBuilder:
         "_glyph",
         "_generated",
         "_decisions",
-        "_last",
         "_start",
         "_length",
         "_size",
@@ -164,7 +162,6 @@ class TextBuilder:
         # is −1 everywhere else, so it is made in build()
         self._generated = array("i")
         self._decisions = DecisionColumns(params.line_break, params.word_gap, params.cjk_gap)
-        self._last = ""  # last character emitted
         # by paint index: first character and length of what the glyph wrote (CharMap.glyph_start,
         # glyph_length); grown ahead, cut to `_size` entries in build()
         self._start = array("i")
@@ -174,14 +171,6 @@ class TextBuilder:
     @property
     def empty(self) -> bool:
         return not self._glyph
-
-    @property
-    def last_char(self) -> str:
-        return self._last
-
-    @property
-    def decision_count(self) -> int:
-        return len(self._decisions)
 
     def decide(self, decision: Decision) -> int:
         """Record a decision; returns its index (for the characters it generates)."""
@@ -241,7 +230,6 @@ class TextBuilder:
             chars.append(p)
         else:
             chars.extend(array("i", [p]) * n)
-        self._last = text[-1]
         return n
 
     # ------------------------------------------------------------ ActualText spans
@@ -287,7 +275,6 @@ class TextBuilder:
         if written:
             self._parts.append(written)
             self._glyph.extend(array("i", [p]) * len(written))
-            self._last = written[-1]
         return len(written)
 
     def generated(self, text: str, decision_index: int) -> None:
@@ -297,7 +284,6 @@ class TextBuilder:
         n = len(text)
         self._generated.extend((len(self._glyph), n, decision_index))
         self._glyph.extend(array("i", [-1]) * n)
-        self._last = text[-1]
 
     def newline(self, decision_index: int, count: int = 1) -> None:
         """Line break(s); none at the start of the text (no leading empty lines)."""

@@ -1,4 +1,4 @@
-"""Letter-spaced runs (issue 12 point 5): a heading tracked wider than the word-gap threshold.
+"""Letter-spaced runs: a heading tracked wider than the word-gap threshold.
 
 Spec §3 inserts a space wherever the gap after a glyph's own advance exceeds
 word_gap × height. A heading set with character spacing (`3 Tc`: `A N E X O`) has

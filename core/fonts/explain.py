@@ -64,11 +64,6 @@ def describe_unicode(text: str) -> str:
     return f"{points} “{shown}”"
 
 
-def _answer(found: Decoded | None) -> str | None:
-    """The text of a step's (text, source) answer, or None."""
-    return found[0] if found else None
-
-
 def _safe(step: Callable[[int], Decoded | None], code: int) -> tuple[Decoded | None, str | None]:
     try:
         return step(code), None

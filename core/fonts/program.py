@@ -1,4 +1,4 @@
-"""The embedded font program of a SIMPLE font as a decoding step (spec §6, issue 9).
+"""The embedded font program of a SIMPLE font as a decoding step (spec §6).
 
 For a symbolic font, or one whose /Encoding names no usable table, the PDF declares
 nothing about its codes; a Windows-1252 guess then invents letters (`(Tibet)` read as

@@ -236,7 +236,7 @@ class SimpleFont:
         return (text, DecodeSource.FALLBACK) if text else None
 
     def _note_private_use(self) -> None:
-        """Codes whose Unicode lies in a private use area: no reader can search them (issue 9)."""
+        """Codes whose Unicode lies in a private use area: no reader can search them."""
         found: dict[int, tuple[str, str]] = {}  # code → (text, glyph name tried)
         program = self._program
         for code, mapped in self._tounicode.mapping.items():

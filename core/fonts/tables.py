@@ -1,4 +1,4 @@
-"""The third-party tables the decoding chain reads, each loaded on first use (issue 14, start-up).
+"""The third-party tables the decoding chain reads, each loaded on first use (start-up time).
 
 * the Adobe Glyph List (fontTools.agl): glyph name → Unicode; fontTools parses the
   list when the module is imported (~10 ms), which a file whose fonts all carry a

@@ -100,7 +100,7 @@ class TriageRow:
     fonts_without_tounicode_total: int = 0  # ... without ToUnicode, whatever their decoding gave
     structure_usable: bool | None = None  # None: the document is not tagged
     pct_untagged: float | None = None  # share of visible glyphs outside the tree (tagged documents)
-    pct_hidden: dict[str, float] = field(default_factory=dict)  # per visibility class (issue 12), % of glyphs
+    pct_hidden: dict[str, float] = field(default_factory=dict)  # per visibility class, % of glyphs
     findings_by_severity: dict[str, int] = field(
         default_factory=lambda: {"error": 0, "warning": 0, "info": 0}
     )

@@ -6,7 +6,7 @@ stream and forms, culled and duplicate ones included):
     score = 40·√unresolved + 20·√fallback + 25·√culled + 25·√duplicates
           + 10·√from_forms + 15·untagged          (tagged documents only)
           + 25·√clipped + 25·√hidden + 5·√invisible_mode
-                 (hidden: transparent + same_as_background + covered, issue 12)
+                 (hidden: transparent + same_as_background + covered)
           + 3·min(fonts without ToUnicode that lost glyphs, 5)
           + 6·log2(1 + errors) + 2·log2(1 + warnings) + 0.25·log2(1 + infos)
 
@@ -87,7 +87,7 @@ class Tally:
     unresolved: int = 0
     fallback: int = 0
     untagged: int = 0  # visible glyphs outside the tree (tagged documents only)
-    # visibility classes (issue 12), counted over glyphs that were not culled
+    # visibility classes, counted over glyphs that were not culled
     invisible_mode: int = 0
     clipped: int = 0
     transparent: int = 0

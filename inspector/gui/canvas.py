@@ -107,7 +107,7 @@ class SelectionItem(QGraphicsItem):
         self.rect = QRectF()
         self.selection = O.QPainterPath()
         self.hover = O.QPainterPath()
-        self.clip = O.QPainterPath()  # the clip paths of the selected clipped glyphs (issue 12)
+        self.clip = O.QPainterPath()  # the clip paths of the selected clipped glyphs
         self.setZValue(100)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 

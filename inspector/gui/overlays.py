@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
+from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
 from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_near_miss
 from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
@@ -465,7 +466,7 @@ def _columns_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -
 
 
 def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
-    """Article beads (issue 9): each bead rectangle, numbered in thread order, from articles mode."""
+    """Article beads: each bead rectangle, numbered in thread order, from articles mode."""
     from glyphscope.core.assembly.decisions import ArticleBeadRecord
 
     b = _Builder("article_beads", _page_rect(facts))
@@ -483,7 +484,7 @@ def _article_beads_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], s
 
 
 def _actual_text_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
-    """ActualText spans (issue 9): their glyphs outlined, the replacement written above the first."""
+    """ActualText spans: their glyphs outlined, the replacement written above the first."""
     from glyphscope.core.assembly.actual_text import SOFT_HYPHEN, ActualTextDecision, written_text
 
     b = _Builder("actual_text", _page_rect(facts))
@@ -708,13 +709,13 @@ STATIC_LAYER_BUILDERS = {
 
 
 def _visibility_builders() -> dict[str, Any]:
-    """The visibility layers (issue 12), built on this module: imported once it is defined."""
+    """The visibility layers, built on this module: imported once it is defined (they import it)."""
     from glyphscope.inspector.gui.visibility_layers import VISIBILITY_LAYER_BUILDERS
 
     return VISIBILITY_LAYER_BUILDERS
 
 
-STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class (issue 12)
+STATIC_LAYER_BUILDERS.update(_visibility_builders())  # one layer per visibility class
 
 # The mode whose text a static layer is drawn from (mode layers read the mode on screen).
 LAYER_TEXTS = {
@@ -868,8 +869,8 @@ STATUS_COLOURS = {
     GlyphStatus.KEPT: "#2e7d32",
     GlyphStatus.CULLED: L.LAYER_BY_KEY["culled"].colour,
     GlyphStatus.DUPLICATE: "#e91e63",
-    GlyphStatus.CLIPPED: L.LAYER_BY_KEY["clipped"].colour,
-    GlyphStatus.HIDDEN: L.LAYER_BY_KEY["transparent"].colour,  # dropped by --drop-hidden
+    GlyphStatus.CLIPPED: L.LAYER_BY_KEY[VisibilityClass.CLIPPED].colour,
+    GlyphStatus.HIDDEN: L.LAYER_BY_KEY[VisibilityClass.TRANSPARENT].colour,  # dropped by --drop-hidden
 }
 """Each glyph status in the tables and the probe, in its layer's colour where it has one."""
 

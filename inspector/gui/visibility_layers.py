@@ -1,4 +1,4 @@
-"""The overlay layers of the visibility classes (issue 12), and the clip path of a selected glyph.
+"""The overlay layers of the visibility classes, and the clip path of a selected glyph.
 
 One layer per class a reader cannot see (inspector/layers.py VISIBILITY_LAYERS): the
 glyph boxes outlined in the class's colour, and one marker per run of glyphs hidden for
@@ -16,16 +16,17 @@ from PySide6.QtGui import QPainterPath, QPolygonF
 
 from glyphscope.core.page import clip_paths
 from glyphscope.core.visibility import MAX_CLIP_CHAIN, explain
+from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
 from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui import overlays as O
 
 FILLS = {
-    "invisible_mode": "#90a4ae",
-    "clipped": "#ef9a9a",
-    "transparent": "#b39ddb",
-    "same_as_background": "#ffcc80",
-    "covered": "#a1887f",
+    VisibilityClass.INVISIBLE_MODE: "#90a4ae",
+    VisibilityClass.CLIPPED: "#ef9a9a",
+    VisibilityClass.TRANSPARENT: "#b39ddb",
+    VisibilityClass.SAME_AS_BACKGROUND: "#ffcc80",
+    VisibilityClass.COVERED: "#a1887f",
 }
 CLIP_STYLE = O.Style("#c62828", 2.0, fill="#ef9a9a", fill_alpha=35, line_alpha=255, dash=True)
 MAX_CLIPS_DRAWN = 8  # distinct clip paths drawn for one selection
@@ -78,7 +79,7 @@ def clip_path(facts: PageFacts | None, selection: Iterable[int]) -> QPainterPath
     clips = facts.page.clips
     for i in sorted(selection):
         record = facts.visibility_record(i)
-        if record is None or record.kind != "clipped" or record.clip_id in seen:
+        if record is None or record.kind != VisibilityClass.CLIPPED or record.clip_id in seen:
             continue
         seen.add(record.clip_id)
         if len(seen) > MAX_CLIPS_DRAWN:

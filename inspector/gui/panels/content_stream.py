@@ -349,22 +349,6 @@ class ContentStreamPanel(QWidget):
             self._updating = False
 
     # -- operators -> glyphs ------------------------------------------------------------------
-    def glyphs_of_instruction(self, token_index: int) -> list[int]:
-        """Glyphs painted by a page instruction; for a Do, every glyph of the form chain it started."""
-        if self.page is None:
-            return []
-        return [i for i, t in enumerate(self.tokens) if t == token_index]
-
-    def glyphs_of_form_instruction(self, stream_index: int) -> list[int]:
-        if self.page is None or not self.form_path:
-            return []
-        return [
-            g.paint_index
-            for g in self.page.glyphs
-            if g.form_path == self.form_path
-            and g.stream_index == stream_index
-            and self.tokens[g.paint_index] == self.form_token
-        ]
 
     def _on_page_rows(self, *_: object) -> None:
         if self._updating or self.page is None:

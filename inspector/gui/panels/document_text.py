@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -203,12 +203,3 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
             return None
         self.status.setText(f"Saved {len(self.pages)} pages to {name}")
         return name
-
-    def scroll_to_page(self, page: int) -> None:
-        for start, n in self.offsets:
-            if n == page:
-                cursor = self.editor.textCursor()
-                cursor.setPosition(start)
-                cursor.movePosition(QTextCursor.MoveOperation.Down, QTextCursor.MoveMode.MoveAnchor, 0)
-                self.editor.setTextCursor(cursor)
-                self.editor.centerCursor()

@@ -108,7 +108,6 @@ GROUPINGS = ("glyphs", "runs")
 HIDDEN_BY_DEFAULT = ("U+", "dup of", "size", "height", "x", "y", "code", "MCID", "token")
 COLUMN_WIDTHS = {"#": 38, "char": 30, "status": 64, "font": 42, "x": 54, "y": 54, "origin": 50, "decode": 80}
 STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in the middle (tooltip: whole)
-FILTER_KEYS = ("font", "origin", "status", "text")
 PAGES_CACHED = 8  # pages whose rows and filter choices are kept: a revisit costs no refiltering
 
 

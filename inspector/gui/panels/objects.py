@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
-from glyphscope.inspector.object_tree import ObjectNode, find_font, page_object_tree
+from glyphscope.inspector.object_tree import FONTS_GROUP, ObjectNode, find_font, page_object_tree
 from glyphscope.inspector.session import Session
 
 ROLE_COLOURS = {"font": "#2e7d32", "form": "#8e24aa", "struct": "#1565c0", "annotation": "#b25e00"}
@@ -106,7 +106,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
             for node in self.root.children(document):
                 item = self._item(node)
                 self.tree.addTopLevelItem(item)
-                if node.role == "group" and node.label.startswith("Fonts"):
+                if node.group == FONTS_GROUP:
                     item.setExpanded(True)
             self.label.setText(
                 f"<b>Page {page_number}</b>: its objects. Select one to see it in full; fonts, forms and "

@@ -21,21 +21,21 @@ from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.panels import detail_label
-from glyphscope.inspector.probe import ProbeResult, probe_region
+from glyphscope.inspector.probe import Fate, ProbeResult, probe_region
 from glyphscope.inspector.session import Session
 
 MAX_ROWS = 3000
 ROLE = Qt.ItemDataRole.UserRole
 FATE_COLOURS = {
-    "kept": "#2e7d32",
-    "culled": "#d32f2f",
-    "duplicate": "#e91e63",
-    "clipped": status_colour(GlyphStatus.CLIPPED),
-    "hidden": status_colour(GlyphStatus.HIDDEN),
-    "unresolved": "#b71c1c",
-    "fallback-decoded": "#b25e00",
-    "invisible": "#6d4c41",
-    "form": "#8e24aa",
+    Fate.KEPT: "#2e7d32",
+    Fate.CULLED: "#d32f2f",
+    Fate.DUPLICATE: "#e91e63",
+    Fate.CLIPPED: status_colour(GlyphStatus.CLIPPED),
+    Fate.HIDDEN: status_colour(GlyphStatus.HIDDEN),
+    Fate.UNRESOLVED: "#b71c1c",
+    Fate.FALLBACK_DECODED: "#b25e00",
+    Fate.INVISIBLE: "#6d4c41",
+    Fate.FORM: "#8e24aa",
 }
 
 
@@ -166,12 +166,11 @@ class ProbePanel(QWidget):
 
     def _entry_item(self, e: Any) -> QTreeWidgetItem:
         char = e.char if e.char else "∅"
-        item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fates)])
+        item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fate_texts)])
         item.setData(0, ROLE, e.paint_index)
-        first = e.fates[0].split(" ")[0]
-        item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(first, "#000"))))
+        item.setForeground(2, QBrush(QColor(FATE_COLOURS.get(e.fates[0].kind, "#000"))))
         item.setForeground(0, QBrush(QColor(status_colour(GlyphStatus(e.status)))))
-        item.setToolTip(2, "\n".join((*e.fates, *e.details)))
+        item.setToolTip(2, "\n".join((*e.fate_texts, *e.details)))
         return item
 
     def _run_items(self, result: ProbeResult) -> list[QTreeWidgetItem]:
@@ -180,17 +179,19 @@ class ProbePanel(QWidget):
         items = []
         for run in self.facts.runs_of(list(entries)[: MAX_ROWS * 4]):
             members = [entries[i] for i in run.glyphs if i in entries]
-            fates: dict[str, int] = {}
+            fates: dict[Fate, int] = {}
             for e in members:
-                key = e.fates[0].split(" ")[0]
-                fates[key] = fates.get(key, 0) + 1
+                kind = e.fates[0].kind
+                fates[kind] = fates.get(kind, 0) + 1
             summary = ", ".join(f"{n} {k}" for k, n in fates.items())
             # One spanned line: the run's string is the point, not squeezed into a "Char" column.
             item = QTreeWidgetItem([f"#{run.glyphs[0]}  “{run.text}”  — {summary}"])
             item.setData(0, ROLE, ("run", run.glyphs))
             item.setData(1, ROLE, run.text)
             item.setToolTip(0, f"{run.text}\n{len(members)} glyphs: {summary}")
-            worst = next((k for k in ("culled", "clipped", "hidden", "duplicate") if k in fates), "kept")
+            worst = next(
+                (k for k in (Fate.CULLED, Fate.CLIPPED, Fate.HIDDEN, Fate.DUPLICATE) if k in fates), Fate.KEPT
+            )
             item.setForeground(0, QBrush(QColor(FATE_COLOURS.get(worst, "#000"))))
             item.addChildren([self._entry_item(e) for e in members])
             items.append(item)
@@ -215,7 +216,7 @@ class ProbePanel(QWidget):
         char = html.escape(repr(entry.char)) if entry.char else "<i>unresolved</i>"
         lines = "".join(f"<li>{html.escape(d)}</li>" for d in entry.details)
         self.detail.setText(
-            f"<b>#{entry.paint_index}</b> {char}: {html.escape(' · '.join(entry.fates))}"
+            f"<b>#{entry.paint_index}</b> {char}: {html.escape(' · '.join(entry.fate_texts))}"
             + (f"<ul style='margin:0'>{lines}</ul>" if lines else "")
         )
 
@@ -256,12 +257,3 @@ class ProbePanel(QWidget):
                 self.tree.scrollToItem(first)
         finally:
             self._updating = False
-
-    def entry_text(self) -> str:
-        """Everything the panel says, as plain text (for tests and copying)."""
-        lines = [self.label.text()]
-        if self.result is not None:
-            for e in self.result.entries:
-                lines.append(f"#{e.paint_index} {e.char!r}: " + "; ".join(e.fates))
-                lines.extend("    " + d for d in e.details)
-        return "\n".join(lines)

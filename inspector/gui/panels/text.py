@@ -292,10 +292,6 @@ class TextTabs(QWidget):
     def current_mode(self) -> str:
         return self.modes[self.tabs.currentIndex()]
 
-    @property
-    def current_panel(self) -> TextPanel:
-        return self.panels[self.current_mode]
-
     def _on_tab(self, index: int) -> None:
         if 0 <= index < len(self.modes):
             self.stack.setCurrentIndex(index)
