@@ -28,7 +28,6 @@ from glyphscope.core.geometry import Rect, intersect, normalize_rect
 from glyphscope.core.interpreter import DocumentBudget, PageInterpreter, QpdfError, finish_forms
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import InterpretedPage, PageBoxes
-from glyphscope.core.postprocess import page_diagnostics
 
 MAX_INHERITANCE_DEPTH = 64  # /Parent chains in hostile files can loop
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
@@ -319,7 +318,7 @@ class Document:
         glyphs = interp.glyphs  # column-wise (core/glyph_table.py): records on demand
         forms = tuple(finish_forms(interp))
         fonts = tuple(interp.page_fonts.values())
-        diags = interp.diag.finish() + page_diagnostics(page_number, glyphs, fonts, forms)
+        diags = interp.diag.finish()  # the glyphs' findings are the page product's (core/findings.py)
         try:
             has_struct_parents = "/StructParents" in page_obj
         except (QpdfError, TypeError):
