@@ -123,11 +123,9 @@ def font_statistics(page: InterpretedPage) -> PageFontStats:
     objects: dict[str, list[int]] = {}
     for font_id, font_key, form_path, painted in _runs(page.glyphs):
         objects.setdefault(font_id, []).extend(painted)
-        r = exact.get((font_key, form_path))
-        if r is None:
-            r = by_key.get(font_key)
-        if r is not None:
-            rows[r].extend(painted)
+        row = exact.get((font_key, form_path), by_key.get(font_key))
+        if row is not None:
+            rows[row].extend(painted)
     source = _sources(page.glyphs)
     by_font_id = {font_id: _tally(indices, source) for font_id, indices in objects.items()}
     entries = tuple(
