@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
 
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.assembly.auto import auto_from_plain
+from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
 from glyphscope.core.font_stats import PageFontStats, font_statistics
@@ -79,7 +79,7 @@ class PageAnalysis:
         self._fonts = fonts
         self._glyph_findings = glyph_findings
         self._findings: tuple[Diagnostic, ...] | None = None
-        self._decisions: dict[str, tuple[Any, ...]] = {}
+        self._decisions: dict[str, tuple[DecisionRecord, ...]] = {}
         self._structure_use: StructureUse | None = None
         self._counts: PageCounts | None = None
 
@@ -137,7 +137,7 @@ class PageAnalysis:
             )
         return self._findings
 
-    def decisions(self, mode: str = "plain") -> tuple[Any, ...]:
+    def decisions(self, mode: str = "plain") -> tuple[DecisionRecord, ...]:
         """Every decision that made the page text in `mode`: the passes' (cull, duplicate, ...)
         first, then assembly's, each a record with to_json() and describe()."""
         found = self._decisions.get(mode)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from glyphscope.core.font_stats import PageFontStats
 from glyphscope.core.glyph_table import as_table
@@ -25,7 +24,7 @@ class PageCounts:
     fonts_used: frozenset[str]  # font ids that painted glyphs
     fonts_lost: frozenset[str]  # ... of which painted unresolved or fallback glyphs
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, int | list[str]]:
         return {
             "glyphs": self.glyphs,
             "visible": self.visible,
