@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphTable, GlyphView
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs
@@ -31,8 +32,12 @@ CONTEXT_LETTERS = 8  # letters quoted either side of a painted space
 SAMPLES = 3
 
 
+def _letters(text: str) -> bool:
+    return len(text) >= 1 and all(ch.isalnum() for ch in text)
+
+
 def _letter(g: Glyph) -> bool:
-    return len(g.unicode) >= 1 and all(ch.isalnum() for ch in g.unicode)
+    return _letters(g.unicode)
 
 
 def _gap_along(a: Glyph, b: Glyph) -> tuple[float, float]:
@@ -42,16 +47,31 @@ def _gap_along(a: Glyph, b: Glyph) -> tuple[float, float]:
     return dx * ux + dy * uy, -dx * uy + dy * ux
 
 
+def _texts(glyphs: Sequence[Glyph]) -> Sequence[str]:
+    """Each glyph's text, off the table's column when the glyphs are a table or a view of one."""
+    if isinstance(glyphs, GlyphView):
+        column = glyphs.table.unicode
+        return [column[i] for i in glyphs.indices]
+    if isinstance(glyphs, GlyphTable):
+        return glyphs.unicode
+    return [g.unicode for g in glyphs]
+
+
 def painted_spaces_inside_words(visible: Sequence[Glyph], word_gap: float) -> list[tuple[int, float, float]]:
     """(paint index of the space, gap between the letters either side, the threshold) for every painted
     space between two letters on one line whose letters are closer than `word_gap` × their height."""
     found: list[tuple[int, float, float]] = []
+    texts = _texts(visible)
     for i in range(1, len(visible) - 1):
-        s = visible[i]
-        if not s.unicode or any(ch not in SPACES for ch in s.unicode):
-            continue
-        a, b = visible[i - 1], visible[i + 1]
-        if not (_letter(a) and _letter(b)) or a.form_path != b.form_path:
+        text = texts[i]
+        if (
+            not text
+            or any(ch not in SPACES for ch in text)
+            or not (_letters(texts[i - 1]) and _letters(texts[i + 1]))
+        ):
+            continue  # decided on the text column: glyph records are made for candidates only
+        s, a, b = visible[i], visible[i - 1], visible[i + 1]
+        if a.form_path != b.form_path:
             continue
         em = max(a.height, b.height) or abs(a.font_size) or 1.0
         along, across = _gap_along(a, b)
