@@ -9,14 +9,17 @@ recomputed elsewhere.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
 
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.assembly.auto import auto_from_plain
+from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
+from glyphscope.core.font_stats import PageFontStats, font_statistics
+from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.page_counts import PageCounts, count_page
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
@@ -32,8 +35,11 @@ class PageAnalysis:
     """Everything one page produces: the only page product (CLI, triage, window, search).
 
     Glyphs and their classification are computed up front; texts, decisions,
-    findings, the structure use and the counts are made on first access, so a
-    caller pays only for what it reads.
+    findings, per-font statistics, the structure use and the counts are made on
+    first access, so a caller pays only for what it reads.
+
+    `page` holds the glyphs the product covers: all of them, or the first
+    `Limits.page_glyphs` of a page that painted more (`glyphs_painted`).
     """
 
     __slots__ = (
@@ -42,6 +48,9 @@ class PageAnalysis:
         "structure",
         "texts",
         "params",
+        "glyphs_painted",
+        "_fonts",
+        "_glyph_findings",
         "_findings",
         "_decisions",
         "_structure_use",
@@ -55,20 +64,40 @@ class PageAnalysis:
         structure: PageStructure,
         texts: Mapping[str, PageText],
         params: Parameters,
+        *,
+        glyphs_painted: int | None = None,
+        fonts: PageFontStats | None = None,
+        glyph_findings: tuple[Diagnostic, ...] | None = None,
     ) -> None:
         self.page = page
         self.classified = classified
         self.structure = structure
         self.texts = texts  # every mode of core.assembly.MODES, assembled on first access
         self.params = params
+        self.glyphs_painted = len(page.glyphs) if glyphs_painted is None else glyphs_painted
+        # Threshold-independent parts: handed on by `reassemble`, never computed twice.
+        self._fonts = fonts
+        self._glyph_findings = glyph_findings
         self._findings: tuple[Diagnostic, ...] | None = None
-        self._decisions: dict[str, tuple[Any, ...]] = {}
+        self._decisions: dict[str, tuple[DecisionRecord, ...]] = {}
         self._structure_use: StructureUse | None = None
         self._counts: PageCounts | None = None
 
     @property
     def page_number(self) -> int:
         return self.page.page_number
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the page painted more glyphs than the product's glyph budget kept."""
+        return self.glyphs_painted > len(self.page.glyphs)
+
+    @property
+    def fonts(self) -> PageFontStats:
+        """Per font (resource entry and font object): glyphs and decode sources, counted once."""
+        if self._fonts is None:
+            self._fonts = font_statistics(self.page)
+        return self._fonts
 
     @property
     def structure_use(self) -> StructureUse:
@@ -81,23 +110,34 @@ class PageAnalysis:
     def counts(self) -> PageCounts:
         """Glyphs, visible, culled, duplicates, from forms, unresolved, fallback; fonts used and lost."""
         if self._counts is None:
-            self._counts = count_page(self.page, self.classified)
+            self._counts = count_page(self.page, self.classified, self.fonts)
         return self._counts
 
     @property
+    def interpretation_findings(self) -> tuple[Diagnostic, ...]:
+        """The findings no threshold changes: the interpreter's, then the glyphs' (per font, form, page)."""
+        if self._glyph_findings is None:
+            from glyphscope.core.postprocess import glyph_findings
+
+            self._glyph_findings = tuple(glyph_findings(self.page, self.fonts))
+        return (*self.page.diagnostics, *self._glyph_findings)
+
+    @property
     def findings(self) -> tuple[Diagnostic, ...]:
-        """The interpreter's diagnostics, then the passes' and the structure's findings."""
+        """Every finding of the page, in the order core/findings.py describes: the interpretation's,
+        then the passes', the structure's and the page checks'."""
         if self._findings is None:
-            from glyphscope.core.findings import pass_findings, structure_findings
+            from glyphscope.core.findings import threshold_findings
 
             self._findings = (
-                *self.page.diagnostics,
-                *pass_findings(self.page, self.classified),
-                *structure_findings(self.page, self.classified, self.structure, self.structure_use),
+                *self.interpretation_findings,
+                *threshold_findings(
+                    self.page, self.classified, self.structure, self.structure_use, self.params
+                ),
             )
         return self._findings
 
-    def decisions(self, mode: str = "plain") -> tuple[Any, ...]:
+    def decisions(self, mode: str = "plain") -> tuple[DecisionRecord, ...]:
         """Every decision that made the page text in `mode`: the passes' (cull, duplicate, ...)
         first, then assembly's, each a record with to_json() and describe()."""
         found = self._decisions.get(mode)
@@ -165,20 +205,53 @@ class LazyTexts(Mapping[str, PageText]):
         return len(MODES)
 
 
-def analyze_page(doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS) -> PageAnalysis:
+def analyze_page(
+    doc: Document,
+    page_number: int,
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    limits: Limits | None = None,
+) -> PageAnalysis:
     """The page product of one page (1-based): interpretation (cached by `doc`) and classification now,
-    everything else on first access."""
+    everything else on first access. The only way a page product is made.
+
+    `limits`: the product's budget. A page whose interpretation (under the document's own
+    limits) painted more than `limits.page_glyphs` glyphs is analysed on its first ones in
+    paint order: passes, texts, decisions, findings and statistics all see the same glyphs,
+    and memory stays bounded by the budget. The other budgets are interpretation budgets,
+    the document's (`Document.set_limits`).
+    """
     page = doc.interpret(page_number)
+    painted = len(page.glyphs)
+    if limits is not None and painted > limits.page_glyphs:
+        page = dataclasses.replace(page, glyphs=page.glyphs[: limits.page_glyphs])
     structure = doc.structure(page_number)
     classified = classify(page, params)
-    return PageAnalysis(page, classified, structure, LazyTexts(page, classified, structure, params), params)
+    return PageAnalysis(
+        page,
+        classified,
+        structure,
+        LazyTexts(page, classified, structure, params),
+        params,
+        glyphs_painted=painted,
+    )
 
 
 def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:
-    """Same page, other thresholds: no re-interpretation."""
+    """Same page, other thresholds: no re-interpretation; per-font statistics and the
+    interpretation's findings are handed on."""
     classified = classify(analysis.page, params)
     texts = LazyTexts(analysis.page, classified, analysis.structure, params)
-    return PageAnalysis(analysis.page, classified, analysis.structure, texts, params)
+    return PageAnalysis(
+        analysis.page,
+        classified,
+        analysis.structure,
+        texts,
+        params,
+        glyphs_painted=analysis.glyphs_painted,
+        fonts=analysis.fonts,
+        glyph_findings=analysis._glyph_findings,
+    )
 
 
 def document_analyses(

@@ -50,6 +50,13 @@ class DiagnosticKind(str, Enum):
     STRUCTURE_DEPTH_CAP = "structure_depth_cap"
     NO_TEXT = "no_text"
     BUDGET_EXCEEDED = "budget_exceeded"  # a budget of core.limits.Limits stopped the page
+    # Problems the text shows although no single glyph or operator is wrong (core/triage/page_checks.py):
+    PAINTED_SPACE_IN_WORD = "painted_space_in_word"  # the page shows one word, every text reads two
+    HIDDEN_TEXT_INVISIBLE_MODE = "hidden_text_invisible_mode"  # one per visibility class on the page
+    HIDDEN_TEXT_CLIPPED = "hidden_text_clipped"
+    HIDDEN_TEXT_TRANSPARENT = "hidden_text_transparent"
+    HIDDEN_TEXT_SAME_AS_BACKGROUND = "hidden_text_same_as_background"
+    HIDDEN_TEXT_COVERED = "hidden_text_covered"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +73,13 @@ class Diagnostic:
     # What repeats of this finding were counted under (the operator, font key, form chain, ...
     # with `kind`): structured, so a count never attaches to a finding by matching its message.
     repeat_key: str | None = None
+    # The number the rule measured and the threshold it compared it with, when it compared one
+    # (e.g. a painted space: the gap between the letters either side, and word gap × height).
+    measured: float | None = None
+    threshold: float | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "kind": self.kind.value,
             "severity": self.severity.value,
             "message": self.message,
@@ -79,3 +90,7 @@ class Diagnostic:
             "glyphs": list(self.glyphs),
             "count": self.count,
         }
+        if self.measured is not None:
+            out["measured"] = self.measured
+            out["threshold"] = self.threshold
+        return out

@@ -31,10 +31,9 @@ from glyphscope.core.geometry import Rect, intersect, normalize_rect
 from glyphscope.core.interpreter import PageInterpreter, QpdfError
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import FillState, InterpretedPage, PageBoxes
-from glyphscope.core.postprocess import page_diagnostics
 from glyphscope.core.recorders import PageRecorders, Recorder
+from glyphscope.core.resources import FormTarget, form_target, inherited, page_resources
 
-MAX_INHERITANCE_DEPTH = 64  # /Parent chains in hostile files can loop
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
 PAGE_CACHE_SIZE = 48
 CACHE_MAX_GLYPHS = 300_000  # ≈ 330 MB of glyph records
@@ -47,25 +46,6 @@ class Instruction:
     index: int
     operator: str
     operands: str  # compact PDF-like text of the operands
-
-
-def inherited(page_obj: Any, key: str) -> Any:
-    """A page attribute, from the page or the nearest /Parent that has it (/Resources, /MediaBox, …)."""
-    node = page_obj
-    seen: set[tuple[int, int]] = set()
-    for _ in range(MAX_INHERITANCE_DEPTH):
-        if node is None or not isinstance(node, pikepdf.Dictionary):
-            return None
-        value = node.get(key)
-        if value is not None:
-            return value
-        objgen = node.objgen
-        if objgen != (0, 0):
-            if objgen in seen:
-                return None
-            seen.add(objgen)
-        node = node.get("/Parent")
-    return None
 
 
 def _rect(value: Any) -> Rect | None:
@@ -260,11 +240,11 @@ class Document:
         """The document's lock (re-entrant): pikepdf objects of one file are read by one thread at a time."""
         return self._lock
 
-    def resources_of(self, page_number: int) -> pikepdf.Dictionary | None:
-        """The page's resource dictionary (inherited from the page tree when the page has none)."""
+    def form_target(self, page_number: int, form_path: Sequence[str] = ()) -> FormTarget | None:
+        """The stream a form path ends at on the page (none: the page itself) and the resources in
+        force in it; None when a name on the path is not a form there. Use under `locked()`."""
         with self._lock:
-            resources = inherited(self.page_object(page_number), "/Resources")
-            return resources if isinstance(resources, pikepdf.Dictionary) else None
+            return form_target(self.page_object(page_number), form_path)
 
     def page_boxes(self, page_number: int) -> PageBoxes:
         with self._lock:
@@ -313,11 +293,8 @@ class Document:
         recorders = PageRecorders.new()
         interp = PageInterpreter(page_number, self._fonts, recorders.all(), self._limits, self._budget)
         try:
-            resources = inherited(page_obj, "/Resources")
-            if not isinstance(resources, pikepdf.Dictionary):
-                resources = None
             try:
-                interp.run_page(page_obj, resources)
+                interp.run_page(page_obj, page_resources(page_obj))
             finally:
                 self._budget.operators_left -= interp.operators_executed
         except RecursionError as exc:
@@ -337,7 +314,7 @@ class Document:
         glyphs = recorders.glyphs.table  # column-wise (core/glyph_table.py): records on demand
         forms = tuple(recorders.forms.uses)
         fonts = tuple(recorders.glyphs.fonts.values())
-        diags = interp.diag.finish() + page_diagnostics(page_number, glyphs, fonts, forms)
+        diags = interp.diag.finish()  # the glyphs' findings are the page product's (core/findings.py)
         try:
             has_struct_parents = "/StructParents" in page_obj
         except (QpdfError, TypeError):
@@ -369,8 +346,7 @@ class Document:
             interp = PageInterpreter(
                 page_number, self._fonts, [*PageRecorders.new().all(), *recorders], self._limits
             )
-            resources = inherited(page_obj, "/Resources")
-            interp.run_page(page_obj, resources if isinstance(resources, pikepdf.Dictionary) else None)
+            interp.run_page(page_obj, page_resources(page_obj))
             return interp
 
     def _document_budget_spent(self) -> str:
@@ -432,17 +408,11 @@ class Document:
         """The page's (or a form's) instructions with their indices, for display."""
         with self._lock:
             page_obj = self.page_object(page_number)
-            target: Any = page_obj
-            resources = inherited(page_obj, "/Resources")
-            for name in form_path:
-                xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-                target = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
-                if not isinstance(target, pikepdf.Stream):
-                    return []
-                own = target.get("/Resources")
-                if isinstance(own, pikepdf.Dictionary):
-                    resources = own
-            streams = content_streams(target) if not form_path else [target]
+            found = form_target(page_obj, form_path)
+            if found is None:
+                return []
+            target: pikepdf.Object = found.stream if found.stream is not None else page_obj
+            streams = content_streams(target) if found.stream is None else [found.stream]
             measured = measure(streams, self._limits.page_content_bytes)  # a bomb is not inflated here either
             try:
                 if measured.over_budget:

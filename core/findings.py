@@ -1,20 +1,26 @@
-"""All findings of a page: the interpreter's, plus those of the passes and the structure tree.
+"""All findings of a page, in one order, from the one place each is made.
 
-The interpreter's diagnostics do not depend on thresholds; culling, dedupe
-and tagging findings do, so they are computed here from a classification.
-`PageAnalysis.findings` (core/analysis.py) assembles them; `page_findings`
-is that, for one page number.
+1. the interpreter's (`InterpretedPage.diagnostics`: operators, fonts it could
+   not load, forms, budgets) — recorded while the page runs;
+2. the glyphs' (core/postprocess.py: per font, per form, per page), from the
+   interpretation and the page product's per-font statistics;
+3. the passes' (culled, duplicate glyphs) and the structure tree's, which
+   depend on the thresholds;
+4. the page checks (core/triage/page_checks.py: spaces painted inside words,
+   hidden text per visibility class).
+
+`PageAnalysis.findings` (core/analysis.py) is this list; the window's
+Diagnostics, `glyphscope diagnostics` and triage all read it.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.passes import ClassifiedGlyphs
+from glyphscope.core.structure import PageStructure
 from glyphscope.core.structure_use import StructureUse, structure_use
 
 
@@ -65,17 +71,20 @@ def pass_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[D
 
 
 def structure_findings(
-    page: InterpretedPage, classified: ClassifiedGlyphs, structure: Any, use: StructureUse | None = None
+    page: InterpretedPage,
+    classified: ClassifiedGlyphs,
+    structure: PageStructure | None,
+    use: StructureUse | None = None,
 ) -> list[Diagnostic]:
     """Findings of a tagged document's page: depth cap, tree that misses the page, untrusted share.
 
     `use` is `structure_use(structure, classified.visible)` when the caller has it already.
     """
-    if structure is None or not getattr(structure, "has_tree", False):
+    if structure is None or not structure.has_tree:
         return []
     n = page.page_number
     out: list[Diagnostic] = []
-    if getattr(structure, "depth_capped", False):
+    if structure.depth_capped:
         out.append(
             Diagnostic(
                 DiagnosticKind.STRUCTURE_DEPTH_CAP,
@@ -89,7 +98,7 @@ def structure_findings(
     if not use.total:
         return out
     untagged = use.untagged
-    claims_tags = bool(structure.mcid_order) or getattr(structure, "page_has_struct_parents", False)
+    claims_tags = bool(structure.mcid_order) or structure.page_has_struct_parents
     if not use.usable:
         if not claims_tags:
             return out  # an untagged page of a tagged document: nothing was promised
@@ -116,6 +125,24 @@ def structure_findings(
             )
         )
     return out
+
+
+def threshold_findings(
+    page: InterpretedPage,
+    classified: ClassifiedGlyphs,
+    structure: PageStructure | None,
+    use: StructureUse,
+    params: Parameters,
+) -> list[Diagnostic]:
+    """The findings that depend on the thresholds (groups 3 and 4 of the module docstring)."""
+    from glyphscope.core.triage.page_checks import hidden_text_findings, painted_space_findings
+
+    return [
+        *pass_findings(page, classified),
+        *structure_findings(page, classified, structure, use),
+        *painted_space_findings(page, classified, params),
+        *hidden_text_findings(page, classified),
+    ]
 
 
 def page_findings(

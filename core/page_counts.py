@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.font_stats import PageFontStats
+from glyphscope.core.glyph_table import as_table
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.passes import ClassifiedGlyphs
 
@@ -23,7 +24,7 @@ class PageCounts:
     fonts_used: frozenset[str]  # font ids that painted glyphs
     fonts_lost: frozenset[str]  # ... of which painted unresolved or fallback glyphs
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, int | list[str]]:
         return {
             "glyphs": self.glyphs,
             "visible": self.visible,
@@ -37,28 +38,18 @@ class PageCounts:
         }
 
 
-def count_page(page: InterpretedPage, classified: ClassifiedGlyphs) -> PageCounts:
-    from_forms = unresolved = fallback = 0
-    used: set[str] = set()
-    lost: set[str] = set()
-    for g in page.glyphs:
-        used.add(g.font_id)
-        if g.form_path:
-            from_forms += 1
-        if g.decode_source is DecodeSource.UNRESOLVED:
-            unresolved += 1
-            lost.add(g.font_id)
-        elif g.decode_source is DecodeSource.FALLBACK:
-            fallback += 1
-            lost.add(g.font_id)
+def count_page(page: InterpretedPage, classified: ClassifiedGlyphs, fonts: PageFontStats) -> PageCounts:
+    """The page's counts; `fonts` is the page product's per-font statistics (`font_statistics(page)`)."""
+    from_forms = sum(len(painted) for _, run, painted in as_table(page.glyphs).run_ranges() if run.form_path)
+    per_font = fonts.by_font_id.values()
     return PageCounts(
         glyphs=len(page.glyphs),
         visible=len(classified.visible),
         culled=len(classified.culls),
         duplicates=len(classified.duplicates),
         from_forms=from_forms,
-        unresolved=unresolved,
-        fallback=fallback,
-        fonts_used=frozenset(used),
-        fonts_lost=frozenset(lost),
+        unresolved=sum(len(f.unresolved) for f in per_font),
+        fallback=sum(len(f.fallback) for f in per_font),
+        fonts_used=fonts.fonts_used,
+        fonts_lost=fonts.fonts_lost,
     )

@@ -1,40 +1,36 @@
-"""Page findings that need the whole glyph list (per font, per form, per page)."""
+"""Page findings that need the whole glyph list (per font, per form, per page).
+
+They depend on the interpretation only, not on thresholds: the page product
+(core/analysis.py) makes them once and keeps them across re-assembly.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
-
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.font_stats import PageFontStats
 from glyphscope.core.glyph_table import GlyphRun, as_table
-from glyphscope.core.page import FormUse, PageFont
+from glyphscope.core.page import InterpretedPage
 
 INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke: OCR layers, hidden text
+UNRESOLVED_ERROR_SHARE = 0.2  # above this share of a font's glyphs, unresolved text is an error
 
 
 def _glyph_word(n: int) -> str:
     return "glyph" if n == 1 else "glyphs"
 
 
-def page_diagnostics(
-    page_number: int,
-    glyphs: Sequence[Glyph],
-    fonts: tuple[PageFont, ...],
-    forms: tuple[FormUse, ...],
-) -> list[Diagnostic]:
+def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnostic]:
+    """Findings about the page's fonts, forms and glyphs; `fonts` is `font_statistics(page)`."""
+    page_number, glyphs = page.page_number, page.glyphs
     out: list[Diagnostic] = []
-    # One pass over the glyph runs (one text-showing operator each) for every finding below:
-    # the facts they test are the same for every glyph of a run.
+    # One pass over the glyph runs (one text-showing operator each) for the page-wide findings
+    # below: the facts they test are the same for every glyph of a run.
     table = as_table(glyphs)
-    source = table.source
-    by_font: dict[str, list[int]] = defaultdict(list)
     from_forms_list: list[int] = []
     invisible_list: list[int] = []
     tf_one_glyphs: list[int] = []
     tf_one_runs: list[tuple[GlyphRun, int]] = []  # (state, token index)
     for r, run, painted in table.run_ranges():
-        by_font[run.font_id].extend(painted)
         if run.form_path:
             from_forms_list.extend(painted)
         if run.render_mode in INVISIBLE_RENDER_MODES:
@@ -44,13 +40,14 @@ def page_diagnostics(
             tf_one_runs.append((run, table.run_token[r]))
 
     seen_fonts: set[str] = set()
-    for pf in fonts:
+    for entry in fonts.entries:
+        pf = entry.page_font
         info = pf.info
         if info.font_id in seen_fonts:
             continue
         seen_fonts.add(info.font_id)
-        used = by_font.get(info.font_id, [])
-        indices = tuple(used)
+        font = entry.font
+        used = font.glyphs
         label = f"{pf.font_key} ({info.base_font or info.subtype})"
         for problem in info.problems:
             severity = Severity.INFO
@@ -66,15 +63,14 @@ def page_diagnostics(
                     page=page_number,
                     font_key=pf.font_key,
                     form_path=pf.form_path,
-                    glyphs=indices,
+                    glyphs=used,
                 )
             )
-        unresolved = tuple(i for i in used if source[i] is DecodeSource.UNRESOLVED)
-        fallback = tuple(i for i in used if source[i] is DecodeSource.FALLBACK)
+        unresolved, fallback = font.unresolved, font.fallback
         for kind, severity, indices, message in (
             (
                 DiagnosticKind.UNRESOLVED_GLYPHS,
-                Severity.ERROR if len(unresolved) > 0.2 * len(used) else Severity.WARNING,
+                Severity.ERROR if len(unresolved) > UNRESOLVED_ERROR_SHARE * len(used) else Severity.WARNING,
                 unresolved,
                 f"{len(unresolved)} of {len(used)} {_glyph_word(len(used))} have no Unicode (no usable "
                 "ToUnicode or encoding); they become spaces in the text",
@@ -101,7 +97,7 @@ def page_diagnostics(
                     )
                 )
 
-    for use in forms:
+    for use in page.forms:
         if use.glyphs_outside_bbox:
             path = " → ".join(use.form_path)
             outside = tuple(

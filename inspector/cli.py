@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -200,22 +199,20 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
+    from glyphscope.core.font_stats import font_statistics
     from glyphscope.core.serialize import font_info_to_json
 
     doc = _open(args)
     n = _page(doc, args.page)
-    page = doc.interpret(n)
-    by_font: dict[str, Counter[str]] = {}
-    for g in page.glyphs:
-        by_font.setdefault(g.font_id, Counter())[g.decode_source.value] += 1
     fonts = []
-    for pf in page.fonts:
-        counts = by_font.get(pf.info.font_id, Counter())
+    # The page product's per-font statistics, without the passes and structure it would also make.
+    for entry in font_statistics(doc.interpret(n)).entries:
+        pf, font = entry.page_font, entry.font  # counted per font object, whichever key selected it
         row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
         row.update(font_info_to_json(pf.info))
-        row["glyphs"] = sum(counts.values())
-        row["decode_sources"] = dict(sorted(counts.items()))
-        row["unresolved"] = counts.get("unresolved", 0)
+        row["glyphs"] = font.count
+        row["decode_sources"] = font.sources_json()
+        row["unresolved"] = len(font.unresolved)
         fonts.append(row)
     if args.json:
         _write_json(_document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts))
@@ -230,12 +227,12 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from glyphscope.core.findings import page_findings
+    from glyphscope.core.analysis import analyze_page
 
     doc = _open(args)
     pages: list[dict[str, Any]] = []
     for n in _pages(doc, args.pages):
-        findings = page_findings(doc, n)
+        findings = analyze_page(doc, n).findings  # the set the window's Diagnostics and triage list
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     document = [d.to_json() for d in doc.diagnostics]
     if args.json:

@@ -2,19 +2,21 @@
 
 One row per distinct code the font painted on the page, with how many glyphs,
 what the engine decoded (from the glyph records) and why (core.fonts.explain:
-every step of the chain with its outcome). The font is loaded afresh from its
-resource entry, so the explanation never touches the document's font cache.
+every step of the chain with its outcome). The glyphs are the ones the page
+product's per-font statistics give the font's resource entry (the Fonts
+panel's row). The font is loaded afresh from its resource entry, so the
+explanation never touches the document's font cache.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pikepdf
 
+from glyphscope.core.font_stats import FontStats
 from glyphscope.core.fonts.explain import (
     NOT_REACHED,
     ChainStep,
@@ -24,7 +26,13 @@ from glyphscope.core.fonts.explain import (
     explain_code,
 )
 from glyphscope.core.fonts.loader import load_font
-from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.resources import form_target
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.core.page import InterpretedPage
 
 HEADERS = ("Code", "Glyphs", "Glyph name", "CID", "GID", "Unicode", "Decoded by", "Width")
 
@@ -62,44 +70,35 @@ def _mark(step: ChainStep) -> str:
     return "·" if step.outcome == NOT_REACHED else "✗"
 
 
-def _resolve_resources(page_obj: Any, form_path: tuple[str, ...]) -> Any:
-    from glyphscope.core.document import inherited
-
-    resources = inherited(page_obj, "/Resources")
-    for name in form_path:
-        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-        form = xobjects.get(name) if isinstance(xobjects, pikepdf.Dictionary) else None
-        if not isinstance(form, pikepdf.Stream):
-            return None
-        own = form.get("/Resources")
-        if isinstance(own, pikepdf.Dictionary):
-            resources = own
-    return resources
-
-
-def font_object(document: Any, page_number: int, font_key: str, form_path: tuple[str, ...] = ()) -> Any:
+def font_object(
+    document: Document, page_number: int, font_key: str, form_path: tuple[str, ...] = ()
+) -> pikepdf.Dictionary | None:
     """The /Font resource entry a page (or a form on it) selects by `font_key`; None when absent."""
-    with getattr(document, "_lock", nullcontext()):
-        page_obj = document.pdf.pages[page_number - 1].obj
-        resources = _resolve_resources(page_obj, tuple(form_path))
-        fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+    with document.locked():
+        page_obj = document.page_object(page_number)
+        target = form_target(page_obj, tuple(form_path))
+        resources = target.resources if target is not None else None
+        fonts = resources.get("/Font") if resources is not None else None
         found = fonts.get(font_key) if isinstance(fonts, pikepdf.Dictionary) else None
         return found if isinstance(found, pikepdf.Dictionary) else None
 
 
-def font_code_rows(document: Any, page: Any, page_font: Any) -> tuple[list[FontCodeRow], str | None]:
-    """The code rows of one `PageFont` of an interpreted page, and a problem to show (or None)."""
+def font_code_rows(
+    document: Document, analysis: PageAnalysis, font: FontStats
+) -> tuple[list[FontCodeRow], str | None]:
+    """The code rows of one font entry of the page product (`analysis.fonts.entries[i]`: the glyphs
+    selected through that resource entry), and a problem to show (or None)."""
+    page_font = font.page_font
     key, form_path = page_font.font_key, tuple(page_font.form_path)
-    glyphs = [g for g in page.glyphs if g.font_key == key and g.form_path == form_path]
-    if not glyphs:  # the same key painted elsewhere (a form borrowing the page's resources)
-        glyphs = [g for g in page.glyphs if g.font_key == key]
-    obj = font_object(document, page.page_number, key, form_path)
+    page_glyphs = analysis.page.glyphs
+    glyphs = [page_glyphs[i] for i in font.selected.glyphs]
+    obj = font_object(document, analysis.page_number, key, form_path)
     if obj is None:
         return [], f"font {key} is not in the resources of {' › '.join(form_path) or 'the page'}"
-    with getattr(document, "_lock", nullcontext()):
-        font = load_font(obj, key)
+    with document.locked():
+        font_program = load_font(obj, key)
         codes: Counter[tuple[int, int]] = Counter((g.code, g.code_bytes) for g in glyphs)
-        first: dict[tuple[int, int], Any] = {}
+        first: dict[tuple[int, int], Glyph] = {}
         members: dict[tuple[int, int], list[int]] = {}
         for g in glyphs:
             k = (g.code, g.code_bytes)
@@ -107,7 +106,7 @@ def font_code_rows(document: Any, page: Any, page_font: Any) -> tuple[list[FontC
             members.setdefault(k, []).append(g.paint_index)
         rows = [
             FontCodeRow(
-                explain_code(font, code, nbytes),
+                explain_code(font_program, code, nbytes),
                 n,
                 tuple(members[(code, nbytes)]),
                 first[(code, nbytes)].unicode,
@@ -118,14 +117,16 @@ def font_code_rows(document: Any, page: Any, page_font: Any) -> tuple[list[FontC
     return rows, None
 
 
-def glyph_chain(document: Any, page: Any, glyph: Any) -> tuple[CodeExplanation | None, str | None]:
+def glyph_chain(
+    document: Document, page: InterpretedPage, glyph: Glyph
+) -> tuple[CodeExplanation | None, str | None]:
     """Every step of the decoding chain for one glyph's code (the Fonts › Codes explanation), or
     (None, why not). The font is loaded afresh, as for the code table."""
     obj = font_object(document, page.page_number, glyph.font_key, tuple(glyph.form_path))
     if obj is None:
         where = " › ".join(glyph.form_path) or "the page"
         return None, f"font {glyph.font_key} is not in the resources of {where}"
-    with getattr(document, "_lock", nullcontext()):
+    with document.locked():
         font = load_font(obj, glyph.font_key)
         return explain_code(font, glyph.code, glyph.code_bytes), None
 

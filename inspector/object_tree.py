@@ -12,7 +12,7 @@ its MCIDs. pikepdf objects are touched under the document's lock.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.resources import page_resources
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -29,8 +30,9 @@ MAX_FORM_DEPTH = 8  # fonts of forms inside forms, for the Fonts group
 STREAM_PREVIEW = 4000  # bytes of decoded stream data shown
 
 
-def _lock(document: Any) -> Any:
-    return getattr(document, "_lock", nullcontext())
+def _locked(document: Document | None) -> AbstractContextManager[object]:
+    """The document's lock; nothing to hold for objects read without a document."""
+    return document.locked() if document is not None else nullcontext()
 
 
 def object_ref(obj: object) -> str:
@@ -145,7 +147,7 @@ class ObjectNode:
     def children(self, document: Document | None) -> list[ObjectNode]:
         """The node's entries, built on first use."""
         if self._children is None:
-            with _lock(document):
+            with _locked(document):
                 self._children = [self._adopt(c) for c in raw_children(self.value)]
         return self._children
 
@@ -162,7 +164,7 @@ class ObjectNode:
         """The object pretty-printed (a stream with the start of its data)."""
         if self.value is None:
             return ""
-        with _lock(document):
+        with _locked(document):
             ref = object_ref(self.value)
             head = f"{ref} obj\n" if ref else ""
             text = head + pretty(self.value)
@@ -173,7 +175,7 @@ class ObjectNode:
     def summary(self, document: Document | None) -> str:
         if self.value is None:
             return ""
-        with _lock(document):
+        with _locked(document):
             return summary(self.value)
 
 
@@ -183,13 +185,6 @@ def raw_children(value: object) -> list[ObjectNode]:
     if isinstance(value, pikepdf.Array):
         return [ObjectNode(f"[{i}]", v) for i, v in enumerate(list(value)[:MAX_CHILDREN])]
     return []
-
-
-def _resources(page_obj: pikepdf.Object) -> pikepdf.Dictionary | None:
-    from glyphscope.core.document import inherited
-
-    found = inherited(page_obj, "/Resources")
-    return found if isinstance(found, pikepdf.Dictionary) else None
 
 
 def _font_label(key: str, font: pikepdf.Object | None, where: tuple[str, ...]) -> str:
@@ -250,10 +245,10 @@ def _struct_elements(document: Document, page_number: int) -> list[ObjectNode]:
 def page_object_tree(document: Document, page_number: int) -> ObjectNode:
     """The browser's root for one page (1-based). Never raises for a damaged object: it shows what it read."""
     root = ObjectNode(f"Page {page_number}", None, "group")
-    with _lock(document):
-        page_obj = document.pdf.pages[page_number - 1].obj
+    with document.locked():
+        page_obj = document.page_object(page_number)
         root.add(ObjectNode(f"Page dictionary {object_ref(page_obj)}".rstrip(), page_obj, "page"))
-        resources = _resources(page_obj)
+        resources = page_resources(page_obj)
         fonts = root.add(ObjectNode("Fonts", None, "group", group=FONTS_GROUP))
         xobjects = root.add(ObjectNode("XObjects", None, "group"))
         annotations = root.add(ObjectNode("Annotations", None, "group"))

@@ -312,30 +312,28 @@ def _findings_list(row: TriageRow, labels: _Labels) -> str:
 
 
 def _font_table(doc: Document, page_number: int) -> str:
+    from glyphscope.core.font_stats import font_statistics
     from glyphscope.core.serialize import font_info_to_json
 
-    page = doc.interpret(page_number)
-    by_font: dict[str, Counter[str]] = {}
-    for g in page.glyphs:
-        by_font.setdefault(g.font_id, Counter())[g.decode_source.value] += 1
     rows = []
     seen: set[tuple[str, tuple[str, ...]]] = set()
-    for pf in page.fonts:
+    for entry in font_statistics(doc.interpret(page_number)).entries:
+        pf, font = entry.page_font, entry.font  # counted per font object
         key = (pf.font_key, tuple(pf.form_path))
         if key in seen:
             continue
         seen.add(key)
         info = font_info_to_json(pf.info)
-        counts = by_font.get(pf.info.font_id, Counter())
-        sources = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "—"
+        counts = font.sources_json()
+        sources = ", ".join(f"{k} {v}" for k, v in counts.items()) or "—"
         problems = "; ".join(p["message"] for p in info["problems"]) or ""
         where = pf.font_key + (f" (in {' → '.join(pf.form_path)})" if pf.form_path else "")
         subtype = info["subtype"] + (f"/{info['descendant_subtype']}" if info["descendant_subtype"] else "")
         rows.append(
             f"<tr><td>{e(where)}</td><td>{e(subtype)}</td><td>{e(info['base_font'])}</td>"
             f"<td>{e(info['encoding'])}</td><td>{'yes' if info['has_tounicode'] else '<b>no</b>'}</td>"
-            f"<td>{e(info['widths_source'])}</td>{_num(sum(counts.values()), '{}')}"
-            f"{_num(counts.get('unresolved', 0), '{}')}<td>{e(sources)}</td><td>{e(problems)}</td></tr>"
+            f"<td>{e(info['widths_source'])}</td>{_num(font.count, '{}')}"
+            f"{_num(len(font.unresolved), '{}')}<td>{e(sources)}</td><td>{e(problems)}</td></tr>"
         )
     if not rows:
         return '<p class="muted">No fonts used on this page.</p>'

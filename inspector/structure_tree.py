@@ -9,7 +9,6 @@ page. A broken tree never raises: cycles, depth and size caps are problems.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -158,7 +157,7 @@ class _Builder:
 
 def page_structure_tree(document: Document, page_number: int) -> PageStructureTree:
     """The elements of the structure tree that hold content of one page (1-based)."""
-    with getattr(document, "_lock", nullcontext()):
+    with document.locked():
         pdf = document.pdf
         try:
             root = pdf.Root.get("/StructTreeRoot")
@@ -166,7 +165,7 @@ def page_structure_tree(document: Document, page_number: int) -> PageStructureTr
             return PageStructureTree(False, [], [f"cannot read /StructTreeRoot: {exc}"], {})
         if not isinstance(root, pikepdf.Dictionary):
             return PageStructureTree(False, [], [], {})
-        page_obj = pdf.pages[page_number - 1].obj
+        page_obj = document.page_object(page_number)
         builder = _Builder(page_obj.objgen)
         roots: list[StructElement] = []
         kids = root.get("/K")

@@ -60,15 +60,14 @@ def test_bounds_leave_out_a_glyph_painted_nowhere() -> None:
 
 
 def test_panel_statistics_off_the_runs(demo_pages: list[Any]) -> None:
+    from glyphscope.core.font_stats import font_statistics
     from glyphscope.inspector.gui.panels.content_stream import chain_tokens
-    from glyphscope.inspector.gui.panels.fonts import _font_statistics, font_glyphs
 
     with_forms = 0
     for page in demo_pages:
         plain = _Page(page)
         assert chain_tokens(page) == chain_tokens(plain)
-        assert font_glyphs(page) == font_glyphs(plain)
-        assert _font_statistics(page) == _font_statistics(plain)
+        assert font_statistics(page) == font_statistics(plain)
         with_forms += bool(page.forms)
     assert with_forms  # a form's glyphs are counted against the Do that painted them
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 
+from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.explain import NOT_REACHED
 from glyphscope.core.glyph import DecodeSource
@@ -39,10 +41,10 @@ def simple_pdf() -> bytes:
 
 def rows_of(data: bytes) -> tuple[Any, dict[str, Any]]:
     doc = open_document(data)
-    page = doc.interpret(1)
-    rows, problem = font_code_rows(doc, page, page.fonts[0])
+    analysis = analyze_page(doc, 1)
+    rows, problem = font_code_rows(doc, analysis, analysis.fonts.entries[0])
     assert problem is None
-    return page, {r.code: r for r in rows}
+    return analysis.page, {r.code: r for r in rows}
 
 
 def test_simple_font_rows_code_name_unicode_width() -> None:
@@ -113,9 +115,10 @@ def test_composite_font_rows_cid_and_w_width() -> None:
 
 def test_missing_font_object_is_a_message_not_a_crash() -> None:
     doc = open_document(simple_pdf())
-    page = doc.interpret(1)
-    bad = type(page.fonts[0])("/F9", (), page.fonts[0].info)
-    rows, problem = font_code_rows(doc, page, bad)
+    analysis = analyze_page(doc, 1)
+    entry = analysis.fonts.entries[0]
+    bad = replace(entry, page_font=replace(entry.page_font, font_key="/F9"))
+    rows, problem = font_code_rows(doc, analysis, bad)
     assert rows == [] and problem == "font /F9 is not in the resources of the page"
 
 

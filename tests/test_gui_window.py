@@ -355,10 +355,10 @@ def test_page_errors_show_in_the_page_area(qtbot, window, demo_pdf, monkeypatch)
 
     real = analysis.analyze_page
 
-    def failing(doc, n, params=None):
+    def failing(doc, n, params=None, **budgets):  # the window passes its glyph budget
         if n == 3:
             raise ValueError("synthetic failure on page 3")
-        return real(doc, n, params) if params is not None else real(doc, n)
+        return real(doc, n, params, **budgets) if params is not None else real(doc, n, **budgets)
 
     monkeypatch.setattr(analysis, "analyze_page", failing)
     w = window

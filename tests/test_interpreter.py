@@ -9,8 +9,10 @@ import pytest
 
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
+from glyphscope.core.font_stats import font_statistics
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.passes import classify
+from glyphscope.core.postprocess import glyph_findings
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 
 
@@ -24,7 +26,8 @@ def text_of(glyphs) -> str:
 
 
 def kinds(page) -> set[DiagnosticKind]:
-    return {d.kind for d in page.diagnostics}
+    """The kinds of the interpretation's findings: the interpreter's and the glyphs' (per font, form, page)."""
+    return {d.kind for d in (*page.diagnostics, *glyph_findings(page, font_statistics(page)))}
 
 
 def test_simple_glyph_geometry_helvetica():

@@ -14,27 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from glyphscope.core.analysis import PageAnalysis, analyze_page
-from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
-from glyphscope.core.triage.page_checks import (
-    PAINTED_SPACE_KIND,
-    SAMPLES,
-    hidden_text,
-    outside_spans,
-    painted_spaces_inside_words,
-    sample,
-)
-from glyphscope.core.triage.records import (
-    MAX_GLYPHS_PER_FINDING,
-    PageScore,
-    TriageFinding,
-    TriageRow,
-    failed_row,
-)
+from glyphscope.core.triage.records import PageScore, TriageFinding, TriageRow, failed_row
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
 from glyphscope.core.visibility import HIDDEN_CLASSES
 
@@ -76,8 +62,8 @@ class PageCollector:
         t.count_visibility(analysis.classified.visibility)
         self.font_used |= counts.fonts_used
         self.font_lost |= counts.fonts_lost
-        for pf in analysis.page.fonts:
-            info = pf.info
+        for entry in analysis.fonts.entries:
+            info = entry.page_font.info
             self.font_has_tounicode[info.font_id] = self.font_has_tounicode.get(info.font_id, False) or bool(
                 info.has_tounicode
             )
@@ -94,10 +80,6 @@ class PageCollector:
                 continue  # counted once per document from doc.diagnostics
             self._finding(d, t)
         kind_ranks = {(d.kind.value, SEVERITY_RANK.get(d.severity, 3)) for d in diags}
-        if self._painted_spaces(analysis, t):
-            kind_ranks.add((PAINTED_SPACE_KIND, SEVERITY_RANK.get(Severity.WARNING, 1)))
-        for kind, severity in self._hidden_text(analysis, t):
-            kind_ranks.add((kind, SEVERITY_RANK.get(severity, 2)))
         ordered_kinds = sorted(
             kind_ranks,
             key=lambda kv: (kv[1], kv[0]),
@@ -107,58 +89,6 @@ class PageCollector:
         page_score = score(t, self.tagged, page_problem_fonts)
         self.page_scores.append(PageScore(analysis.page_number, page_score, t.glyphs, kinds))
         self.total.add(t)
-
-    def _painted_spaces(self, analysis: PageAnalysis, tally: Tally) -> bool:
-        """A warning finding for space characters painted inside words (core/triage/page_checks.py)."""
-        visible = analysis.classified.visible
-        found = painted_spaces_inside_words(visible, self.params.word_gap)
-        if self.params.actual_text:  # a space under /ActualText is not in the text: nothing to report
-            found = outside_spans(found, analysis.page.actual_text)
-        if not found:
-            return False
-        first, gap, threshold = found[0]
-        quoted = "; ".join(f"“{sample(visible, i)}”" for i, _, _ in found[:SAMPLES])
-        message = (
-            f"{len(found)} space character(s) painted inside words: the page shows no gap "
-            f"(e.g. {gap:g} < {threshold:g} = word gap × height) but every text reads a space: {quoted}"
-        )
-        tally.count_severity(Severity.WARNING)
-        self.kinds[PAINTED_SPACE_KIND] += 1
-        if len(self.findings) < MAX_FINDINGS_KEPT:
-            indices = tuple(i for i, _, _ in found)
-            self.findings.append(
-                TriageFinding(
-                    kind=PAINTED_SPACE_KIND,
-                    severity=Severity.WARNING.value,
-                    message=message,
-                    page=analysis.page_number,
-                    count=len(found),
-                    glyphs=indices[:MAX_GLYPHS_PER_FINDING],
-                    glyphs_total=len(indices),
-                )
-            )
-        return True
-
-    def _hidden_text(self, analysis: PageAnalysis, tally: Tally) -> list[tuple[str, Severity]]:
-        """One finding per visibility class on the page (core/triage/page_checks.py hidden_text)."""
-        out = []
-        for check in hidden_text(analysis):
-            tally.count_severity(check.severity)
-            self.kinds[check.kind] += 1
-            out.append((check.kind, check.severity))
-            if len(self.findings) < MAX_FINDINGS_KEPT:
-                self.findings.append(
-                    TriageFinding(
-                        kind=check.kind,
-                        severity=check.severity.value,
-                        message=check.message,
-                        page=analysis.page_number,
-                        count=len(check.glyphs),
-                        glyphs=check.glyphs[:MAX_GLYPHS_PER_FINDING],
-                        glyphs_total=len(check.glyphs),
-                    )
-                )
-        return out
 
     def structure_usable(self) -> bool | None:
         """None for an untagged document; else whether structure order is trusted on at least

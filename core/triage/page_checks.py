@@ -1,4 +1,8 @@
-"""Page checks that only triage and its report make: problems the text shows but no engine finding names.
+"""Page checks: problems the text shows although no single glyph or operator is wrong.
+
+Findings of the page product (`PageAnalysis.findings`, core/analysis.py) like
+any other: the window's Diagnostics, `glyphscope diagnostics` and triage list
+them. They live beside triage, whose score they were first written for.
 
 A space character painted inside a word: the PDF paints "inv", a space glyph
 and "oice", then kerns back, so the page shows "invoice" while every text
@@ -13,20 +17,27 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from glyphscope.core.diagnostics import Severity
+from glyphscope.core.actual_text import ActualTextSpan
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphTable, GlyphView
+from glyphscope.core.page import InterpretedPage
+from glyphscope.core.params import Parameters
+from glyphscope.core.passes import ClassifiedGlyphs
+from glyphscope.core.visibility import HiddenRecord, explain
 
-PAINTED_SPACE_KIND = "painted_space_in_word"
 SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u202f")
 CONTEXT_LETTERS = 8  # letters quoted either side of a painted space
 SAMPLES = 3
 
 
+def _letters(text: str) -> bool:
+    return len(text) >= 1 and all(ch.isalnum() for ch in text)
+
+
 def _letter(g: Glyph) -> bool:
-    return len(g.unicode) >= 1 and all(ch.isalnum() for ch in g.unicode)
+    return _letters(g.unicode)
 
 
 def _gap_along(a: Glyph, b: Glyph) -> tuple[float, float]:
@@ -36,16 +47,31 @@ def _gap_along(a: Glyph, b: Glyph) -> tuple[float, float]:
     return dx * ux + dy * uy, -dx * uy + dy * ux
 
 
+def _texts(glyphs: Sequence[Glyph]) -> Sequence[str]:
+    """Each glyph's text, off the table's column when the glyphs are a table or a view of one."""
+    if isinstance(glyphs, GlyphView):
+        column = glyphs.table.unicode
+        return [column[i] for i in glyphs.indices]
+    if isinstance(glyphs, GlyphTable):
+        return glyphs.unicode
+    return [g.unicode for g in glyphs]
+
+
 def painted_spaces_inside_words(visible: Sequence[Glyph], word_gap: float) -> list[tuple[int, float, float]]:
     """(paint index of the space, gap between the letters either side, the threshold) for every painted
     space between two letters on one line whose letters are closer than `word_gap` × their height."""
     found: list[tuple[int, float, float]] = []
+    texts = _texts(visible)
     for i in range(1, len(visible) - 1):
-        s = visible[i]
-        if not s.unicode or any(ch not in SPACES for ch in s.unicode):
-            continue
-        a, b = visible[i - 1], visible[i + 1]
-        if not (_letter(a) and _letter(b)) or a.form_path != b.form_path:
+        text = texts[i]
+        if (
+            not text
+            or any(ch not in SPACES for ch in text)
+            or not (_letters(texts[i - 1]) and _letters(texts[i + 1]))
+        ):
+            continue  # decided on the text column: glyph records are made for candidates only
+        s, a, b = visible[i], visible[i - 1], visible[i + 1]
+        if a.form_path != b.form_path:
             continue
         em = max(a.height, b.height) or abs(a.font_size) or 1.0
         along, across = _gap_along(a, b)
@@ -56,7 +82,7 @@ def painted_spaces_inside_words(visible: Sequence[Glyph], word_gap: float) -> li
 
 
 def outside_spans(
-    found: list[tuple[int, float, float]], spans: Sequence[Any]
+    found: list[tuple[int, float, float]], spans: Sequence[ActualTextSpan]
 ) -> list[tuple[int, float, float]]:
     """The painted spaces not inside an /ActualText span: the span's text replaces them in every mode."""
     if not spans or not found:
@@ -89,53 +115,73 @@ def sample(visible: Sequence[Glyph], paint_index: int) -> str:
     return "".join(reversed(left)) + " " + "".join(right)
 
 
+def painted_space_findings(
+    page: InterpretedPage, classified: ClassifiedGlyphs, params: Parameters
+) -> list[Diagnostic]:
+    """One warning for the space characters painted inside words, with the first one's numbers."""
+    visible = classified.visible
+    found = painted_spaces_inside_words(visible, params.word_gap)
+    if params.actual_text:  # a space under /ActualText is not in the text: nothing to report
+        found = outside_spans(found, page.actual_text)
+    if not found:
+        return []
+    _, gap, threshold = found[0]
+    quoted = "; ".join(f"“{sample(visible, i)}”" for i, _, _ in found[:SAMPLES])
+    return [
+        Diagnostic(
+            DiagnosticKind.PAINTED_SPACE_IN_WORD,
+            Severity.WARNING,
+            f"{len(found)} space character(s) painted inside words: the page shows no gap "
+            f"(e.g. {gap:g} < {threshold:g} = word gap × height) but every text reads a space: {quoted}",
+            page=page.page_number,
+            glyphs=tuple(i for i, _, _ in found),
+            count=len(found),
+            measured=gap,
+            threshold=threshold,
+        )
+    ]
+
+
 HIDDEN_TEXT_KINDS = {
-    "invisible_mode": "hidden_text_invisible_mode",
-    "clipped": "hidden_text_clipped",
-    "transparent": "hidden_text_transparent",
-    "same_as_background": "hidden_text_same_as_background",
-    "covered": "hidden_text_covered",
+    "invisible_mode": DiagnosticKind.HIDDEN_TEXT_INVISIBLE_MODE,
+    "clipped": DiagnosticKind.HIDDEN_TEXT_CLIPPED,
+    "transparent": DiagnosticKind.HIDDEN_TEXT_TRANSPARENT,
+    "same_as_background": DiagnosticKind.HIDDEN_TEXT_SAME_AS_BACKGROUND,
+    "covered": DiagnosticKind.HIDDEN_TEXT_COVERED,
 }
-"""Triage finding kind per visibility class (issue 12)."""
+"""The finding kind of each visibility class (core/visibility.py)."""
 
 _HIDDEN_SEVERITY = {"invisible_mode": Severity.INFO}  # an OCR layer is there on purpose; others warn
+HIDDEN_TEXT_QUOTED = 40  # glyphs of a class quoted in its finding
 
 
-@dataclass(frozen=True, slots=True)
-class HiddenTextCheck:
-    kind: str
-    severity: Severity
-    message: str
-    glyphs: tuple[int, ...]
-
-
-def hidden_text(analysis: Any) -> list[HiddenTextCheck]:
+def hidden_text_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[Diagnostic]:
     """Text a reader cannot see, one finding per visibility class on the page: how many glyphs,
     what they read, and why (the first glyph's decision in words)."""
-    from glyphscope.core.visibility import explain
-
-    vis = analysis.classified.visibility
+    vis = classified.visibility
     if vis is None or not vis.records:
         return []
-    glyphs = analysis.page.glyphs
-    by_class: dict[str, list[Any]] = {}
+    glyphs = page.glyphs
+    by_class: dict[str, list[HiddenRecord]] = {}
     for r in vis.records:
         by_class.setdefault(r.kind, []).append(r)
     out = []
     for cls, records in by_class.items():
-        text = "".join(glyphs[r.paint_index].unicode for r in records[:40]).strip()
+        text = "".join(glyphs[r.paint_index].unicode for r in records[:HIDDEN_TEXT_QUOTED]).strip()
         fate = (
             "dropped from text"
             if records[0].verdict == "dropped"
             else "in every text, though a reader cannot see it"
         )
-        message = f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}"
+        indices = tuple(r.paint_index for r in records)
         out.append(
-            HiddenTextCheck(
+            Diagnostic(
                 HIDDEN_TEXT_KINDS[cls],
                 _HIDDEN_SEVERITY.get(cls, Severity.WARNING),
-                message,
-                tuple(r.paint_index for r in records),
+                f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}",
+                page=page.page_number,
+                glyphs=indices,
+                count=len(indices),
             )
         )
     return out

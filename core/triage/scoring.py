@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from glyphscope.core.diagnostics import Severity
 from glyphscope.core.page_counts import PageCounts
+from glyphscope.core.visibility import Visibility
 
 FAILED_SCORE = 1000.0  # above any real score: unreadable files sort first
 
@@ -111,7 +111,7 @@ class Tally:
             fallback=counts.fallback,
         )
 
-    def count_visibility(self, visibility: Any) -> None:
+    def count_visibility(self, visibility: Visibility | None) -> None:
         """The page's hidden glyphs per class (core.visibility.Visibility; None: nothing known)."""
         if visibility is None:
             return

@@ -9,19 +9,26 @@ GUI thread.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QImage
 
+from glyphscope.core.limits import Limits
 from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.jobs import Cancelled, CancelToken, JobFunction, Partial, Progress
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.core.page import PageBoxes
+    from glyphscope.core.params import Parameters
+    from glyphscope.inspector.gui.rendering import PageRenderer
 
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
 PAGE_CACHE_SIZE = 24
@@ -114,7 +121,7 @@ class Worker(QRunnable):
             self.signals.blockSignals(True)
 
 
-def _released(*_: Any, **__: Any) -> Any:
+def _released(*_: Any, **__: Any) -> NoReturn:
     raise RuntimeError("this worker has finished and let go of its job")
 
 
@@ -167,7 +174,7 @@ class WorkerPool(QObject):
 # Pages
 
 
-def engine_boxes(document: Any, page_number: int) -> Any:
+def engine_boxes(document: Document, page_number: int) -> PageBoxes:
     """The page's boxes as the engine read them; US Letter when even that fails."""
     from glyphscope.core.document import DEFAULT_MEDIA_BOX
     from glyphscope.core.page import PageBoxes
@@ -179,10 +186,10 @@ def engine_boxes(document: Any, page_number: int) -> Any:
 
 
 def load_page_job(
-    document: Any,
-    renderer: Any,
+    document: Document,
+    renderer: PageRenderer,
     page_number: int,
-    params: Any,
+    params: Parameters,
     mode: str,
     scale: float,
     prebuild: tuple[str, ...] = (),
@@ -236,6 +243,7 @@ def load_page_job(
     notes: list[str] = []
     try:
         analysis, budget_note = budgeted_analysis(document, page_number, params)
+        prepare_findings(analysis)
         bundle.analysis = analysis
         bundle.boxes = frame_boxes(analysis.page.boxes)
         notes.extend(analysis.page.errors)
@@ -303,36 +311,41 @@ def complete_page_job(
     return bundle
 
 
-def budgeted_analysis(document: Any, page_number: int, params: Any) -> tuple[Any, str | None]:
-    """The page product, limited to the first WINDOW_GLYPH_BUDGET glyphs (paint order) when the
-    page has more, with the sentence the page shows then; (analysis, None) otherwise.
+def prepare_findings(analysis: PageAnalysis) -> None:
+    """Make the page's findings in the worker, so the Diagnostics panel only lists them on the GUI
+    thread. A finding that fails to be made must not cost the page its glyphs: the panel asks
+    again and shows that failure in its place."""
+    try:
+        _ = analysis.findings
+    except Exception:  # noqa: BLE001 -- reported by the Diagnostics panel, which reads them again
+        return
 
-    The cut is made before classification: passes, texts, decisions and overlays all see
-    the same first glyphs, and the window's memory stays bounded by the budget.
+
+def budgeted_analysis(
+    document: Document, page_number: int, params: Parameters
+) -> tuple[PageAnalysis, str | None]:
+    """The page product under the window's glyph budget (WINDOW_GLYPH_BUDGET, a `Limits` budget
+    of `analyze_page`), with the sentence the page shows when the page painted more; (analysis,
+    None) otherwise.
+
+    The product then covers the first glyphs in paint order: passes, texts, decisions, findings
+    and overlays all see the same ones, and the window's memory stays bounded by the budget.
     """
-    from glyphscope.core.analysis import LazyTexts, PageAnalysis, analyze_page
-    from glyphscope.core.passes import classify
+    from glyphscope.core.analysis import analyze_page
 
-    page = document.interpret(page_number)
-    total = len(page.glyphs)
-    if total <= WINDOW_GLYPH_BUDGET:
-        return analyze_page(document, page_number, params), None
-    limited = dataclasses.replace(page, glyphs=page.glyphs[:WINDOW_GLYPH_BUDGET])
-    structure = document.structure(page_number)
-    classified = classify(limited, params)
-    analysis = PageAnalysis(
-        limited, classified, structure, LazyTexts(limited, classified, structure, params), params
-    )
+    analysis = analyze_page(document, page_number, params, limits=Limits(page_glyphs=WINDOW_GLYPH_BUDGET))
+    if not analysis.truncated:
+        return analysis, None
     note = (
-        f"page {page_number} has {total:,} glyphs, over the window's budget of {WINDOW_GLYPH_BUDGET:,}: "
-        f"overlays, text and decisions show the first {WINDOW_GLYPH_BUDGET:,} in paint order "
-        "(glyphscope text / glyphs read the whole page)"
+        f"page {page_number} has {analysis.glyphs_painted:,} glyphs, over the window's budget of "
+        f"{WINDOW_GLYPH_BUDGET:,}: overlays, text and decisions show the first {WINDOW_GLYPH_BUDGET:,} "
+        "in paint order (glyphscope text / glyphs read the whole page)"
     )
     return analysis, note
 
 
 def reassemble_bundle(
-    bundle: PageBundle, params: Any, mode: str, prebuild: tuple[str, ...] = (), *, token: CancelToken
+    bundle: PageBundle, params: Parameters, mode: str, prebuild: tuple[str, ...] = (), *, token: CancelToken
 ) -> PageBundle:
     """The same page under other thresholds: passes and assembly re-run, no re-interpretation,
     no re-rendering (live tuning). Fast pages run this on the GUI thread, big ones in a worker."""
@@ -366,7 +379,7 @@ def reassemble_bundle(
 
 
 def render_job(
-    renderer: Any, page_number: int, boxes: Any, scale: float, *, token: CancelToken
+    renderer: PageRenderer, page_number: int, boxes: PageBoxes, scale: float, *, token: CancelToken
 ) -> tuple[int, float, QImage | None]:
     """A sharper image of a page on screen; None when the renderer fails (the page keeps its image)."""
     token.check()
@@ -438,9 +451,9 @@ class PageLoader(QObject):
         super().__init__(parent)
         self.pool = pool
         self.cache = PageCache()
-        self.document: Any = None
-        self.renderer: Any = None
-        self.params: Any = None
+        self.document: Document | None = None
+        self.renderer: PageRenderer | None = None
+        self.params: Parameters | None = None
         self.mode = "plain"
         self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
         self.generation = 0
@@ -451,13 +464,13 @@ class PageLoader(QObject):
 
         render_service().prestart()  # the renderer process starts while the window opens
 
-    def set_document(self, document: Any, renderer: Any, params: Any) -> None:
+    def set_document(self, document: Document, renderer: PageRenderer, params: Parameters) -> None:
         self.invalidate()
         self.document = document
         self.renderer = renderer
         self.params = params
 
-    def set_params(self, params: Any) -> None:
+    def set_params(self, params: Parameters) -> None:
         if params == self.params:
             return
         self.params = params

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon
@@ -34,13 +34,20 @@ from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
 from glyphscope.inspector.session import Session
 
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+    from glyphscope.inspector.engine import PageFacts
+
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 SEVERITY_COLOURS = {Severity.ERROR: "#c62828", Severity.WARNING: "#b25e00", Severity.INFO: "#1565c0"}
 ROLE = Qt.ItemDataRole.UserRole
 
 
-def page_diagnostics(analysis: Any) -> list[Diagnostic]:
-    """The page product's findings (`PageAnalysis.findings`, under its own thresholds), worst first."""
+def page_diagnostics(analysis: PageAnalysis) -> list[Diagnostic]:
+    """The page product's findings (`PageAnalysis.findings`, under its own thresholds: the same set
+    `glyphscope diagnostics` and triage list), worst first."""
     return sorted(analysis.findings, key=lambda d: SEVERITY_ORDER.get(d.severity, 9))
 
 
@@ -53,7 +60,7 @@ class PageSummary:
 
 
 def document_findings_job(
-    document: Any, params: Any, *, token: CancelToken
+    document: Document, params: Parameters, *, token: CancelToken
 ) -> Generator[Progress | Partial, None, list[PageSummary]]:
     """Findings by severity for every page; one PageSummary per page as a Partial, as it is done."""
     from glyphscope.core.analysis import analyze_page
@@ -88,7 +95,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.findings: list[Diagnostic] = []
         self.summaries: dict[int, PageSummary] = {}
         self.worker: Worker | None = None
-        self._summary_params: Any = None
+        self._summary_params: Parameters | None = None
         self.icons = {
             Severity.ERROR: self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
             Severity.WARNING: self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
@@ -167,7 +174,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.reset_summary()
 
     # -- page findings ------------------------------------------------------------------------
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: PageFacts | None) -> None:
         self.tree.blockSignals(True)
         self.tree.clear()
         self.tree.blockSignals(False)
@@ -378,7 +385,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
             self.cancel_button.setEnabled(False)
             self.summary_finished.emit()
 
-    def _on_params(self, params: Any) -> None:
+    def _on_params(self, params: Parameters) -> None:
         if self.summaries and self._summary_params is not None and params != self._summary_params:
             self.doc_label.setText(
                 "The thresholds changed since this scan: culled/duplicate counts may differ. Scan again to update."

@@ -7,11 +7,10 @@ single font selects its row.
 from __future__ import annotations
 
 import html
-from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, Qt
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt
+from PySide6.QtGui import QAction, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -24,13 +23,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.font_stats import FontStats, PageFontStats
 from glyphscope.core.glyph import DecodeSource
-from glyphscope.core.glyph_table import GlyphTable
+from glyphscope.core.page import PageFont
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
-from glyphscope.inspector.gui.panels.glyph_table import PageCache
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.session import Session
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.inspector.engine import PageFacts
 
 SOURCE_SHORT = {
     DecodeSource.TOUNICODE: "ToUnicode",
@@ -68,70 +71,38 @@ HEADERS = (  # what triage needs first, then the font's identity
 )
 
 
-def font_glyphs(page: Any) -> list[list[int]]:
-    """Paint indices per entry of `page.fonts`: same key and form path, else the same key elsewhere."""
-    rows: list[list[int]] = [[] for _ in page.fonts]
-    exact = {(f.font_key, tuple(f.form_path)): r for r, f in enumerate(page.fonts)}
-    by_key: dict[str, int] = {}
-    for r, f in enumerate(page.fonts):
-        by_key.setdefault(f.font_key, r)
-    glyphs = page.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-        for _, run, painted in glyphs.run_ranges():
-            r = exact.get((run.font_key, run.form_path))
-            if r is None:
-                r = by_key.get(run.font_key)
-            if r is not None:
-                rows[r].extend(painted)
-        return rows
-    for g in glyphs:
-        r = exact.get((g.font_key, g.form_path))
-        if r is None:
-            r = by_key.get(g.font_key)
-        if r is not None:
-            rows[r].append(g.paint_index)
-    return rows
-
-
-def _font_statistics(page: Any) -> tuple[list[list[int]], list[Counter[DecodeSource]]]:
-    """Glyphs per font row and their decode sources (kept per page: a revisit recomputes nothing)."""
-    glyphs_of = font_glyphs(page)
-    glyphs = page.glyphs
-    source = glyphs.source if isinstance(glyphs, GlyphTable) else [g.decode_source for g in glyphs]
-    return glyphs_of, [Counter(map(source.__getitem__, idx)) for idx in glyphs_of]
-
-
 class FontTableModel(RowsModel):
-    """Rows are the page's PageFont records (not copied); glyph statistics computed once per page."""
+    """Rows are the page product's per-font statistics (`PageAnalysis.fonts.entries`, not copied):
+    one per resource entry, with the glyphs selected through it."""
 
     HEADERS = HEADERS
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.fonts: tuple[Any, ...] = ()
-        self.glyphs_of: list[list[int]] = []
-        self.sources: list[Counter[DecodeSource]] = []
-        self._cache = PageCache()
+        self.entries: tuple[FontStats, ...] = ()
 
-    def set_page(self, page: Any) -> None:
+    def set_fonts(self, stats: PageFontStats | None) -> None:
         self.beginResetModel()
-        if page is None:
-            self.fonts, self.glyphs_of, self.sources = (), [], []
-        else:
-            self.fonts = tuple(page.fonts)
-            self.glyphs_of, self.sources = self._cache.get(page, "fonts", lambda: _font_statistics(page))
+        self.entries = stats.entries if stats is not None else ()
         self.endResetModel()
 
+    @property
+    def fonts(self) -> tuple[PageFont, ...]:
+        return tuple(e.page_font for e in self.entries)
+
+    def glyphs_of(self, row: int) -> tuple[int, ...]:
+        return self.entries[row].selected.glyphs
+
     def row_count(self) -> int:
-        return len(self.fonts)
+        return len(self.entries)
 
     def unresolved(self, row: int) -> int:
-        return self.sources[row].get(DecodeSource.UNRESOLVED, 0)
+        return len(self.entries[row].selected.unresolved)
 
     def cell(self, row: int, column: int) -> str:
-        f = self.fonts[row]
+        f = self.entries[row].page_font
         info = f.info
-        sources = self.sources[row]
+        sources = self.entries[row].selected.sources
         name = HEADERS[column]
         if name == "Key":
             return f.font_key
@@ -150,9 +121,10 @@ class FontTableModel(RowsModel):
         if name == "Embedded":
             return "yes" if info.embedded else "no"
         if name == "Glyphs":
-            return str(len(self.glyphs_of[row]))
-        if name == "Decoded by":
-            return ", ".join(f"{SOURCE_SHORT.get(s, s.value)} {n}" for s, n in sources.most_common())
+            return str(self.entries[row].selected.count)
+        if name == "Decoded by":  # most first; equal counts in the order the page first used them
+            most = sorted(sources.items(), key=lambda kv: kv[1], reverse=True)
+            return ", ".join(f"{SOURCE_SHORT.get(s, s.value)} {n}" for s, n in most)
         if name == "Unresolved":
             n = self.unresolved(row)
             return str(n) if n else ""
@@ -160,22 +132,23 @@ class FontTableModel(RowsModel):
             return "; ".join(p.message for p in info.problems)
         return ""
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
+    def cell_data(self, row: int, column: int, role: int) -> str | QColor | None:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             text = self.cell(row, column)
             if role == Qt.ItemDataRole.ToolTipRole:
-                info = self.fonts[row].info
+                info = self.entries[row].page_font.info
                 return f"{text}\n\nobject {info.font_id}" if HEADERS[column] != "Problems" else text or None
             return text
         if role == Qt.ItemDataRole.ForegroundRole:
             name = HEADERS[column]
             if name == "Unresolved" and self.unresolved(row):
                 return QColor("#c62828")
-            if name == "Problems" and self.fonts[row].info.problems:
+            info = self.entries[row].page_font.info
+            if name == "Problems" and info.problems:
                 return QColor("#b25e00")
-            if name == "Decoded by" and self.sources[row].get(DecodeSource.FALLBACK):
+            if name == "Decoded by" and self.entries[row].selected.fallback:
                 return QColor("#b25e00")
-            if name == "ToUnicode" and not self.fonts[row].info.has_tounicode:
+            if name == "ToUnicode" and not info.has_tounicode:
                 return QColor("#757575")
         return None
 
@@ -185,7 +158,7 @@ class CodeTableModel(RowsModel):
 
     HEADERS = CODE_HEADERS
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows: list[FontCodeRow] = []
         self._cells: list[tuple[str, ...]] = []
@@ -199,7 +172,7 @@ class CodeTableModel(RowsModel):
     def row_count(self) -> int:
         return len(self.rows)
 
-    def cell_data(self, r: int, column: int, role: int) -> Any:
+    def cell_data(self, r: int, column: int, role: int) -> str | QColor | None:
         row = self.rows[r]
         if role == Qt.ItemDataRole.DisplayRole:
             return self._cells[r][column]
@@ -303,27 +276,27 @@ class FontsPanel(QWidget):
         # The codes table is sized while its tab may be hidden (no real width yet): fit it again
         # whenever its viewport gets a size, so it never scrolls sideways.
         self.codes.viewport().installEventFilter(self)
-        self._codes_font: Any = None  # the PageFont whose codes are listed
-        self._page: Any = None
+        self._codes_font: FontStats | None = None  # the font entry whose codes are listed
+        self._analysis: PageAnalysis | None = None
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 -- Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 -- Qt's name
         if event.type() == QEvent.Type.Resize and watched is self.codes.viewport():
             _size_columns(self.codes)
         return False
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
         super().resizeEvent(event)
         for view in (self.table, self.codes):  # column widths never change the panel's size: no loop
             _size_columns(view)
 
-    def set_facts(self, facts: Any) -> None:
+    def set_facts(self, facts: PageFacts | None) -> None:
         self._updating = True
         try:
-            self._page = facts.page if facts is not None else None
+            self._analysis = facts.analysis if facts is not None else None
             self._show_codes(None)
-            self.model.set_page(facts.page if facts is not None else None)
+            self.model.set_fonts(self._analysis.fonts if self._analysis is not None else None)
             _size_columns(self.table)
         finally:
             self._updating = False
@@ -366,16 +339,18 @@ class FontsPanel(QWidget):
 
     def _show_codes(self, row: int | None) -> None:
         """The code table of one font row (computed when the row is selected)."""
-        page_font = self.model.fonts[row] if row is not None and 0 <= row < len(self.model.fonts) else None
-        if page_font is self._codes_font:
+        entries = self.model.entries
+        entry = entries[row] if row is not None and 0 <= row < len(entries) else None
+        if entry is self._codes_font:
             return
-        self._codes_font = page_font
+        self._codes_font = entry
         self.chain.setHtml("")
-        if page_font is None or self._page is None or self.session.document is None:
+        if entry is None or self._analysis is None or self.session.document is None:
             self.codes_model.set_rows([])
             return
+        page_font = entry.page_font
         try:
-            rows, problem = font_code_rows(self.session.document, self._page, page_font)
+            rows, problem = font_code_rows(self.session.document, self._analysis, entry)
         except Exception as exc:  # noqa: BLE001 -- a broken font object must not break the panel
             rows, problem = [], f"{type(exc).__name__}: {exc}"
         self.codes_model.set_rows(rows)
@@ -388,7 +363,7 @@ class FontsPanel(QWidget):
             summary += f"<br><span style='color:#b71c1c'>{html.escape(problem)}</span>"
         self.chain.setHtml(summary + ". Select a code to see every step of its decoding chain.")
 
-    def _on_code_selected(self, *_: Any) -> None:
+    def _on_code_selected(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.codes.selectionModel().selectedRows()})
         if not rows:
             return
@@ -426,13 +401,13 @@ class FontsPanel(QWidget):
             self.codes.scrollTo(index)
         return r
 
-    def _on_rows_selected(self, *_: Any) -> None:
+    def _on_rows_selected(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         self._show_card(rows)
         self._show_codes(rows[0] if len(rows) == 1 else None)
         if self._updating:
             return
-        glyphs = [i for r in rows for i in self.model.glyphs_of[r]]
+        glyphs = [i for r in rows for i in self.model.glyphs_of(r)]
         self.session.select(glyphs, self.source)
 
     def select_font(self, font_key: str, form_path: tuple[str, ...] = ()) -> int | None:
@@ -447,7 +422,9 @@ class FontsPanel(QWidget):
         if source == self.source:
             return
         rows = {
-            r for r, idx in enumerate(self.model.glyphs_of) if selection and not selection.isdisjoint(idx)
+            r
+            for r, entry in enumerate(self.model.entries)
+            if selection and not selection.isdisjoint(entry.selected.glyphs)
         }
         self._updating = True
         try:
@@ -475,7 +452,7 @@ class FontsPanel(QWidget):
         return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
 
     def row_glyphs(self, row: int) -> list[int]:
-        return list(self.model.glyphs_of[row])
+        return list(self.model.glyphs_of(row))
 
 
 def _select_row(view: QTableView, row: int) -> None:
