@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.font_stats import PageFontStats
-from glyphscope.core.glyph_table import GlyphRun, as_table
+from glyphscope.core.glyph_table import GlyphRun, GlyphTable, as_table
 from glyphscope.core.page import InterpretedPage
+from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
 
-INVISIBLE_RENDER_MODES = (3, 7)  # neither fill nor stroke: OCR layers, hidden text
 UNRESOLVED_ERROR_SHARE = 0.2  # above this share of a font's glyphs, unresolved text is an error
 
 
@@ -39,6 +39,15 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
             tf_one_glyphs.extend(painted)
             tf_one_runs.append((run, table.run_token[r]))
 
+    out.extend(_font_findings(page_number, fonts))
+    out.extend(_form_findings(page, table))
+    out.extend(_run_findings(page, from_forms_list, tf_one_glyphs, tf_one_runs, invisible_list))
+    return out
+
+
+def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
+    """Each font's own problems, and its glyphs without Unicode or decoded by a guess (once per font)."""
+    out: list[Diagnostic] = []
     seen_fonts: set[str] = set()
     for entry in fonts.entries:
         pf = entry.page_font
@@ -97,6 +106,12 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
                     )
                 )
 
+    return out
+
+
+def _form_findings(page: InterpretedPage, table: GlyphTable) -> list[Diagnostic]:
+    """Forms whose glyphs fall outside their /BBox."""
+    out: list[Diagnostic] = []
     for use in page.forms:
         if use.glyphs_outside_bbox:
             path = " → ".join(use.form_path)
@@ -109,14 +124,27 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
                     Severity.WARNING,
                     f"form {path}: {use.glyphs_outside_bbox} {_glyph_word(use.glyphs_outside_bbox)} lie outside "
                     "the form's /BBox (viewers clip them; they are still extracted)",
-                    page=page_number,
+                    page=page.page_number,
                     token_index=use.token_index,
                     form_path=use.form_path,
                     glyphs=outside,
                     count=use.glyphs_outside_bbox,
                 )
             )
+    return out
 
+
+def _run_findings(
+    page: InterpretedPage,
+    from_forms_list: list[int],
+    tf_one_glyphs: list[int],
+    tf_one_runs: list[tuple[GlyphRun, int]],
+    invisible_list: list[int],
+) -> list[Diagnostic]:
+    """Page-wide facts of the glyph runs: text from forms, '1 Tf' with the size in Tm, invisible text,
+    no text at all."""
+    page_number, glyphs = page.page_number, page.glyphs
+    out: list[Diagnostic] = []
     from_forms = tuple(from_forms_list)
     if from_forms:
         share = len(from_forms) / len(glyphs)

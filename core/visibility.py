@@ -49,7 +49,6 @@ from glyphscope.core.page import (
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.render_modes import FILL_ONLY_RENDER_MODES, INVISIBLE_RENDER_MODES
 from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
-from glyphscope.core.visibility_class import HIDDEN_CLASSES as HIDDEN_CLASSES  # core/triage/collect.py
 
 COLOUR_TOLERANCE = 0.01
 """Two colours are one when every RGB channel (0–1) differs by at most this (about 2/255)."""

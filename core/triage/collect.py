@@ -22,7 +22,7 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
 from glyphscope.core.triage.records import PageScore, TriageFinding, TriageRow, failed_row
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
-from glyphscope.core.visibility import HIDDEN_CLASSES
+from glyphscope.core.visibility_class import HIDDEN_CLASSES
 
 WORST_PAGES = 5
 MAX_FINDINGS_KEPT = 1000  # per file; counts are always complete

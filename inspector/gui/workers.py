@@ -155,10 +155,6 @@ class WorkerPool(QObject):
         # Released once every slot of `finished` has run (this one may be the first of them).
         QTimer.singleShot(0, worker.release)
 
-    def cancel_all(self) -> None:
-        for worker in list(self.active):
-            worker.cancel()
-
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """The window closes: every job is cancelled and cut off from the panels, the queue dropped,
         and running jobs get `timeout_ms` to stop (one still inside a long page reports to nobody)."""
