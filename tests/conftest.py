@@ -67,3 +67,11 @@ def window(qtbot: Any) -> Any:
     for key in (Qt.Key.Key_Shift, Qt.Key.Key_Control):
         qtbot.keyRelease(w, key)
     w.close()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The random order's seed, even under -q: a failure that needs another test's leftovers can then
+    be replayed with `--randomly-seed=N`."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and config.pluginmanager.hasplugin("randomly"):
+        terminalreporter.write_line(f"tests ran in a random order: replay it with --randomly-seed={seed}")
