@@ -138,7 +138,98 @@ def _structural(rng: random.Random, data: bytes) -> bytes:
     return out.getvalue()
 
 
+_CMAP_BODIES = [
+    b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> <0041> endbfrange",
+    b"1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <FFFF> <0000> endbfrange",
+    b"1 beginbfchar <0048> <D800> endbfchar 1 beginbfchar <69> <00410042004300440045> endbfchar",
+    b"1 beginbfrange <00> <FF> [<0041> <0042> endbfrange",  # an array left open
+    b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange 1 begincidrange <00> <FF> 99999 endcidrange",
+    b"2 beginbfchar <4> <41> <0048> <zz> endbfchar",  # odd-length and non-hex strings
+    b"/CIDInit /ProcSet findresource begin usecmap /Identity-H 12 dict begin",
+    b"",
+]
+
+
+def _cmap_stream(rng: random.Random, pdf: pikepdf.Pdf) -> pikepdf.Stream:
+    body = rng.choice(_CMAP_BODIES)
+    return pdf.make_stream(b"/CIDInit /ProcSet findresource begin begincmap " + body + b" endcmap end")
+
+
+def _appearance(rng: random.Random, pdf: pikepdf.Pdf, font: pikepdf.Object) -> pikepdf.Stream:
+    content = rng.choice(
+        [
+            b"/Tx BMC BT /F1 11 Tf 2 4 Td (field value) Tj ET EMC",
+            b"BT /Missing 11 Tf (no such font) Tj ET /Self Do",
+            b"q 1 0 0 1 1e30 -1e30 cm BT /F1 0 Tf (0 size) Tj ET Q",
+            b"BT /F1 11 Tf <00480069> Tj ET (unbalanced",
+        ]
+    )
+    ap = pdf.make_stream(content)
+    ap.Type, ap.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+    ap.BBox = rng.choice([[0, 0, 100, 20], [0, 0, 0, 0], [100, 20, 0, 0], [0, 0, 1e9, 1e9]])
+    if rng.random() < 0.5:
+        ap.Matrix = rng.choice([[0, 1, -1, 0, 0, 0], [0, 0, 0, 0, 0, 0], [1, 0, 0, 1, 5, 5]])
+    ap.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font), XObject=pikepdf.Dictionary(Self=ap))
+    return ap
+
+
+def _fonts_and_fields(rng: random.Random, data: bytes) -> bytes:
+    """Fonts' /ToUnicode and /Encoding CMaps, AcroForm fields and annotation appearances, made hostile."""
+    import io
+
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[rng.randrange(len(pdf.pages))].obj
+    resources = page.get("/Resources")
+    fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+    font_list = [f for _, f in fonts.items()] if isinstance(fonts, pikepdf.Dictionary) else []
+    for font in font_list:
+        if not isinstance(font, pikepdf.Dictionary):
+            continue
+        edit = rng.randrange(4)
+        if edit == 0:
+            font.ToUnicode = _cmap_stream(rng, pdf)
+        elif edit == 1 and font.get("/Subtype") == pikepdf.Name.Type0:
+            font.Encoding = rng.choice([_cmap_stream(rng, pdf), pikepdf.Name("/Nonexistent-H"), 7])
+        elif edit == 2:
+            font.Encoding = pikepdf.Dictionary(
+                Differences=rng.choice([[1, pikepdf.Name.A, -5, pikepdf.Name("/uniD800")], [10**12], ["x"]])
+            )
+        else:
+            font.ToUnicode = rng.choice([pikepdf.Name.Identity, 12, pdf.make_stream(b"\xff" * 64)])
+    font = font_list[0] if font_list else helvetica(pdf)
+    widget = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=rng.choice([pikepdf.Name.Widget, pikepdf.Name.FreeText, pikepdf.Name.Stamp]),
+            Rect=rng.choice([[50, 50, 250, 80], [0, 0, 0, 0], [1e30, 1e30, -1e30, -1e30]]),
+            F=rng.choice([0, 2, 4, 32]),
+            T=pikepdf.String(rng.choice(["name", "\u0000\x1b[31m", ""])),
+            FT=pikepdf.Name.Tx,
+            V=pikepdf.String(rng.choice(["value", "x" * 10_000])),
+            P=page,
+        )
+    )
+    appearance = _appearance(rng, pdf, font)
+    if rng.random() < 0.5:
+        widget.AP = pikepdf.Dictionary(N=appearance)
+    else:  # a dictionary of states, /AS naming one that may not be there
+        widget.AP = pikepdf.Dictionary(N=pikepdf.Dictionary(On=appearance, Off=pdf.make_stream(b"")))
+        widget.AS = rng.choice([pikepdf.Name.On, pikepdf.Name.Missing, 3])
+    if rng.random() < 0.3:
+        widget.Parent = widget  # a /Parent loop on the field's name chain
+    page.Annots = pikepdf.Array([widget, rng.choice([widget, 5, pikepdf.Name.X])])
+    pdf.Root.AcroForm = pikepdf.Dictionary(
+        Fields=pikepdf.Array([widget]),
+        NeedAppearances=rng.choice([True, False, 1]),
+        DA=pikepdf.String("/F1 0 Tf"),
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
 MUTATIONS: list[Callable[[random.Random, bytes], bytes]] = [
+    _fonts_and_fields,
     _flip,
     _cut,
     _duplicate,
@@ -156,6 +247,7 @@ def _commands(rng: random.Random, path: str, demo: bool) -> list[str]:
         ["fonts", path, "--page", page, "--json"],
         ["diagnostics", path, "--pages", page, "--json"],
         ["decisions", path, "--page", page, "--json"],
+        ["render", path, "--page", page, "-o", f"{path}.png", "--scale", "0.3"],
         ["text", path, "--mode", rng.choice(["layout", "columns", "structure", "auto"])],
     ]
     if demo:
