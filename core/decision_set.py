@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from glyphscope.core.annotations import annotation_decisions
 from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
@@ -188,6 +189,12 @@ def page_decisions(
     glyphs, then the decisions that made `text`. `params` made `classified` and `text`."""
     return [
         *classified.culls,
+        *annotation_decisions(
+            page.annotations,
+            as_table(page.glyphs).annotation_of(),
+            page.boxes.visible_box,
+            params.annotations,
+        ),
         *(classified.visibility.records if classified.visibility is not None else ()),
         *classified.duplicates,
         *form_membership_decisions(page),

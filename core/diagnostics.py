@@ -40,6 +40,14 @@ class DiagnosticKind(str, Enum):
     MISSING_XOBJECT = "missing_xobject"
     GLYPHS_OUTSIDE_FORM_BBOX = "glyphs_outside_form_bbox"
     TEXT_FROM_FORMS = "text_from_forms"
+    TEXT_FROM_ANNOTATIONS = (
+        "text_from_annotations"  # glyphs of form fields, comments, stamps (their appearances)
+    )
+    FIELD_VALUE_NOT_DRAWN = (
+        "field_value_not_drawn"  # a viewer draws the value itself: the file has no glyphs for it
+    )
+    IMAGE_ONLY_PAGE = "image_only_page"  # images cover the page and no text is painted: it needs OCR
+    OCR_LAYER_ONLY = "ocr_layer_only"  # the page's only text is invisible, over an image: an OCR layer
     CULLED_GLYPHS = "culled_glyphs"
     DUPLICATE_GLYPHS = "duplicate_glyphs"
     TF_ONE_SCALED_TM = "tf_one_scaled_tm"

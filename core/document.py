@@ -20,6 +20,7 @@ from typing import Any
 
 import pikepdf
 
+from glyphscope.core.annotations import read_annotations
 from glyphscope.core.budgets import DocumentBudget
 from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
@@ -292,9 +293,10 @@ class Document:
             return self._failed(page_number, boxes, None, spent)
         recorders = PageRecorders.new()
         interp = PageInterpreter(page_number, self._fonts, recorders.all(), self._limits, self._budget)
+        annotations, appearances = read_annotations(page_obj, self._default_resources())
         try:
             try:
-                interp.run_page(page_obj, page_resources(page_obj))
+                interp.run_page(page_obj, page_resources(page_obj), appearances)
             finally:
                 self._budget.operators_left -= interp.operators_executed
         except RecursionError as exc:
@@ -333,6 +335,8 @@ class Document:
             fills=tuple(visibility.fills) if visibility else (FillState(),),
             paints=tuple(visibility.paints) if visibility else (),
             actual_text=tuple(recorders.actual_text.spans),
+            annotations=tuple(annotations),
+            need_appearances=bool(annotations) and self._need_appearances(),
         )
 
     def record_page(self, page_number: int, recorders: Sequence[Recorder]) -> PageInterpreter:
@@ -346,8 +350,27 @@ class Document:
             interp = PageInterpreter(
                 page_number, self._fonts, [*PageRecorders.new().all(), *recorders], self._limits
             )
-            interp.run_page(page_obj, page_resources(page_obj))
+            _, appearances = read_annotations(page_obj, self._default_resources())
+            interp.run_page(page_obj, page_resources(page_obj), appearances)
             return interp
+
+    def _default_resources(self) -> pikepdf.Dictionary | None:
+        """The AcroForm's default resources (/DR): what a field's appearance without its own uses."""
+        try:
+            form = self.pdf.Root.get("/AcroForm")
+            found = form.get("/DR") if isinstance(form, pikepdf.Dictionary) else None
+        except (QpdfError, AttributeError, TypeError, ValueError):
+            return None
+        return found if isinstance(found, pikepdf.Dictionary) else None
+
+    def _need_appearances(self) -> bool:
+        """/NeedAppearances of the AcroForm: a viewer draws every field's value itself."""
+        try:
+            form = self.pdf.Root.get("/AcroForm")
+            flag = form.get("/NeedAppearances") if isinstance(form, pikepdf.Dictionary) else None
+        except (QpdfError, AttributeError, TypeError, ValueError):
+            return False
+        return flag is True
 
     def _document_budget_spent(self) -> str:
         """The document budget already spent by earlier pages ("" when some is left)."""

@@ -27,6 +27,9 @@ class GlyphStatus(str, Enum):
     DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
     CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled
     HIDDEN = "hidden"  # transparent, same as background or covered, dropped by Parameters.drop_hidden
+    EXCLUDED = (
+        "excluded"  # left out by Parameters.annotations (an annotation's glyph, or with "only" the page's)
+    )
 
 
 def is_space_like(text: str) -> bool:
@@ -78,6 +81,10 @@ class Glyph(NamedTuple):
     # Visibility, last (they have defaults): compact ids shared by every glyph painted in one state.
     clip_id: int = -1  # index into InterpretedPage.clips of the clip in force; -1: not clipped
     fill_id: int = 0  # index into InterpretedPage.fills (colour, alpha, soft mask)
+    # Origin: an annotation's appearance (a form field, a comment, a stamp), not the page's content.
+    annotation: int = (
+        -1
+    )  # Annotation.index (its position in /Annots) of InterpretedPage.annotations; -1: none
 
     @property
     def is_space(self) -> bool:

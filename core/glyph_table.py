@@ -64,6 +64,7 @@ class GlyphRun(NamedTuple):
     form_use: int
     clip_id: int
     fill_id: int
+    annotation: int = -1
 
 
 class GlyphTable(Sequence[Glyph]):
@@ -206,6 +207,10 @@ class GlyphTable(Sequence[Glyph]):
         n = len(self.unicode)
         for r, run in enumerate(self.runs):
             yield r, run, range(starts[r], starts[r + 1] if r < last else n)
+
+    def annotation_of(self) -> list[int]:
+        """Each glyph's `annotation` (-1: the page's content), off the runs."""
+        return self.spread(run.annotation for run in self.runs)
 
     def run_of(self) -> list[int]:
         """The run index of every glyph (a transient list: build it once per pass)."""

@@ -22,6 +22,7 @@ from typing import Any, TypeAlias
 
 import pikepdf
 
+from glyphscope.core.annotations import DrawnAppearance
 from glyphscope.core.budgets import BudgetExceeded, DocumentBudget
 from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostic_sink import DiagnosticSink
@@ -82,6 +83,7 @@ class Frame:
     form_ids: tuple[str, ...]
     base_depth: int  # gstate stack depth at entry: Q may not pop below it
     form_use_index: int = -1
+    annotation: int = -1  # the annotation whose appearance is being run (forms inside it too)
 
 
 class PageInterpreter:
@@ -190,17 +192,28 @@ class PageInterpreter:
 
     # ------------------------------------------------------------------ driving
 
-    def run_page(self, page_obj: pikepdf.Dictionary, resources: pikepdf.Dictionary | None) -> None:
-        """Interpret the page; a spent budget ends it with a `budget_exceeded` finding."""
+    def run_page(
+        self,
+        page_obj: pikepdf.Dictionary,
+        resources: pikepdf.Dictionary | None,
+        appearances: Sequence[DrawnAppearance] = (),
+    ) -> None:
+        """Interpret the page, then the annotation appearances a viewer draws over it (§12.5.5);
+        a spent budget ends it with a `budget_exceeded` finding."""
         self.frame = Frame(resources, (), (), 0)
         try:
             instructions = self.read_content(page_obj, content_streams(page_obj), "the page's content stream")
-            if instructions is None:
+            if instructions is None and not appearances:
                 return
-            if not instructions:
-                self.diag.add(DiagnosticKind.NO_CONTENT, Severity.INFO, "the page has no content stream")
-            self.instruction_count = len(instructions)
-            self.run(instructions, page_level=True)
+            if instructions is not None:
+                if not instructions:
+                    self.diag.add(DiagnosticKind.NO_CONTENT, Severity.INFO, "the page has no content stream")
+                self.instruction_count = len(instructions)
+                self.run(instructions, page_level=True)
+            if appearances:  # a viewer draws them over the page, whatever its content did
+                from glyphscope.core.operators.xobjects import draw_appearances
+
+                draw_appearances(self, appearances)
         except BudgetExceeded as exc:
             self._record_budget(exc)
         self._finish_page()  # not after other errors: the page failed, Document says so
@@ -485,8 +498,11 @@ class PageInterpreter:
         ident: str,
         resources: pikepdf.Dictionary | None,
         bbox: Rect | None,
+        annotation: int = -1,
     ) -> None:
-        """Run a form with a stack seeded from the caller's state (an implicit q … Q)."""
+        """Run a form with a stack seeded from the caller's state (an implicit q … Q); an annotation's
+        appearance (`annotation` ≥ 0) starts from the initial graphics state instead, as a viewer
+        draws it over the finished page."""
         frame = self.frame
         use_index = self.form_use_count
         self.form_use_count += 1
@@ -495,11 +511,21 @@ class PageInterpreter:
         saved_tm, saved_tlm, saved_in_text = self.tm, self.tlm, self.in_text
         saved_stream_index = self.stream_index
         self.stack.append(saved_gs.copy())
-        self.gs = saved_gs.copy()
+        self.gs = saved_gs.copy() if annotation < 0 else GraphicsState()
         self.gs.ctm = use.matrix
+        if annotation >= 0:
+            self.tm = self.tlm = IDENTITY
+            self.in_text = False
         for form_begun in self.on_form_begun:
             form_begun(use, bbox, invert(use.matrix) if bbox else None)
-        self.frame = Frame(resources, use.form_path, frame.form_ids + (ident,), len(self.stack), use_index)
+        self.frame = Frame(
+            resources,
+            use.form_path,
+            frame.form_ids + (ident,),
+            len(self.stack),
+            use_index,
+            annotation if annotation >= 0 else frame.annotation,
+        )
         try:
             self.run(instructions, page_level=False)
             if self.budget_exceeded is not None:  # its content was cut to the bytes budget

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from glyphscope.core.actual_text import ActualTextSpan
+from glyphscope.core.annotations import Annotation
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Matrix, Point, Quad, Rect
@@ -155,3 +156,5 @@ class InterpretedPage:
     paints: tuple[PaintObject, ...] = field(default=())  # images and filled paths, paint order
     # Marked content with a replacement text (/ActualText, /E): outermost spans, paint order.
     actual_text: tuple[ActualTextSpan, ...] = field(default=())
+    annotations: tuple[Annotation, ...] = field(default=())  # every entry of /Annots, drawn or not
+    need_appearances: bool = False  # the AcroForm's /NeedAppearances: a viewer draws field values itself

@@ -77,6 +77,12 @@ class Parameters:
     than tracking + word_gap × height are spaces (`A N E X O` painted with Tc reads
     `ANEXO`). Off: every gap above the threshold is a space (the seeds' behaviour)."""
 
+    annotations: str = "include"
+    """Text of annotation appearances (form fields, comments, stamps) a viewer draws on the
+    page: "include" (in the text where it stands, as MuPDF and pdftotext read it), "exclude"
+    (only the page's content), or "only" (only the annotations). Each annotation keeps its
+    `annotation` decision, and the left-out glyphs their `excluded` status."""
+
     visual_order: bool = False
     """Keep right-to-left lines in visual (painted) order. Off: a line whose strong
     characters are mostly right-to-left (Hebrew, Arabic: bidi classes R and AL) is
@@ -86,6 +92,10 @@ class Parameters:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in CHOICES:
+                if value not in CHOICES[f.name]:
+                    raise ValueError(f"{f.name} must be one of {', '.join(CHOICES[f.name])}, not {value!r}")
+                continue
             if f.name in _SWITCHES:
                 if value not in (0, 1):  # a Tuning control may hand over 0.0 / 1.0
                     raise ValueError(f"{f.name} must be true or false, not {value!r}")
@@ -100,10 +110,10 @@ class Parameters:
         if self.columns_gap <= 0:
             raise ValueError("columns_gap must be > 0")
 
-    def with_changes(self, **changes: float | bool) -> Parameters:
+    def with_changes(self, **changes: float | bool | str) -> Parameters:
         return replace(self, **changes)  # type: ignore[arg-type]  # __post_init__ validates each field
 
-    def to_json(self) -> dict[str, float | bool]:
+    def to_json(self) -> dict[str, float | bool | str]:
         return asdict(self)
 
 
@@ -111,5 +121,9 @@ _SWITCHES = frozenset(
     {"keep_ligatures", "actual_text", "keep_clipped", "drop_hidden", "tracking", "visual_order"}
 )
 """Fields that are on/off switches rather than thresholds."""
+
+ANNOTATION_CHOICES = ("include", "exclude", "only")
+CHOICES: dict[str, tuple[str, ...]] = {"annotations": ANNOTATION_CHOICES}
+"""Fields that take one of a few words (the first is the default)."""
 
 DEFAULT_PARAMETERS = Parameters()

@@ -483,6 +483,19 @@ def dedupe(
     return out
 
 
+def _excluded_by_annotation_switch(table: GlyphTable, choice: str) -> frozenset[int]:
+    """The glyphs `Parameters.annotations` leaves out: an annotation's with "exclude", the page
+    content's with "only" (one test per run: a run is painted by one stream)."""
+    if choice == "include":
+        return frozenset()
+    want_annotations = choice == "only"
+    out: set[int] = set()
+    for _, run, painted in table.run_ranges():
+        if (run.annotation >= 0) != want_annotations:
+            out.update(painted)
+    return frozenset(out)
+
+
 def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> ClassifiedGlyphs:
     """Cull, then dedupe what survived; every glyph of the page gets its status."""
     with gc_paused():
@@ -499,6 +512,9 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     # clipped (and with drop_hidden, hidden) drop out
     vis = classify_visibility(page, params, culled, cols)
     dropped = vis.dropped
+    excluded = _excluded_by_annotation_switch(table, params.annotations)
+    if excluded:
+        dropped = dropped | excluded
     survivors = (
         [i for i in range(n) if i not in culled and i not in dropped] if culled or dropped else list(range(n))
     )
@@ -508,7 +524,12 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     for c in culls:
         status[c.paint_index] = GlyphStatus.CULLED
     for i in dropped:
-        status[i] = GlyphStatus.CLIPPED if vis.classes[i] == VisibilityClass.CLIPPED else GlyphStatus.HIDDEN
+        if i in excluded:
+            status[i] = GlyphStatus.EXCLUDED
+        else:
+            status[i] = (
+                GlyphStatus.CLIPPED if vis.classes[i] == VisibilityClass.CLIPPED else GlyphStatus.HIDDEN
+            )
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of

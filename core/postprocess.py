@@ -10,6 +10,7 @@ from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.font_stats import PageFontStats
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable, as_table
 from glyphscope.core.page import InterpretedPage
+from glyphscope.core.reader_findings import annotation_findings, image_page_findings
 from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
 
 UNRESOLVED_ERROR_SHARE = 0.2  # above this share of a font's glyphs, unresolved text is an error
@@ -30,8 +31,11 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
     invisible_list: list[int] = []
     tf_one_glyphs: list[int] = []
     tf_one_runs: list[tuple[GlyphRun, int]] = []  # (state, token index)
+    from_annotations_list: list[int] = []
     for r, run, painted in table.run_ranges():
-        if run.form_path:
+        if run.annotation >= 0:
+            from_annotations_list.extend(painted)
+        elif run.form_path:
             from_forms_list.extend(painted)
         if run.render_mode in INVISIBLE_RENDER_MODES:
             invisible_list.extend(painted)
@@ -42,6 +46,8 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
     out.extend(_font_findings(page_number, fonts))
     out.extend(_form_findings(page, table))
     out.extend(_run_findings(page, from_forms_list, tf_one_glyphs, tf_one_runs, invisible_list))
+    out.extend(annotation_findings(page, tuple(from_annotations_list)))
+    out.extend(image_page_findings(page, len(invisible_list)))
     return out
 
 

@@ -10,7 +10,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, TypedDict
+from typing import IO, TYPE_CHECKING, NotRequired, TypedDict
 
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Point
@@ -59,6 +59,7 @@ class GlyphJSON(TypedDict):
     status: str
     duplicate_of: int | None
     visibility: str
+    annotation: NotRequired[int]  # only for a glyph of an annotation's appearance (Annotation.index)
 
 
 class FontProblemJSON(TypedDict):
@@ -153,7 +154,7 @@ def glyph_to_json(
         "status": (status or GlyphStatus.KEPT).value,
         "duplicate_of": duplicate_of,
         "visibility": visibility,
-    }
+    } | ({"annotation": g.annotation} if g.annotation >= 0 else {})  # type: ignore[return-value]
 
 
 def output_header() -> dict[str, object]:
@@ -194,14 +195,18 @@ def glyphs_json(
 def _glyphs_head(
     file: str | None, page: InterpretedPage, name: str, params: Mapping[str, object], warnings: Iterable[str]
 ) -> dict[str, object]:
-    return output_header() | {
-        "file": file,
-        "page": page.page_number,
-        "set": name,
-        "visible_box": rect_to_json(page.boxes.visible_box),
-        "params": dict(params),
-        "warnings": list(warnings),
-    }
+    return (
+        output_header()
+        | {
+            "file": file,
+            "page": page.page_number,
+            "set": name,
+            "visible_box": rect_to_json(page.boxes.visible_box),
+            "params": dict(params),
+            "warnings": list(warnings),
+        }
+        | ({"annotations": [a.to_json() for a in page.annotations]} if page.annotations else {})
+    )
 
 
 def glyph_rows(classified: ClassifiedGlyphs, name: str) -> Iterator[GlyphJSON]:

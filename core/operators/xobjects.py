@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import pikepdf
 
+from glyphscope.core.annotations import DrawnAppearance
 from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.pdfobj import object_id
@@ -120,6 +122,31 @@ def form_instructions(
         return None
     interp.form_cache[ident] = instructions
     return instructions
+
+
+def draw_appearances(interp: PageInterpreter, appearances: Sequence[DrawnAppearance]) -> None:
+    """The annotations' appearances, each a form placed on the page (§12.5.5) from the initial
+    graphics state, after the page's content; each counts as a form invocation."""
+    saved_marked, saved_token = interp.marked, interp.token_index
+    interp.marked = None  # the page's open marked content does not reach into an appearance
+    interp.token_index = -1  # no page instruction draws them
+    try:
+        for drawn in appearances:
+            annotation = drawn.annotation
+            interp.forms_left -= 1
+            if interp.forms_left < 0:
+                raise BudgetExceeded("page_form_invocations", interp.limits.page_form_invocations)
+            ident = object_id(drawn.stream, f"direct:{id(drawn.stream)}")
+            path = (annotation.label,)
+            instructions = form_instructions(interp, ident, drawn.stream, annotation.label, path)
+            if instructions is None:
+                continue
+            use = FormUse(path, ident, transform_rect(drawn.matrix, drawn.bbox), drawn.matrix, -1, 0, 0)
+            interp.run_form(
+                instructions, use, ident, drawn.resources, drawn.bbox, annotation=annotation.index
+            )
+    finally:
+        interp.marked, interp.token_index = saved_marked, saved_token
 
 
 XOBJECT_OPERATORS: OperatorTable = {"Do": (op_Do, "N")}

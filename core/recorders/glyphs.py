@@ -153,6 +153,7 @@ class GlyphRecorder(Recorder):
                         form_use=frame.form_use_index if form_path else -1,
                         clip_id=gs.clip,
                         fill_id=gs.fill,
+                        annotation=frame.annotation,
                     )
                     table.start_run(run, token_index, stream_index)
                 geom_extend(

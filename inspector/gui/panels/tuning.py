@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.analysis import PageAnalysis, reassemble
 from glyphscope.core.attribute_docs import attribute_docs
-from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import CHOICES, DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.session import Session
 
 DEBOUNCE_MS = 150
@@ -91,8 +92,7 @@ def label_of(name: str) -> str:
 
 
 def tooltip_of(name: str) -> str:
-    default = getattr(DEFAULT_PARAMETERS, name)
-    shown = ("on" if default else "off") if isinstance(default, bool) else f"{default:g}"
+    shown = _shown(getattr(DEFAULT_PARAMETERS, name))
     return f"<b>{name}</b> (default {shown})<br>{html.escape(field_docs().get(name, ''))}"
 
 
@@ -223,6 +223,38 @@ class SwitchRow:
         self.check.setFont(font)
 
 
+class ChoiceRow:
+    """A drop-down for a field that takes one of a few words (core.params CHOICES)."""
+
+    def __init__(self, name: str, on_change: Callable[[], object]) -> None:
+        self.name = name
+        self.label = QLabel(label_of(name))
+        self.label.setToolTip(tooltip_of(name))
+        self.combo = QComboBox()
+        self.combo.setObjectName(f"tuning.{name}")
+        self.combo.setToolTip(tooltip_of(name))
+        self.combo.addItems(list(CHOICES[name]))
+        self.set_value(getattr(DEFAULT_PARAMETERS, name))
+        self.combo.currentTextChanged.connect(lambda _: (self._mark(), on_change()))
+
+    def tooltip(self) -> str:
+        return self.combo.toolTip()
+
+    def set_value(self, value: object) -> None:
+        self.combo.blockSignals(True)
+        self.combo.setCurrentText(str(value))
+        self.combo.blockSignals(False)
+        self._mark()
+
+    def value(self) -> str:
+        return self.combo.currentText()
+
+    def _mark(self) -> None:
+        font = self.label.font()
+        font.setBold(self.value() != getattr(DEFAULT_PARAMETERS, self.name))
+        self.label.setFont(font)
+
+
 class ParameterRow:
     """A spin box and a slider for one field, kept in step."""
 
@@ -317,8 +349,14 @@ class TuningPanel(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(2)
-        self.rows: dict[str, ParameterRow | SwitchRow] = {}
+        self.rows: dict[str, ParameterRow | SwitchRow | ChoiceRow] = {}
         for r, f in enumerate(fields(Parameters)):  # a field added to Parameters gets its row here
+            if f.name in CHOICES:
+                choice = ChoiceRow(f.name, self._changed)
+                self.rows[f.name] = choice
+                grid.addWidget(choice.label, r, 0)
+                grid.addWidget(choice.combo, r, 1, 1, 2)
+                continue
             if is_switch(f.name):
                 switch = SwitchRow(f.name, self._changed)
                 self.rows[f.name] = switch
@@ -380,13 +418,15 @@ class TuningPanel(QWidget):
     def _changed(self) -> None:
         self.timer.start()
 
-    def values(self) -> dict[str, float | bool]:
+    def values(self) -> dict[str, float | bool | str]:
         return {name: row.value() for name, row in self.rows.items()}
 
-    def set_value(self, name: str, value: float | bool, *, immediate: bool = False) -> None:
-        """Set one threshold or switch as the user would (debounced unless `immediate`)."""
+    def set_value(self, name: str, value: float | bool | str, *, immediate: bool = False) -> None:
+        """Set one threshold, switch or choice as the user would (debounced unless `immediate`)."""
         row = self.rows[name]
-        if isinstance(row, SwitchRow):
+        if isinstance(row, ChoiceRow):
+            row.combo.setCurrentText(str(value))
+        elif isinstance(row, SwitchRow):
             row.check.setChecked(bool(value))
         else:
             row.spin.setValue(float(value))
@@ -397,7 +437,7 @@ class TuningPanel(QWidget):
         self.timer.stop()
         values = self.values()
         try:
-            params = Parameters(**values)
+            params = Parameters(**values)  # type: ignore[arg-type]  # each row hands its field's type
         except ValueError as exc:
             self.message.setText(f"<span style='color:#b71c1c'>Not applied: {html.escape(str(exc))}</span>")
             return False
@@ -427,7 +467,10 @@ class TuningPanel(QWidget):
     def _on_params(self, params: Parameters) -> None:
         for name, row in self.rows.items():
             value = getattr(params, name)
-            if abs(float(row.value()) - float(value)) > 1e-9:
+            if isinstance(row, ChoiceRow):
+                if row.value() != value:
+                    row.set_value(value)
+            elif abs(float(row.value()) - float(value)) > 1e-9:
                 row.set_value(value)
 
     # -- diff ---------------------------------------------------------------------------------
@@ -492,5 +535,7 @@ class TuningPanel(QWidget):
         )
 
 
-def _shown(value: float | bool) -> str:
+def _shown(value: float | bool | str) -> str:
+    if isinstance(value, str):
+        return value
     return ("on" if value else "off") if isinstance(value, bool) else f"{value:g}"
