@@ -294,6 +294,12 @@ class AnnotationDecision:
         return self.first_glyph
 
     @property
+    def glyphs(self) -> range:
+        """Its glyphs' paint indices: an appearance paints in one stretch, after the page's content."""
+        first = self.first_glyph
+        return range(first, first + self.glyph_count) if first is not None else range(0)
+
+    @property
     def verdict(self) -> str:
         return "included" if self.reason is AnnotationReason.DRAWN else "excluded"
 

@@ -34,7 +34,7 @@ class DecisionIndex:
             glyph = getattr(d, "glyph", None)
             if isinstance(glyph, int):
                 self.by_glyph.setdefault(glyph, []).append(d)
-            if d.kind == "actual_text":  # it decides the text of every glyph of its span
+            if d.kind in ("actual_text", "annotation"):  # it decides every glyph of its span
                 for g in d.glyphs:
                     if g != glyph:
                         self.by_glyph.setdefault(g, []).append(d)
@@ -155,6 +155,13 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
                 f"{fmt(along)} pt along (≤ {fmt(along_max)}) and {fmt(across)} pt across (≤ {fmt(across_max)}) "
                 f"from glyph #{d.before}",
             )
+    if run.hidden_status == "excluded":
+        d = index.of_glyph(first, "annotation")
+        if d is not None:
+            return Explanation(d, f"{engine} keeps {q}, which glyphscope left out: {d.describe()}")
+        return Explanation(
+            None, f"{engine} keeps {q}, the page's own content, which --annotations only leaves out"
+        )
     if run.hidden_status in ("clipped", "hidden"):
         d = index.of_glyph(first, VisibilityClass.CLIPPED, *DROPPABLE_HIDDEN)
         if d is not None:
@@ -183,6 +190,13 @@ def _order(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
 
 def _missing(run: Run, engine: str, index: DecisionIndex, ours: str) -> Explanation:
     q = quote(ours)
+    for g in run.glyphs:
+        d = index.of_glyph(g, "annotation")
+        if d is not None:
+            return Explanation(
+                d,
+                f"{engine} leaves out {q}, text of an annotation's appearance that a viewer shows: {d.describe()}",
+            )
     for g in run.glyphs:
         d = index.of_glyph(g, "decode_fallback", "form_membership")
         if d is not None:

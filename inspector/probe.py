@@ -7,10 +7,12 @@ the text modes left out and why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from glyphscope.core.annotations import Annotation
 from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
@@ -33,6 +35,8 @@ class Fate(StrEnum):
     INVISIBLE = "invisible"
     FORM = "form"
     OUTSIDE_FORM_BBOX = "outside"
+    EXCLUDED = "excluded"  # left out by the annotations switch
+    ANNOTATION = "annotation"  # painted by an annotation's appearance
 
 
 SUMMARY_FATES = (
@@ -41,10 +45,12 @@ SUMMARY_FATES = (
     Fate.CLIPPED,
     Fate.DUPLICATE,
     Fate.HIDDEN,
+    Fate.EXCLUDED,
     Fate.UNRESOLVED,
     Fate.FALLBACK_DECODED,
     Fate.INVISIBLE,
     Fate.FORM,
+    Fate.ANNOTATION,
 )
 """The fates a probe's summary counts, in its order."""
 
@@ -95,8 +101,11 @@ class ProbeResult:
         parts = [f"{len(self.entries)} glyph{'s' if len(self.entries) != 1 else ''}"]
         for kind in SUMMARY_FATES:
             if c.get(kind):
-                parts.append(f"{c[kind]} {kind}" if kind is not Fate.FORM else f"{c[kind]} from forms")
+                parts.append(_SUMMARY_WORDS.get(kind, "{n} " + kind.value).format(n=c[kind]))
         return ", ".join(parts)
+
+
+_SUMMARY_WORDS = {Fate.FORM: "{n} from forms", Fate.ANNOTATION: "{n} from annotations"}
 
 
 def normalise(rect: Rect) -> Rect:
@@ -128,6 +137,9 @@ def fates_of(facts: Any, i: int) -> list[GlyphFate]:
         fates.append(GlyphFate(Fate.CLIPPED, f"clipped ({note}: dropped from text)"))
     elif status is GlyphStatus.HIDDEN:
         fates.append(GlyphFate(Fate.HIDDEN, f"hidden ({note}: dropped by --drop-hidden)"))
+    elif status is GlyphStatus.EXCLUDED:
+        switch = "exclude" if g.annotation >= 0 else "only"
+        fates.append(GlyphFate(Fate.EXCLUDED, f"excluded by --annotations {switch}"))
     else:
         fates.append(GlyphFate(Fate.KEPT, "kept"))
     kind = facts.visibility_of(i)
@@ -145,11 +157,22 @@ def fates_of(facts: Any, i: int) -> list[GlyphFate]:
         fates.append(
             GlyphFate(Fate.INVISIBLE, f"invisible (render mode {g.render_mode}: not painted, still text)")
         )
-    if g.form_path:
+    if g.annotation >= 0:
+        fates.append(GlyphFate(Fate.ANNOTATION, annotation_origin(facts.page.annotations, g.annotation)))
+    elif g.form_path:
         fates.append(GlyphFate(Fate.FORM, "form " + " › ".join(g.form_path)))
         if g.outside_form_bbox:
             fates.append(GlyphFate(Fate.OUTSIDE_FORM_BBOX, "outside its form BBox"))
     return fates
+
+
+def annotation_origin(annotations: Sequence[Annotation], index: int) -> str:
+    """ "in a Widget annotation's appearance (field `name`, Tx), 12 0 R", for a glyph of annotation `index`."""
+    found = next((a for a in annotations if a.index == index), None)
+    if found is None:
+        return "in an annotation's appearance"
+    field = f" (field `{found.field_name}`, {found.field_type or 'no type'})" if found.field_name else ""
+    return f"in a {found.subtype or 'an'} annotation's appearance{field}, {found.object_id}"
 
 
 def probe_region(facts: Any, page_number: int, rect: Rect, mode: str) -> ProbeResult:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from glyphscope.core.annotations import Annotation, AnnotationSkip
 from glyphscope.core.assembly import LineBreakDecision, WordGapDecision
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.inspector.engine import TextView, describe, text_view
@@ -73,6 +74,10 @@ class MissKind(StrEnum):
     ORDER = "order"  # in paint order only: the mode reads these glyphs in another order
     UNRESOLVED_IN_PLACE = "unresolved_in_place"  # unresolved glyphs stand where its missing letters would
     UNRESOLVED_ON_PAGE = "unresolved_on_page"  # not found; the page's unresolved glyphs may hold it
+    EXCLUDED_ANNOTATION = "excluded_annotation"  # its glyphs are an annotation's, left out by the switch
+    FIELD_WITHOUT_GLYPHS = (
+        "field_without_glyphs"  # a form field's value: a viewer draws it, the file has no glyphs
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +92,7 @@ class MissExplanation:
     @property
     def found_in_glyphs(self) -> bool:
         """The glyphs hold the query (or may, at unresolved places); not just "not found, but …"."""
-        return self.kind is not MissKind.UNRESOLVED_ON_PAGE
+        return self.kind not in (MissKind.UNRESOLVED_ON_PAGE, MissKind.FIELD_WITHOUT_GLYPHS)
 
 
 class SpacingReason(NamedTuple):
@@ -242,8 +247,10 @@ def explain_miss(
     view: TextView,
     query: str,
     case_sensitive: bool = False,
+    annotations: Sequence[Annotation] = (),
 ) -> MissExplanation | None:
-    """Why `query` is not in `view.text` although it is on the page; None when the glyphs lack it too."""
+    """Why `query` is not in `view.text` although it is on the page; None when the glyphs lack it too.
+    `annotations` (the page's) let a form field's value that has no glyphs be named."""
     q, space_before = _query_chars(query, case_sensitive)
     if not q:
         return None
@@ -295,6 +302,7 @@ def explain_miss(
         culled = [i for i in run if status[i] is GlyphStatus.CULLED]
         dups = [i for i in run if status[i] is GlyphStatus.DUPLICATE]
         dropped = [i for i in run if status[i] in (GlyphStatus.CLIPPED, GlyphStatus.HIDDEN)]
+        excluded = [i for i in run if status[i] is GlyphStatus.EXCLUDED]
         vis = getattr(classified, "visibility", None)
         record = next((r for r in vis.records if r.paint_index in dropped), None) if vis and dropped else None
         if record is not None:
@@ -310,6 +318,22 @@ def explain_miss(
                 f"found in the glyphs but not in the text: {len(dropped)} of the {len(run)} glyphs are hidden — "
                 f"{explain(record)}, {how}"
             )
+        elif excluded:
+            from glyphscope.inspector.probe import annotation_origin
+
+            first = glyphs[excluded[0]]
+            kind = MissKind.EXCLUDED_ANNOTATION
+            if first.annotation >= 0:
+                where = annotation_origin(annotations, first.annotation)
+                message = (
+                    f"found in the glyphs but not in the text: {len(excluded)} of the {len(run)} glyphs are "
+                    f"{where}, excluded by --annotations exclude"
+                )
+            else:
+                message = (
+                    f"found in the glyphs but not in the text: {len(excluded)} of the {len(run)} glyphs are the "
+                    "page's own content, excluded by --annotations only"
+                )
         elif culled:
             x0, y0, x1, y1 = classified.culls[0].threshold if classified.culls else (0, 0, 0, 0)
             kind = MissKind.CULLED
@@ -359,6 +383,21 @@ def explain_miss(
             "(no Unicode mapping): the words may be among them",
             tuple(unresolved),
         )
+    # 4. A form field's value that a viewer draws itself: the file holds no glyph of it.
+    folded = _fold(" ".join(query.split()), case_sensitive)
+    for a in annotations:
+        if (
+            a.value
+            and folded in _fold(" ".join(a.value.split()), case_sensitive)
+            and a.skip is AnnotationSkip.NO_APPEARANCE
+        ):
+            return MissExplanation(
+                page_number,
+                MissKind.FIELD_WITHOUT_GLYPHS,
+                f"not in the glyphs: it is the value of form field `{a.field_name or a.object_id}`, which a viewer "
+                "draws itself — the file has no glyphs for this field value, so no extractor reads it",
+                (),
+            )
     return None
 
 
@@ -408,7 +447,13 @@ def search_document_job(
         hits.extend(found)
         if not found:
             explanation = explain_miss(
-                n, analysis.page.glyphs, analysis.classified, view, query, case_sensitive
+                n,
+                analysis.page.glyphs,
+                analysis.classified,
+                view,
+                query,
+                case_sensitive,
+                analysis.page.annotations,
             )
             if explanation is not None and explanation.found_in_glyphs:
                 explanations.append(explanation)

@@ -282,3 +282,67 @@ def test_corpus_annotations_are_read_and_decided() -> None:
     decisions = [d for d in analyze_page(doc, 1).decisions("plain") if d.kind == "annotation"]
     assert len(decisions) == len(page.annotations)
     assert {d.verdict for d in decisions} == {"included", "excluded"}
+
+
+# ------------------------------------------------------------------ explained where a user asks
+
+
+def test_the_probe_names_an_annotation_glyphs_origin_and_its_exclusion() -> None:
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.probe import Fate, probe_region
+
+    doc = open_document(_form([TEXT_FIELD]))
+    facts = PageFacts(analyze_page(doc, 1, Parameters(annotations="exclude")))
+    result = probe_region(facts, 1, (118, 690, 222, 716), "plain")
+    j = next(e for e in result.entries if e.char == "J")
+    kinds = [f.kind for f in j.fates]
+    assert kinds[0] is Fate.EXCLUDED and Fate.ANNOTATION in kinds
+    assert j.fates[0].text == "excluded by --annotations exclude"
+    origin = next(f.text for f in j.fates if f.kind is Fate.ANNOTATION)
+    assert origin.startswith("in a Widget annotation's appearance (field `name`, Tx)")
+    assert "8 excluded" in result.summary() and "8 from annotations" in result.summary()
+
+
+def test_find_explains_excluded_annotation_text_and_field_values_without_glyphs() -> None:
+    from glyphscope.inspector.engine import text_view
+    from glyphscope.inspector.search import MissKind, explain_miss
+
+    doc = open_document(_form([TEXT_FIELD]))
+    a = analyze_page(doc, 1, Parameters(annotations="exclude"))
+    view = text_view("plain", a.texts["plain"])
+    miss = explain_miss(1, a.page.glyphs, a.classified, view, "Jane Doe", False, a.page.annotations)
+    letters = tuple(g.paint_index for g in a.page.glyphs if g.annotation == 0 and g.unicode != " ")
+    assert miss is not None and miss.kind is MissKind.EXCLUDED_ANNOTATION and miss.glyphs == letters
+    assert "field `name`" in miss.message and "--annotations exclude" in miss.message
+    no_ap = {k: v for k, v in TEXT_FIELD.items() if k != "ap"}
+    b = analyze_page(open_document(_form([no_ap])), 1)
+    view = text_view("plain", b.texts["plain"])
+    miss = explain_miss(1, b.page.glyphs, b.classified, view, "jane", False, b.page.annotations)
+    assert miss is not None and miss.kind is MissKind.FIELD_WITHOUT_GLYPHS and not miss.found_in_glyphs
+    assert "the file has no glyphs for this field value" in miss.message
+
+
+def test_compare_explains_annotation_text_either_way() -> None:
+    from glyphscope.inspector.compare_align import EXTRA, MISSING, Run
+    from glyphscope.inspector.compare_explain import DecisionIndex, explain
+
+    doc = open_document(_form([TEXT_FIELD]))
+    excluded = analyze_page(doc, 1, Parameters(annotations="exclude"))
+    first = next(g.paint_index for g in excluded.page.glyphs if g.annotation == 0)
+    index = DecisionIndex(excluded.decisions("plain"))
+    extra = explain(
+        Run(EXTRA, 6, 14, 0, 0, (first,), hidden_status="excluded"),
+        "pdftotext",
+        index,
+        "Name: Jane Doe",
+        "Name:",
+    )
+    assert extra.decision is not None and extra.decision.kind == "annotation"
+    assert "pdftotext keeps 'Jane Doe', which glyphscope left out" in extra.sentence
+    assert "--annotations exclude" in extra.sentence
+    included = analyze_page(doc, 1)
+    index = DecisionIndex(included.decisions("plain"))
+    missing = explain(
+        Run(MISSING, 0, 0, 6, 14, (first + 3,)), "pdfminer.six", index, "Name:", "Name: Jane Doe"
+    )
+    assert missing.decision is not None and "text of an annotation's appearance" in missing.sentence

@@ -183,7 +183,13 @@ class FindPanel(BackgroundJobPanel, QWidget):
             self.status.setText(f"{len(here)} on page {page}; searching the other pages…")
         else:
             explanation = explain_miss(
-                page, self.facts.page.glyphs, self.facts.classified, view, query, self.case_sensitive
+                page,
+                self.facts.page.glyphs,
+                self.facts.classified,
+                view,
+                query,
+                self.case_sensitive,
+                self.facts.page.annotations,
             )
             if explanation is not None:
                 self.explanations.append(explanation)
