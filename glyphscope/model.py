@@ -129,12 +129,17 @@ def open(  # noqa: A001 - the name users expect (pdfplumber.open)
     `params` are the assembly thresholds every page uses; `limits` bound interpretation.
     Raises a `glyphscope.core.errors.GlyphscopeError` subclass when the file cannot be read.
     """
-    if not isinstance(source, (str, Path, bytes, bytearray, memoryview)) and hasattr(source, "read"):
-        source = source.read()  # kept: page images are drawn from the same bytes
-    if isinstance(source, (bytearray, memoryview)):
-        source = bytes(source)
-    document = open_document(source, password, limits=limits)
-    return PDF(document, source, password, params)
+    kept: str | Path | bytes
+    if isinstance(source, (str, Path)):
+        kept = source
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        kept = bytes(source)
+    else:
+        kept = source.read()  # kept: page images are drawn from the same bytes
+        if not isinstance(kept, bytes):
+            raise TypeError(f"glyphscope.open reads PDF bytes; {type(source).__name__}.read() gave text")
+    document = open_document(kept, password, limits=limits)
+    return PDF(document, kept, password, params)
 
 
 class PDF:
@@ -470,8 +475,16 @@ class Page:
             raise ImportError(
                 "page.to_dataframe() needs pandas, which glyphscope does not install: pip install pandas"
             ) from exc
-        rows: Sequence[Record] = {"chars": self.chars, "words": self.words, "lines": self.lines}[records]
-        kind = {"chars": Char, "words": Word, "lines": Line}[records]
+        kind: type[Record]
+        rows: Sequence[Record]
+        if records == "chars":
+            kind, rows = Char, self.chars
+        elif records == "words":
+            kind, rows = Word, self.words
+        elif records == "lines":
+            kind, rows = Line, self.lines
+        else:
+            raise ValueError(f"records must be 'chars', 'words' or 'lines', not {records!r}")
         return pandas.DataFrame([asdict(r) for r in rows], columns=[f.name for f in fields(kind)])
 
     def __repr__(self) -> str:
