@@ -18,7 +18,9 @@ def summarise(path: Path) -> list[str]:
         out.append(f"{path.name}: {len(doc.pages)} pages")
         for page in doc.pages[:3]:  # indexed from 0 like a list; page_number counts from 1
             words: tuple[glyphscope.Word, ...] = page.words
-            out.append(f"page {page.page_number}: {page.width:.0f} × {page.height:.0f} pt, {len(words)} words")
+            out.append(
+                f"page {page.page_number}: {page.width:.0f} × {page.height:.0f} pt, {len(words)} words"
+            )
             if words:
                 first = words[0]
                 out.append(f"  first word {first.text!r} at x0={first.x0:.1f} top={first.top:.1f}")

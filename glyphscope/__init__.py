@@ -14,7 +14,6 @@ The engine's own entry points stay: `open_document(path)`, `analyze_page(doc, n)
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,16 +36,6 @@ if TYPE_CHECKING:
     from glyphscope.model import open as open  # noqa: A004 - pdfplumber's name for it
 
     __version__: str
-
-
-@cache
-def _version() -> str:
-    from importlib import metadata  # ~40 ms: only when a version is asked for
-
-    try:
-        return metadata.version("glyphscope")
-    except metadata.PackageNotFoundError:  # a source tree that was never installed
-        return "0+unknown"
 
 
 def demo_pdf() -> Path:
@@ -79,7 +68,9 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        return _version()
+        from glyphscope.core.version import package_version
+
+        return package_version()
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'glyphscope' has no attribute {name!r}")

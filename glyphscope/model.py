@@ -432,7 +432,9 @@ class Page:
     def _char(self, g: Glyph) -> Char:
         x0, top, x1, bottom = quad_bbox(g.quad, self.matrix)
         visibility = self.analysis.classified.visibility
-        visible = VisibilityClass(visibility.classes[g.paint_index]) if visibility else VisibilityClass.VISIBLE
+        visible = (
+            VisibilityClass(visibility.classes[g.paint_index]) if visibility else VisibilityClass.VISIBLE
+        )
         return Char(
             g.text,
             x0,
@@ -450,9 +452,7 @@ class Page:
 
     def _fontname(self, g: Glyph) -> str:
         if self._fontnames is None:
-            self._fontnames = {
-                (f.font_key, f.form_path): f.info.base_font for f in self.analysis.page.fonts
-            }
+            self._fontnames = {(f.font_key, f.form_path): f.info.base_font for f in self.analysis.page.fonts}
         return self._fontnames.get((g.font_key, g.form_path)) or g.font_key
 
     # ------------------------------------------------------------------ images and tables

@@ -14,7 +14,11 @@ if TYPE_CHECKING:
 
 
 def render_page_image(
-    source: str | Path | bytes | BinaryIO, page_number: int, *, scale: float = 1.0, password: str | None = None
+    source: str | Path | bytes | BinaryIO,
+    page_number: int,
+    *,
+    scale: float = 1.0,
+    password: str | None = None,
 ) -> Image.Image:
     """Page `page_number` (1-based) at `scale` pixels per point: the whole MediaBox, rotated."""
     import pypdfium2
