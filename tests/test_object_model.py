@@ -360,3 +360,33 @@ def test_to_dataframe_without_pandas_says_how_to_install_it(monkeypatch: pytest.
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
     with glyphscope.open(_pdf()) as doc, pytest.raises(ImportError, match="pip install pandas"):
         doc.pages[0].to_dataframe()
+
+
+def test_a_password_opens_the_document_and_its_images() -> None:
+    pdf = pikepdf.open(io.BytesIO(_pdf()))
+    out = io.BytesIO()
+    pdf.save(out, encryption=pikepdf.Encryption(owner="owner", user="secret"))
+    data = out.getvalue()
+    from glyphscope.core.errors import PasswordRequired
+
+    with pytest.raises(PasswordRequired):
+        glyphscope.open(data)
+    with glyphscope.open(io.BytesIO(data), password="secret") as doc:
+        page = doc.pages[0]
+        assert page.extract_text() == "Hello world\nOther"
+        assert page.to_image(resolution=36).original.size == (306, 396)
+
+
+def test_a_crop_of_the_demos_tj_spaced_title_reads_with_its_spaces(demo_pdf: Path) -> None:
+    """Page 2 of the demo paints no space glyph: a region filter joined by hand reads
+    "PDFReferenceManualNovember4,1998"; the engine's assembly of the same glyphs does not."""
+    with glyphscope.open(demo_pdf) as doc:
+        page = doc.pages[1]
+        words = page.words
+        first = next(w for w in words if w.text == "PDF" and w.size > 20)  # the large title, not the prose
+        last = next(w for w in words if w.text == "1998" and w.top > first.bottom)
+        region = page.crop((first.x0 - 1, first.top - 1, page.width, last.bottom + 1))
+        assert "".join(c.text for c in region.chars) == "PDFReferenceManualNovember4,1998"
+        assert region.extract_text() == "PDF Reference Manual\nNovember 4, 1998"
+        kinds = {(d.kind, d.verdict) for d in region.decisions()}
+        assert ("word_gap", "inserted") in kinds and ("line_break", "break") in kinds
