@@ -115,6 +115,9 @@ class Line:
 
 Record: TypeAlias = Char | Word | Line
 
+_RunFields: TypeAlias = tuple[str, float, float, float, float, Quad, str, float, tuple[int, ...]]
+"""A word's or a line's fields, in the order `Word` and `Line` declare them."""
+
 
 def open(  # noqa: A001 - the name users expect (pdfplumber.open)
     source: Source,
@@ -381,7 +384,7 @@ class Page:
         """The lines of the text in `mode`, in text order (layout padding trimmed)."""
         return tuple(Line(*fields_) for fields_ in self._runs(mode, lambda c: c == "\n"))
 
-    def _runs(self, mode: str, separator: Callable[[str], bool]) -> list[tuple[Any, ...]]:
+    def _runs(self, mode: str, separator: Callable[[str], bool]) -> list[_RunFields]:
         """(text, x0, top, x1, bottom, quad, fontname, size, paint indices) of each run of the
         text between separator characters that holds at least one glyph."""
         page_text = self.page_text(mode)
@@ -402,7 +405,7 @@ class Page:
             if chars and run_of_char[chars.start] >= 0:
                 members[run_of_char[chars.start]].append((chars.start, g))
         matrix = self.matrix
-        out: list[tuple[Any, ...]] = []
+        out: list[_RunFields] = []
         for k, glyphs in enumerate(members):
             if not glyphs:
                 continue  # generated characters only (a column separator)
