@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pikepdf
 
@@ -483,13 +483,18 @@ def _looks_like_pdf(head: bytes) -> bool:
 
 
 def open_document(
-    source: str | Path | bytes, password: str | None = None, *, limits: Limits = DEFAULT_LIMITS
+    source: str | Path | bytes | BinaryIO, password: str | None = None, *, limits: Limits = DEFAULT_LIMITS
 ) -> Document:
-    """Open a PDF (read-only) from a path or bytes; raise a typed GlyphscopeError on failure.
+    """Open a PDF (read-only) from a path, bytes or a binary file-like object (e.g. `io.BytesIO`,
+    an open file); raise a typed GlyphscopeError on failure.
 
-    `limits` are the budgets that bound each page's interpretation (core/limits.py).
+    A file-like object is read to its end once (from where it stands) and not kept, so the
+    caller may close it. `limits` are the budgets that bound each page's interpretation
+    (core/limits.py).
     """
     path: str | None = None
+    if not isinstance(source, (str, Path, bytes, bytearray, memoryview)) and hasattr(source, "read"):
+        source = _read_binary(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         head = data[:1024]
@@ -545,6 +550,20 @@ def open_document(
         doc.close()
         return repaired
     return doc
+
+
+def _read_binary(stream: Any) -> bytes:
+    """The bytes of a binary file-like object; a text stream is a caller's mistake, said plainly."""
+    try:
+        data = stream.read()
+    except OSError as exc:
+        raise NotAPdf(f"cannot read the file object: {exc.strerror or exc}") from None
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            f"open_document reads PDF bytes; {type(stream).__name__}.read() gave {type(data).__name__} "
+            "(open the file in binary mode, 'rb')"
+        )
+    return bytes(data)
 
 
 def _repaired(

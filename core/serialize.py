@@ -159,9 +159,9 @@ def glyph_to_json(
 
 def output_header() -> dict[str, object]:
     """The first keys of every JSON output: the shape's version and the glyphscope that wrote it."""
-    from glyphscope import __version__  # the package's own metadata, read once at its import
+    from glyphscope.core.version import package_version  # the distribution's metadata, read once
 
-    return {"schema_version": SCHEMA_VERSION, "glyphscope_version": __version__}
+    return {"schema_version": SCHEMA_VERSION, "glyphscope_version": package_version()}
 
 
 def glyph_set(classified: ClassifiedGlyphs, name: str) -> Sequence[Glyph]:

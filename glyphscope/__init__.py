@@ -4,28 +4,38 @@ The engine is `glyphscope.core` (Qt-free); `glyphscope.inspector` holds the Qt-f
 application layer and the command line, `glyphscope.inspector.gui` the window.
 
     >>> import glyphscope
-    >>> doc = glyphscope.open_document(glyphscope.demo_pdf())
-    >>> page = glyphscope.analyze_page(doc, 2)
-    >>> page.texts["plain"].text.splitlines()[0]
+    >>> with glyphscope.open(glyphscope.demo_pdf()) as doc:
+    ...     page = doc.pages[1]  # indexed from 0; page.page_number == 2
+    ...     words = page.words  # x0, top, x1, bottom from the page's top-left, beside the quad
+    ...     text = page.crop((0, 0, page.width, page.height / 2)).extract_text()
+
+The engine's own entry points stay: `open_document(path)`, `analyze_page(doc, n)` (1-based).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    # What type checkers and IDEs see; at run time the same names are imported on first use
+    # (`__getattr__` below), so `import glyphscope` and `glyphscope --version` stay cheap.
     from pathlib import Path
 
+    from glyphscope.core.analysis import PageAnalysis as PageAnalysis
+    from glyphscope.core.analysis import analyze_page as analyze_page
+    from glyphscope.core.document import Document as Document
+    from glyphscope.core.document import open_document as open_document
+    from glyphscope.core.params import DEFAULT_PARAMETERS as DEFAULT_PARAMETERS
+    from glyphscope.core.params import Parameters as Parameters
+    from glyphscope.image import PageImage as PageImage
+    from glyphscope.model import PDF as PDF
+    from glyphscope.model import Char as Char
+    from glyphscope.model import Line as Line
+    from glyphscope.model import Page as Page
+    from glyphscope.model import Word as Word
+    from glyphscope.model import open as open  # noqa: A004 - pdfplumber's name for it
 
-@cache
-def _version() -> str:
-    from importlib import metadata  # ~40 ms: only when a version is asked for
-
-    try:
-        return metadata.version("glyphscope")
-    except metadata.PackageNotFoundError:  # a source tree that was never installed
-        return "0+unknown"
+    __version__: str
 
 
 def demo_pdf() -> Path:
@@ -38,7 +48,7 @@ def demo_pdf() -> Path:
         return Path(path)
 
 
-# The engine is imported on first use, so `glyphscope --version` and `import glyphscope` stay cheap.
+# Name → module, for the names of the TYPE_CHECKING block (a test keeps the two in step).
 _LAZY = {
     "PageAnalysis": "glyphscope.core.analysis",
     "analyze_page": "glyphscope.core.analysis",
@@ -46,27 +56,50 @@ _LAZY = {
     "open_document": "glyphscope.core.document",
     "DEFAULT_PARAMETERS": "glyphscope.core.params",
     "Parameters": "glyphscope.core.params",
+    "PageImage": "glyphscope.image",
+    "PDF": "glyphscope.model",
+    "Char": "glyphscope.model",
+    "Line": "glyphscope.model",
+    "Page": "glyphscope.model",
+    "Word": "glyphscope.model",
+    "open": "glyphscope.model",
 }
 
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        return _version()
+        from glyphscope.core.version import package_version
+
+        return package_version()
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'glyphscope' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # found once: later reads are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    """The lazy names too, so `dir()` and completion (Jupyter, IDEs) list the whole API."""
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [
     "DEFAULT_PARAMETERS",
+    "PDF",
+    "Char",
     "Document",
+    "Line",
+    "Page",
     "PageAnalysis",
+    "PageImage",
     "Parameters",
+    "Word",
     "__version__",
     "analyze_page",
     "demo_pdf",
+    "open",
     "open_document",
 ]

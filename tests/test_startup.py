@@ -120,6 +120,7 @@ def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> Non
         "glyphscope.core.errors",
         "glyphscope.core.gcpause",
         "glyphscope.core.limits",
+        "glyphscope.core.version",  # the metadata read, standard library only
         "glyphscope.inspector",
         "glyphscope.inspector.cli",
         "glyphscope.inspector.cli_io",

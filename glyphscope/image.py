@@ -1,0 +1,144 @@
+"""A page image to draw on (Pillow, no Qt): `page.to_image()`.
+
+The image is PDFium's rendering of the page's whole MediaBox with /Rotate applied, the
+frame the window shows (glyphs the CropBox hides included); a crop's image is cut to the
+crop. Drawing takes the object model's top-left coordinates (records' `x0, top, x1,
+bottom`) or, for glyph quads, PDF user space, and maps both onto the pixels with the
+page geometry of glyphscope/core/page_space.py.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from PIL import Image, ImageDraw
+
+from glyphscope.core.assembly.decisions import LineBreakDecision, WordGapDecision
+from glyphscope.core.geometry import Matrix, Point, Quad, apply, invert, multiply
+from glyphscope.core.page_space import display_matrix, display_size, quad_bbox
+from glyphscope.inspector.page_image import render_page_image
+
+if TYPE_CHECKING:
+    from glyphscope.model import BBox, Page, Record
+
+Colour = str | tuple[int, int, int] | tuple[int, int, int, int]
+
+GLYPH_COLOUR = (0, 90, 255)
+SPACE_COLOUR = (0, 160, 60)  # a space the word-gap rule inserted
+BREAK_COLOUR = (220, 40, 40)  # a line break the line-break rule decided
+
+
+class PageImage:
+    """The page rendered at `resolution` pixels per inch, with drawing methods.
+
+    `original` is the rendering (a PIL image, never drawn on); `annotated` the copy the
+    draw methods paint on, which `save`, `show` and Jupyter (`_repr_png_`) use.
+    `matrix` maps the page's top-left coordinates (points) to pixels.
+    """
+
+    def __init__(self, page: Page, resolution: float = 72.0) -> None:
+        if not resolution > 0:
+            raise ValueError(f"resolution must be a positive number of pixels per inch, not {resolution!r}")
+        self.page = page
+        self.resolution = resolution
+        boxes = page.analysis.page.boxes
+        pdf = page.pdf
+        image = render_page_image(
+            pdf.source, page.page_number, scale=resolution / 72.0, password=pdf.password
+        )
+        # The scale the renderer drew at (it may cap a huge page's pixels): read from the image.
+        width, _ = display_size(boxes.media_box, boxes.rotate)
+        scale = image.width / width if width > 0 else resolution / 72.0
+        page_to_user = invert(page.matrix)
+        assert page_to_user is not None  # a page's visible box is never empty (core/document.py)
+        user_to_pixels = display_matrix(boxes.media_box, boxes.rotate, scale)
+        if page.region is not None:  # a crop: its own part of the image
+            corners = _corners(page.region)
+            px0, py0, px1, py1 = quad_bbox(corners, multiply(page_to_user, user_to_pixels))
+            left, upper = max(0, round(px0)), max(0, round(py0))
+            image = image.crop((left, upper, max(left + 1, round(px1)), max(upper + 1, round(py1))))
+            user_to_pixels = multiply(user_to_pixels, (1.0, 0.0, 0.0, 1.0, -left, -upper))
+        self.original: Image.Image = image
+        self.annotated: Image.Image = image.convert("RGB")
+        self.scale = scale  # pixels per point
+        self._user_to_pixels = user_to_pixels
+        self.matrix: Matrix = multiply(page_to_user, user_to_pixels)
+
+    # ------------------------------------------------------------------ drawing
+
+    def reset(self) -> PageImage:
+        """Drop every drawing: the annotated image is the rendering again."""
+        self.annotated = self.original.convert("RGB")
+        return self
+
+    def draw_rects(
+        self,
+        items: Iterable[Record | BBox],
+        *,
+        stroke: Colour = (255, 0, 0),
+        fill: Colour | None = None,
+        stroke_width: int = 1,
+    ) -> PageImage:
+        """Outline records (chars, words, lines) or (x0, top, x1, bottom) boxes, both in the
+        page's top-left coordinates (points)."""
+        draw = ImageDraw.Draw(self.annotated)
+        for item in items:
+            box = item if isinstance(item, tuple) else (item.x0, item.top, item.x1, item.bottom)
+            polygon = [apply(self.matrix, x, y) for x, y in _corners(box)]
+            draw.polygon(polygon, outline=stroke, fill=fill, width=stroke_width)
+        return self
+
+    def draw_glyphs(self, *, stroke: Colour = GLYPH_COLOUR, stroke_width: int = 1) -> PageImage:
+        """Outline every char's quad (its box in user space, turned as the glyph is)."""
+        draw = ImageDraw.Draw(self.annotated)
+        for char in self.page.chars:
+            draw.polygon(self._pixels(char.quad), outline=stroke, width=stroke_width)
+        return self
+
+    def draw_decisions(
+        self, mode: str = "plain", *, space: Colour = SPACE_COLOUR, line_break: Colour = BREAK_COLOUR
+    ) -> PageImage:
+        """Mark where assembly in `mode` inserted a space (a bar in the gap between the two
+        glyphs) or broke a line (a bar at the start of the new line's first glyph)."""
+        glyphs = self.page.analysis.page.glyphs
+        draw = ImageDraw.Draw(self.annotated)
+        for d in self.page.decisions(mode):
+            if isinstance(d, WordGapDecision) and d.verdict == "inserted":
+                before, after = glyphs[d.before], glyphs[d.after]
+                bottom = _midpoint(before.quad[1], after.quad[0])
+                top = _midpoint(before.quad[2], after.quad[3])
+                draw.line([*self._pixels((bottom, top))], fill=space, width=2)
+            elif isinstance(d, LineBreakDecision) and d.verdict != "same_line":
+                after = glyphs[d.after]
+                draw.line([*self._pixels((after.quad[0], after.quad[3]))], fill=line_break, width=2)
+        return self
+
+    def _pixels(self, points: Iterable[Point]) -> list[Point]:
+        return [apply(self._user_to_pixels, x, y) for x, y in points]
+
+    # ------------------------------------------------------------------ output
+
+    def save(self, path: str | Path | BinaryIO, format: str | None = None) -> None:
+        """Write the annotated image (the format from the file name, or `format`, e.g. "PNG")."""
+        self.annotated.save(path, format=format)
+
+    def show(self) -> None:
+        self.annotated.show()
+
+    def _repr_png_(self) -> bytes:
+        """Jupyter's inline display."""
+        buffer = io.BytesIO()
+        self.annotated.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+
+def _corners(box: BBox) -> Quad:
+    x0, top, x1, bottom = box
+    return ((x0, top), (x1, top), (x1, bottom), (x0, bottom))
+
+
+def _midpoint(a: Point, b: Point) -> Point:
+    return ((a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0)
