@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
+from glyphscope.core.annotations import Annotation, read_annotations
 from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.resources import page_resources
 
@@ -122,6 +123,8 @@ def stream_text(stream: pikepdf.Stream) -> str:
 
 
 FONTS_GROUP = "fonts"  # ObjectNode.group of the page's fonts
+FIELDS_GROUP = "fields"  # … of the document's AcroForm field tree
+MAX_FIELD_DEPTH = 32  # /Kids chains of form fields in hostile files can loop or nest absurdly
 
 
 @dataclass(slots=True)
@@ -242,6 +245,71 @@ def _struct_elements(document: Document, page_number: int) -> list[ObjectNode]:
     return out
 
 
+def _annotation_label(i: int, annot: object, found: Annotation | None) -> str:
+    """ "[0] Widget 12 0 R — field person.name (Tx) “Jane” — drawn" (or why a viewer does not draw it)."""
+    if found is None:
+        sub = annot.get("/Subtype") if isinstance(annot, pikepdf.Dictionary) else None
+        return f"[{i}] {str(sub).lstrip('/') if sub is not None else '?'} {object_ref(annot)}".rstrip()
+    field = f" — field {found.field_name} ({found.field_type or '?'})" if found.field_name else ""
+    value = f" “{found.value[:40]}”" if found.value else ""
+    shown = "drawn" if found.skip is None else f"not drawn: {found.skip.value.replace('_', ' ')}"
+    return f"[{i}] {found.subtype or '?'} {object_ref(annot)}".rstrip() + f"{field}{value} — {shown}"
+
+
+def _add_fields(group: ObjectNode, document: Document, page_obj: pikepdf.Dictionary) -> None:
+    """The document's AcroForm field tree (/Fields, /Kids), each field with its type and value; a field
+    with a widget on this page is marked so."""
+    form = document.pdf.Root.get("/AcroForm")
+    top = form.get("/Fields") if isinstance(form, pikepdf.Dictionary) else None
+    if not isinstance(top, pikepdf.Array):
+        return
+    annots = page_obj.get("/Annots")
+    here = (
+        {a.objgen for a in annots if isinstance(a, pikepdf.Dictionary)}
+        if isinstance(annots, pikepdf.Array)
+        else set()
+    )
+    seen: set[tuple[int, int]] = set()
+    added = 0
+
+    def walk(parent: ObjectNode, kids: pikepdf.Array, prefix: str, depth: int) -> None:
+        nonlocal added
+        for kid in list(kids)[:MAX_CHILDREN]:
+            if added >= MAX_CHILDREN or depth > MAX_FIELD_DEPTH or not isinstance(kid, pikepdf.Dictionary):
+                continue
+            if kid.objgen != (0, 0):
+                if kid.objgen in seen:
+                    continue
+                seen.add(kid.objgen)
+            partial = kid.get("/T")
+            name = (
+                f"{prefix}.{partial}"
+                if prefix and isinstance(partial, pikepdf.String)
+                else str(partial or "")
+            )
+            if not isinstance(partial, pikepdf.String):  # a widget of its parent field, not a field
+                name = prefix
+            kind = kid.get("/FT")
+            value = kid.get("/V")
+            on_page = " — on this page" if kid.objgen in here else ""
+            parts = [name or "(no name)"]
+            if isinstance(kind, pikepdf.Name):
+                parts.append(f"({str(kind).lstrip('/')})")
+            if isinstance(value, (pikepdf.String, pikepdf.Name)):
+                parts.append(f"“{str(value).lstrip('/')[:40]}”")
+            node = parent.add(
+                ObjectNode(" ".join(parts) + f" {object_ref(kid)}".rstrip() + on_page, kid, "field")
+            )
+            added += 1
+            children = kid.get("/Kids")
+            if isinstance(children, pikepdf.Array):
+                walk(node, children, name, depth + 1)
+            if node._children is None:
+                node._children = []
+
+    walk(group, top, "", 0)
+
+
 def page_object_tree(document: Document, page_number: int) -> ObjectNode:
     """The browser's root for one page (1-based). Never raises for a damaged object: it shows what it read."""
     root = ObjectNode(f"Page {page_number}", None, "group")
@@ -252,6 +320,7 @@ def page_object_tree(document: Document, page_number: int) -> ObjectNode:
         fonts = root.add(ObjectNode("Fonts", None, "group", group=FONTS_GROUP))
         xobjects = root.add(ObjectNode("XObjects", None, "group"))
         annotations = root.add(ObjectNode("Annotations", None, "group"))
+        fields = root.add(ObjectNode("Form fields (AcroForm)", None, "group", group=FIELDS_GROUP))
         structure = root.add(ObjectNode("Structure elements", None, "group"))
         contents = root.add(ObjectNode("Content streams", None, "group"))
         try:
@@ -275,10 +344,10 @@ def page_object_tree(document: Document, page_number: int) -> ObjectNode:
                         )
             annots = page_obj.get("/Annots")
             if isinstance(annots, pikepdf.Array):
+                read = {a.index: a for a in read_annotations(page_obj)[0]}
                 for i, annot in enumerate(list(annots)[:MAX_CHILDREN]):
-                    sub = annot.get("/Subtype") if isinstance(annot, pikepdf.Dictionary) else None
-                    label = f"[{i}] {str(sub).lstrip('/') if sub is not None else '?'} {object_ref(annot)}"
-                    annotations.add(ObjectNode(label.rstrip(), annot, "annotation"))
+                    annotations.add(ObjectNode(_annotation_label(i, annot, read.get(i)), annot, "annotation"))
+            _add_fields(fields, document, page_obj)
             content = page_obj.get("/Contents")
             streams = list(content) if isinstance(content, pikepdf.Array) else [content]
             for i, stream in enumerate(streams):
@@ -291,7 +360,7 @@ def page_object_tree(document: Document, page_number: int) -> ObjectNode:
             structure.add(node)
     except (pikepdf.PdfError, ValueError, TypeError, AttributeError) as exc:
         structure.add(ObjectNode(f"(structure tree unreadable: {exc})", None, "group"))
-    for group in (fonts, xobjects, annotations, structure, contents):
+    for group in (fonts, xobjects, annotations, fields, structure, contents):
         n = len(group._children or [])
         group.label = f"{group.label} ({n})"
         if group._children is None:

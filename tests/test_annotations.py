@@ -346,3 +346,27 @@ def test_compare_explains_annotation_text_either_way() -> None:
         Run(MISSING, 0, 0, 6, 14, (first + 3,)), "pdfminer.six", index, "Name:", "Name: Jane Doe"
     )
     assert missing.decision is not None and "text of an annotation's appearance" in missing.sentence
+
+
+def test_the_objects_tree_lists_the_field_tree_and_what_a_viewer_draws() -> None:
+    from glyphscope.inspector.object_tree import FIELDS_GROUP, page_object_tree
+
+    pdf = pikepdf.Pdf.open(__import__("io").BytesIO(_form([TEXT_FIELD, {**TEXT_FIELD, "F": 2}])))
+    widget = pdf.pages[0].obj.Annots[0]
+    parent = pdf.make_indirect(pikepdf.Dictionary(T=pikepdf.String("person"), FT=pikepdf.Name.Tx))
+    parent.Kids = pikepdf.Array([widget])
+    widget.Parent = parent
+    pdf.Root.AcroForm.Fields = pikepdf.Array([parent, pdf.pages[0].obj.Annots[1]])
+    doc = open_document(to_bytes(pdf))
+    root = page_object_tree(doc, 1)
+    groups = {n.group: n for n in root.children(doc) if n.group}
+    fields = groups[FIELDS_GROUP]
+    assert fields.label == "Form fields (AcroForm) (2)"
+    (person, hidden) = fields.children(doc)
+    assert person.label.startswith("person (Tx)")
+    (name,) = person.children(doc)
+    assert name.label.startswith("person.name (Tx) “Jane Doe”") and name.label.endswith("— on this page")
+    annotations = next(n for n in root.children(doc) if n.label.startswith("Annotations"))
+    labels = [n.label for n in annotations.children(doc)]
+    assert labels[0].endswith("— field person.name (Tx) “Jane Doe” — drawn")
+    assert labels[1].endswith("— not drawn: hidden flag")
