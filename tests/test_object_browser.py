@@ -47,7 +47,14 @@ def test_tree_groups_the_pages_objects() -> None:
     root = page_object_tree(doc, 1)
     labels = [c.label.split(" (")[0] for c in root.children(doc)]
     assert labels[0].startswith("Page dictionary ") and labels[0].endswith(" 0 R")
-    assert labels[1:7] == ["Fonts", "XObjects", "Annotations", "Form fields", "Structure elements", "Content streams"]
+    assert labels[1:7] == [
+        "Fonts",
+        "XObjects",
+        "Annotations",
+        "Form fields",
+        "Structure elements",
+        "Content streams",
+    ]
     fonts = _group(root, "Fonts")
     assert fonts.label == "Fonts (2)"
     f1, f2 = fonts.children(doc)

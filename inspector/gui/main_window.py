@@ -122,6 +122,14 @@ class ColumnScroll(QScrollArea):
         return widget.sizeHint() if widget is not None else super().sizeHint()
 
 
+ANNOTATION_TITLES = {
+    "include": "&With the page text (as a viewer shows it)",
+    "exclude": "&Left out (the page's content only)",
+    "only": "&Only annotations and form fields",
+}
+"""View › Annotation text: the choices of Parameters.annotations, as the menu words them."""
+
+
 class MainWindow(QMainWindow):
     document_opened = Signal(str)  # path
     open_failed = Signal(str)  # message
@@ -275,6 +283,16 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda checked, m=mode: self.session.set_mode(m))
             self.mode_group.addAction(act)
             mode_menu.addAction(act)
+        annotation_menu = view_menu.addMenu("&Annotation text")
+        annotation_menu.setObjectName("annotation_menu")
+        self.annotation_group = QActionGroup(self)
+        for choice, title in ANNOTATION_TITLES.items():
+            act = QAction(title, self, checkable=True)
+            act.setObjectName(f"annotations.{choice}")
+            act.setChecked(choice == self.session.params.annotations)
+            act.triggered.connect(lambda checked, c=choice: self.set_annotation_text(c))
+            self.annotation_group.addAction(act)
+            annotation_menu.addAction(act)
         self.layers_menu = view_menu.addMenu("&Layers")
         self.panels_menu = view_menu.addMenu("&Panels")
         view_menu.addAction(self._action("&Reset window layout", self.reset_layout, None, "reset_layout"))
@@ -451,8 +469,14 @@ class MainWindow(QMainWindow):
         menu.addAction("Triage report, &anonymised (HTML)…", lambda: ex.triage_report(anonymise=True))
 
     # -- live tuning --------------------------------------------------------------------------
+    def set_annotation_text(self, choice: str) -> None:
+        """View › Annotation text: the text of form fields and comments in the page text, out, or alone."""
+        self.session.set_params(self.session.params.with_changes(annotations=choice))
+
     def _on_params(self, params: Parameters) -> None:
         """New thresholds: re-assemble the page on screen (no re-interpretation); other pages reload."""
+        for act in self.annotation_group.actions():
+            act.setChecked(act.objectName() == f"annotations.{params.annotations}")
         self.loader.set_params(params)
         if self._tuning_worker is not None:
             self._tuning_worker.cancel()
