@@ -25,7 +25,7 @@ class GlyphStatus(str, Enum):
     KEPT = "kept"
     CULLED = "culled"  # box centre outside the visible box (spec §5)
     DUPLICATE = "duplicate"  # dropped by dedupe (spec §7)
-    CLIPPED = "clipped"  # box centre outside the clipping path: dropped like culled
+    CLIPPED = "clipped"  # wholly outside the clipping path: dropped like culled
     HIDDEN = "hidden"  # transparent, same as background or covered, dropped by Parameters.drop_hidden
     EXCLUDED = (
         "excluded"  # left out by Parameters.annotations (an annotation's glyph, or with "only" the page's)

@@ -61,7 +61,7 @@ class Parameters:
 
     # --- visibility: what text modes do with glyphs a reader cannot see ---
     keep_clipped: bool = False
-    """Keep glyphs whose box centre lies outside the clipping path in the text (off: they
+    """Keep glyphs wholly outside the clipping path (no part of the box meets it) in the text (off: they
     are dropped like culled glyphs, as MuPDF does; each keeps its `clipped` decision)."""
 
     drop_hidden: bool = False

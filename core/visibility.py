@@ -6,8 +6,10 @@ VisibilityClass (core/visibility_class.py), first match wins:
 
 * invisible_mode: text render mode 3 or 7 (INVISIBLE_RENDER_MODES: neither fill nor
   stroke), e.g. an OCR layer;
-* clipped: the box centre lies outside the clipping path in force (the clip's common
-  bbox first, then the even-odd or nonzero test on each flattened path as its W/W* said);
+* clipped: no part of the glyph's box meets the clipping path in force — its centre and a
+  3 × 3 grid of points across the box all lie outside (the clip's common bbox first, then
+  the even-odd or nonzero test on each flattened path as its W/W* said): "wholly outside"
+  (spec §5), so a glyph a clip cuts through is drawn and read;
 * transparent: a fill-only render mode (0, 4) with fill alpha /ca 0, or a soft mask
   known to be empty (its group paints nothing);
 * covered: the box centre lies under a LATER opaque image or filled path (paint order
@@ -36,7 +38,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.decision_protocol import fmt, glyph_json, number_json
 from glyphscope.core.geometry import Point, Rect
-from glyphscope.core.glyph_table import PassColumns
+from glyphscope.core.glyph_table import GEOM_STRIDE, PassColumns
 from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
@@ -124,6 +126,29 @@ def outside_clip(clips: Sequence[ClipRecord], index: int, x: float, y: float) ->
     return None
 
 
+BOX_SAMPLES = (0.1, 0.5, 0.9)
+"""Where a glyph's box is tested against the clip when its centre lies outside: at these fractions
+along its advance and its height (a 3 × 3 grid, just inside the edges so that a box that only
+touches the clip's edge does not count). A glyph is clipped only when no point of the grid is
+inside: a clip band narrower than the glyph (a table cell's 4.4 pt band across a "." of 1.9) shows
+the part of the glyph it covers, and a viewer draws it."""
+
+
+def _box_meets_clip(clips: Sequence[ClipRecord], index: int, geom: Sequence[float], i: int) -> bool:
+    """Whether any point of glyph i's sample grid lies inside clip `index` (the quad's corners 0, 1, 3
+    span it: descent-origin, descent-advance, ascent-origin)."""
+    k = i * GEOM_STRIDE + 6
+    x0, y0, x1, y1, x3, y3 = geom[k], geom[k + 1], geom[k + 2], geom[k + 3], geom[k + 6], geom[k + 7]
+    ax, ay, hx, hy = x1 - x0, y1 - y0, x3 - x0, y3 - y0
+    for u in BOX_SAMPLES:
+        for v in BOX_SAMPLES:
+            if u == v == 0.5:
+                continue  # the centre: already outside
+            if outside_clip(clips, index, x0 + u * ax + v * hx, y0 + u * ay + v * hy) is None:
+                return True
+    return False
+
+
 def _in_paint(p: PaintObject, clips: Sequence[ClipRecord], x: float, y: float) -> bool:
     x0, y0, x1, y1 = p.bbox
     if not (x0 <= x <= x1 and y0 <= y <= y1):
@@ -182,7 +207,7 @@ class InvisibleModeDecision(_HiddenGlyph):
 
 @dataclass(frozen=True, slots=True)
 class ClippedDecision(_HiddenGlyph):
-    """The glyph's box centre lies outside the clipping path in force (spec §5's reason, like cull).
+    """No part of the glyph's box meets the clipping path in force (spec §5: wholly outside).
 
     value = the box centre [x, y]; threshold = the bbox [x0, y0, x1, y1] of the clip path
     it lies outside of (the path set by the W/W* at `token_index`, or a form's /BBox);
@@ -238,8 +263,8 @@ class ClippedDecision(_HiddenGlyph):
         how = "outside its box" if self.test == "bbox" else "inside its box but outside the path itself"
         fate = "dropped from text like a culled glyph" if self.dropped else "kept in text (--keep-clipped)"
         return (
-            f"glyph #{self.paint_index} clipped by {self.where()}: box centre ({fmt(x)}, {fmt(y)}) lies "
-            f"{how} [{box}]; {fate}"
+            f"glyph #{self.paint_index} clipped by {self.where()}: no part of its box meets the clip — its "
+            f"centre ({fmt(x)}, {fmt(y)}) lies {how} [{box}], and so does every point across its box; {fate}"
         )
 
 
@@ -434,6 +459,7 @@ def classify_visibility(
     pending: list[int] = []  # still visible, candidates for covered / same_as_background
     simple = [r.bbox if not r.empty and r.rect_only else None for r in clips]  # the bbox fast path
     runs, run_of, unicode, xs, ys = cols.table.runs, cols.run_of, cols.table.unicode, cols.xs, cols.ys
+    geom = cols.table.geom
     for i in range(n):
         if i in skip:
             continue
@@ -452,6 +478,8 @@ def classify_visibility(
                 out = None  # inside a clip made of upright rectangles only: its box answers
             else:
                 out = outside_clip(clips, clip_id, x, y)
+                if out is not None and _box_meets_clip(clips, clip_id, geom, i):
+                    out = None  # the centre is outside, but a part of the box shows: a viewer draws it
             if out is not None:
                 path, test = out
                 classes[i] = VisibilityClass.CLIPPED

@@ -10,7 +10,7 @@ from enum import StrEnum
 class VisibilityClass(StrEnum):
     VISIBLE = "visible"
     INVISIBLE_MODE = "invisible_mode"  # a render mode that paints nothing (INVISIBLE_RENDER_MODES)
-    CLIPPED = "clipped"  # box centre outside the clipping path in force
+    CLIPPED = "clipped"  # no part of the box inside the clipping path in force
     TRANSPARENT = "transparent"  # fill alpha 0 or an empty soft mask
     SAME_AS_BACKGROUND = "same_as_background"  # fill colour of what is painted behind it
     COVERED = "covered"  # an opaque fill painted over it later

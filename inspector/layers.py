@@ -103,7 +103,7 @@ LAYERS: tuple[LayerSpec, ...] = (
         "Clipped",
         "#c62828",
         True,
-        "Box centre outside the clipping path: dropped from text like culled glyphs "
+        "No part of the box inside the clipping path: dropped from text like culled glyphs "
         "(select one to see its clip path)",
     ),
     LayerSpec(

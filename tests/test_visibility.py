@@ -73,6 +73,44 @@ def test_text_under_a_small_clip_rectangle_is_clipped_with_the_clip_bbox_and_the
     assert d["kind"] == "clipped" and d["threshold"] == [0.0, 0.0, 10.0, 10.0] and d["token_index"] == 2
 
 
+def test_a_glyph_a_clip_band_cuts_through_is_visible_wholly_outside_is_clipped():
+    # a table cell's clip band 4.4 pt tall across the foot of "1.9": every box centre (y 103.07) lies
+    # above the band (98..102.4), but the lower part of each box (97.5..108.6) meets it, and a
+    # viewer draws that part: no glyph is clipped, the dot stays and the number reads "1.9"
+    a = analysis(b"q 100 98 40 4.4 re W n BT /F1 12 Tf 100 100 Td (1.9) Tj ET Q")
+    assert a.page.glyphs[1].center[1] == pytest.approx(103.066) and a.page.glyphs[1].unicode == "."
+    assert classes(a) == ["visible"] * 3 and records(a, ClippedDecision) == []
+    assert a.texts["plain"].text == "1.9"
+    # the same band 40 pt lower meets no part of the boxes: all three wholly outside, clipped
+    low = analysis(b"q 100 60 40 4.4 re W n BT /F1 12 Tf 100 100 Td (1.9) Tj ET Q")
+    assert classes(low) == ["clipped"] * 3 and low.texts["plain"].text == ""
+    # a band that only touches the box's edge (its top at the box's bottom, 97.516) shows nothing
+    edge = analysis(b"q 100 90 40 7.516 re W n BT /F1 12 Tf 100 100 Td (1.9) Tj ET Q")
+    assert classes(edge) == ["clipped"] * 3
+
+
+def test_a_clip_band_through_part_of_a_polygon_clip_counts_too():
+    # a triangle whose corner reaches into the box's right half: the centre is outside the triangle,
+    # a sample point near the box's lower right corner inside it
+    tri = b"95 90 m 140 90 l 140 135 l h "  # y <= x - 5: the centre (104, 103.07) is above it
+    a = analysis(b"q " + tri + b"W n BT /F1 12 Tf 100 100 Td (X) Tj ET Q")
+    x0, y0 = a.page.glyphs[0].quad[0]
+    x1 = a.page.glyphs[0].quad[1][0]
+    assert (x0, x1) == pytest.approx((100.0, 108.004))
+    assert classes(a) == ["visible"]
+
+
+def test_glyph_details_and_the_stepper_name_the_same_instruction_for_a_clip():
+    from glyphscope.core.trace import trace_page
+
+    pdf = make_pdf([b"q 0 0 10 10 re W n BT /F1 12 Tf 100 100 Td (Hi) Tj ET Q"])
+    doc = open_document(to_bytes(pdf))
+    (first, _) = records(analyze_page(doc, 1, Parameters()), ClippedDecision)
+    steps = trace_page(doc, 1).steps
+    assert first.token_index == 2
+    assert steps[first.token_index].operator == "W" and steps[first.token_index].stream_index == 2
+
+
 def test_nested_q_Q_restores_the_clip():
     a = analysis(
         b"q 90 90 100 30 re W n q 0 0 10 10 re W n BT /F1 12 Tf 100 100 Td (A) Tj ET Q "
