@@ -121,7 +121,7 @@ def _read_one(
     subtype = pdf_text(annot.get("/Subtype", "")).lstrip("/")
     rect = _rect(annot.get("/Rect"))
     name, field_type, value = _field(annot)
-    stream, state = _appearance(annot)
+    stream, state = normal_appearance(annot)
     flags = annot.get("/F", 0)
     flags = int(flags) if isinstance(flags, int) and not isinstance(flags, bool) else 0
     bbox = _rect(stream.get("/BBox")) if stream is not None else None
@@ -167,7 +167,7 @@ def placement(bbox: Rect, matrix: Matrix | None, rect: Rect) -> Matrix | None:
     return multiply(form_matrix, fit)
 
 
-def _appearance(annot: pikepdf.Dictionary) -> tuple[pikepdf.Stream | None, str]:
+def normal_appearance(annot: pikepdf.Dictionary) -> tuple[pikepdf.Stream | None, str]:
     """The normal appearance a viewer draws: /AP /N, or the state of it /AS names."""
     ap = annot.get("/AP")
     normal = ap.get("/N") if isinstance(ap, pikepdf.Dictionary) else None

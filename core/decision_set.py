@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from glyphscope.core.annotations import annotation_decisions
+from glyphscope.core.annotations import AnnotationDecision, annotation_decisions
 from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
@@ -171,6 +171,7 @@ def _degenerate(q: Quad) -> bool:
 
 DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
     CullDecision,
+    AnnotationDecision,
     DuplicateDecision,
     FormMembershipDecision,
     DecodeFallbackDecision,
@@ -182,6 +183,13 @@ DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
 """Every class a page's decision list may hold."""
 
 
+def page_annotation_decisions(page: InterpretedPage, params: Parameters) -> list[AnnotationDecision]:
+    """One decision per annotation of the page: whether its text is in the page text, and why."""
+    return annotation_decisions(
+        page.annotations, as_table(page.glyphs).annotation_of(), page.boxes.visible_box, params.annotations
+    )
+
+
 def page_decisions(
     page: InterpretedPage, classified: ClassifiedGlyphs, text: PageText, params: Parameters
 ) -> list[DecisionRecord]:
@@ -189,12 +197,7 @@ def page_decisions(
     glyphs, then the decisions that made `text`. `params` made `classified` and `text`."""
     return [
         *classified.culls,
-        *annotation_decisions(
-            page.annotations,
-            as_table(page.glyphs).annotation_of(),
-            page.boxes.visible_box,
-            params.annotations,
-        ),
+        *page_annotation_decisions(page, params),
         *(classified.visibility.records if classified.visibility is not None else ()),
         *classified.duplicates,
         *form_membership_decisions(page),

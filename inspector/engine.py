@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
+from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly import (
     MODES,
     Baseline,
@@ -27,6 +28,7 @@ from glyphscope.core.assembly import (
     VerticalColumn,
     WordGapDecision,
 )
+from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.page import ClipRecord, PageBoxes
@@ -303,6 +305,7 @@ class PageFacts:
             tuple[dict[int, list[CullDecision]], dict[int, list[DuplicateDecision]]] | None
         ) = None
         self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
+        self._annotations: list[AnnotationDecision] | None = None
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
@@ -359,6 +362,13 @@ class PageFacts:
         if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
             return "articles"
         return "plain"
+
+    @property
+    def annotation_decisions(self) -> list[AnnotationDecision]:
+        """One per annotation of the page (in /Annots order): drawn and in the text, or why not."""
+        if self._annotations is None:
+            self._annotations = page_annotation_decisions(self.page, self.analysis.params)
+        return self._annotations
 
     @property
     def culled_runs(self) -> list[GlyphRun]:
@@ -444,6 +454,7 @@ class PageFacts:
             "unresolved": sources.get(DecodeSource.UNRESOLVED, 0),
             "fallback": sources.get(DecodeSource.FALLBACK, 0),
             "actual_text": len(getattr(page, "actual_text", ())),  # spans with a replacement text
+            "annotations": len(page.annotations),
             **self.visibility_counts(),
         }
         if self.shown_ready(mode):

@@ -35,6 +35,14 @@ LAYERS: tuple[LayerSpec, ...] = (
         "form_bboxes", "Form BBoxes", "#8e24aa", False, "The /BBox of every Form XObject drawn on the page"
     ),
     LayerSpec(
+        "annotations",
+        "Annotations",
+        "#b25e00",
+        True,
+        "Each annotation's /Rect labelled with its subtype and form field: solid when a viewer draws its "
+        "appearance, dashed when not; click the label for its decision, field and appearance stream",
+    ),
+    LayerSpec(
         "culled",
         "Culled glyphs",
         "#d32f2f",

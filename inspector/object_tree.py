@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
-from glyphscope.core.annotations import Annotation, read_annotations
+from glyphscope.core.annotations import Annotation, normal_appearance, read_annotations
 from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.resources import page_resources
 
@@ -136,6 +136,7 @@ class ObjectNode:
     font_id: str = ""
     form_path: tuple[str, ...] = ()
     mcids: tuple[int, ...] = ()
+    annotation: int = -1  # an annotation node: its position in the page's /Annots (Annotation.index)
     group: str = ""  # which group of the page's objects a group node is: FONTS_GROUP (its label has a count)
     parent: ObjectNode | None = field(default=None, repr=False)
     _children: list[ObjectNode] | None = field(default=None, repr=False)
@@ -173,6 +174,8 @@ class ObjectNode:
             text = head + pretty(self.value)
             if isinstance(self.value, pikepdf.Stream):
                 text += "\nstream\n" + stream_text(self.value) + "\nendstream"
+            if self.role == "annotation" and isinstance(self.value, pikepdf.Dictionary):
+                text += appearance_text(self.value)
             return text
 
     def summary(self, document: Document | None) -> str:
@@ -180,6 +183,48 @@ class ObjectNode:
             return ""
         with _locked(document):
             return summary(self.value)
+
+
+def appearance_text(annot: pikepdf.Dictionary) -> str:
+    """The appearance a viewer draws for an annotation (/AP /N, or its /AS state), with its stream."""
+    stream, state = normal_appearance(annot)
+    if stream is None:
+        why = f"no appearance for its state /{state}" if state else "no normal appearance (/AP /N)"
+        return f"\n\n% drawn appearance: none — {why}; a viewer draws nothing of it"
+    named = f"/AP /N /{state}" if state else "/AP /N"
+    ref = object_ref(stream)
+    return (
+        f"\n\n% drawn appearance: {named} {ref}".rstrip()
+        + "\n"
+        + pretty(stream)
+        + "\nstream\n"
+        + stream_text(stream)
+        + "\nendstream"
+    )
+
+
+def annotation_source(document: Document, page_number: int, index: int) -> str:
+    """The page's annotation at /Annots position `index` as a user reads it: its dictionary, then the
+    appearance a viewer draws with its stream. Never raises: a damaged object is said so."""
+    try:
+        with document.locked():
+            annots = document.page_object(page_number).get("/Annots")
+            annot = list(annots)[index] if isinstance(annots, pikepdf.Array) and index < len(annots) else None
+            if not isinstance(annot, pikepdf.Dictionary):
+                return f"(annotation [{index}] of page {page_number} is not a dictionary)"
+            ref = object_ref(annot)
+            return (f"{ref} obj\n" if ref else "") + pretty(annot) + appearance_text(annot)
+    except (pikepdf.PdfError, ValueError, TypeError, AttributeError, IndexError) as exc:
+        return f"(annotation [{index}] cannot be read: {type(exc).__name__}: {exc})"
+
+
+def find_annotation(root: ObjectNode, index: int) -> ObjectNode | None:
+    """The node of the page's annotation at /Annots position `index`."""
+    for group in root._children or ():
+        for node in group._children or ():
+            if node.role == "annotation" and node.annotation == index:
+                return node
+    return None
 
 
 def raw_children(value: object) -> list[ObjectNode]:
@@ -346,7 +391,11 @@ def page_object_tree(document: Document, page_number: int) -> ObjectNode:
             if isinstance(annots, pikepdf.Array):
                 read = {a.index: a for a in read_annotations(page_obj)[0]}
                 for i, annot in enumerate(list(annots)[:MAX_CHILDREN]):
-                    annotations.add(ObjectNode(_annotation_label(i, annot, read.get(i)), annot, "annotation"))
+                    annotations.add(
+                        ObjectNode(
+                            _annotation_label(i, annot, read.get(i)), annot, "annotation", annotation=i
+                        )
+                    )
             _add_fields(fields, document, page_obj)
             content = page_obj.get("/Contents")
             streams = list(content) if isinstance(content, pikepdf.Array) else [content]

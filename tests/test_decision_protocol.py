@@ -17,6 +17,7 @@ import pytest
 
 from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.analysis import analyze_page
+from glyphscope.core.annotations import Annotation, AnnotationDecision, AnnotationReason
 from glyphscope.core.assembly import MODES, assemble
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
@@ -273,6 +274,13 @@ SAMPLES: dict[type, Any] = {
     TransparentDecision: TransparentDecision(0, False, 0.0, ""),
     SameAsBackgroundDecision: SameAsBackgroundDecision(0, False, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
     CoveredDecision: CoveredDecision(0, False, (5.0, 5.0), (0.0, 0.0, 9.0, 9.0), "image", 7),
+    # annotations
+    AnnotationDecision: AnnotationDecision(
+        Annotation(0, "12 0 R", "Widget", (10.0, 10.0, 90.0, 30.0), "person.name", "Tx", "Jane", "", None),
+        AnnotationReason.DRAWN,
+        3,
+        4,
+    ),
     # right to left
     BidiDecision: BidiDecision(0, 0, 13, 12, 8, 8, 0.5),
 }
@@ -291,6 +299,9 @@ def test_every_decision_class_satisfies_the_protocol() -> None:
     )
     assert SAMPLES[ColumnChangeDecision].to_json()["threshold"] == [170.0, 190.0]
     assert SAMPLES[DuplicateDecision].to_json()["value"] == [0.5, 0.3]
+    annotation = SAMPLES[AnnotationDecision].to_json()
+    assert annotation["value"] == [10.0, 10.0, 90.0, 30.0] and annotation["verdict"] == "included"
+    assert (annotation["glyph"], annotation["glyph_count"], annotation["field_name"]) == (3, 4, "person.name")
     assert (
         SAMPLES[DuplicateDecision].to_json()["along"] == 0.5
         and SAMPLES[DuplicateDecision].to_json()["across"] == -0.3

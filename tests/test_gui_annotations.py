@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pikepdf
 import pytest
+from PySide6.QtCore import QPointF, Qt
 
 from tests.gui import TIMEOUT, open_file
 from tests.test_annotations import TEXT_FIELD, _form
@@ -31,3 +33,59 @@ def test_annotation_text_is_switched_from_the_view_menu_and_tuning_follows(
     w.tuning.set_value("annotations", "only", immediate=True)
     qtbot.waitUntil(lambda: plain.editor.toPlainText() == "Jane Doe", timeout=TIMEOUT)
     assert menu["annotations.only"].isChecked() and not menu["annotations.exclude"].isChecked()
+
+
+HIDDEN_NOTE = {
+    "Subtype": pikepdf.Name.FreeText,
+    "Rect": [300, 600, 400, 620],
+    "F": 2,  # Hidden
+    "Contents": pikepdf.String("draft"),
+    "ap": b"BT /F1 10 Tf 2 5 Td (Draft) Tj ET",
+}
+
+
+def _click_user_point(qtbot: Any, canvas: Any, point: tuple[float, float]) -> None:
+    canvas.set_zoom(4.0)
+    scene = canvas.page_to_scene.map(QPointF(*point))
+    canvas.centerOn(scene)
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(scene))
+
+
+def test_the_annotations_layer_outlines_each_rect_and_a_label_click_shows_field_and_appearance(
+    qtbot: Any, window: Any, tmp_path: Path
+) -> None:
+    w = window
+    path = tmp_path / "form.pdf"
+    path.write_bytes(_form([TEXT_FIELD, HIDDEN_NOTE]))
+    open_file(qtbot, w, path)
+    assert w.session.layers["annotations"]  # on by default: the answer to "where is my field?"
+    assert w.bundle.facts.layer_counts(w.session.mode)["annotations"] == 2
+    drawing = w.canvas.layer_items["annotations"].drawing
+    labels = {label.anchor: label.text for label in drawing.labels}
+    assert labels == {
+        (120.0, 715.0): "Widget name (Tx) “Jane Doe”",
+        (300.0, 600.0 + 20.0): "FreeText — hidden flag",
+    }
+    drawn, hidden = drawing.markers
+    assert (drawn.source.verdict, drawn.glyphs) == ("included", tuple(range(5, 13)))  # "Jane Doe"
+    assert (hidden.source.verdict, hidden.glyphs) == ("excluded", ())
+
+    _click_user_point(qtbot, w.canvas, (120.0, 715.0))
+    assert w.session.decision is drawn.source
+    text = w.details.text()
+    assert "Decision: Widget 2 0 R (name): a viewer draws its appearance" in text
+    assert "field\nname — type Tx\n" in text and "value\n“Jane Doe”\n" in text
+    assert "% drawn appearance: /AP /N" in text and "(Jane Doe) Tj" in text  # the stream itself
+    w.reveal("objects")
+    qtbot.waitUntil(lambda: w.objects_panel.root is not None, timeout=TIMEOUT)
+    w.session.select_decision(None)
+    _click_user_point(qtbot, w.canvas, (120.0, 715.0))
+    assert w.objects_panel.selected_node().annotation == 0  # Objects follows: the widget's dictionary
+
+    # the hidden note has no glyphs: its decision alone answers, with why a viewer shows nothing
+    w.session.select_decision(None)
+    _click_user_point(qtbot, w.canvas, (300.0, 620.0))
+    assert w.session.decision is hidden.source and w.session.selection == frozenset()
+    text = w.details.text()
+    assert "its /F Hidden flag is set: a viewer shows nothing of it (0 glyphs)" in text
+    assert "(Draft) Tj" in text

@@ -61,6 +61,7 @@ TOOLTIP_LAYERS = (
     "baselines",
     "reading_order",
     "structure_order",
+    "annotations",
 )
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0

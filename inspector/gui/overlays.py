@@ -353,6 +353,31 @@ def _form_bboxes_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str
     return b.finish()
 
 
+def _annotations_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
+    """Each annotation's /Rect: solid when a viewer draws it and its text is read, dashed when not;
+    labelled with its subtype, field and value (or why it is left out), the label a click target."""
+    b = _Builder("annotations", _page_rect(facts))
+    colour = L.LAYER_BY_KEY["annotations"].colour
+    for decision in facts.annotation_decisions:
+        annotation = decision.annotation
+        rect = annotation.rect
+        if rect is None:
+            continue
+        included = decision.verdict == "included"
+        b.rect(Style(colour, 1.5 if included else 1.0, dash=not included), rect)
+        name = annotation.subtype or "Annot"
+        if annotation.field_name:
+            name += f" {annotation.field_name} ({annotation.field_type or '?'})"
+        if annotation.value:
+            name += f" “{annotation.value[:40]}”"
+        if not included:
+            name += f" — {decision.reason.value.replace('_', ' ')}"
+        corner = (rect[0], rect[3])
+        b.drawing.labels.append(Label(corner, name, colour, background="#fff3e0"))
+        b.drawing.markers.append(Marker(corner, decision, tuple(decision.glyphs)))
+    return b.finish()
+
+
 def _culled_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str]) -> LayerDrawing:
     """Culled glyphs outlined (the letters stay readable), each run labelled with its text."""
     b = _Builder("culled", _page_rect(facts))
@@ -687,6 +712,7 @@ STATIC_LAYER_BUILDERS = {
     "page_boxes": _page_boxes_layer,
     "glyphs": _glyphs_layer,
     "form_bboxes": _form_bboxes_layer,
+    "annotations": _annotations_layer,
     "culled": _culled_layer,
     "duplicates": _duplicates_layer,
     "unresolved": _decode_layer(

@@ -9,15 +9,19 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
+from glyphscope.inspector.object_tree import annotation_source
 from glyphscope.inspector.session import Session
 
 if TYPE_CHECKING:
     from glyphscope.core.page import InterpretedPage, PageFont
     from glyphscope.inspector.engine import Describable, PageFacts
+
+APPEARANCE_CHARS = 6000  # of an annotation's dictionary and appearance stream; Objects has all of it
 
 DECODE_SOURCE_TEXT = {
     DecodeSource.TOUNICODE: "the font's embedded /ToUnicode CMap",
@@ -80,6 +84,11 @@ class GlyphDetailsPanel(QWidget):
         if facts is None:
             self.browser.setHtml("<p><i>No page loaded.</i></p>")
             return
+        if not selection and self.session.decision is not None:
+            # a decision with no glyph of its own (an annotation a viewer does not draw, a field
+            # without glyphs): its numbers are the answer
+            self.browser.setHtml(self.decision_html(self.session.decision))
+            return
         if not selection:
             self.browser.setHtml(
                 "<p><i>Click a glyph on the page, select text in a text panel, or pick a row in the glyph "
@@ -127,10 +136,37 @@ class GlyphDetailsPanel(QWidget):
             if isinstance(i, int) and 0 <= i < len(glyphs):
                 rows.append((name, f"<a href='glyph:{i}'>#{i}</a> {html.escape(repr(glyphs[i].unicode))}"))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
+        extra = self.annotation_html(record) if isinstance(record, AnnotationDecision) else ""
         return (
             "<div style='background:#fff8e1; padding:4px'>"
             f"<h3>Decision: {html.escape(describe(record))}</h3><table cellspacing=2>{table}</table></div>"
+            + extra
         )
+
+    def annotation_html(self, record: AnnotationDecision) -> str:
+        """The annotation of an annotation decision: its field, and the dictionary and appearance
+        stream a viewer draws (or why it draws none)."""
+        a = record.annotation
+        rows = [("annotation", f"{a.subtype or '?'} {a.object_id}, /Annots [{a.index}]")]
+        if a.field_name or a.field_type:
+            rows.append(("field", f"{a.field_name or '(no name)'} — type {a.field_type or '?'}"))
+        if a.value:
+            rows.append(("value", f"“{a.value}”"))
+        if a.state:
+            rows.append(("state (/AS)", a.state))
+        rows.append(("glyphs", f"{record.glyph_count} painted by its appearance"))
+        table = "".join(f"<tr><td><b>{k}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows)
+        view, document = self.session.view, self.session.document
+        source = ""
+        if view is not None and document is not None:
+            text = annotation_source(document, view.page_number, a.index)
+            if len(text) > APPEARANCE_CHARS:
+                text = (
+                    text[:APPEARANCE_CHARS]
+                    + f"\n… ({len(text) - APPEARANCE_CHARS} more characters in Objects)"
+                )
+            source = f"<pre style='font-size:small'>{html.escape(text)}</pre>"
+        return f"<h3>Annotation</h3><table cellspacing=2>{table}</table>{source}"
 
     def glyph_html(self, i: int) -> str:
         facts = self.facts

@@ -22,8 +22,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
-from glyphscope.inspector.object_tree import FONTS_GROUP, ObjectNode, find_font, page_object_tree
+from glyphscope.inspector.object_tree import (
+    FONTS_GROUP,
+    ObjectNode,
+    find_annotation,
+    find_font,
+    page_object_tree,
+)
 from glyphscope.inspector.session import Session
 
 ROLE_COLOURS = {"font": "#2e7d32", "form": "#8e24aa", "struct": "#1565c0", "annotation": "#b25e00"}
@@ -68,6 +75,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self._on_view())
         session.events.document.connect(lambda doc: self._show(0))
+        session.events.decision.connect(self._on_decision)
 
     # -- content -------------------------------------------------------------------------------
     def _on_view(self) -> None:
@@ -204,6 +212,19 @@ class ObjectsPanel(InFrontPanel, QWidget):
                 parent.setExpanded(True)
             self.tree.setCurrentItem(item)
             self.tree.scrollToItem(item)
+        finally:
+            self._updating = False
+
+    def _on_decision(self, record: object) -> None:
+        """An annotation's decision selected elsewhere (its label on the page): select its object."""
+        if not isinstance(record, AnnotationDecision) or self.root is None:
+            return
+        node = find_annotation(self.root, record.annotation.index)
+        if node is None:
+            return
+        self._updating = True
+        try:
+            self.select_node(node)
         finally:
             self._updating = False
 
