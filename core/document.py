@@ -6,6 +6,7 @@ every change (e.g. the inspector's widened CropBox) happens on a copy.
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 import time
@@ -468,13 +469,30 @@ class Document:
         self.close()
 
 
-def _open_pdf(opener: Any, password: str) -> pikepdf.Pdf:
+def _open_pdf(opener: Any, password: str) -> tuple[pikepdf.Pdf, list[str]]:
+    """The document and qpdf's warnings of the open (read once: pikepdf hands each warning out once)."""
     if hasattr(opener, "seek"):
         opener.seek(0)
     # As bytes: a password from argv or the environment that is not UTF-8 reaches Python with
     # surrogates (which pikepdf cannot convert); surrogateescape gives back the bytes typed.
     secret = password.encode("utf-8", "surrogateescape")
-    return pikepdf.open(opener, password=secret, suppress_warnings=True)
+    pdf = pikepdf.open(opener, password=secret, suppress_warnings=True)
+    warnings = [str(w) for w in pdf.get_warnings()]
+    if any(LAST_OBJECT_CUT in w for w in warnings):
+        # A file with no xref and no trailer is read by scanning its objects; qpdf's scan drops an
+        # object that ends at the very end of the file (a font, a page's last resource), where
+        # MuPDF keeps it. Read again with an end-of-file marker after it, in memory only.
+        if hasattr(opener, "seek"):
+            opener.seek(0)
+        data = opener.read() if hasattr(opener, "read") else Path(opener).read_bytes()
+        pdf.close()
+        pdf = pikepdf.open(io.BytesIO(data + b"\n%%EOF\n"), password=secret, suppress_warnings=True)
+        pdf.get_warnings()  # the same repair again: the first open's warnings describe the file
+    return pdf, warnings
+
+
+LAST_OBJECT_CUT = "EOF after endobj"
+"""qpdf's warning when the file ends right after an object's `endobj`: the object is left out."""
 
 
 def _looks_like_pdf(head: bytes) -> bool:
@@ -498,7 +516,7 @@ def open_document(
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         head = data[:1024]
-        opener: Any = __import__("io").BytesIO(data)
+        opener: Any = io.BytesIO(data)
     else:
         path = str(source)
         p = Path(path)
@@ -517,14 +535,14 @@ def open_document(
         raise NotAPdf(f"{label} is not a PDF (no %PDF- header)")
     password = password or ""
     try:
-        pdf = _open_pdf(opener, password)
+        pdf, opened = _open_pdf(opener, password)
     except pikepdf.PasswordError:
         if not password:
             raise PasswordRequired(f"{label} is encrypted: a password is required") from None
         # A password given for a whole batch (or by habit) must not lock out a file whose user
         # password is empty, which opens without one.
         try:
-            pdf = _open_pdf(opener, "")
+            pdf, opened = _open_pdf(opener, "")
             password = ""
         except pikepdf.PasswordError:
             raise WrongPassword(f"wrong password for {label}") from None
@@ -536,7 +554,7 @@ def open_document(
         return _repaired(opener, password, path, limits, exc, f"{label} is not a readable PDF")
     except (ValueError, OSError, MemoryError) as exc:
         raise NotAPdf(f"{label} is not a readable PDF: {_one_line(exc)}") from None
-    warnings = [_short_warning(w, path) for w in pdf.get_warnings()]
+    warnings = [_short_warning(w, path) for w in opened]
     try:
         doc = Document(pdf, path, [w for w in warnings if w], limits)
     except (QpdfError, ValueError, TypeError, RecursionError, MemoryError) as exc:

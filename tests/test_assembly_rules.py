@@ -158,7 +158,31 @@ def test_vertical_columns_right_to_left_top_to_bottom() -> None:
     f.vertical("ス", 200, 670)  # further down the right column, after a gap: no space
     text = plain(f.glyphs)
     assert text.text == "日本ス\n語テ"
-    assert not text.decisions_of(WordGapDecision)
+    # the CJK rule along the column: a 6 pt gap is under a full ideograph (cjk_gap 1.0 × 12 pt)
+    gaps = [(d.before, d.after, d.verdict, d.gap, d.threshold) for d in text.decisions_of(WordGapDecision)]
+    assert gaps == [
+        (2, 3, "cjk_pair", 0.0, 12.0),
+        (3, 4, "cjk_pair", 6.0, 12.0),
+        (0, 1, "cjk_pair", 0.0, 12.0),
+    ]
+
+
+def test_word_gaps_along_a_vertical_column_follow_the_section_3_rule() -> None:
+    # letters 40 pt apart down one column: the gap from one glyph's end to the next origin, in
+    # the writing direction (28 pt), against word_gap × the glyph size (0.15 × 12 = 1.8 pt)
+    f = GlyphFactory()
+    for i, ch in enumerate("ABCDE"):
+        f.vertical(ch, 200, 700 - 40 * i)
+    f.vertical("FG", 200, 500)  # touching: 0 pt, no space
+    text = plain(f.glyphs)
+    assert text.text == "A B C D E FG"
+    gaps = [(d.verdict, d.gap, d.threshold) for d in text.decisions_of(WordGapDecision)]
+    assert gaps[:4] == [("inserted", 28.0, pytest.approx(1.8))] * 4
+    assert gaps[4] == ("inserted", 28.0, pytest.approx(1.8)) and gaps[5] == (
+        "below_threshold",
+        0.0,
+        pytest.approx(1.8),
+    )
 
 
 def test_vertical_font_placed_along_horizontal_lines_reads_as_lines() -> None:

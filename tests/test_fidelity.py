@@ -165,6 +165,38 @@ def _sideways_vertical_pdf(step: float) -> pikepdf.Pdf:
     return make_pdf([" ".join(ops).encode()], {"/F1": font})
 
 
+def _column_pdf(step: float) -> pikepdf.Pdf:
+    """An Identity-V font painting A B C D E down one column, each glyph `step` pt below the last."""
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = identity_h_font(pdf, tounicode=identity_tounicode())
+        f.Encoding = pikepdf.Name("/Identity-V")
+        return f
+
+    ops = ["BT /F1 12 Tf"]
+    for i, code in enumerate(("0041", "0042", "0043", "0044", "0045")):
+        ops.append(f"1 0 0 1 300 {700 - step * i:.2f} Tm <{code}> Tj")
+    ops.append("ET")
+    return make_pdf([" ".join(ops).encode()], {"/F1": font})
+
+
+@pytest.mark.parametrize(("step", "expected"), [(40.0, "A B C D E"), (12.0, "ABCDE")])
+def test_word_gaps_down_a_vertical_column_are_decided_along_it(
+    tmp_path: Path, step: float, expected: str
+) -> None:
+    # spec §3 along the column: letters 40 pt apart read as separate words, as pdftotext and
+    # MuPDF give them; letters one em apart (the vertical advance) touch and read as one word
+    pdf = _column_pdf(step)
+    doc = _doc(pdf)
+    analysis = analyze_page(doc, 1)
+    assert analysis.texts["plain"].text == expected
+    gaps = analysis.texts["plain"].decisions_of(WordGapDecision)
+    assert len(gaps) == 4 and all(g.direction == pytest.approx((0.0, -1.0)) for g in doc.interpret(1).glyphs)
+    assert {round(g.gap, 3) for g in gaps} == {round(step - 12.0, 3)}  # the advance down is 1000/1000 em
+    assert {round(g.threshold, 3) for g in gaps} == {round(0.15 * gaps[0].height, 3)}
+    assert all(g.inserted == (step == 40.0) for g in gaps)
+
+
 def test_dedupe_measures_along_the_run_a_vertical_font_follows() -> None:
     doc = _doc(_sideways_vertical_pdf(2.0))
     page = doc.interpret(1)

@@ -247,3 +247,36 @@ def test_an_encrypted_file_without_root_still_decrypts():
         "1 page recovered from the catalog found by scanning the objects (1 0 R)"
     )
     assert "".join(g.unicode for g in doc.interpret(1).glyphs) == "Secret"
+
+
+def objects_only(objects: dict[int, bytes], end: bytes = b"") -> bytes:
+    """A PDF of objects alone: no xref table, no trailer, no startxref (a truncated upload)."""
+    out = bytearray(b"%PDF-1.4\n")
+    for num in sorted(objects):
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, objects[num])
+    return bytes(out).rstrip(b"\n") + end
+
+
+OBJECTS_ONLY = {
+    1: b"<< /Type /Catalog /Pages 2 0 R >>",
+    2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    4: content(b"Every object scanned"),
+    5: FONT,  # the last object, its endobj the last bytes of the file
+}
+
+
+@pytest.mark.parametrize("end", [b"", b"\n", b"\n\n  \n"])
+def test_a_file_with_no_xref_no_trailer_and_no_startxref_is_read_by_scanning_its_objects(tmp_path, end):
+    # qpdf's scan dropped the object that ends at the end of the file (here the font): the page
+    # read as no glyphs at all, where MuPDF reads it whole
+    path = tmp_path / "objects-only.pdf"
+    path.write_bytes(objects_only(OBJECTS_ONLY, end))
+    before = path.read_bytes()
+    doc = open_document(path)
+    glyphs = doc.interpret(1).glyphs
+    assert "".join(g.unicode for g in glyphs) == "Every object scanned"
+    code, out, err = run_cli("text", str(path))
+    assert code == 0 and out.decode() == "Every object scanned"
+    assert "damaged file repaired by qpdf" in err  # said, not hidden
+    assert path.read_bytes() == before  # repaired in memory only

@@ -137,7 +137,10 @@ def sideways_as_horizontal(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
 def _join_vertical(
     run: Sequence[Glyph], prev: FlowFields | None, out: TextBuilder, params: Parameters
 ) -> FlowFields | None:
-    """Columns right to left, top to bottom; one break per column change, no geometric spaces."""
+    """Columns right to left, top to bottom; one break per column change. Inside a column the §3
+    word-gap rule is applied along it: the gap from one glyph's end to the next one's origin in
+    the writing direction (down), against word_gap × the glyph's size across the column (its box
+    height in the writing frame); between two ideographs the CJK rule (spec §9) as on a line."""
     if laid_out_sideways(run):
         return _join_horizontal(_as_horizontal(run), prev, out, params)
     columns = vertical_columns(run)
@@ -160,6 +163,11 @@ def _join_vertical(
                     )
                     if k == 0:
                         out.newline(i)
+                    else:
+                        wg = word_gap_measure(prev, g, params)
+                        j = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
+                        if wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:  # WordGapDecision.inserted
+                            out.generated(" ", j)
             out.glyph(g)
             prev = g
     return prev
