@@ -72,7 +72,9 @@ class DrawnPage:
     overlays_missing: str | None = None
 
 
-def render_page(doc: Document, page_number: int, scale: float, boxes: PageBoxes | None = None) -> RenderedPage:
+def render_page(
+    doc: Document, page_number: int, scale: float, boxes: PageBoxes | None = None
+) -> RenderedPage:
     """Page `page_number` of `doc` at `scale` px/pt (clamped): never raises for the page's content."""
     boxes = doc.page_boxes(page_number) if boxes is None else boxes
     frame = frame_boxes(boxes)
@@ -130,7 +132,9 @@ def draw_page(
     return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error, missing)
 
 
-def page_png(doc: Document, page_number: int, layers: Iterable[str], scale: float = 2.0, palette: bool = True) -> bytes:
+def page_png(
+    doc: Document, page_number: int, layers: Iterable[str], scale: float = 2.0, palette: bool = True
+) -> bytes:
     """`draw_page` as PNG bytes."""
     return draw_page(doc, page_number, layers, scale, palette=palette).png
 
@@ -185,14 +189,20 @@ def render_page_image(
     from glyphscope.core.document import page_boxes
     from glyphscope.core.page_tree_repair import open_pdf
 
-    data: str | Path | BinaryIO = io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray)) else source
+    data: str | Path | BinaryIO = (
+        io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray)) else source
+    )
     try:
         pdf = open_pdf(data, password or "")
     except (pikepdf.PdfError, OSError, ValueError) as exc:
-        raise PageImageError(f"the PDF could not be opened for rendering ({type(exc).__name__}: {exc})") from None
+        raise PageImageError(
+            f"the PDF could not be opened for rendering ({type(exc).__name__}: {exc})"
+        ) from None
     try:
         if not 1 <= page_number <= len(pdf.pages):
-            raise PageImageError(f"page {page_number} is out of range: the document has {len(pdf.pages)} page(s)")
+            raise PageImageError(
+                f"page {page_number} is out of range: the document has {len(pdf.pages)} page(s)"
+            )
         try:
             boxes = page_boxes(pdf.pages[page_number - 1].obj)
             problem = page_size_problem(boxes)

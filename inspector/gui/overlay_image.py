@@ -186,4 +186,3 @@ def png_bytes(image: QImage, palette: bool = True) -> bytes:
         raise ValueError("the page image could not be encoded as PNG")
     buf.close()
     return bytes(data.data())
-
