@@ -182,7 +182,8 @@ def _copy_form_defaults(source: pikepdf.Pdf, out: pikepdf.Pdf, page: pikepdf.Dic
     """Give the copy an /AcroForm: the source's default resources and appearance, and the fields
     whose widgets are on the page. PDFium then draws the fields (a field without an appearance
     stream included) as a viewer does. A malformed form costs the fields' drawing, never the page."""
-    with contextlib.suppress(pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, AttributeError):
+    errors = (pikepdf.PdfError, pikepdf.ForeignObjectError, RuntimeError, ValueError, TypeError, KeyError)
+    with contextlib.suppress(*errors, AttributeError):
         form = source.Root.get("/AcroForm")
         if not isinstance(form, pikepdf.Dictionary):
             return
@@ -204,12 +205,22 @@ def _copy_form_defaults(source: pikepdf.Pdf, out: pikepdf.Pdf, page: pikepdf.Dic
         if not fields:
             return
         copied = pikepdf.Dictionary(Fields=pikepdf.Array(fields))
-        for key in ("/DA", "/NeedAppearances", "/Q"):
+        for key in ("/DA", "/NeedAppearances", "/Q", "/DR"):
             if key in form:
-                copied[key] = out.copy_foreign(form[key]) if form[key].is_indirect else form[key]
-        if isinstance(form.get("/DR"), pikepdf.Dictionary):
-            copied["/DR"] = out.copy_foreign(form["/DR"])
+                copied[key] = _foreign(out, form[key])
         out.Root["/AcroForm"] = copied
+
+
+def _foreign(out: pikepdf.Pdf, obj: pikepdf.Object, depth: int = 0) -> pikepdf.Object:
+    """`obj` of another file made usable in `out`: indirect objects copied (with what they
+    reference), direct dictionaries and arrays rebuilt around them."""
+    if obj.is_indirect:
+        return out.copy_foreign(obj)
+    if depth < 8 and isinstance(obj, pikepdf.Dictionary):
+        return pikepdf.Dictionary({k: _foreign(out, v, depth + 1) for k, v in obj.items()})
+    if depth < 8 and isinstance(obj, pikepdf.Array):
+        return pikepdf.Array([_foreign(out, v, depth + 1) for v in obj])
+    return obj
 
 
 @dataclass(frozen=True)
