@@ -211,9 +211,12 @@ def _copy_form_defaults(source: pikepdf.Pdf, out: pikepdf.Pdf, page: pikepdf.Dic
         out.Root["/AcroForm"] = copied
 
 
-def _foreign(out: pikepdf.Pdf, obj: pikepdf.Object, depth: int = 0) -> pikepdf.Object:
+def _foreign(out: pikepdf.Pdf, obj: Any, depth: int = 0) -> Any:
     """`obj` of another file made usable in `out`: indirect objects copied (with what they
-    reference), direct dictionaries and arrays rebuilt around them."""
+    reference), direct dictionaries and arrays rebuilt around them; scalars (pikepdf gives
+    booleans and numbers as Python values) as they are."""
+    if not isinstance(obj, pikepdf.Object):
+        return obj
     if obj.is_indirect:
         return out.copy_foreign(obj)
     if depth < 8 and isinstance(obj, pikepdf.Dictionary):
