@@ -12,7 +12,7 @@ MainWindow offscreen and prints:
 * first visit: switching to a page not seen yet (work in a worker, prefetch on);
 * after the first visit: switching back to a page already seen (the cache);
 * paint: one full repaint of the canvas with every layer on;
-* the renderer process (QtPdf runs there, gui.render_worker): start-up, first page, next pages.
+* the renderer process (PDFium runs there, inspector.render_worker): start-up, first page, next pages.
 
 Targets: median switch after the first visit < 150 ms, first page < 1.5 s;
 overlays of a 20,000-glyph page within 300 ms of the page image.
@@ -93,8 +93,8 @@ def long_pdf(path: Path, pages: int) -> None:
 
 
 def renderer_timings(tmp: Path) -> tuple[float, float, float]:
-    """(start, first page, median page) in ms for one renderer process (gui.render_worker)."""
-    from glyphscope.inspector.gui.rendering import RenderProcess, single_page_pdf
+    """(start, first page, median page) in ms for one renderer process (inspector.render_worker)."""
+    from glyphscope.inspector.rendering import RenderProcess, single_page_pdf
 
     path = tmp / "letter.pdf"
     long_pdf(path, 1)
@@ -281,7 +281,7 @@ def main() -> int:
     )
     start, first_page, page = renderer
     print(
-        f"\nrenderer process (QtPdf out of the window): start {start:.0f} ms, first page {first_page:.0f} ms, "
+        f"\nrenderer process (PDFium out of the window): start {start:.0f} ms, first page {first_page:.0f} ms, "
         f"then {page:.0f} ms per Letter page at 2 px/pt (median, pixels included)"
     )
     ok = all(r[2] < 1500 and r[7] < 150 for r in results)

@@ -20,7 +20,22 @@ def _no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+GUI_MISSING = "glyphscope: the window needs the gui extra: pip install 'glyphscope[gui]'"
+
+
+def _qt_missing() -> bool:
+    """PySide6 is not installed (the headless install): the window cannot open."""
+    try:
+        import PySide6.QtWidgets  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
 def _gui(path: str | None, page: int | None, password: str | None) -> int:
+    if _qt_missing():
+        print(GUI_MISSING, file=sys.stderr)
+        return 2
     if path == "-":
         print("glyphscope: the window opens files, not stdin (headless commands read -)", file=sys.stderr)
         return 2

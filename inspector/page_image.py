@@ -1,16 +1,180 @@
-"""Headless page images through PDFium (pypdfium2) and Pillow: no Qt.
+"""Headless page images: PDFium's rendering (inspector.rendering, in its own process) as
+Pillow images and PNGs. No Qt: `render`, `triage --html` and `page.to_image()` work without
+the gui extra.
 
 The image covers the page's whole MediaBox, as the window draws it (glyphs the CropBox
-hides are shown too), with /Rotate applied and form fields drawn.
+hides are shown too), with /Rotate applied and form fields drawn. Overlay layers are
+drawn by the window's own code (gui.overlay_image, the one way this module reaches Qt,
+lazily); without PySide6 the page is drawn without them and `DrawnPage.overlays_missing`
+says why.
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+import pikepdf
+
+from glyphscope.inspector.rendering import (
+    Pixels,
+    RenderFailed,
+    clamp_scale,
+    display_size,
+    frame_boxes,
+    page_size_problem,
+    render_failure,
+    render_pdf_bytes,
+    single_page_pdf,
+)
+
 if TYPE_CHECKING:
     from PIL import Image
+
+    from glyphscope.core.document import Document
+    from glyphscope.core.page import PageBoxes
+    from glyphscope.core.params import Parameters
+
+GUI_EXTRA_HINT = "pip install 'glyphscope[gui]'"
+# What makes a page's image fail, besides the renderer's own RenderFailed: copying the page.
+_COPY_ERRORS = (pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError)
+
+
+class PageImageError(Exception):
+    """No image of the page: `str(exc)` says why in one line."""
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """PDFium's image of a page (None when it could not be drawn, with the reason) and its
+    frame: the boxes and scale every overlay is laid out with (inspector.rendering.page_matrix)."""
+
+    pixels: Pixels | None
+    render_error: str | None
+    frame: PageBoxes
+    scale: float
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class DrawnPage:
+    """A page drawn for `render` or the HTML report: the PNG, its size, why the page itself is
+    missing (None when rendered) and why the overlays are (None when drawn or none asked for)."""
+
+    png: bytes
+    width: int
+    height: int
+    render_error: str | None = None
+    overlays_missing: str | None = None
+
+
+def render_page(
+    doc: Document, page_number: int, scale: float, boxes: PageBoxes | None = None
+) -> RenderedPage:
+    """Page `page_number` of `doc` at `scale` px/pt (clamped): never raises for the page's content."""
+    boxes = doc.page_boxes(page_number) if boxes is None else boxes
+    frame = frame_boxes(boxes)
+    scale = clamp_scale(boxes, scale)
+    w, h = display_size(frame, scale)
+    width, height = max(1, round(w)), max(1, round(h))
+    try:
+        problem = page_size_problem(boxes)
+        if problem is not None:
+            raise RenderFailed(problem)
+        pixels: Pixels | None = render_pdf_bytes(single_page_pdf(doc.pdf, page_number, boxes), boxes, scale)
+        error = None
+    except (RenderFailed, *_COPY_ERRORS) as exc:
+        pixels, error = None, render_failure(exc)
+    return RenderedPage(pixels, error, frame, scale, width, height)
+
+
+def qt_available() -> bool:
+    """Whether PySide6 is installed (the gui extra), found without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("PySide6") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def draw_page(
+    doc: Document,
+    page_number: int,
+    layers: Iterable[str],
+    scale: float = 2.0,
+    mode: str = "plain",
+    params: Parameters | None = None,
+    palette: bool = True,
+) -> DrawnPage:
+    """The page with `layers` drawn over it, as PNG (`palette`: 8-bit indexed colours, ~5× smaller).
+
+    A page PDFium cannot draw is a blank page of its (clamped) size with a banner saying why
+    (and the overlays), as in the window.
+    """
+    wanted = set(layers)
+    missing = None
+    if wanted:
+        try:
+            from glyphscope.inspector.gui.overlay_image import draw_png  # Qt: only to draw overlays
+        except ImportError as exc:  # no gui extra, or Qt's libraries are missing
+            missing = f"the page is drawn without overlays: they need the gui extra ({GUI_EXTRA_HINT}; {exc})"
+        else:
+            return draw_png(doc, page_number, wanted, scale, mode, params, palette)
+    rendered = render_page(doc, page_number, scale)
+    image = page_or_blank(rendered)
+    if rendered.render_error:
+        paint_banner(image, f"Page {page_number} {rendered.render_error}", rendered.scale)
+    return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error, missing)
+
+
+def page_png(
+    doc: Document, page_number: int, layers: Iterable[str], scale: float = 2.0, palette: bool = True
+) -> bytes:
+    """`draw_page` as PNG bytes."""
+    return draw_page(doc, page_number, layers, scale, palette=palette).png
+
+
+def page_or_blank(rendered: RenderedPage) -> Image.Image:
+    """The rendered page as an RGB Pillow image, or a white page of its size when it has none."""
+    from PIL import Image
+
+    if rendered.pixels is None:
+        return Image.new("RGB", (rendered.width, rendered.height), "white")
+    return rendered.pixels.to_pil().convert("RGB")
+
+
+def paint_banner(image: Image.Image, text: str, scale: float = 2.0) -> None:
+    """The window's page banner (gui.page_banner's colours) drawn with Pillow: top-left, wrapped."""
+    import textwrap
+
+    from PIL import ImageDraw, ImageFont
+
+    size = max(13, min(40, round(6.5 * scale)))
+    font = ImageFont.load_default(size)
+    margin = 8
+    chars = max(10, int(min(260.0 * scale, image.width - 2 * margin) / (0.55 * size)))
+    lines = textwrap.wrap(text, chars) or [text]
+    draw = ImageDraw.Draw(image)
+    body = "\n".join(lines)
+    left, top, right, bottom = draw.multiline_textbbox((margin + 6, margin + 4), body, font=font)
+    draw.rounded_rectangle(
+        (margin, margin, right + 6, bottom + 4), radius=4, fill=(255, 243, 205), outline=(0xB2, 0x6A, 0x00)
+    )
+    draw.multiline_text((margin + 6, margin + 4), body, fill=(0x4E, 0x34, 0x2E), font=font)
+
+
+def png_bytes(image: Image.Image, palette: bool = True) -> bytes:
+    """`image` as PNG; `palette` converts to 8-bit indexed colour (smaller, looks the same)."""
+    if palette:
+        image = image.convert("RGB").quantize(256)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def render_page_image(
@@ -20,24 +184,33 @@ def render_page_image(
     scale: float = 1.0,
     password: str | None = None,
 ) -> Image.Image:
-    """Page `page_number` (1-based) at `scale` pixels per point: the whole MediaBox, rotated."""
-    import pypdfium2
+    """Page `page_number` (1-based) at `scale` pixels per point: the whole MediaBox, rotated, form
+    fields drawn (RGBA). PageImageError with the reason when the page has no image."""
+    from glyphscope.core.document import page_boxes
+    from glyphscope.core.page_tree_repair import open_pdf
 
-    data = source if isinstance(source, (str, Path)) else _pdf_bytes(source)
-    document = pypdfium2.PdfDocument(data, password=password)
+    data: str | Path | BinaryIO = (
+        io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray)) else source
+    )
     try:
-        document.init_forms()
-        page = document[page_number - 1]
-        # PDFium draws the CropBox: widened to the MediaBox (in memory only) it shows the whole frame.
-        page.set_cropbox(*page.get_mediabox())
-        image = page.render(scale=scale, may_draw_forms=True).to_pil()
-        page.close()
+        pdf = open_pdf(data, password or "")
+    except (pikepdf.PdfError, OSError, ValueError) as exc:
+        raise PageImageError(
+            f"the PDF could not be opened for rendering ({type(exc).__name__}: {exc})"
+        ) from None
+    try:
+        if not 1 <= page_number <= len(pdf.pages):
+            raise PageImageError(
+                f"page {page_number} is out of range: the document has {len(pdf.pages)} page(s)"
+            )
+        try:
+            boxes = page_boxes(pdf.pages[page_number - 1].obj)
+            problem = page_size_problem(boxes)
+            if problem is not None:
+                raise RenderFailed(problem)
+            pixels = render_pdf_bytes(single_page_pdf(pdf, page_number, boxes), boxes, scale)
+        except (RenderFailed, *_COPY_ERRORS) as exc:
+            raise PageImageError(f"page {page_number} {render_failure(exc)}") from None
     finally:
-        document.close()
-    return image
-
-
-def _pdf_bytes(source: bytes | BinaryIO) -> bytes:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source)
-    return source.read()
+        pdf.close()
+    return pixels.to_pil()

@@ -1,12 +1,12 @@
-"""`glyphscope render FILE --page N --layers … -o OUT.png`: a page with overlays, drawn by the window's code.
+"""`glyphscope render FILE --page N --layers … -o OUT.png`: a page drawn by PDFium, with overlays.
 
 Typed engine errors (not found, not a PDF, password) propagate: the CLI maps
 them to exit codes. `-o -` writes the PNG to stdout; otherwise stdout gets the
 one success line (none with --quiet). A page the renderer cannot draw (crash,
 time limit, a MediaBox of no usable size) is written blank with its overlays and
-a banner, with a `glyphscope: warning:` line on stderr. This is an entry point that makes images: it creates the
-offscreen Qt application (`gui.render_image.offscreen_app`), lazily, so the
-other commands never load Qt.
+a banner, with a `glyphscope: warning:` line on stderr. The page image needs no Qt
+(inspector.page_image); the overlays are the window's drawing code, so without the
+gui extra the page is written without them, with a warning saying how to get them.
 """
 
 from __future__ import annotations
@@ -51,26 +51,19 @@ def run_render(args: argparse.Namespace) -> int:
             raise PageOutOfRange(
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
-        from glyphscope.inspector.gui.render_image import (  # Qt: only here, only for the image
-            draw_page,
-            offscreen_app,
-            png_bytes,
-        )
+        from glyphscope.inspector.page_image import draw_page
 
-        offscreen_app()
-        # QtPdf runs in its own process: a page it cannot draw is a blank page with the
+        # PDFium runs in its own process: a page it cannot draw is a blank page with the
         # overlays and a banner saying why (exit 0 with a warning), never a dead command.
-        drawn = draw_page(doc, args.page, layers, scale)
-        image = drawn.image
-        if image is None or image.isNull():
-            print(f"glyphscope: page {args.page} could not be drawn", file=sys.stderr)
-            return EXIT_ERROR
+        drawn = draw_page(doc, args.page, layers, scale, palette=False)
         if drawn.render_error:
             cli_io.note(args, f"warning: page {args.page} {drawn.render_error}")
+        if drawn.overlays_missing:
+            cli_io.note(args, f"warning: {drawn.overlays_missing}")
         for n, message in sorted(doc.budget_notes.items()):  # a budget stopped the overlays' analysis
             cli_io.note(args, f"warning: page {n}: {message}")
         try:
-            cli_io.write_output(out, png_bytes(image, palette=False))
+            cli_io.write_output(out, drawn.png)
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:
@@ -81,7 +74,7 @@ def run_render(args: argparse.Namespace) -> int:
     if not cli_io.is_stdout(out) and not getattr(args, "quiet", False):
         # The success line is output, not a diagnostic: stdout (nothing with --quiet or `-o -`).
         print(
-            f"page {args.page} ({image.width()}×{image.height()} px, layers: "
-            f"{', '.join(sorted(layers)) or 'none'}) written to {out}"
+            f"page {args.page} ({drawn.width}×{drawn.height} px, layers: "
+            f"{'none' if drawn.overlays_missing else ', '.join(sorted(layers)) or 'none'}) written to {out}"
         )
     return EXIT_OK

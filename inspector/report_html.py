@@ -5,12 +5,10 @@ base64 PNG data URIs, no external resource. Everything that comes from a
 PDF (file names, text, font names, messages) is escaped: PDF text is hostile.
 
 Per file: its findings (one line each, coloured by severity); for the worst
-files also the worst pages rendered with overlays (the window's own drawing
-code, via `gui.render_image`: the one place this module reaches Qt, lazily,
-and only when images are asked for), the fonts of those pages and the text of
-the worst page in several modes. Drawing needs a Qt application, which the
-entry point provides (`gui.render_image.offscreen_app()`); when rendering
-fails the report says so instead of failing.
+files also the worst pages rendered by PDFium (inspector.page_image, in its own
+process) with overlays (the window's own drawing code, when the gui extra is
+installed), the fonts of those pages and the text of the worst page in several
+modes. When rendering fails the report says so instead of failing.
 """
 
 from __future__ import annotations
@@ -46,11 +44,11 @@ def e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-# ---------------------------------------------------------------- Qt rendering
+# ---------------------------------------------------------------- page images
 
 
 def supported_layers() -> tuple[str, ...]:
-    """Layer names inspector.render_image accepts (the keys of inspector.layers)."""
+    """Layer names inspector.page_image accepts (the keys of inspector.layers)."""
     from glyphscope.inspector.layers import LAYER_KEYS
 
     return LAYER_KEYS
@@ -93,9 +91,9 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
 
 
 def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
-    """The page with REPORT_LAYERS as a PNG data URI (needs a running Qt application), and the width in
-    CSS pixels to show it at (1 px per point, whatever the density)."""
-    from glyphscope.inspector.gui.render_image import page_png  # Qt, for the images only
+    """The page with REPORT_LAYERS as a PNG data URI, and the width in CSS pixels to show it at
+    (1 px per point, whatever the density)."""
+    from glyphscope.inspector.page_image import page_png
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():

@@ -3,9 +3,9 @@
 Exit 0 even when some files failed (they are rows with their error); 2 when
 a path does not exist or no PDF was found. `-` among the paths reads one PDF
 from stdin (its row's file is "-"); `--json -` / `--html -` write that report
-to stdout instead of the table. The HTML report's page images are the only
-part that needs Qt: this entry point starts it (`gui.render_image.offscreen_app`),
-lazily, and `--no-images` leaves it out.
+to stdout instead of the table. The HTML report's page images are drawn by
+PDFium (inspector.page_image, no Qt); only their overlays need the gui extra, and
+`--no-images` leaves the images out.
 """
 
 from __future__ import annotations
@@ -143,15 +143,13 @@ def report_json(rows: list[TriageRow]) -> dict[str, Any]:
     }
 
 
-def _offscreen_app_or_none() -> str | None:
-    """Start Qt for the report's page images; the reason when it cannot (the report then says so)."""
-    try:
-        from glyphscope.inspector.gui.render_image import offscreen_app  # Qt: only for the images
+def _images_problem() -> str | None:
+    """Why the report's page images would lack their overlays (no gui extra), or None."""
+    from glyphscope.inspector.page_image import GUI_EXTRA_HINT, qt_available
 
-        offscreen_app()
-    except Exception as exc:  # noqa: BLE001 — missing Qt libraries must not cost the whole report
-        return f"{type(exc).__name__}: {exc}"
-    return None
+    if qt_available():
+        return None
+    return f"the page images have no overlays: they need the gui extra ({GUI_EXTRA_HINT})"
 
 
 def _fail_on(spec: str | None) -> Callable[[TriageRow], bool] | None:
@@ -392,11 +390,10 @@ def _write_reports(
 
         images = not getattr(args, "no_images", False) and not anonymise
         if images:
-            problem = _offscreen_app_or_none()
+            problem = _images_problem()
             if problem:
                 # On stderr even with --quiet: the report lacks what the reader expects.
-                print(f"glyphscope: warning: the report has no page images: {problem}", file=sys.stderr)
-                images = False
+                print(f"glyphscope: warning: {problem}", file=sys.stderr)
         html_path = None if cli_io.is_stdout(html_out) else Path(html_out)
         html = build_html_report(
             rows, password, images=images, sources=sources, anonymise=anonymise, out_path=html_path

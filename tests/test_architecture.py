@@ -135,7 +135,7 @@ def _is_qt(name: str) -> bool:
     return name.split(".")[0] in QT_PACKAGES or name == GUI or name.startswith(GUI + ".")
 
 
-def test_qt_is_reached_only_lazily_and_only_through_render_image() -> None:
+def test_qt_is_reached_only_lazily_and_only_through_overlay_image() -> None:
     lazy: set[tuple[str, str]] = set()
     for package in FOLDERS:
         for name, path in _modules(package).items():
@@ -152,7 +152,7 @@ def test_qt_is_reached_only_lazily_and_only_through_render_image() -> None:
         for rule in _contract("inspector-qt-free").get("ignore_imports", [])
     }
     assert lazy == allowed, "the Qt-free layer's ways into Qt must be exactly the contract's ignore_imports"
-    assert {imported for _, imported in lazy} == {f"{GUI}.render_image"}
+    assert lazy == {("glyphscope.inspector.page_image", f"{GUI}.overlay_image")}
 
 
 def test_no_environment_writes_or_module_level_qt_application_in_the_package() -> None:
@@ -241,6 +241,8 @@ HEADLESS = {
     "decisions": ["decisions", "{demo}", "--page", "6", "--mode", "layout", "--json"],
     "triage": ["triage", "{demo}", "--json", "{tmp}/triage.json"],
     "triage-html-no-images": ["triage", "{demo}", "--html", "{tmp}/triage.html", "--no-images"],
+    # the page alone is PDFium's (inspector.rendering): only overlays need Qt
+    "render-no-layers": ["render", "{demo}", "--page", "2", "--layers", "none", "-o", "{tmp}/p2.png"],
     "version": ["--version"],
     "help": ["text", "--help"],
 }
@@ -267,6 +269,7 @@ def test_render_starts_qt_offscreen_without_a_display_or_environment_writes(
     out = tmp_path / "p7.png"
     result = _probe(tmp_path, "render", str(demo_pdf), "--page", "7", "--scale", "0.5", "-o", str(out))
     assert result["code"] == 0, result["stderr"]
-    assert "PySide6.QtGui" in result["qt"]  # images are drawn by Qt: this is the one command that loads it
+    assert "PySide6.QtGui" in result["qt"]  # overlays are drawn by Qt: render with layers loads it
+    assert "PySide6.QtPdf" not in result["qt"]  # the page itself is PDFium's, in the renderer process
     assert not result["env_changed"]  # -platform offscreen went through argv, QT_QPA_PLATFORM was not set
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

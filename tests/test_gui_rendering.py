@@ -51,7 +51,7 @@ def test_page_matrix_scales_and_honours_an_offset_mediabox() -> None:
 def test_headless_render_draws_the_whole_mediabox_with_layers(qapp, demo_pdf) -> None:
     # qapp: later tests in the same process create widgets, which a bare QGuiApplication cannot host
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.gui.render_image import parse_layers, render_page_image
+    from glyphscope.inspector.gui.overlay_image import parse_layers, render_page_image
 
     doc = open_document(demo_pdf)
     try:

@@ -179,7 +179,7 @@ def _difference(a: QImage, b: QImage) -> tuple[float, float]:
 
 def test_render_image_matches_the_windows_own_drawing(qtbot, window, demo_pdf) -> None:
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.gui.render_image import parse_layers, render_page_image
+    from glyphscope.inspector.gui.overlay_image import parse_layers, render_page_image
 
     w = window
     open_file(qtbot, w, demo_pdf, page=7)

@@ -79,6 +79,8 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
         dist_info = next(t for t in top if t.endswith(".dist-info"))
         assert top == {"glyphscope", dist_info}
         assert "glyphscope/assets/demo.pdf" in names
+        # the desktop entry and its icon (python -m glyphscope.desktop installs them)
+        assert {"glyphscope/assets/glyphscope.desktop", "glyphscope/assets/glyphscope.svg"} <= set(names)
         assert any(n.startswith("glyphscope/inspector/schemas/") for n in names)
         assert f"{dist_info}/licenses/LICENSE" in names
         assert "Apache License" in zf.read(f"{dist_info}/licenses/LICENSE").decode()
@@ -86,6 +88,18 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
         entry_points = zf.read(f"{dist_info}/entry_points.txt").decode()
     assert meta["License-Expression"] == "Apache-2.0"
     assert "glyphscope = glyphscope.__main__:main" in entry_points
+    assert "[gui_scripts]\nglyphscope-gui = glyphscope.__main__:main" in entry_points
+    requires = meta.get_all("Requires-Dist") or []
+    # headless by default: PDFium + Pillow draw pages; Qt only with the gui extra, and no QtPdf at all
+    base = [r for r in requires if "extra ==" not in r]
+    assert any(r.lower().startswith("pypdfium2") for r in base)
+    assert any(r.lower().startswith("pillow") for r in base)
+    assert not any("pyside" in r.lower() or "shiboken" in r.lower() for r in base), base
+    qt = [r for r in requires if "pyside" in r.lower()]
+    assert qt and all(
+        'extra == "gui"' in r and r.lower().startswith(("pyside6-essentials", "pyside6_essentials"))
+        for r in qt
+    ), qt
     for module in (
         "glyphscope/core/",
         "glyphscope/inspector/cli.py",

@@ -1,12 +1,12 @@
-"""Page images without a window: a page with chosen overlay layers (`glyphscope render`, HTML reports).
+"""Overlays drawn over PDFium's page image without a window (`glyphscope render`, HTML reports).
 
-Same code as the canvas: `rendering.page_transform` and `overlays.paint_layer`.
-Drawing needs a Qt application: `offscreen_app()` returns the running one or
-starts one on the offscreen platform, without touching the environment. The
-entry points that make images (`render`, `triage --html`) call it up front.
-This module is the only way the Qt-free layer (`inspector.render_cli`,
-`inspector.triage_cli`, `inspector.report_html`) reaches Qt, and only lazily
-(pyproject.toml [tool.importlinter]).
+The page itself comes from the one renderer (inspector.page_image.render_page: PDFium in
+its own process); Qt only draws the overlays over it, with the canvas's own code
+(`rendering.page_transform` and `overlays.paint_layer`), so they line up with the glyphs
+exactly as in the window. Drawing needs a Qt application: `offscreen_app()` returns the
+running one or starts one on the offscreen platform, without touching the environment.
+This module is the only way the Qt-free layer (`inspector.page_image`) reaches Qt, and
+only lazily (pyproject.toml [tool.importlinter]).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import pikepdf
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 
 from glyphscope.inspector.layers import LAYER_KEYS
+from glyphscope.inspector.page_image import DrawnPage
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -106,34 +106,16 @@ def draw_page(
     from glyphscope.core.params import DEFAULT_PARAMETERS
     from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays, paint_layer
-    from glyphscope.inspector.gui.rendering import (
-        RenderFailed,
-        clamp_scale,
-        display_size,
-        frame_boxes,
-        page_size_problem,
-        page_transform,
-        render_failure,
-        render_pdf_bytes,
-        single_page_pdf,
-    )
+    from glyphscope.inspector.gui.rendering import page_transform, qimage
+    from glyphscope.inspector.page_image import render_page
 
     analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
-    boxes = analysis.page.boxes
-    frame = frame_boxes(boxes)
-    scale = clamp_scale(boxes, scale)
-    w, h = display_size(frame, scale)
-    image = QImage(max(1, round(w)), max(1, round(h)), QImage.Format.Format_ARGB32_Premultiplied)
+    rendered = render_page(doc, page_number, scale, analysis.page.boxes)
+    frame, scale, w, h = rendered.frame, rendered.scale, rendered.width, rendered.height
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor("white"))
-    page_image: QImage | None = None
-    render_error: str | None = None
-    try:
-        problem = page_size_problem(boxes)
-        if problem is not None:
-            raise RenderFailed(problem)
-        page_image = render_pdf_bytes(single_page_pdf(doc.pdf, page_number, boxes), boxes, scale)
-    except (RenderFailed, pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError) as exc:
-        render_error = render_failure(exc)
+    page_image = qimage(rendered.pixels) if rendered.pixels is not None else None
+    render_error = rendered.render_error
     facts = PageFacts(analysis)
     overlays = build_overlays(facts, mode)
     painter = QPainter(image)
@@ -177,6 +159,21 @@ def paint_banner(painter: QPainter, text: str, page: QRectF, scale: float = 2.0)
     painter.restore()
 
 
+def draw_png(
+    doc: Document,
+    page_number: int,
+    layers: set[str] | Iterable[str],
+    scale: float = 2.0,
+    mode: str = "plain",
+    params: Parameters | None = None,
+    palette: bool = True,
+) -> DrawnPage:
+    """`draw_page` as inspector.page_image.DrawnPage (PNG bytes)."""
+    drawn = draw_page(doc, page_number, layers, scale, mode, params)
+    image = drawn.image
+    return DrawnPage(png_bytes(image, palette), image.width(), image.height(), drawn.render_error)
+
+
 def png_bytes(image: QImage, palette: bool = True) -> bytes:
     """`image` as PNG; `palette` converts to 8-bit indexed colour (about 5× smaller, looks the same)."""
     if palette:
@@ -189,14 +186,3 @@ def png_bytes(image: QImage, palette: bool = True) -> bytes:
         raise ValueError("the page image could not be encoded as PNG")
     buf.close()
     return bytes(data.data())
-
-
-def page_png(
-    doc: Document,
-    page_number: int,
-    layers: set[str] | Iterable[str],
-    scale: float = 2.0,
-    palette: bool = True,
-) -> bytes:
-    """`render_page_image` as PNG bytes."""
-    return png_bytes(render_page_image(doc, page_number, layers, scale), palette)
