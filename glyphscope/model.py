@@ -24,6 +24,7 @@ This module sits above `glyphscope.core` (the engine) and reaches the headless r
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -135,9 +136,16 @@ def open(  # noqa: A001 - the name users expect (pdfplumber.open)
     kept: str | Path | bytes
     if isinstance(source, (str, Path)):
         kept = source
+    elif isinstance(source, os.PathLike):
+        kept = Path(os.fsdecode(source))
     elif isinstance(source, (bytes, bytearray, memoryview)):
         kept = bytes(source)
     else:
+        if not callable(getattr(source, "read", None)):
+            raise TypeError(
+                "glyphscope.open takes a path (str or os.PathLike), the PDF's bytes or a binary file "
+                f"object, not {type(source).__name__}"
+            )
         kept = source.read()  # kept: page images are drawn from the same bytes
         if not isinstance(kept, bytes):
             raise TypeError(f"glyphscope.open reads PDF bytes; {type(source).__name__}.read() gave text")
