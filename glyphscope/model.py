@@ -131,7 +131,8 @@ def open(  # noqa: A001 - the name users expect (pdfplumber.open)
 
     Use it as a context manager (`with glyphscope.open(path) as doc:`) to close the file.
     `params` are the assembly thresholds every page uses; `limits` bound interpretation.
-    Raises a `glyphscope.core.errors.GlyphscopeError` subclass when the file cannot be read.
+    Raises a `glyphscope.core.errors.GlyphscopeError` subclass when the file cannot be read,
+    and `TypeError` for a source that is none of the three.
     """
     kept: str | Path | bytes
     if isinstance(source, (str, Path)):
