@@ -19,7 +19,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from glyphscope.inspector.cli import HelpFormatter, build_gui_parser, build_parser, run
+from glyphscope.inspector.cli import HelpFormatter, _VersionAction, build_gui_parser, build_parser, run
 from glyphscope.inspector.cli_io import PASSWORD_ENV
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
@@ -102,7 +102,10 @@ def _parsers() -> list[tuple[str, argparse.ArgumentParser]]:
 def test_every_option_has_help_with_its_default(name: str, parser: argparse.ArgumentParser) -> None:
     formatter = HelpFormatter(name)
     for action in parser._actions:
-        if isinstance(action, (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction)):
+        if isinstance(
+            action,
+            (argparse._HelpAction, argparse._VersionAction, argparse._SubParsersAction, _VersionAction),
+        ):  # actions, not values: no default to show
             continue
         assert action.help, f"{name} {action.dest}: no help text"
         if action.option_strings and not action.required:
