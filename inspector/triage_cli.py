@@ -363,11 +363,19 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
         return
     from glyphscope.core.triage.dask_run import dask_client, iter_triage_dask
 
+    where = (
+        "start a Dask LocalCluster"
+        if run.scheduler == "dask"
+        else f"reach the Dask scheduler at {run.scheduler}"
+    )
     try:
         client = stack.enter_context(dask_client(run.scheduler))
     except (OSError, TimeoutError) as exc:  # it went away since it was tried, or Dask could not join it
+        raise SchedulerUnreachable(f"cannot {where}: {cli_io.one_line(str(exc))}") from None
+    except Exception as exc:  # noqa: BLE001 — something answered that is no Dask scheduler (a proxy, an
+        # HTTP server: Dask reads its bytes as a frame length and fails in any way, MemoryError included)
         raise SchedulerUnreachable(
-            f"cannot reach the Dask scheduler at {run.scheduler}: {cli_io.one_line(str(exc))}"
+            f"cannot {where}: what answers is not a Dask scheduler ({type(exc).__name__})"
         ) from None
     yield from iter_triage_dask(
         sources, client, run.password, params=run.params, time_budget=run.timeout, limits=run.limits
