@@ -24,6 +24,7 @@ This module sits above `glyphscope.core` (the engine) and reaches the headless r
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -204,6 +205,12 @@ class Pages(Sequence["Page"]):
     def __getitem__(self, index: int | slice) -> Page | list[Page]:
         if isinstance(index, slice):
             return [Page(self._pdf, i + 1) for i in range(*index.indices(len(self)))]
+        try:
+            index = operator.index(index)  # an int, or what stands for one (a NumPy integer)
+        except TypeError:
+            raise TypeError(
+                f"pages are indexed by an int (from 0) or a slice, not {type(index).__name__}"
+            ) from None
         n = len(self)
         if index < 0:
             index += n
@@ -505,7 +512,10 @@ class Page:
 
 
 def _checked(bbox: Rect) -> BBox:
-    x0, top, x1, bottom = (float(v) for v in bbox)
+    try:
+        x0, top, x1, bottom = (float(v) for v in bbox)
+    except (TypeError, ValueError):
+        raise TypeError(f"bbox must be four numbers (x0, top, x1, bottom), not {bbox!r}") from None
     if x1 < x0 or bottom < top:
         raise ValueError(f"bbox {bbox!r} is not (x0, top, x1, bottom) with x0 <= x1 and top <= bottom")
     return (x0, top, x1, bottom)

@@ -164,3 +164,20 @@ def test_a_server_that_is_not_a_dask_scheduler_is_one_line(folder: Path) -> None
         err.startswith(f"glyphscope: cannot reach the Dask scheduler at {address}: ") and err.count("\n") == 1
     ), err
     assert "internal error" not in err
+
+
+def test_pages_and_regions_name_the_types_they_take() -> None:
+    with glyphscope.open(glyphscope.demo_pdf()) as doc:
+        page = doc.pages[0]
+        for wrong, message in [
+            ("x", "pages are indexed by an int (from 0) or a slice, not str"),
+            (1.0, "pages are indexed by an int (from 0) or a slice, not float"),
+        ]:
+            with pytest.raises(TypeError) as info:
+                doc.pages[wrong]  # type: ignore[call-overload]
+            assert str(info.value) == message
+        for bbox in (None, "abcd", (0, 0, 10)):
+            with pytest.raises(TypeError) as info:
+                page.crop(bbox)  # type: ignore[arg-type]
+            assert str(info.value) == f"bbox must be four numbers (x0, top, x1, bottom), not {bbox!r}"
+        assert page.crop((0, 0, page.width, page.height)).extract_text() == page.extract_text()
