@@ -712,6 +712,8 @@ def _unknown_command(argv: Sequence[str]) -> str | None:
     """The error for a first word that is neither a command nor a file but close to a command."""
     if not argv or argv[0].startswith("-") or os.path.exists(argv[0]):
         return None
+    if any(ch in argv[0] for ch in "./\\"):  # a path (text.pdf, ./glyphs): the window says it is missing
+        return None
     close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1, cutoff=0.6)
     if not close:
         return None
