@@ -78,10 +78,11 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
             return text
         if action.nargs == 0 and action.default is None:  # --version: an action, not a value
             return text
+        negative = next((o[len("--no-") :] for o in action.option_strings if o.startswith("--no-")), None)
+        if action.nargs == 0 and negative:  # `--no-x`: x is on unless the switch is given
+            return text + f" (default: {negative.replace('-', ' ')} on)"
         if action.nargs == 0 and action.default is False:  # a flag
             return text + " (default: off)"
-        if action.nargs == 0 and action.default is True:  # a `--no-…` switch: what it turns off is on
-            return text + f" (default: {action.dest.replace('_', ' ')} on)"
         if action.default is None:
             return text + " (default: none)"
         return text + " (default: %(default)s)"

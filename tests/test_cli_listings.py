@@ -124,6 +124,8 @@ def test_switches_show_their_real_default() -> None:
         and "visual order instead of logical order (default: off)" in help_text
     )
     assert "(default: include)" in help_text
+    triage_help = " ".join(run_cli("triage", "--help")[1].decode("utf-8").split())
+    assert "(needs no Qt) (default: images on)" in triage_help  # --no-images, a store_true flag
     assert "--version show the version and exit (default" not in " ".join(
         run_cli("--help")[1].decode().split()
     )
@@ -161,3 +163,15 @@ def test_man_page_is_made_from_the_parser() -> None:
         )
         assert proc.returncode == 0 and b"ANNOTATIONS" not in proc.stderr and proc.stderr == b"", proc.stderr
         assert b"EXIT STATUS" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["glyphs", "fonts", "decisions"])
+def test_each_json_line_of_a_range_follows_the_command_schema(two_pages: str, command: str) -> None:
+    from tests.test_schemas import assert_valid
+
+    code, out, err = run_cli(command, two_pages, "--json")
+    assert code == 0, err
+    docs = [json.loads(line) for line in out.decode("utf-8").splitlines()]
+    assert [d["page"] for d in docs] == [1, 2]
+    for doc in docs:
+        assert_valid(command, doc)
