@@ -24,6 +24,8 @@ This module sits above `glyphscope.core` (the engine) and reaches the headless r
 
 from __future__ import annotations
 
+import operator
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -130,14 +132,22 @@ def open(  # noqa: A001 - the name users expect (pdfplumber.open)
 
     Use it as a context manager (`with glyphscope.open(path) as doc:`) to close the file.
     `params` are the assembly thresholds every page uses; `limits` bound interpretation.
-    Raises a `glyphscope.core.errors.GlyphscopeError` subclass when the file cannot be read.
+    Raises a `glyphscope.core.errors.GlyphscopeError` subclass when the file cannot be read,
+    and `TypeError` for a source that is none of the three.
     """
     kept: str | Path | bytes
     if isinstance(source, (str, Path)):
         kept = source
+    elif isinstance(source, os.PathLike):
+        kept = Path(os.fsdecode(source))
     elif isinstance(source, (bytes, bytearray, memoryview)):
         kept = bytes(source)
     else:
+        if not callable(getattr(source, "read", None)):
+            raise TypeError(
+                "glyphscope.open takes a path (str or os.PathLike), the PDF's bytes or a binary file "
+                f"object, not {type(source).__name__}"
+            )
         kept = source.read()  # kept: page images are drawn from the same bytes
         if not isinstance(kept, bytes):
             raise TypeError(f"glyphscope.open reads PDF bytes; {type(source).__name__}.read() gave text")
@@ -195,6 +205,12 @@ class Pages(Sequence["Page"]):
     def __getitem__(self, index: int | slice) -> Page | list[Page]:
         if isinstance(index, slice):
             return [Page(self._pdf, i + 1) for i in range(*index.indices(len(self)))]
+        try:
+            index = operator.index(index)  # an int, or what stands for one (a NumPy integer)
+        except TypeError:
+            raise TypeError(
+                f"pages are indexed by an int (from 0) or a slice, not {type(index).__name__}"
+            ) from None
         n = len(self)
         if index < 0:
             index += n
@@ -496,7 +512,10 @@ class Page:
 
 
 def _checked(bbox: Rect) -> BBox:
-    x0, top, x1, bottom = (float(v) for v in bbox)
+    try:
+        x0, top, x1, bottom = (float(v) for v in bbox)
+    except (TypeError, ValueError):
+        raise TypeError(f"bbox must be four numbers (x0, top, x1, bottom), not {bbox!r}") from None
     if x1 < x0 or bottom < top:
         raise ValueError(f"bbox {bbox!r} is not (x0, top, x1, bottom) with x0 <= x1 and top <= bottom")
     return (x0, top, x1, bottom)

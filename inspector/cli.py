@@ -2,7 +2,9 @@
 
 Exit codes (spec §9): 0 ok; 1 error while processing; 2 usage; 3 password
 required or wrong; 4 not a PDF or unreadable. Errors are one line on
-stderr, never a traceback. Conventions shared by all commands (`-` for
+stderr, never a traceback. `glyphscope completion bash|zsh` prints a shell
+completion script and `python -m glyphscope.inspector.cli_docs man` a man page, both
+made from this parser. Conventions shared by all commands (`-` for
 stdin/stdout, the password sources, `--quiet`) are in `cli_io`; every JSON
 output starts with `core.serialize.output_header()` and follows
 `schemas/<command>.schema.json`.
@@ -11,10 +13,13 @@ output starts with `core.serialize.output_header()` and follows
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import os
 import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.inspector import cli_io
@@ -23,12 +28,33 @@ if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
 
-# Start-up time (issue 14): a command imports the engine modules it uses when it runs, and
+# Start-up time: a command imports the engine modules it uses when it runs, and
 # `run` builds the parser of the one command asked for: `glyphscope --version` and `--help`
 # load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
-SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render", "compare")
+SUBCOMMANDS = (
+    "glyphs",
+    "fonts",
+    "diagnostics",
+    "text",
+    "decisions",
+    "triage",
+    "render",
+    "compare",
+    "completion",
+)
+EXIT_CODES = (
+    (EXIT_OK, "success"),
+    (
+        EXIT_ERROR,
+        "an error while processing (triage: --fail-on matched a file, or the Dask scheduler did not answer)",
+    ),
+    (EXIT_USAGE, "a usage error: a bad option, value, page range or command"),
+    (EXIT_PASSWORD, "a password is required or the one given is wrong"),
+    (EXIT_NOT_PDF, "not a PDF, or unreadable"),
+    (130, "interrupted (Ctrl-C)"),
+)
 
 
 class CliError(Exception):
@@ -50,6 +76,11 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
             or "%(default)" in text
         ):
             return text
+        if action.nargs == 0 and action.default is None:  # --version: an action, not a value
+            return text
+        negative = next((o[len("--no-") :] for o in action.option_strings if o.startswith("--no-")), None)
+        if action.nargs == 0 and negative:  # `--no-x`: x is on unless the switch is given
+            return text + f" (default: {negative.replace('-', ' ')} on)"
         if action.nargs == 0 and action.default is False:  # a flag
             return text + " (default: off)"
         if action.default is None:
@@ -158,8 +189,9 @@ def _unescape(text: str) -> str:
 def _params(args: argparse.Namespace) -> Parameters:
     from glyphscope.core.params import Parameters
 
+    given = {field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS if hasattr(args, field)}
     try:
-        return Parameters(**{field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS})
+        return Parameters(**given)
     except ValueError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
 
@@ -167,34 +199,64 @@ def _params(args: argparse.Namespace) -> Parameters:
 # ------------------------------------------------------------------ commands
 
 
-def cmd_glyphs(args: argparse.Namespace) -> int:
-    from glyphscope.core.params import DEFAULT_PARAMETERS
-    from glyphscope.core.passes import classify
-    from glyphscope.core.serialize import glyph_rows, write_glyphs_json
-
-    doc = _open(args)
-    page = doc.interpret(_page(doc, args.page))
-    classified = classify(page, DEFAULT_PARAMETERS)
-    if args.json:  # streamed: one glyph's dict at a time, never the whole listing in memory
-        write_glyphs_json(
-            sys.stdout.buffer,
-            args.file,
-            page,
-            classified,
-            args.set,
-            DEFAULT_PARAMETERS.to_json(),
-            doc.warnings,
-        )
+@contextlib.contextmanager
+def _output(args: argparse.Namespace) -> Iterator[IO[bytes]]:
+    """The binary stream of `-o FILE` (stdout without it, or with `-`); an unwritable file is one
+    usage error line."""
+    out = getattr(args, "output", None)
+    if out is None or cli_io.is_stdout(out):
+        yield sys.stdout.buffer
         sys.stdout.buffer.flush()
-        return EXIT_OK
-    out = sys.stdout
-    out.write("#\tunicode\tcode\tfont\tsize\torigin\theight\tstatus\tsource\ttoken\tform\n")
-    for r in glyph_rows(classified, args.set):
-        out.write(
-            f"{r['paint_index']}\t{r['unicode']!r}\t{r['code']}\t{r['font_key']}\t{r['font_size']}\t"
-            f"{r['origin'][0]},{r['origin'][1]}\t{r['height']}\t{r['status']}\t{r['decode_source']}\t"
-            f"{r['token_index']}\t{'/'.join(r['form_path'])}\n"
-        )
+        return
+    try:
+        fh = open(out, "wb")  # noqa: SIM115 — closed below, after the command's writes
+    except OSError as exc:
+        raise cli_io.UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
+    with fh:
+        yield fh
+
+
+def _written(args: argparse.Namespace, pages: Sequence[int]) -> None:
+    if args.output and not cli_io.is_stdout(args.output):
+        cli_io.note(args, f"{len(pages)} page(s) written to {args.output}")
+
+
+def _json_per_page(out: IO[bytes], obj: Any, pages: Sequence[int]) -> None:
+    """One page: the command's JSON document as always; a range: one document per page and line."""
+    from glyphscope.core.serialize import to_json
+
+    text = to_json(obj) if len(pages) == 1 else to_json(obj, indent=None)
+    out.write((text + "\n").encode("utf-8"))
+
+
+def _start_output(args: argparse.Namespace) -> tuple[Document, list[int]]:
+    """Check `-o`, open FILE and read --pages: the start of every per-page listing."""
+    cli_io.check_output_folder(getattr(args, "output", None))
+    doc = _open(args)
+    return doc, _pages(doc, args.pages)
+
+
+def cmd_glyphs(args: argparse.Namespace) -> int:
+    from glyphscope.core.passes import classify
+    from glyphscope.core.serialize import glyph_rows, glyphs_json, write_glyphs_json
+    from glyphscope.inspector.cli_csv import GLYPH_COLUMNS, glyph_cells, table_writer
+
+    doc, pages = _start_output(args)
+    params = _params(args)
+    with _output(args) as out:
+        write_row = None if args.json else table_writer(out, GLYPH_COLUMNS, csv=args.csv)
+        for n in pages:
+            page = doc.interpret(n)
+            classified = classify(page, params)
+            if write_row is not None:
+                for r in glyph_rows(classified, args.set):
+                    write_row(glyph_cells(n, r, csv=args.csv))
+            elif len(pages) == 1:  # streamed: one glyph's dict at a time, never the whole listing
+                write_glyphs_json(out, args.file, page, classified, args.set, params.to_json(), doc.warnings)
+            else:
+                obj = glyphs_json(args.file, page, classified, args.set, params.to_json(), doc.warnings)
+                _json_per_page(out, obj, pages)
+    _written(args, pages)
     return EXIT_OK
 
 
@@ -202,27 +264,31 @@ def cmd_fonts(args: argparse.Namespace) -> int:
     from glyphscope.core.font_stats import font_statistics
     from glyphscope.core.serialize import font_info_to_json
 
-    doc = _open(args)
-    n = _page(doc, args.page)
-    fonts = []
-    # The page product's per-font statistics, without the passes and structure it would also make.
-    for entry in font_statistics(doc.interpret(n)).entries:
-        pf, font = entry.page_font, entry.font  # counted per font object, whichever key selected it
-        row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
-        row.update(font_info_to_json(pf.info))
-        row["glyphs"] = font.count
-        row["decode_sources"] = font.sources_json()
-        row["unresolved"] = len(font.unresolved)
-        fonts.append(row)
-    if args.json:
-        _write_json(_document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts))
-        return EXIT_OK
-    for f in fonts:
-        print(
-            f"{f['font_key']}\t{f['subtype']}\t{f['base_font']}\t{f['encoding']}\t"
-            f"ToUnicode={'yes' if f['has_tounicode'] else 'no'}\tglyphs={f['glyphs']}\t"
-            f"unresolved={f['unresolved']}\t{'; '.join(x['message'] for x in f['problems'])}"
-        )
+    doc, pages = _start_output(args)
+    with _output(args) as out:
+        for n in pages:
+            fonts = []
+            # The page product's per-font statistics, without the passes and structure it would also make.
+            for entry in font_statistics(doc.interpret(n)).entries:
+                pf, font = entry.page_font, entry.font  # counted per font object, whichever key selected it
+                row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
+                row.update(font_info_to_json(pf.info))
+                row["glyphs"] = font.count
+                row["decode_sources"] = font.sources_json()
+                row["unresolved"] = len(font.unresolved)
+                fonts.append(row)
+            if args.json:
+                obj = _document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts)
+                _json_per_page(out, obj, pages)
+                continue
+            for f in fonts:
+                line = (
+                    f"page {n}\t{f['font_key']}\t{f['subtype']}\t{f['base_font']}\t{f['encoding']}\t"
+                    f"ToUnicode={'yes' if f['has_tounicode'] else 'no'}\tglyphs={f['glyphs']}\t"
+                    f"unresolved={f['unresolved']}\t{'; '.join(x['message'] for x in f['problems'])}\n"
+                )
+                out.write(line.encode("utf-8"))
+    _written(args, pages)
     return EXIT_OK
 
 
@@ -230,9 +296,10 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     from glyphscope.core.analysis import analyze_page
 
     doc = _open(args)
+    params = _params(args)
     pages: list[dict[str, Any]] = []
     for n in _pages(doc, args.pages):
-        findings = analyze_page(doc, n).findings  # the set the window's Diagnostics and triage list
+        findings = analyze_page(doc, n, params).findings  # the set the window's Diagnostics and triage list
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     document = [d.to_json() for d in doc.diagnostics]
     if args.json:
@@ -286,7 +353,8 @@ def cmd_text(args: argparse.Namespace) -> int:
 
 
 def _structured(mode: str, t: Any) -> bool | None:
-    """Whether structure order made the text: null for modes that never use it (issue 3)."""
+    """Whether structure order made the text: null for modes that never use it (a reader can tell
+    "not structured" from "never tried")."""
     if mode == "structure":
         return t.text is not None
     if mode == "auto":
@@ -296,16 +364,21 @@ def _structured(mode: str, t: Any) -> bool | None:
 
 def cmd_decisions(args: argparse.Namespace) -> int:
     from glyphscope.core.textops import page_decisions_json
+    from glyphscope.inspector.cli_csv import DECISION_COLUMNS, decision_cells, table_writer
 
-    doc = _open(args)
-    n = _page(doc, args.page)
-    obj = page_decisions_json(doc, n, args.mode, _params(args))
-    obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | obj
-    if args.json:
-        _write_json(obj)
-    else:
-        for d in obj["decisions"]:
-            print(f"{d.get('kind')}\t{d.get('verdict', '')}\t{d.get('description', '')}")
+    doc, pages = _start_output(args)
+    params = _params(args)
+    with _output(args) as out:
+        write_row = None if args.json else table_writer(out, DECISION_COLUMNS, csv=args.csv)
+        for n in pages:
+            obj = page_decisions_json(doc, n, args.mode, params)
+            obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | obj
+            if write_row is None:
+                _json_per_page(out, obj, pages)
+                continue
+            for d in obj["decisions"]:
+                write_row(decision_cells(n, d))
+    _written(args, pages)
     return EXIT_OK
 
 
@@ -370,7 +443,8 @@ def _add_json_flag(p: argparse.ArgumentParser) -> None:
 
 PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
     # (option, Parameters field, help): thresholds take a number; a switch's option sets the
-    # value opposite to its default ("--no-…" turns a default-on switch off)
+    # value opposite to its default ("--no-…" turns a default-on switch off); a field with
+    # choices (core.params.CHOICES) takes one of its words
     ("--word-gap", "word_gap", "word-gap threshold × glyph height"),
     ("--line-break", "line_break", "line-break threshold × height"),
     ("--columns-gap", "columns_gap", "columns split × mean advance"),
@@ -406,16 +480,29 @@ PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
         "visual_order",
         "keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
     ),
+    (
+        "--annotations",
+        "annotations",
+        "text of annotation appearances (form fields, comments, stamps): include it where it "
+        "stands, exclude it (the page's own content only), or only it",
+    ),
 )
+ANNOTATIONS_ONLY = ("annotations",)
+"""The parameter of commands that list glyphs or findings rather than assemble text."""
 
 
-def _add_thresholds(p: argparse.ArgumentParser) -> None:
-    from glyphscope.core.params import Parameters
+def _add_thresholds(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
+    """The options of PARAMETER_OPTIONS (those of the fields `only`, when given)."""
+    from glyphscope.core.params import CHOICES, Parameters
 
     d = Parameters()
     for option, field, help_text in PARAMETER_OPTIONS:
+        if only is not None and field not in only:
+            continue
         default = getattr(d, field)
-        if isinstance(default, bool):
+        if field in CHOICES:
+            p.add_argument(option, dest=field, choices=CHOICES[field], default=default, help=help_text)
+        elif isinstance(default, bool):
             action = "store_false" if default else "store_true"
             p.add_argument(option, dest=field, action=action, default=default, help=help_text)
         else:
@@ -426,26 +513,42 @@ def _add_version(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", action=_VersionAction)
 
 
+def _add_listing_output(p: argparse.ArgumentParser, csv: bool) -> None:
+    """--json (and --csv), -o: where a per-page listing goes and in which format."""
+    formats = p.add_mutually_exclusive_group()
+    formats.add_argument(
+        "--json",
+        action="store_true",
+        help="UTF-8 JSON instead of text: one document for one page, one per line (JSON Lines) for more",
+    )
+    if csv:
+        formats.add_argument(
+            "--csv", action="store_true", help="CSV (RFC 4180, with a header) instead of text"
+        )
+    p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
+
+
 def _add_glyphs(sub: Any) -> None:
-    p = sub.add_parser("glyphs", help="glyph records of one page")
+    p = sub.add_parser("glyphs", help="glyph records of pages")
     _add_input(p)
-    _add_one_page(p)
+    _add_page_set(p)
     p.add_argument(
         "--set",
         choices=("raw", "visible", "all"),
         default="visible",
         help="raw: page-stream glyphs; visible: the glyphs of the text; all: every glyph with its status",
     )
-    _add_json_flag(p)
+    _add_listing_output(p, csv=True)
+    _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_glyphs)
 
 
 def _add_fonts(sub: Any) -> None:
-    p = sub.add_parser("fonts", help="fonts of one page with their decoding chain")
+    p = sub.add_parser("fonts", help="fonts of pages with their decoding chain")
     _add_input(p)
-    _add_one_page(p)
-    _add_json_flag(p)
+    _add_page_set(p)
+    _add_listing_output(p, csv=False)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_fonts)
 
@@ -455,6 +558,7 @@ def _add_diagnostics(sub: Any) -> None:
     _add_input(p)
     _add_page_set(p)
     _add_json_flag(p)
+    _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_diagnostics)
 
@@ -478,11 +582,11 @@ def _add_text(sub: Any) -> None:
 def _add_decisions(sub: Any) -> None:
     from glyphscope.core.assembly import MODES
 
-    p = sub.add_parser("decisions", help="every assembly decision of one page")
+    p = sub.add_parser("decisions", help="every assembly decision of pages")
     _add_input(p)
-    _add_one_page(p)
+    _add_page_set(p)
     p.add_argument("--mode", choices=MODES, default="plain", help="text mode whose decisions are listed")
-    _add_json_flag(p)
+    _add_listing_output(p, csv=True)
     _add_thresholds(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_decisions)
@@ -510,6 +614,7 @@ def _add_triage(sub: Any) -> None:
     from glyphscope.inspector.triage_options import add_scale_options  # no triage code for the parser
 
     add_scale_options(p)
+    _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_quiet_option(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_triage)
@@ -528,6 +633,29 @@ def _add_render(sub: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write; - is stdout")
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_render)
+
+
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    import shtab
+
+    sys.stdout.write(shtab.complete(build_parser(), shell=args.shell))
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _add_completion(sub: Any) -> None:
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script made from this parser",
+        description="Print a completion script for SHELL on stdout. bash: "
+        "`glyphscope completion bash > ~/.local/share/bash-completion/completions/glyphscope`; "
+        "zsh: `glyphscope completion zsh > ~/.zfunc/_glyphscope` (a folder on $fpath).",
+    )
+    p.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell to complete in")
+    p.set_defaults(func=cmd_completion)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -571,12 +699,32 @@ _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "triage": _add_triage,
     "render": _add_render,
     "compare": _add_compare,
+    "completion": _add_completion,
 }
+
+
+TOP_USAGE = (
+    "%(prog)s [-h] [--version] [--page N] [--password PW | --password-file PATH] [FILE]\n"
+    f"       %(prog)s {{{','.join(SUBCOMMANDS)}}} ... (%(prog)s COMMAND --help)"
+)
+
+
+def _unknown_command(argv: Sequence[str]) -> str | None:
+    """The error for a first word that is neither a command nor a file but close to a command."""
+    if not argv or argv[0].startswith("-") or os.path.exists(argv[0]):
+        return None
+    if any(ch in argv[0] for ch in "./\\"):  # a path (text.pdf, ./glyphs): the window says it is missing
+        return None
+    close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"unknown command {argv[0]!r}: did you mean {close[0]!r}? (commands: {', '.join(SUBCOMMANDS)})"
 
 
 def build_gui_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="glyphscope",
+        usage=TOP_USAGE,
         description="Open the inspector window (no FILE: the bundled demo). "
         f"Headless commands: {', '.join(SUBCOMMANDS)} (glyphscope COMMAND --help).",
     )
@@ -616,6 +764,9 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
                     raise
                 _report(args)
             return code
+        typo = _unknown_command(argv)
+        if typo:
+            raise CliError(typo, EXIT_USAGE)
         args = build_gui_parser().parse_args(argv)
         with cli_io.captured_messages(args):  # the window's library warnings: glyphscope: lines too
             return gui(args.file, args.page, cli_io.password(args))

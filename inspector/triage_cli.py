@@ -1,7 +1,14 @@
 """`glyphscope triage`: rank files by extraction problems (table, JSON, HTML report).
 
-Exit 0 even when some files failed (they are rows with their error); 2 when
-a path does not exist or no PDF was found. `-` among the paths reads one PDF
+Exit 0 even when some files failed (they are rows with their error, a file over
+`--timeout` too); 1 when `--fail-on` matched a file or the Dask scheduler named by
+`--scheduler tcp://…` cannot be reached (one line, within SCHEDULER_CONNECT_SECONDS); 2 when
+a path does not exist or no PDF was found; 130 when interrupted.
+
+Every `--jsonl` line is a row with the version header of every JSON output
+(`schema_version`, `glyphscope_version`) and, for a local file, its `realpath`:
+`--resume` knows a file by that resolved path (however the path was written, relative or
+absolute, through a symlink) and by the SHA-256 of its content. `-` among the paths reads one PDF
 from stdin (its row's file is "-"); `--json -` / `--html -` write that report
 to stdout instead of the table. The HTML report's page images are drawn by
 PDFium (inspector.page_image, no Qt); only their overlays need the gui extra, and
@@ -12,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
+import socket
 import sys
 import tempfile
 import time
@@ -20,50 +29,31 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from glyphscope.core.limits import Limits
+from glyphscope.core.params import Parameters
 from glyphscope.core.serialize import output_header, to_json
 from glyphscope.core.triage import TriageRow, sort_rows
 from glyphscope.core.triage.batch import iter_triage
-from glyphscope.core.triage.inputs import content_sha256, expand_inputs
+from glyphscope.core.triage.inputs import content_sha256, expand_inputs, is_url
+from glyphscope.core.triage.limits import TIME_BUDGET
 from glyphscope.core.triage.stream import ABSENT as _ABSENT
-from glyphscope.core.triage.stream import load_done
+from glyphscope.core.triage.stream import iter_jsonl
 from glyphscope.inspector import cli_io
 from glyphscope.inspector.anonymise import anonymise_path, anonymise_row
+from glyphscope.inspector.progress import Progress
 
 EXIT_OK, EXIT_USAGE = 0, 2
 EXIT_FAIL_ON = 1  # --fail-on matched a file
+EXIT_SCHEDULER = 1  # the Dask scheduler could not be reached
+SCHEDULER_CONNECT_SECONDS = 5.0  # how long a --scheduler tcp://HOST:PORT may take to answer
 EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
 
 
 def _usage(message: str) -> int:
     print(f"glyphscope: {message}", file=sys.stderr)
     return EXIT_USAGE
-
-
-class _Progress:
-    """`[12/40] name.pdf` on one rewritten stderr line, only when stderr is a terminal."""
-
-    def __init__(self, stream: TextIO, enabled: bool = True) -> None:
-        self.stream = stream
-        self.enabled = enabled and stream.isatty()
-        self.width = 0
-
-    def __call__(self, done: int, total: int, row: TriageRow) -> None:
-        if not self.enabled:
-            return
-        bar_len = 24
-        filled = bar_len * done // max(1, total)
-        line = f"[{done}/{total}] {'#' * filled}{'.' * (bar_len - filled)} {row.name}"[:100]
-        pad = max(0, self.width - len(line))
-        self.stream.write("\r" + line + " " * pad)
-        self.stream.flush()
-        self.width = len(line)
-
-    def close(self) -> None:
-        if self.enabled and self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
 
 
 def _structure(row: TriageRow) -> str:
@@ -243,6 +233,10 @@ def run_triage(args: argparse.Namespace) -> int:
         if not dask_available():
             print(f"glyphscope: {DASK_MISSING}", file=sys.stderr)
             return EXIT_USAGE
+        unreachable = scheduler_unreachable(scheduler)
+        if unreachable:
+            print(f"glyphscope: {unreachable}", file=sys.stderr)
+            return EXIT_SCHEDULER
     password = cli_io.password(args)
     with contextlib.ExitStack() as stack:
         spool = None
@@ -261,30 +255,40 @@ def run_triage(args: argparse.Namespace) -> int:
             return _usage("no PDF found in " + ", ".join(str(p) for p in args.paths))
         sources = inputs.sources
         if resume:
-            sources, skipped = _not_done(sources, Path(str(jsonl_out)))
+            sources, skipped = not_done(sources, Path(str(jsonl_out)))
             cli_io.note(args, f"resuming: {skipped} file(s) already in {jsonl_out}, {len(sources)} to go")
 
         keep_rows = not jsonl_out or bool(json_out) or bool(html_out)
         label = anonymise_path if anonymise else (lambda f: f)
         summary = _Summary(fail_test)
         rows: list[TriageRow] = []
-        progress = _Progress(sys.stderr, enabled=not getattr(args, "quiet", False))
+        progress = stack.enter_context(
+            Progress("triage", len(sources), "files", enabled=not getattr(args, "quiet", False))
+        )
         sink = _open_jsonl(stack, jsonl_out, append=resume)
         interrupted = False
+        run = _Run(
+            password, jobs, scheduler, limits, _params(args), float(getattr(args, "timeout", TIME_BUDGET))
+        )
         try:
-            for row in _rows(sources, password, jobs, scheduler, stack, limits):
-                if spool is not None and row.file == str(spool):
+            for row in _rows(sources, run, stack):
+                is_stdin = spool is not None and row.file == str(spool)
+                if is_stdin:
                     row = _stdin_row(row, str(spool))
                 if sink is not None:
                     shown = anonymise_row(row) if anonymise else row
-                    sink.write(to_json(shown.to_json(), indent=None) + "\n")
+                    sink.write(to_json(jsonl_row(shown, not (is_stdin or anonymise)), indent=None) + "\n")
                     sink.flush()
                 summary.add(row)
                 if keep_rows:
                     rows.append(row)
-                progress(summary.files, len(sources), row)
+                progress.advance(row.name)
         except KeyboardInterrupt:
             interrupted = True
+        except SchedulerUnreachable as exc:
+            progress.close()
+            print(f"glyphscope: {exc}", file=sys.stderr)
+            return EXIT_SCHEDULER
         finally:
             progress.close()
         left = len(sources) - summary.files
@@ -310,22 +314,84 @@ def run_triage(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _rows(
-    sources: list[str],
-    password: str | None,
-    jobs: int,
-    scheduler: str,
-    stack: contextlib.ExitStack,
-    limits: Limits,
-) -> Iterator[TriageRow]:
-    """Rows in completion order, from local processes or from Dask, read within `limits`."""
-    if scheduler == "local":
-        yield from iter_triage(sources, password, jobs, limits=limits)
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """How the files are read: where, with which password, budgets and parameters."""
+
+    password: str | None
+    jobs: int
+    scheduler: str
+    limits: Limits
+    params: Parameters
+    timeout: float  # seconds per file (--timeout)
+
+
+class SchedulerUnreachable(Exception):
+    """The Dask scheduler of --scheduler could not be reached (the message says where and why)."""
+
+
+def scheduler_unreachable(address: str) -> str | None:
+    """Why the scheduler at `address` (tcp:// or tls://) cannot be reached, None when it answers (or
+    for `dask`, our own cluster, and schemes without a plain socket): a TCP connection tried for at
+    most SCHEDULER_CONNECT_SECONDS, so an address nobody listens at fails in seconds, not after Dask's
+    own connect timeout."""
+    parts = urlsplit(address)
+    if parts.scheme not in ("tcp", "tls"):
+        return None
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return f"--scheduler {address}: the port is not a number"
+    if not host or port is None:
+        return f"--scheduler {address}: name HOST:PORT (e.g. tcp://10.0.0.5:8786)"
+    try:
+        with socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_SECONDS):
+            return None
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__)
+        return f"cannot reach the Dask scheduler at {address}: {reason}"
+
+
+def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterator[TriageRow]:
+    """Rows in completion order, from local processes or from Dask, read within the run's budgets."""
+    if run.scheduler == "local":
+        yield from iter_triage(
+            sources, run.password, run.jobs, params=run.params, time_budget=run.timeout, limits=run.limits
+        )
         return
     from glyphscope.core.triage.dask_run import dask_client, iter_triage_dask
 
-    client = stack.enter_context(dask_client(scheduler))
-    yield from iter_triage_dask(sources, client, password, limits=limits)
+    where = (
+        "start a Dask LocalCluster"
+        if run.scheduler == "dask"
+        else f"reach the Dask scheduler at {run.scheduler}"
+    )
+    try:
+        client = stack.enter_context(dask_client(run.scheduler))
+    except (OSError, TimeoutError) as exc:  # it went away since it was tried, or Dask could not join it
+        raise SchedulerUnreachable(f"cannot {where}: {cli_io.one_line(str(exc))}") from None
+    except Exception as exc:  # noqa: BLE001 — something answered that is no Dask scheduler (a proxy, an
+        # HTTP server: Dask reads its bytes as a frame length and fails in any way, MemoryError included)
+        raise SchedulerUnreachable(
+            f"cannot {where}: what answers is not a Dask scheduler ({type(exc).__name__})"
+        ) from None
+    yield from iter_triage_dask(
+        sources, client, run.password, params=run.params, time_budget=run.timeout, limits=run.limits
+    )
+
+
+def _params(args: argparse.Namespace) -> Parameters:
+    from glyphscope.inspector.cli import _params as cli_params  # the command line's one reading of them
+
+    return cli_params(args)
+
+
+def jsonl_row(row: TriageRow, with_realpath: bool) -> dict[str, Any]:
+    """One `--jsonl` line: the version header, the row, and the file's resolved path (the resume key)."""
+    obj = output_header() | row.to_json()
+    if with_realpath and not is_url(row.file):
+        obj["realpath"] = os.path.realpath(row.file)
+    return obj
 
 
 def _open_jsonl(stack: contextlib.ExitStack, out: str | None, append: bool) -> TextIO | None:
@@ -336,13 +402,24 @@ def _open_jsonl(stack: contextlib.ExitStack, out: str | None, append: bool) -> T
     return stack.enter_context(open(out, "a" if append else "w", encoding="utf-8", newline="\n"))
 
 
-def _not_done(sources: list[str], jsonl: Path) -> tuple[list[str], int]:
-    """The sources not yet in the JSONL file by path and content hash; and how many were skipped."""
-    done = load_done(jsonl)
+def _resume_key(source: str) -> str:
+    return source if is_url(source) else os.path.realpath(source)
+
+
+def not_done(sources: list[str], jsonl: Path) -> tuple[list[str], int]:
+    """The sources not yet in the JSONL file, known by resolved path and content SHA-256; and how
+    many were skipped. A row without `realpath` (an older file) is known by its path resolved here."""
+    done: dict[str, str | None] = {}
+    for obj in iter_jsonl(jsonl):  # the later row of a file wins
+        key = obj.get("realpath")
+        digest = obj.get("sha256")
+        done[key if isinstance(key, str) else _resume_key(str(obj["file"]))] = (
+            digest if isinstance(digest, str) else None
+        )
     todo: list[str] = []
     skipped = 0
     for s in sources:
-        digest = done.get(s, _ABSENT)
+        digest = done.get(_resume_key(s), _ABSENT)
         if digest is not _ABSENT and (digest is None or digest == content_sha256(s)):
             skipped += 1
         else:

@@ -22,7 +22,18 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--resume",
         action="store_true",
-        help="skip files already in the --jsonl OUT file (same path and same content SHA-256); append the rest",
+        help="skip files already in the --jsonl OUT file (the same file, however its path is written, "
+        "with the same content SHA-256); append the rest",
+    )
+    from glyphscope.core.triage.limits import TIME_BUDGET  # only when the triage parser is built
+
+    p.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=_seconds,
+        default=TIME_BUDGET,
+        help="time budget of each file: a file still running after it becomes a failed row and the "
+        "batch goes on",
     )
     p.add_argument(
         "--scheduler",
@@ -45,6 +56,16 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
         help="replace every letter and digit of file names and page text in the reports by a placeholder "
         "of the same class; no page images",
     )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds is expected, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, not {text}")
+    return value
 
 
 def add_compare_option(p: argparse.ArgumentParser) -> None:

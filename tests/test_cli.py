@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -203,7 +204,7 @@ def test_page_out_of_range_exits_2(files, args, tmp_path):
         ["text", "{ok}", "--mode", "sideways"],
         ["text", "{ok}", "--pages", "abc"],
         ["text", "{ok}", "--word-gap", "-1"],
-        ["glyphs", "{ok}"],
+        ["glyphs", "{ok}", "--json", "--csv"],
         ["render", "{ok}", "--page", "1"],
         ["triage"],
     ],
@@ -362,21 +363,33 @@ def test_triage_usage_errors_exit_2(tmp_path):
     one_line_error(run("triage", str(tmp_path), "--jobs", "0"), 2)
 
 
-def test_triage_progress_bar_only_on_a_terminal():
-    from glyphscope.core.triage import TriageRow
-    from glyphscope.inspector.triage_cli import _Progress
+def test_triage_progress_line_only_on_a_terminal_and_within_80_columns():
+    import time
+
+    from glyphscope.inspector.progress import LINE_WIDTH, Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     tty, pipe = Tty(), io.StringIO()
-    for stream in (tty, pipe):
-        bar = _Progress(stream)
-        bar(1, 3, TriageRow(file="/x/a.pdf"))
-        bar(3, 3, TriageRow(file="/x/b.pdf"))
-        bar.close()
-    assert "[1/3]" in tty.getvalue() and "[3/3]" in tty.getvalue() and "b.pdf" in tty.getvalue()
+    name = "/archive/" + "deeply/nested/" * 8 + "customer-invoice-2024.pdf"
+    with Progress("triage", 40, "files", stream=tty) as bar:
+        for _ in range(12):
+            time.sleep(0.01)
+            bar.advance(name)
+        line = bar.line()
+    assert LINE_WIDTH == 80 and len(line) <= 80, line
+    assert line.startswith("triage ") and " 12/40 " in line
+    assert re.search(r" \d+\.\d files/s ", line) and re.search(r" \d+:\d\d:\d\d ", line)
+    assert line.endswith("invoice-2024.pdf") and "…" in line  # the name cut from the left to fit
+    assert "12/40" in tty.getvalue() and tty.getvalue().endswith("\x1b[2K")  # transient: erased at the end
+    with Progress("triage", 3, "files", stream=pipe) as bar:
+        bar.advance("a.pdf")
+        assert bar.line() == ""
+    with Progress("triage", 3, "files", stream=Tty(), enabled=False) as bar:  # -q
+        bar.advance("a.pdf")
+        assert bar.line() == ""
     assert pipe.getvalue() == ""
 
 

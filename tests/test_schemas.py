@@ -80,7 +80,35 @@ def test_schema_is_a_valid_draft_2020_12_schema(command: str) -> None:
     assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     jsonschema.Draft202012Validator.check_schema(s)
     assert {"schema_version", "glyphscope_version"} <= set(s["required"])
-    assert s["properties"]["schema_version"] == {"const": SCHEMA_VERSION}
+    assert s["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+
+
+def _undescribed(node: object, path: str = "") -> list[str]:
+    """The paths of properties (at any depth, $defs included) that have no description."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for name, prop in value.items():
+                    if isinstance(prop, dict) and not str(prop.get("description", "")).strip():
+                        out.append(f"{path}/{name}")
+                    out += _undescribed(prop, f"{path}/{name}")
+            else:
+                out += _undescribed(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _undescribed(value, f"{path}[{i}]")
+    return out
+
+
+@pytest.mark.parametrize("command", COMMANDS + ("compare",))
+def test_every_property_is_described(command: str) -> None:
+    s = schema(command)
+    assert _undescribed(s) == []
+    # the walk sees nested and $defs properties: a property without one is reported by its path
+    assert _undescribed(
+        {"properties": {"a": {"properties": {"b": {"type": "string"}}, "description": "x"}}}
+    ) == ["/a/b"]
 
 
 def test_schema_enums_follow_the_engine() -> None:
