@@ -370,3 +370,42 @@ def test_the_objects_tree_lists_the_field_tree_and_what_a_viewer_draws() -> None
     labels = [n.label for n in annotations.children(doc)]
     assert labels[0].endswith("— field person.name (Tx) “Jane Doe” — drawn")
     assert labels[1].endswith("— not drawn: hidden flag")
+
+
+CHECKBOX = {
+    "Subtype": pikepdf.Name.Widget,
+    "Rect": [120, 660, 136, 676],
+    "FT": pikepdf.Name.Btn,
+    "T": pikepdf.String("agree"),
+    "V": pikepdf.Name.Yes,
+    "AS": pikepdf.Name.Yes,
+    "bbox": [0, 0, 16, 16],
+    "ap": {"/Yes": b"BT /F1 14 Tf 2 3 Td (X) Tj ET", "/Off": b""},
+}
+COMMENT = {
+    "Subtype": pikepdf.Name.FreeText,
+    "Rect": [300, 600, 520, 630],
+    "bbox": [0, 0, 220, 30],
+    "ap": b"BT /F1 14 Tf 4 10 Td (Checked by support) Tj ET",
+}
+TWO_LINES = b"BT /F1 12 Tf 72 700 Td (Name:) Tj ET BT /F1 12 Tf 72 664 Td (Agree:) Tj ET"
+
+
+def test_annotation_text_is_read_where_a_reader_meets_it_not_after_the_page() -> None:
+    # appearances are painted after the page's content: in paint order the values would follow
+    # the last line ("Name:\nAgree:\nJane Doe\nX\n…"); each block goes after the page glyph read
+    # just before it — the ":" on its own line, else the nearest line above
+    data = _form([COMMENT, CHECKBOX, TEXT_FIELD], TWO_LINES)  # /Annots order: not reading order
+    analysis = analyze_page(open_document(data), 1)
+    assert analysis.texts["plain"].text == "Name: Jane Doe\nAgree: X\nChecked by support"
+    assert analysis.texts["auto"].text == "Name: Jane Doe\nAgree: X\nChecked by support"
+    gaps = {
+        (d.before, d.after): (d.verdict, round(d.gap, 3))
+        for d in analysis.texts["plain"].decisions
+        if d.kind == "word_gap"
+    }
+    glyphs = analysis.page.glyphs
+    colon = next(g.paint_index for g in glyphs if g.unicode == ":" and g.annotation < 0)
+    jane = next(g.paint_index for g in glyphs if g.unicode == "J")
+    assert gaps[(colon, jane)] == ("inserted", round(glyphs[jane].origin[0] - glyphs[colon].glyph_end[0], 3))
+    assert _text(data, annotations="exclude") == "Name:\nAgree:"

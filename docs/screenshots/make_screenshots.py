@@ -506,6 +506,69 @@ def visibility() -> None:
     close(w)
 
 
+def _form_pdf(path: Path) -> None:
+    """A filled-in form: a text field, a checked box, a comment, and a hidden draft note."""
+    import pikepdf
+
+    from tests.test_annotations import TEXT_FIELD, _form
+
+    box = {
+        "Subtype": pikepdf.Name.Widget,
+        "Rect": [120, 660, 136, 676],
+        "FT": pikepdf.Name.Btn,
+        "T": pikepdf.String("agree"),
+        "V": pikepdf.Name.Yes,
+        "AS": pikepdf.Name.Yes,
+        "bbox": [0, 0, 16, 16],
+        "ap": {"/Yes": b"BT /F1 14 Tf 2 3 Td (X) Tj ET", "/Off": b""},
+    }
+    comment = {
+        "Subtype": pikepdf.Name.FreeText,
+        "Rect": [300, 600, 520, 630],
+        "Contents": pikepdf.String("Checked by support"),
+        "bbox": [0, 0, 220, 30],
+        "ap": b"BT /F1 14 Tf 4 10 Td (Checked by support) Tj ET",
+    }
+    hidden = {**comment, "Rect": [300, 540, 520, 570], "F": 2, "ap": b"BT /F1 14 Tf 4 10 Td (Draft) Tj ET"}
+    content = b"BT /F1 12 Tf 72 700 Td (Name:) Tj ET BT /F1 12 Tf 72 664 Td (Agree:) Tj ET"
+    path.write_bytes(_form([TEXT_FIELD, box, comment, hidden], content))
+
+
+@shot
+def annotations_form() -> None:
+    """What a reader sees that the content stream does not hold: each annotation outlined and
+    labelled; the text field's label clicked: its decision, field and appearance stream."""
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    sys.path.insert(0, str(REPO))
+    path = Path(tempfile.mkdtemp()) / "form.pdf"
+    _form_pdf(path)
+    w = window(SMALL, path)
+    heights(w, 160, 420, 120)
+    canvas = w.canvas
+    canvas.set_zoom(1.8)
+    corner = canvas.page_to_scene.map(QPointF(120.0, 715.0))
+    canvas.centerOn(canvas.page_to_scene.map(QPointF(250.0, 630.0)))
+    settle(300)
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(corner))
+    settle(300)
+    save(w, "annotations-form")
+    close(w)
+
+
+@shot
+def annotations_corpus() -> None:
+    """A real form (pdf.js's issue 6127, 49 widgets a page) at Fit page: every field outlined."""
+    path = REPO.parent / "shared" / "corpus" / "pdfjs__issue6127.pdf"
+    if not path.exists():
+        print(f"{path} is absent: skipped")
+        return
+    w = window(WIDE, path)
+    save(w, "annotations-corpus")
+    close(w)
+
+
 @shot
 def staged_page() -> None:
     """A 20,000-glyph page the moment it is shown: glyphs and their classes drawn, the texts on

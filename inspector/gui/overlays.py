@@ -26,6 +26,7 @@ from glyphscope.inspector.engine import PageFacts, baseline_ends, describe, is_n
 from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
 
 TILES = 8  # the page is split into TILES × TILES buckets per style
+LABEL_SPAN_SHARE = 0.5  # see Label.span
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,10 @@ class Label:
     colour: str
     background: str | None = None  # a filled box behind the text, so it reads over the page
     offset: tuple[float, float] = (2.0, -3.0)  # screen pixels from the anchor to the text's baseline start
+    # > 0: the width (user space) of what the label names; it is drawn only when that is at least
+    # LABEL_SPAN_SHARE of the text's width on screen, so labels of small things do not cover the
+    # page at Fit page (zoom in, or hover the mark, to read them)
+    span: float = 0.0
 
 
 @dataclass(slots=True)
@@ -373,7 +378,7 @@ def _annotations_layer(facts: PageFacts, form_colours: dict[tuple[str, ...], str
         if not included:
             name += f" — {decision.reason.value.replace('_', ' ')}"
         corner = (rect[0], rect[3])
-        b.drawing.labels.append(Label(corner, name, colour, background="#fff3e0"))
+        b.drawing.labels.append(Label(corner, name, colour, span=rect[2] - rect[0]))
         b.drawing.markers.append(Marker(corner, decision, tuple(decision.glyphs)))
     return b.finish()
 
@@ -848,6 +853,12 @@ def paint_labels(
         if not reach.contains(p):
             continue
         at = world.map(p) + QPointF(*label.offset)
+        if label.span > 0.0:
+            end = world.map(page_to_scene.map(QPointF(label.anchor[0] + label.span, label.anchor[1])))
+            if math.hypot(end.x() - at.x() + label.offset[0], end.y() - at.y() + label.offset[1]) < (
+                LABEL_SPAN_SHARE * metrics.horizontalAdvance(label.text)
+            ):
+                continue  # what it names is smaller than its name on screen: zoom in to read it
         cell = (int(at.x() // (line * 2)), int(at.y() // line))
         if cell in taken:
             continue  # at this zoom it would overprint the one drawn there: zoom in to read it
