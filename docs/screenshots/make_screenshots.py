@@ -508,30 +508,10 @@ def visibility() -> None:
 
 def _form_pdf(path: Path) -> None:
     """A filled-in form: a text field, a checked box, a comment, and a hidden draft note."""
-    import pikepdf
+    from tests.test_annotations import CHECKBOX, COMMENT, TEXT_FIELD, TWO_LINES, _form
 
-    from tests.test_annotations import TEXT_FIELD, _form
-
-    box = {
-        "Subtype": pikepdf.Name.Widget,
-        "Rect": [120, 660, 136, 676],
-        "FT": pikepdf.Name.Btn,
-        "T": pikepdf.String("agree"),
-        "V": pikepdf.Name.Yes,
-        "AS": pikepdf.Name.Yes,
-        "bbox": [0, 0, 16, 16],
-        "ap": {"/Yes": b"BT /F1 14 Tf 2 3 Td (X) Tj ET", "/Off": b""},
-    }
-    comment = {
-        "Subtype": pikepdf.Name.FreeText,
-        "Rect": [300, 600, 520, 630],
-        "Contents": pikepdf.String("Checked by support"),
-        "bbox": [0, 0, 220, 30],
-        "ap": b"BT /F1 14 Tf 4 10 Td (Checked by support) Tj ET",
-    }
-    hidden = {**comment, "Rect": [300, 540, 520, 570], "F": 2, "ap": b"BT /F1 14 Tf 4 10 Td (Draft) Tj ET"}
-    content = b"BT /F1 12 Tf 72 700 Td (Name:) Tj ET BT /F1 12 Tf 72 664 Td (Agree:) Tj ET"
-    path.write_bytes(_form([TEXT_FIELD, box, comment, hidden], content))
+    hidden = {**COMMENT, "Rect": [300, 540, 520, 570], "F": 2, "ap": b"BT /F1 14 Tf 4 10 Td (Draft) Tj ET"}
+    path.write_bytes(_form([TEXT_FIELD, CHECKBOX, COMMENT, hidden], TWO_LINES))
 
 
 @shot
