@@ -193,7 +193,10 @@ def run_ocr(image: Image.Image, lang: str = DEFAULT_LANG, timeout: float = OCR_T
 
     for r in iterate_level(it, RIL.SYMBOL) if it is not None else ():
         box = r.BoundingBox(RIL.SYMBOL)
-        text = r.GetUTF8Text(RIL.SYMBOL)
+        try:
+            text = r.GetUTF8Text(RIL.SYMBOL)
+        except RuntimeError:  # "No text returned": an empty page or an empty element
+            continue
         if box is None or not text:
             continue
         if r.IsAtBeginningOf(RIL.WORD) or word_box is None:
