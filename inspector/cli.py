@@ -507,9 +507,10 @@ def _add_triage(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
     _add_triage_compare(p)
-    from glyphscope.inspector.triage_options import add_scale_options  # no triage code for the parser
+    from glyphscope.inspector.triage_options import add_scale_options, add_verify_option  # no triage code
 
     add_scale_options(p)
+    add_verify_option(p)
     cli_io.add_quiet_option(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_triage)

@@ -200,3 +200,35 @@ def test_json_follows_the_schema_and_carries_the_proposal(tmp_path: Path) -> Non
 def test_a_page_check_without_glyphs_serialises() -> None:
     page = PageCheck(3, 300.0, error="boom")
     assert page.to_json()["counts"] == {"agrees": 0, "ink_reads_other": 0, "no_ink_read": 0}
+
+
+@requires_ocr
+def test_triage_verify_adds_agreement_and_fonts_wrong(tmp_path: Path) -> None:
+    from tests.test_schemas import assert_valid
+
+    (tmp_path / "right.pdf").write_bytes(ocr_pdfs.right_mapping(ocr_pdfs.PANGRAMS[:3]))
+    (tmp_path / "wrong.pdf").write_bytes(ocr_pdfs.off_by_one(ocr_pdfs.PANGRAMS[:3]))
+    report = tmp_path / "t.json"
+    code, out, err = run_cli("triage", str(tmp_path), "--verify", "--json", str(report), "--quiet")
+    assert code == 0, err
+    lines = out.decode().splitlines()
+    header = lines[0].split()
+    assert header[-3:] == ["%ocr", "wrong", "file"]
+    cells = {line.split()[-1]: line.split()[-3:-1] for line in lines[1:]}
+    assert float(cells[str(tmp_path / "right.pdf")][0]) >= 97.0
+    assert cells[str(tmp_path / "right.pdf")][1] == "0" and cells[str(tmp_path / "wrong.pdf")][1] == "1"
+    obj = json.loads(report.read_text("utf-8"))
+    assert_valid("triage", obj)
+    by_file = {r["file"]: r for r in obj["verify"]["rows"]}
+    assert by_file[str(tmp_path / "wrong.pdf")]["fonts_wrong"] == 1
+    assert by_file[str(tmp_path / "wrong.pdf")]["agreement"] <= WRONG_MAX_AGREEMENT
+    # off by default: the plain table has no OCR columns
+    code, out, _ = run_cli("triage", str(tmp_path / "right.pdf"), "--quiet")
+    assert code == 0 and b"%ocr" not in out
+
+
+def test_triage_verify_without_ocr_is_one_line(no_ocr: None, tmp_path: Path) -> None:
+    (tmp_path / "a.pdf").write_bytes(ocr_pdfs.right_mapping(("Hello",)))
+    code, out, err = run_cli("triage", str(tmp_path / "a.pdf"), "--verify")
+    assert code == 1 and out == b""
+    assert err.splitlines() == [f"glyphscope: {ocr.INSTALL_HINT}"]
