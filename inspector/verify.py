@@ -43,6 +43,9 @@ MIN_GLYPHS_READ = 10
 """A font with fewer confident reads than this: cannot tell (too few glyphs)."""
 MIN_LETTER_SHARE = 0.5
 """A font whose confident reads are less than this share letters or digits: cannot tell (symbols)."""
+MAX_FOREIGN_SHARE = 0.5
+"""A font whose confidently read glyphs decode, more than this share, to a script none of the OCR
+languages reads (Chinese read with eng): cannot tell (the ink's reading means nothing)."""
 MIN_MEAN_CONF = 75.0
 """A font whose reads have a mean confidence below this: cannot tell (low confidence)."""
 RIGHT_MIN_AGREEMENT = 0.90
@@ -63,6 +66,7 @@ THRESHOLDS = {
     "vote_min_share": VOTE_MIN_SHARE,
     "min_glyphs_read": MIN_GLYPHS_READ,
     "min_letter_share": MIN_LETTER_SHARE,
+    "max_foreign_share": MAX_FOREIGN_SHARE,
     "min_mean_conf": MIN_MEAN_CONF,
     "right_min_agreement": RIGHT_MIN_AGREEMENT,
     "wrong_max_agreement": WRONG_MAX_AGREEMENT,
@@ -103,6 +107,35 @@ def equivalent_text(text: str) -> str:
     """`text` as compared: NFKC (ligatures expanded, compatibility forms folded), one quote and
     one dash form, whitespace dropped; case kept."""
     return "".join(unicodedata.normalize("NFKC", text).translate(_EQUIVALENT).split())
+
+
+SCRIPTS = {
+    # Unicode character-name prefix → Tesseract languages that read the script
+    "CJK": ("chi_sim", "chi_tra", "jpn", "kor", "chi_sim_vert", "chi_tra_vert", "jpn_vert"),
+    "HIRAGANA": ("jpn", "jpn_vert"),
+    "KATAKANA": ("jpn", "jpn_vert"),
+    "HANGUL": ("kor", "kor_vert"),
+    "ARABIC": ("ara", "fas", "urd", "pus", "uig", "snd"),
+    "HEBREW": ("heb", "yid"),
+    "CYRILLIC": ("rus", "ukr", "bul", "srp", "bel", "mkd", "kaz", "kir", "mon", "tgk", "uzb_cyrl"),
+    "GREEK": ("ell", "grc"),
+    "DEVANAGARI": ("hin", "mar", "nep", "san"),
+    "THAI": ("tha",),
+}
+"""Scripts Tesseract reads only with their own language data (the Latin languages read none)."""
+
+
+def foreign_script(text: str, lang: str) -> bool:
+    """Whether `text` holds a letter of a script none of `lang`'s languages ("eng+deu") reads."""
+    langs = set(lang.split("+"))
+    for c in text:
+        if not c.isalpha():
+            continue
+        name = unicodedata.name(c, "")
+        for prefix, readers in SCRIPTS.items():
+            if name.startswith(prefix) and not langs.intersection(readers):
+                return True
+    return False
 
 
 class GlyphVerdict(StrEnum):
@@ -508,17 +541,21 @@ def _regions(words: Sequence[object]) -> list[tuple[Rect, str, int, float]]:
 # ---------------------------------------------------------------------------- fonts over pages
 
 
-def check_fonts(pages: Sequence[PageCheck], base_fonts: dict[str, str] | None = None) -> list[FontCheck]:
+def check_fonts(
+    pages: Sequence[PageCheck], base_fonts: dict[str, str] | None = None, lang: str = "eng"
+) -> list[FontCheck]:
     """Per font (by object, `font_id`) over every page: counts, agreement, confusion, verdict and,
     for a wrong mapping, the mapping the ink proposes."""
     by_font: dict[str, list[GlyphCheck]] = defaultdict(list)
     for p in pages:
         for g in p.glyphs:
             by_font[g.font_id].append(g)
-    return [_font_check(fid, checks, (base_fonts or {}).get(fid, "")) for fid, checks in by_font.items()]
+    return [
+        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang) for fid, checks in by_font.items()
+    ]
 
 
-def _font_check(font_id: str, checks: list[GlyphCheck], base_font: str) -> FontCheck:
+def _font_check(font_id: str, checks: list[GlyphCheck], base_font: str, lang: str) -> FontCheck:
     agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
     other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
     no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
@@ -533,10 +570,19 @@ def _font_check(font_id: str, checks: list[GlyphCheck], base_font: str) -> FontC
         if confident
         else None
     )
+    foreign = (
+        sum(1 for g in confident if foreign_script(g.decoded, lang)) / len(confident) if confident else 0.0
+    )
     if len(confident) < MIN_GLYPHS_READ:
         verdict, reason = (
             FontVerdict.CANNOT_TELL,
             f"too few glyphs read: {len(confident)} < {MIN_GLYPHS_READ}",
+        )
+    elif foreign > MAX_FOREIGN_SHARE:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"script not read: {100 * foreign:.1f} % of the glyphs decode to a script {lang} does not read "
+            f"> {100 * MAX_FOREIGN_SHARE:g} %",
         )
     elif mean_conf is not None and mean_conf < MIN_MEAN_CONF:
         verdict, reason = FontVerdict.CANNOT_TELL, f"low confidence: mean {mean_conf:.1f} < {MIN_MEAN_CONF:g}"
@@ -658,4 +704,4 @@ def verify_document(
         checks.append(check)
         if on_page is not None:
             on_page(check)
-    return VerifyResult(checks, check_fonts(checks, base_fonts), lang, dpi)
+    return VerifyResult(checks, check_fonts(checks, base_fonts, lang), lang, dpi)

@@ -17,10 +17,14 @@ from glyphscope.inspector.verify import (
     RIGHT_MIN_AGREEMENT,
     WRONG_MAX_AGREEMENT,
     FontVerdict,
+    GlyphCheck,
     GlyphVerdict,
     PageCheck,
     VerifyResult,
+    check_fonts,
     equivalent_text,
+    foreign_script,
+    propose_for,
     propose_mappings,
     verify_document,
 )
@@ -232,3 +236,41 @@ def test_triage_verify_without_ocr_is_one_line(no_ocr: None, tmp_path: Path) -> 
     code, out, err = run_cli("triage", str(tmp_path / "a.pdf"), "--verify")
     assert code == 1 and out == b""
     assert err.splitlines() == [f"glyphscope: {ocr.INSTALL_HINT}"]
+
+
+def _glyph(decoded: str, ink: str, conf: float = 90.0, code: int = 1) -> GlyphCheck:
+    verdict = GlyphVerdict.AGREES if decoded == ink else GlyphVerdict.INK_READS_OTHER
+    return GlyphCheck(1, 0, "7 0 R", "/F1", code, decoded, verdict, ink, conf, (0.0, 0.0, 1.0, 1.0))
+
+
+def test_font_verdicts_compare_the_declared_thresholds() -> None:
+    right = [_glyph("a", "a")] * 19 + [_glyph("a", "o")]  # 19 of 20: 95 %
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=right)])
+    assert (font.verdict, font.agreement, font.confident_reads) == (FontVerdict.MAPPING_RIGHT, 0.95, 20)
+    few = [_glyph("a", "a")] * (MIN_GLYPHS_READ - 1)
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=few)])
+    assert font.verdict is FontVerdict.CANNOT_TELL and font.reason == "too few glyphs read: 9 < 10"
+    unsure = [_glyph("a", "o", conf=50.0)] * 20  # below CONFIDENT_READ: no read counts
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=unsure)])
+    assert font.verdict is FontVerdict.CANNOT_TELL and font.confident_reads == 0
+    symbols = [_glyph("\u2713", "/")] * 20
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=symbols)])
+    assert font.verdict is FontVerdict.CANNOT_TELL and font.reason.startswith("symbols: 0.0 %")
+
+
+def test_a_script_the_ocr_language_does_not_read_cannot_tell() -> None:
+    chinese = [_glyph("\u4e2d", "x")] * 20  # Chinese read with eng: Latin junk, confidently
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=chinese)], lang="eng")
+    assert font.verdict is FontVerdict.CANNOT_TELL and font.reason.startswith("script not read: 100.0 %")
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=chinese)], lang="eng+chi_sim")
+    assert font.verdict is FontVerdict.MAPPING_WRONG and font.proposed == {1: "x"}
+    assert foreign_script("\u044f", "eng") and not foreign_script("\u044f", "eng+rus")
+
+
+def test_the_proposal_is_a_majority_of_confident_votes() -> None:
+    votes = (
+        [_glyph("b", "a", code=5)] * 3 + [_glyph("b", "o", code=5)] * 2 + [_glyph("b", "e", 40.0, code=5)] * 9
+    )
+    assert propose_for(votes) == {5: "a"}  # 3 of 5 confident votes; the 9 unsure ones do not vote
+    tie = [_glyph("b", "a", code=6)] * 2 + [_glyph("b", "o", code=6)] * 2
+    assert propose_for(tie) == {}  # no majority: left out
