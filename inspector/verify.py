@@ -43,6 +43,9 @@ MIN_GLYPHS_READ = 10
 """A font with fewer confident reads than this: cannot tell (too few glyphs)."""
 MIN_LETTER_SHARE = 0.5
 """A font whose confident reads are less than this share letters or digits: cannot tell (symbols)."""
+UPRIGHT_SLOPE = 0.2
+"""Only glyphs written left to right in the page image, at most this slope off horizontal, are
+compared (Tesseract reads upright lines; turned or vertical text is counted in `not_upright`)."""
 MAX_FOREIGN_SHARE = 0.5
 """A font whose confidently read glyphs decode, more than this share, to a script none of the OCR
 languages reads (Chinese read with eng): cannot tell (the ink's reading means nothing)."""
@@ -66,6 +69,7 @@ THRESHOLDS = {
     "vote_min_share": VOTE_MIN_SHARE,
     "min_glyphs_read": MIN_GLYPHS_READ,
     "min_letter_share": MIN_LETTER_SHARE,
+    "upright_slope": UPRIGHT_SLOPE,
     "max_foreign_share": MAX_FOREIGN_SHARE,
     "min_mean_conf": MIN_MEAN_CONF,
     "right_min_agreement": RIGHT_MIN_AGREEMENT,
@@ -275,6 +279,7 @@ class PageCheck:
     ink_without_glyphs: list[InkRegion] = field(default_factory=list)
     glyphs_without_ink: list[GlyphCheck] = field(default_factory=list)
     ocr_words: int = 0
+    not_upright: int = 0  # visible glyphs left out: turned or vertical text (UPRIGHT_SLOPE)
     seconds: float = 0.0
     error: str | None = None
 
@@ -289,6 +294,7 @@ class PageCheck:
             "error": self.error,
             "seconds": round(self.seconds, 3),
             "ocr_words": self.ocr_words,
+            "not_upright": self.not_upright,
             "counts": {v.value: c.get(v, 0) for v in GlyphVerdict},
             "ink_without_glyphs": [r.to_json() for r in self.ink_without_glyphs],
             "glyphs_without_ink": [
@@ -320,20 +326,28 @@ class VerifyResult:
 # ---------------------------------------------------------------------------- one page
 
 
-def _candidates(analysis: PageAnalysis) -> tuple[list[Glyph], list[Glyph]]:
-    """(the visible glyphs that paint ink, every glyph of the page)."""
+def _candidates(analysis: PageAnalysis, matrix: Matrix) -> tuple[list[Glyph], list[Glyph], int]:
+    """(the visible, upright glyphs that paint ink, every glyph of the page, how many visible glyphs
+    were left out as not upright)."""
     from glyphscope.core.visibility_class import VisibilityClass
 
     classified = analysis.classified
     classes = classified.visibility.classes if classified.visibility else None
     visible = []
+    turned = 0
+    a, b, c, d = matrix[:4]
     for g in classified.visible:
         if g.unicode and (g.unicode.isspace() or all(ord(c) <= 0x20 for c in g.unicode)):
             continue  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
         if classes is not None and VisibilityClass(classes[g.paint_index]) is not VisibilityClass.VISIBLE:
             continue
+        dx, dy = g.direction
+        x, y = a * dx + c * dy, b * dx + d * dy  # the writing direction in the image
+        if g.wmode != 0 or x <= 0.0 or abs(y) > UPRIGHT_SLOPE * x:
+            turned += 1  # Tesseract reads upright lines: turned text is not compared
+            continue
         visible.append(g)
-    return visible, list(classified.glyphs)
+    return visible, list(classified.glyphs), turned
 
 
 class _Grid:
@@ -384,14 +398,14 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
     """Align `ocr` (read from the page image at `dpi`) to the page's glyphs: the page's checks."""
     scale = dpi / 72.0
     matrix = page_matrix(analysis, scale)
-    visible, every = _candidates(analysis)
+    visible, every, turned = _candidates(analysis, matrix)
     boxes = [quad_bbox(g.quad, matrix) for g in visible]
     heights = sorted(b[3] - b[1] for b in boxes)
     grid = _Grid(boxes, heights[len(heights) // 2] if heights else 64.0)
 
     assigned = _assign(ocr, visible, boxes, grid)
     fonts = {(f.font_key, f.form_path): f for f in analysis.page.fonts}
-    result = PageCheck(analysis.page_number, dpi, ocr_words=len(ocr.words))
+    result = PageCheck(analysis.page_number, dpi, ocr_words=len(ocr.words), not_upright=turned)
     for i, g in enumerate(visible):
         pf = fonts.get((g.font_key, g.form_path))
         font_id = g.font_id or (pf.info.font_id if pf else g.font_key)
