@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.document import Document
     from glyphscope.core.glyph import Glyph
-    from glyphscope.inspector.ocr import OcrPage
+    from glyphscope.inspector.ocr import OcrPage, OcrWord
 
 DEFAULT_DPI = 300.0
 """Pages are rendered for OCR at this resolution (Tesseract reads 10 pt text well from ~300 dpi)."""
@@ -511,11 +511,8 @@ def _widened(box: tuple[int, int, int, int]) -> Rect:
     return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
 
 
-def _regions(words: Sequence[object]) -> list[tuple[Rect, str, int, float]]:
+def _regions(ws: Sequence[OcrWord]) -> list[tuple[Rect, str, int, float]]:
     """Words merged into regions: words nearer than REGION_GAP × height join (union-find)."""
-    from glyphscope.inspector.ocr import OcrWord
-
-    ws = [w for w in words if isinstance(w, OcrWord)]
     parent = list(range(len(ws)))
 
     def find(i: int) -> int:
@@ -713,7 +710,7 @@ def verify_document(
             ocr = run_ocr(image, lang, timeout or OCR_TIMEOUT_SECONDS)
             check = check_page(analysis, ocr, dpi)
         except Exception as exc:  # one page never takes down the rest
-            check = PageCheck(n, dpi, error=f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc))
+            check = PageCheck(n, dpi, error=str(exc) or type(exc).__name__)
         check.seconds = time.perf_counter() - started
         checks.append(check)
         if on_page is not None:

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.inspector import cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.verify import FontCheck, PageCheck
 
 
 def add_verify_parser(sub: Any) -> None:
@@ -40,7 +43,7 @@ def add_verify_parser(sub: Any) -> None:
 def run_verify(args: argparse.Namespace) -> int:
     from glyphscope.inspector import cli
     from glyphscope.inspector.ocr import OcrUnavailable, check_languages
-    from glyphscope.inspector.verify import PageCheck, verify_document
+    from glyphscope.inspector.verify import verify_document
 
     if not 36.0 <= args.dpi <= 1200.0:
         raise cli.CliError(f"--dpi must be between 36 and 1200, not {args.dpi:g}", cli.EXIT_USAGE)
@@ -102,7 +105,7 @@ def run_verify(args: argparse.Namespace) -> int:
     return cli.EXIT_OK
 
 
-def _print_page(page: Any) -> None:
+def _print_page(page: PageCheck) -> None:
     c = page.counts()
     from glyphscope.inspector.verify import GlyphVerdict
 
@@ -123,7 +126,7 @@ def _print_page(page: Any) -> None:
         out.write(f"  … and {len(page.glyphs_without_ink) - 20} more glyphs without ink\n")
 
 
-def _print_font(f: Any) -> None:
+def _print_font(f: FontCheck) -> None:
     out = sys.stdout
     agreement = "-" if f.agreement is None else f"{100 * f.agreement:.1f} %"
     out.write(

@@ -274,3 +274,34 @@ def test_the_proposal_is_a_majority_of_confident_votes() -> None:
     assert propose_for(votes) == {5: "a"}  # 3 of 5 confident votes; the 9 unsure ones do not vote
     tie = [_glyph("b", "a", code=6)] * 2 + [_glyph("b", "o", code=6)] * 2
     assert propose_for(tie) == {}  # no majority: left out
+
+
+@requires_ocr
+def test_bad_input_is_one_line_with_the_documented_exit_code(tmp_path: Path) -> None:
+    bad = tmp_path / "x.pdf"
+    bad.write_bytes(b"hello")
+    good = tmp_path / "a.pdf"
+    good.write_bytes(ocr_pdfs.right_mapping(ocr_pdfs.PANGRAMS[:2]))
+    for argv, code in (
+        ((str(bad),), 4),
+        ((str(good), "--pages", "5"), 2),
+        ((str(good), "--dpi", "5"), 2),
+        ((str(good), "--timeout", "0"), 2),
+    ):
+        got, out, err = run_cli("verify", *argv)
+        assert (got, out) == (code, b""), argv
+        assert len(err.splitlines()) == 1 and err.startswith("glyphscope: "), err
+
+
+@requires_ocr
+def test_stdin_is_read_once_for_the_engine_and_the_renderer() -> None:
+    code, out, err = run_cli(
+        "verify", "-", "--json", "--no-glyphs", stdin=ocr_pdfs.right_mapping(ocr_pdfs.PANGRAMS[:2])
+    )
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["file"] == "-" and "glyphs" not in obj["pages"][0]
+    assert obj["pages"][0]["counts"]["agrees"] >= 0.97 * sum(
+        len(x.replace(" ", "")) for x in ocr_pdfs.PANGRAMS[:2]
+    )
+    assert obj["fonts"][0]["verdict"] == "mapping_right"
