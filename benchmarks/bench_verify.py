@@ -50,11 +50,15 @@ def verify(
         doc.close()
 
 
+UNREADABLE = ("script not read", "glyphs off the ink")
+"""Fonts the check cannot read (Chinese with eng; glyphs not on the ink): not counted as right."""
+
+
 def right_fonts_agreement(result: VerifyResult) -> tuple[int, int]:
-    """(agreeing, confidently read) glyphs over the fonts not called wrong."""
+    """(agreeing, confidently read) glyphs over the fonts not called wrong and not unreadable."""
     agreeing = reads = 0
     for f in result.fonts:
-        if f.verdict is FontVerdict.MAPPING_WRONG:
+        if f.verdict is FontVerdict.MAPPING_WRONG or f.reason.startswith(UNREADABLE):
             continue
         reads += f.confident_reads
         agreeing += round((f.agreement or 0.0) * f.confident_reads)
@@ -99,10 +103,14 @@ def main() -> int:
             seconds += [p.seconds for p in res.pages if p.error is None]
             fa, fr = right_fonts_agreement(res)
             total_a, total_r = total_a + fa, total_r + fr
-            wrong = [f for f in res.fonts if f.verdict is FontVerdict.MAPPING_WRONG]
+            wrong = [
+                f
+                for f in res.fonts
+                if f.verdict is FontVerdict.MAPPING_WRONG or f.reason.startswith(UNREADABLE)
+            ]
             if args.verbose or wrong:
                 share = f"{100 * fa / fr:.1f} %" if fr else "-"
-                flagged = ", ".join(f"{f.base_font} ({f.reason})" for f in wrong)
+                flagged = ", ".join(f"{f.base_font} ({f.verdict.value}: {f.reason})" for f in wrong)
                 print(
                     f"   {path.name}: {fa}/{fr} = {share}" + (f"; flagged wrong: {flagged}" if wrong else "")
                 )

@@ -43,6 +43,10 @@ MIN_GLYPHS_READ = 10
 """A font with fewer confident reads than this: cannot tell (too few glyphs)."""
 MIN_LETTER_SHARE = 0.5
 """A font whose confident reads are less than this share letters or digits: cannot tell (symbols)."""
+MAX_OFF_INK_SHARE = 0.5
+"""A font more than this share of whose glyphs lie in no OCR word: cannot tell (its glyphs do not
+sit on the ink: the positions the engine computes differ from the rendering, or the ink is not
+read at all)."""
 UPRIGHT_SLOPE = 0.2
 """Only glyphs written left to right in the page image, at most this slope off horizontal, are
 compared (Tesseract reads upright lines; turned or vertical text is counted in `not_upright`)."""
@@ -69,6 +73,7 @@ THRESHOLDS = {
     "vote_min_share": VOTE_MIN_SHARE,
     "min_glyphs_read": MIN_GLYPHS_READ,
     "min_letter_share": MIN_LETTER_SHARE,
+    "max_off_ink_share": MAX_OFF_INK_SHARE,
     "upright_slope": UPRIGHT_SLOPE,
     "max_foreign_share": MAX_FOREIGN_SHARE,
     "min_mean_conf": MIN_MEAN_CONF,
@@ -558,15 +563,20 @@ def check_fonts(
     """Per font (by object, `font_id`) over every page: counts, agreement, confusion, verdict and,
     for a wrong mapping, the mapping the ink proposes."""
     by_font: dict[str, list[GlyphCheck]] = defaultdict(list)
+    off_ink: set[tuple[int, int]] = set()
     for p in pages:
         for g in p.glyphs:
             by_font[g.font_id].append(g)
+        off_ink.update((p.page, g.paint_index) for g in p.glyphs_without_ink)
     return [
-        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang) for fid, checks in by_font.items()
+        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink)
+        for fid, checks in by_font.items()
     ]
 
 
-def _font_check(font_id: str, checks: list[GlyphCheck], base_font: str, lang: str) -> FontCheck:
+def _font_check(
+    font_id: str, checks: list[GlyphCheck], base_font: str, lang: str, off_ink: set[tuple[int, int]]
+) -> FontCheck:
     agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
     other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
     no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
@@ -584,10 +594,16 @@ def _font_check(font_id: str, checks: list[GlyphCheck], base_font: str, lang: st
     foreign = (
         sum(1 for g in confident if foreign_script(g.decoded, lang)) / len(confident) if confident else 0.0
     )
+    off = sum(1 for g in checks if (g.page, g.paint_index) in off_ink) / len(checks) if checks else 0.0
     if len(confident) < MIN_GLYPHS_READ:
         verdict, reason = (
             FontVerdict.CANNOT_TELL,
             f"too few glyphs read: {len(confident)} < {MIN_GLYPHS_READ}",
+        )
+    elif off > MAX_OFF_INK_SHARE:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"glyphs off the ink: {100 * off:.1f} % lie in no OCR word > {100 * MAX_OFF_INK_SHARE:g} %",
         )
     elif foreign > MAX_FOREIGN_SHARE:
         verdict, reason = (

@@ -305,3 +305,18 @@ def test_stdin_is_read_once_for_the_engine_and_the_renderer() -> None:
         len(x.replace(" ", "")) for x in ocr_pdfs.PANGRAMS[:2]
     )
     assert obj["fonts"][0]["verdict"] == "mapping_right"
+
+
+def test_a_font_whose_glyphs_do_not_sit_on_the_ink_cannot_tell() -> None:
+    glyphs = [
+        GlyphCheck(
+            1, i, "7 0 R", "/F1", 10, ".", GlyphVerdict.INK_READS_OTHER, "e", 90.0, (0.0, 0.0, 1.0, 1.0)
+        )
+        for i in range(20)
+    ]
+    page = PageCheck(1, 300.0, glyphs=glyphs, glyphs_without_ink=glyphs[:11])  # 11 of 20 in no OCR word
+    (font,) = check_fonts([page])
+    assert font.verdict is FontVerdict.CANNOT_TELL
+    assert font.reason == "glyphs off the ink: 55.0 % lie in no OCR word > 50 %"
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=glyphs, glyphs_without_ink=glyphs[:10])])
+    assert font.verdict is FontVerdict.MAPPING_WRONG
