@@ -112,7 +112,8 @@ def main() -> int:
                 share = f"{100 * fa / fr:.1f} %" if fr else "-"
                 flagged = ", ".join(f"{f.base_font} ({f.verdict.value}: {f.reason})" for f in wrong)
                 print(
-                    f"   {path.name}: {fa}/{fr} = {share}" + (f"; flagged wrong: {flagged}" if wrong else "")
+                    f"   {path.name}: {fa}/{fr} = {share}"
+                    + (f"; left out (wrong or unreadable): {flagged}" if wrong else "")
                 )
         if total_r:
             print(
