@@ -320,3 +320,17 @@ def test_a_font_whose_glyphs_do_not_sit_on_the_ink_cannot_tell() -> None:
     assert font.reason == "glyphs off the ink: 55.0 % lie in no OCR word > 50 %"
     (font,) = check_fonts([PageCheck(1, 300.0, glyphs=glyphs, glyphs_without_ink=glyphs[:10])])
     assert font.verdict is FontVerdict.MAPPING_WRONG
+
+
+@requires_ocr
+def test_codes_that_are_glyph_ids_are_flagged_and_recovered() -> None:
+    built = ocr_pdfs.gid_shift()
+    if built is None:
+        pytest.skip("DejaVu Sans is not installed (fonts-dejavu-core)")
+    data, truth = built
+    result = verify_bytes(data)
+    (font,) = result.fonts
+    assert font.verdict is FontVerdict.MAPPING_WRONG
+    a = next(c for c in font.confusion if c.ink == "a")  # glyph 68 is 'a'; the identity ToUnicode says 'D'
+    assert (a.code, a.decoded) == (68, "D")
+    assert recovered(result, font.font_id, truth) >= 0.95
