@@ -43,6 +43,7 @@ SUBCOMMANDS = (
     "render",
     "compare",
     "completion",
+    "verify",
 )
 EXIT_CODES = (
     (EXIT_OK, "success"),
@@ -611,10 +612,11 @@ def _add_triage(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="files read in parallel processes")
     _add_triage_compare(p)
-    from glyphscope.inspector.triage_options import add_scale_options  # no triage code for the parser
+    from glyphscope.inspector.triage_options import add_scale_options, add_verify_option  # no triage code
 
     add_scale_options(p)
     _add_thresholds(p, ANNOTATIONS_ONLY)
+    add_verify_option(p)
     cli_io.add_quiet_option(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=cmd_triage)
@@ -690,6 +692,13 @@ def _add_compare(sub: Any) -> None:
     add_compare_parser(sub)
 
 
+def _add_verify(sub: Any) -> None:
+    """`verify`: the OCR cross-check; its options and its code live in inspector/verify_cli.py."""
+    from glyphscope.inspector.verify_cli import add_verify_parser
+
+    add_verify_parser(sub)
+
+
 _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "glyphs": _add_glyphs,
     "fonts": _add_fonts,
@@ -700,6 +709,7 @@ _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "render": _add_render,
     "compare": _add_compare,
     "completion": _add_completion,
+    "verify": _add_verify,
 }
 
 

@@ -44,7 +44,7 @@ from glyphscope.inspector import cli_io
 from glyphscope.inspector.anonymise import anonymise_path, anonymise_row
 from glyphscope.inspector.progress import Progress
 
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_FAIL_ON = 1  # --fail-on matched a file
 EXIT_SCHEDULER = 1  # the Dask scheduler could not be reached
 SCHEDULER_CONNECT_SECONDS = 5.0  # how long a --scheduler tcp://HOST:PORT may take to answer
@@ -237,6 +237,12 @@ def run_triage(args: argparse.Namespace) -> int:
         if unreachable:
             print(f"glyphscope: {unreachable}", file=sys.stderr)
             return EXIT_SCHEDULER
+    if getattr(args, "verify", False):
+        from glyphscope.inspector.ocr import ocr_status
+
+        if not ocr_status().available:
+            print(f"glyphscope: {ocr_status().message}", file=sys.stderr)
+            return EXIT_ERROR
     password = cli_io.password(args)
     with contextlib.ExitStack() as stack:
         spool = None
@@ -448,12 +454,15 @@ def _write_reports(
     anonymise = bool(getattr(args, "anonymise", False))
     shown = [anonymise_row(r) for r in rows] if anonymise else rows
     compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
+    from glyphscope.inspector.verify_triage import verify_column, with_verify_column, with_verify_json
+
+    verify = verify_column(args, rows, password, sources)  # --verify, or None
     if not (jsonl_out or cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
-        sys.stdout.write(with_compare_column(_clean_line_table(shown), compare))
+        sys.stdout.write(with_verify_column(with_compare_column(_clean_line_table(shown), compare), verify))
         sys.stdout.flush()
 
     if json_out:
-        report = with_compare_json(report_json(shown), compare)
+        report = with_verify_json(with_compare_json(report_json(shown), compare), verify)
         if interrupted:
             report |= {"interrupted": True, "left": left}
         if anonymise:

@@ -68,6 +68,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def add_verify_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="add two columns: OCR agreement (%%ocr) and fonts whose mapping the ink says is wrong (wrong) "
+        "over each file's first 10 pages (glyphscope verify explains it; seconds a page; needs "
+        "pip install 'glyphscope[ocr]')",
+    )
+
+
 def add_compare_option(p: argparse.ArgumentParser) -> None:
     from glyphscope.inspector.compare_engines import ENGINE_KEYS
 

@@ -26,7 +26,7 @@ from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.serialize import SCHEMA_VERSION
 from tests.cli_run import run_cli
 
-COMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage")
+COMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "verify")
 DEMO_PAGES = 15
 
 

@@ -1,0 +1,251 @@
+"""PDFs for the OCR cross-check (tests/test_verify.py, benchmarks/bench_verify.py): large text in
+fonts PDFium draws without embedding (Helvetica), with right and deliberately broken mappings."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+
+from tests.pdfbuild import helvetica, make_pdf, to_bytes
+
+PANGRAMS = (
+    "The quick brown fox jumps over",
+    "the lazy dog. Pack my box with",
+    "five dozen liquor jugs. How",
+    "vexingly quick daft zebras jump",
+    "Sphinx of black quartz, judge",
+    "my vow. Jackdaws love my big",
+    "sphinx of quartz 2024 1789",
+)
+
+
+def _literal(text: bytes) -> bytes:
+    return b"(" + text.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+
+def lines_content(lines: tuple[str, ...] | list[str], size: float = 28.0, font: str = "/F1") -> bytes:
+    """BT … ET showing `lines` (Latin-1) from the top of a Letter page, `size` points, 1.4 leading."""
+    out = [b"BT", f"{font} {size:g} Tf 72 700 Td".encode()]
+    for i, line in enumerate(lines):
+        if i:
+            out.append(f"0 {-1.4 * size:g} Td".encode())
+        out.append(_literal(line.encode("latin-1")) + b" Tj")
+    out.append(b"ET")
+    return b"\n".join(out)
+
+
+def right_mapping(lines: tuple[str, ...] = PANGRAMS) -> bytes:
+    """Helvetica, WinAnsi: the mapping is right."""
+    return to_bytes(make_pdf([lines_content(lines)], {"/F1": helvetica}))
+
+
+def off_by_one_tounicode() -> bytes:
+    """A ToUnicode CMap mapping each printable code to the next character (0x21 → '"'); space stays."""
+    return (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /OffByOne def /CMapType 2 def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+        b"2 beginbfrange <20> <20> <0020> <21> <7E> <0022> endbfrange\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+
+
+def helvetica_widths() -> list[int]:
+    """Helvetica's advance widths of codes 32–126 (ASCII) from its AFM metrics."""
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    metrics = FONT_METRICS["Helvetica"][1]  # keyed by the character
+    return [int(metrics[chr(c)]) for c in range(32, 127)]
+
+
+def off_by_one(lines: tuple[str, ...] = PANGRAMS) -> bytes:
+    """Helvetica whose /ToUnicode is off by one: 'd' (code 100) decodes to 'e'."""
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = helvetica(pdf)
+        f.FirstChar, f.LastChar, f.Widths = 32, 126, helvetica_widths()  # as real files carry them
+        f.ToUnicode = pdf.make_stream(off_by_one_tounicode())
+        return f
+
+    return to_bytes(make_pdf([lines_content(lines)], {"/F1": font}))
+
+
+def type3_without_mapping(lines: tuple[str, ...] = PANGRAMS) -> tuple[bytes, dict[int, str]]:
+    """A Type3 font whose glyph procedures draw Helvetica letters, codes 0xA1… in order of first use,
+    glyph names /g1… (no Unicode meaning) and no ToUnicode; and the true code → letter table."""
+    letters = sorted({c for line in lines for c in line if c != " "})
+    code_of = {c: 0xA1 + i for i, c in enumerate(letters)}
+    truth = {code: c for c, code in code_of.items()}
+    pdf = pikepdf.new()
+    inner = helvetica(pdf)
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    widths_by_char = FONT_METRICS["Helvetica"][1]
+    procs = pikepdf.Dictionary()
+    differences: list[Any] = [0x20, pikepdf.Name("/space")]
+    first = 0x20
+    last = 0xA1 + len(letters) - 1
+    widths = [0] * (last - first + 1)
+    widths[0] = 278
+    for c, code in code_of.items():
+        name = f"/g{code - 0xA0}"
+        w = int(widths_by_char[c])
+        widths[code - first] = w
+        proc = f"{w} 0 d0 BT /H 1000 Tf 0 0 Td ".encode() + _literal(c.encode("latin-1")) + b" Tj ET"
+        procs[name] = pdf.make_stream(proc)
+        differences += [code, pikepdf.Name(name)]
+    procs["/space"] = pdf.make_stream(b"278 0 d0")
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type3,
+            FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+            FontBBox=[0, -220, 1000, 750],
+            FirstChar=first,
+            LastChar=last,
+            Widths=widths,
+            Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding, Differences=differences),
+            CharProcs=procs,
+            Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(H=inner)),
+        )
+    )
+    encoded = [bytes(code_of.get(c, 0x20) for c in line) for line in lines]
+    content = [b"BT", b"/T3 28 Tf 72 700 Td"]
+    for i, line in enumerate(encoded):
+        if i:
+            content.append(b"0 -39.2 Td")
+        content.append(_literal(line) + b" Tj")
+    content.append(b"ET")
+    return to_bytes(make_pdf([b"\n".join(content)], {"/T3": font}, pdf=pdf)), truth
+
+
+def type3_empty(text: str = "Nothing drawn here") -> bytes:
+    """A Type3 font whose glyph procedures draw nothing, mapped by standard names: visible glyphs
+    without ink."""
+    pdf = pikepdf.new()
+    letters = sorted(set(text) - {" "})
+    procs = pikepdf.Dictionary({f"/{_name(c)}": pdf.make_stream(b"600 0 d0") for c in letters})
+    procs["/space"] = pdf.make_stream(b"278 0 d0")
+    differences: list[Any] = [32, pikepdf.Name("/space")]
+    for c in letters:
+        differences += [ord(c), pikepdf.Name(f"/{_name(c)}")]
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type3,
+            FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+            FontBBox=[0, -220, 600, 750],
+            FirstChar=32,
+            LastChar=126,
+            Widths=[600] * 95,
+            Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding, Differences=differences),
+            CharProcs=procs,
+        )
+    )
+    return to_bytes(make_pdf([lines_content([text], font="/T3")], {"/T3": font}, pdf=pdf))
+
+
+def _name(c: str) -> str:
+    return c if c.isalpha() else {"0": "zero", "1": "one", "2": "two"}.get(c, "period")
+
+
+def image_only(lines: tuple[str, ...] = PANGRAMS[:3], dpi: float = 200.0) -> bytes:
+    """A page that is one image of text (a scan): ink without any glyph."""
+    from glyphscope.inspector.page_image import render_page_image
+
+    image = render_page_image(right_mapping(lines), 1, scale=dpi / 72.0).convert("L")
+    buf = io.BytesIO()
+    image.save(buf, format="JPEG", quality=90)
+    pdf = pikepdf.new()
+    xobject = pdf.make_stream(
+        buf.getvalue(),
+        Type=pikepdf.Name.XObject,
+        Subtype=pikepdf.Name.Image,
+        Width=image.width,
+        Height=image.height,
+        ColorSpace=pikepdf.Name.DeviceGray,
+        BitsPerComponent=8,
+        Filter=pikepdf.Name.DCTDecode,
+    )
+    return to_bytes(
+        make_pdf([b"q 612 0 0 792 0 0 cm /Im1 Do Q"], {"/F1": helvetica}, xobjects={"/Im1": xobject}, pdf=pdf)
+    )
+
+
+def gid_shift(lines: tuple[str, ...] = PANGRAMS) -> tuple[bytes, dict[int, str]] | None:
+    """An embedded TrueType (DejaVu Sans) shown through Identity-H, codes = glyph ids, with a ToUnicode
+    that maps each code to itself: the text is the glyph ids, shifted by a constant from the letters
+    ('a' is glyph 68, decoded 'D'). None without the font file. Also the true code → letter table."""
+    path = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if not path.is_file():
+        return None
+    from fontTools.ttLib import TTFont
+
+    tt = TTFont(str(path))
+    cmap = tt.getBestCmap()
+    order = tt.getGlyphOrder()
+    gid = {c: order.index(cmap[ord(c)]) for line in lines for c in line}
+    truth = {gid[c]: c for c in gid if c != " "}
+    upm = tt["head"].unitsPerEm
+    hmtx = tt["hmtx"]
+    w_array: list[Any] = []
+    for _c, g in sorted(gid.items(), key=lambda kv: kv[1]):
+        w_array += [g, [round(hmtx[order[g]][0] * 1000 / upm)]]
+    pdf = pikepdf.new()
+    tounicode = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /GidAsText def /CMapType 2 def\n"
+        b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+        + f"{len(gid)} beginbfchar\n".encode()
+        + b"".join(f"<{g:04X}> <{g:04X}>\n".encode() for g in sorted(gid.values()))
+        + b"endbfchar\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+    descriptor = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.FontDescriptor,
+            FontName=pikepdf.Name("/DejaVuSans"),
+            Flags=32,
+            FontBBox=[-1021, -463, 1793, 1232],
+            ItalicAngle=0,
+            Ascent=928,
+            Descent=-236,
+            CapHeight=729,
+            StemV=80,
+            FontFile2=pdf.make_stream(path.read_bytes()),
+        )
+    )
+    cid = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.CIDFontType2,
+            BaseFont=pikepdf.Name("/DejaVuSans"),
+            CIDSystemInfo=pikepdf.Dictionary(
+                Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0
+            ),
+            FontDescriptor=descriptor,
+            CIDToGIDMap=pikepdf.Name.Identity,
+            W=pikepdf.Array(w_array),
+        )
+    )
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type0,
+            BaseFont=pikepdf.Name("/DejaVuSans"),
+            Encoding=pikepdf.Name("/Identity-H"),
+            DescendantFonts=[cid],
+            ToUnicode=pdf.make_stream(tounicode),
+        )
+    )
+    content = [b"BT", b"/G 28 Tf 72 700 Td"]
+    for i, line in enumerate(lines):
+        if i:
+            content.append(b"0 -39.2 Td")
+        hexed = "".join(f"{gid[c]:04X}" for c in line)
+        content.append(f"<{hexed}> Tj".encode())
+    content.append(b"ET")
+    return to_bytes(make_pdf([b"\n".join(content)], {"/G": font}, pdf=pdf)), truth
