@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -219,3 +219,21 @@ def check_output_folder(out: str | None) -> None:
         raise UsageError(f"cannot write {out}: it is a folder (name a file in it)")
     if not path.resolve().parent.is_dir():
         raise UsageError(f"cannot write {out}: its folder does not exist")
+
+
+def with_columns_before_file(table: str, columns: Sequence[Sequence[str]]) -> str:
+    """`table` (a header line, then one line per row) with `columns` — each its title, then one cell
+    per row — right-aligned before the header's `file` column (the triage table's added columns)."""
+    lines = table.splitlines()
+    if not lines:
+        return table
+    at = lines[0].rfind("file")
+    widths = [max(len(c) for c in column) for column in columns]
+    out = []
+    for k, line in enumerate(lines):
+        cells = "".join(
+            (column[k] if k < len(column) else "").rjust(width) + "  "
+            for column, width in zip(columns, widths)
+        )
+        out.append(line[:at] + cells + line[at:])
+    return "\n".join(out) + "\n"

@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
-from glyphscope.core.geometry import Matrix, Rect, multiply
+from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page import PageBoxes
+from glyphscope.core.page_space import display_matrix
 from glyphscope.core.page_tree_repair import open_pdf
 
 if TYPE_CHECKING:
@@ -74,19 +75,7 @@ def display_size(boxes: PageBoxes, scale: float = 1.0) -> tuple[float, float]:
 
 def page_matrix(boxes: PageBoxes, scale: float = 1.0) -> Matrix:
     """User space → pixels of the displayed MediaBox (y down), /Rotate applied clockwise."""
-    x0, y0, x1, y1 = boxes.media_box
-    w, h = (x1 - x0) * scale, (y1 - y0) * scale
-    unrotated: Matrix = (scale, 0.0, 0.0, -scale, -scale * x0, scale * y1)
-    rotate = boxes.rotate % 360
-    if rotate == 90:
-        rotation: Matrix = (0.0, 1.0, -1.0, 0.0, h, 0.0)
-    elif rotate == 180:
-        rotation = (-1.0, 0.0, 0.0, -1.0, w, h)
-    elif rotate == 270:
-        rotation = (0.0, -1.0, 1.0, 0.0, 0.0, w)
-    else:
-        return unrotated
-    return multiply(unrotated, rotation)
+    return display_matrix(boxes.media_box, boxes.rotate, scale)
 
 
 def page_size_problem(boxes: PageBoxes) -> str | None:

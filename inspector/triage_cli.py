@@ -547,19 +547,10 @@ def with_compare_column(table: str, column: CompareColumn | None) -> str:
     """`table` (format_table's lines: header, then one per row) with the column before the file."""
     if column is None:
         return table
-    lines = table.splitlines()
-    if not lines:
-        return table
-    at = lines[0].rfind("file")
     cells = [column.title] + [
         "-" if v.agreement is None else f"{100.0 * v.agreement:.1f}" for v in column.values
     ]
-    width = max(len(c) for c in cells)
-    out = [
-        line[:at] + cell.rjust(width) + "  " + line[at:]
-        for line, cell in zip(lines, cells + [""] * len(lines))
-    ]
-    return "\n".join(out) + "\n"
+    return cli_io.with_columns_before_file(table, [cells])
 
 
 def with_compare_json(report: dict[str, Any], column: CompareColumn | None) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from glyphscope.inspector.cli_io import with_columns_before_file
+
 VERIFY_MAX_PAGES = 10
 """Pages of each file `triage --verify` reads (the first ones)."""
 
@@ -89,19 +91,9 @@ def with_verify_column(table: str, column: VerifyColumn | None) -> str:
     """`table` (header, then one line per row) with `%ocr` and `wrong` before the file column."""
     if column is None:
         return table
-    lines = table.splitlines()
-    if not lines:
-        return table
-    at = lines[0].rfind("file")
     agree = ["%ocr"] + ["-" if v.agreement is None else f"{100.0 * v.agreement:.1f}" for v in column.values]
     wrong = ["wrong"] + ["-" if v.fonts_wrong is None else str(v.fonts_wrong) for v in column.values]
-    wa, ww = max(len(c) for c in agree), max(len(c) for c in wrong)
-    pad = [""] * len(lines)
-    out = [
-        line[:at] + a.rjust(wa) + "  " + w.rjust(ww) + "  " + line[at:]
-        for line, a, w in zip(lines, agree + pad, wrong + pad)
-    ]
-    return "\n".join(out) + "\n"
+    return with_columns_before_file(table, [agree, wrong])
 
 
 def with_verify_json(report: dict[str, Any], column: VerifyColumn | None) -> dict[str, Any]:
