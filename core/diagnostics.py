@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -32,6 +33,9 @@ class DiagnosticKind(str, Enum):
     TOUNICODE_BROKEN = "tounicode_broken"
     UNRESOLVED_GLYPHS = "unresolved_glyphs"
     FALLBACK_DECODING = "fallback_decoding"
+    # A font's text decodes but is not plausible text (core/garbled.py): wrong characters, with
+    # the evidence (score, shares, examples) and the likely cause (offset k, CJK code page) in `data`.
+    GARBLED_TEXT = "garbled_text"
     UNSORTED_W = "unsorted_w"
     OVERLAPPING_W = "overlapping_w"
     MISSING_WIDTHS = "missing_widths"
@@ -85,6 +89,9 @@ class Diagnostic:
     # (e.g. a painted space: the gap between the letters either side, and word gap × height).
     measured: float | None = None
     threshold: float | None = None
+    # The rule's own numbers when it has more than one (garbled_text: score, shares, examples,
+    # proposed offset and the text it gives): JSON values, written as "data".
+    data: Mapping[str, object] | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -101,4 +108,6 @@ class Diagnostic:
         if self.measured is not None:
             out["measured"] = self.measured
             out["threshold"] = self.threshold
+        if self.data is not None:
+            out["data"] = dict(self.data)
         return out

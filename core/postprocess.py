@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.font_stats import PageFontStats
+from glyphscope.core.garbled import GARBLED_SCORE, Verdict
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable, as_table
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.reader_findings import annotation_findings, image_page_findings
@@ -81,6 +82,9 @@ def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
                     glyphs=used,
                 )
             )
+        verdict = fonts.verdicts.get(info.font_id)
+        if verdict is not None and verdict.garbled:
+            out.append(_garbled_finding(page_number, pf.font_key, pf.form_path, label, used, verdict))
         unresolved, fallback = font.unresolved, font.fallback
         for kind, severity, indices, message in (
             (
@@ -113,6 +117,33 @@ def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
                 )
 
     return out
+
+
+def _garbled_finding(
+    page_number: int,
+    font_key: str,
+    form_path: tuple[str, ...],
+    label: str,
+    used: tuple[int, ...],
+    verdict: Verdict,
+) -> Diagnostic:
+    examples = ", ".join(f"“{w}”" for w in verdict.examples)
+    return Diagnostic(
+        DiagnosticKind.GARBLED_TEXT,
+        Severity.ERROR,
+        f"font {label}: the text is not plausible — {'; '.join(verdict.reasons)} over {verdict.glyphs} "
+        f"glyphs (score {verdict.score:.2f})"
+        + (f", e.g. {examples}" if examples else "")
+        + f". Likely cause: {verdict.cause()}",
+        page=page_number,
+        font_key=font_key,
+        form_path=form_path,
+        glyphs=used,
+        count=verdict.glyphs,
+        measured=round(verdict.score, 4),
+        threshold=GARBLED_SCORE,
+        data=verdict.to_json(),
+    )
 
 
 def _form_findings(page: InterpretedPage, table: GlyphTable) -> list[Diagnostic]:
