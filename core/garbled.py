@@ -35,7 +35,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import hypot
 
@@ -352,7 +352,7 @@ def judge(text: str, codes: Sequence[int], page_scripts: set[str]) -> Verdict:
 
 
 def page_verdicts(
-    table: GlyphTable, fonts: dict[str, Sequence[int]], base_fonts: dict[str, str]
+    table: GlyphTable, fonts: Mapping[str, Sequence[int]], base_fonts: Mapping[str, str]
 ) -> dict[str, Verdict]:
     """A verdict per font object of a page: {font id: its glyph indices}, {font id: base font}."""
     texts = {
