@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
-SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render", "compare")
+SUBCOMMANDS = ("glyphs", "fonts", "diagnostics", "text", "decisions", "triage", "render", "compare", "repair")
 
 
 class CliError(Exception):
@@ -562,6 +562,13 @@ def _add_compare(sub: Any) -> None:
     add_compare_parser(sub)
 
 
+def _add_repair(sub: Any) -> None:
+    """`repair`: its options and its code live in inspector/repair_cli.py."""
+    from glyphscope.inspector.repair_cli import add_repair_parser
+
+    add_repair_parser(sub)
+
+
 _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "glyphs": _add_glyphs,
     "fonts": _add_fonts,
@@ -571,6 +578,7 @@ _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "triage": _add_triage,
     "render": _add_render,
     "compare": _add_compare,
+    "repair": _add_repair,
 }
 
 
