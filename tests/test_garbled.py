@@ -187,3 +187,24 @@ def test_without_a_cjk_cmap_or_name_the_bytes_stay_latin_and_are_flagged_garbled
     assert d.data["code_page"] == "gbk"
     assert str(d.data["code_page_sample"]).startswith(GBK_TEXT)
     assert float(d.data["suspicious_share"]) >= GARBLED_SCORE  # type: ignore[arg-type]
+
+
+def test_triage_scores_the_garbled_share_and_fonts_show_a_verdict(tmp_path: Any) -> None:
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.core.triage.collect import triage_file
+    from glyphscope.core.triage.scoring import W_GARBLED
+    from glyphscope.inspector.font_table import text_verdict
+
+    garbled, clean = tmp_path / "garbled.pdf", tmp_path / "clean.pdf"
+    make_pdf([shown(PANGRAM)], {"/F1": shifted_font}).save(garbled)
+    make_pdf([shown(PANGRAM)]).save(clean)
+    bad, good = triage_file(garbled), triage_file(clean)
+    assert bad.pct_garbled == 100.0 and good.pct_garbled == 0.0
+    assert bad.score - good.score >= W_GARBLED  # √1 × 30, plus the error finding
+    with open_document(garbled) as doc:
+        stats = analyze_page(doc, 1).fonts
+        font_id = stats.entries[0].page_font.info.font_id
+        assert text_verdict(stats, font_id) == "garbled: offset -1"
+    with open_document(clean) as doc:
+        stats = analyze_page(doc, 1).fonts
+        assert text_verdict(stats, stats.entries[0].page_font.info.font_id) == "plausible"
