@@ -173,12 +173,12 @@ def repair(
     with pikepdf.open(src, password=password or "") as pdf:
         for key, font in _fonts_of(pdf):
             font_id = f"{font.objgen[0]} {font.objgen[1]} R" if font.is_indirect else key
-            mapping = chosen.get(font_id)
-            if mapping is None:
+            written = chosen.get(font_id)
+            if written is None:
                 continue
             nbytes = report.code_bytes.get(font_id, 1)
             if str(font.get("/Subtype")) == "/Type0":
                 nbytes = 2
-            font.ToUnicode = pdf.make_stream(tounicode_cmap(mapping, nbytes))
+            font.ToUnicode = pdf.make_stream(tounicode_cmap(written, nbytes))
         pdf.save(dst)
     return report
