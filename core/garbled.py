@@ -37,7 +37,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from math import hypot
+from functools import lru_cache
 
 from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
 from glyphscope.core.letter_bigrams import BIGRAM_LOG10, UNSEEN_LOG10
@@ -167,6 +167,7 @@ def _latin1(c: str) -> bool:
     return 0x80 <= ord(c) <= 0xFF
 
 
+@lru_cache(maxsize=4096)
 def script_of(c: str) -> str:
     """The first word of the character's Unicode name for letters (LATIN, CJK, GREEK …), else ""."""
     if not c.isalpha():
@@ -180,6 +181,7 @@ def _latin_word(word: str) -> bool:
     return all(c.isascii() or "\u00c0" <= c <= "\u024f" for c in word if c.isalpha())
 
 
+@lru_cache(maxsize=65536)
 def word_log10(word: str) -> float:
     """Mean letter-bigram log10 probability of a word (start and end included)."""
     w = "^" + word.lower() + "$"
@@ -271,20 +273,24 @@ def _sample(text: str) -> str:
     return text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 1] + "…"
 
 
-def font_text(table: GlyphTable, indices: Sequence[int]) -> tuple[str, list[int]]:
-    """The glyphs' text in paint order, a space where the pen jumps; and their one-byte codes."""
+def font_text(
+    table: GlyphTable, indices: Sequence[int], heights: Sequence[float] | None = None
+) -> tuple[str, list[int]]:
+    """The glyphs' text in paint order, a space where the pen jumps; and their one-byte codes.
+    `heights`: every glyph's run height (`table.spread(...)`), when the caller has it."""
     geom, uni, code, code_bytes = table.geom, table.unicode, table.code, table.code_bytes
+    if heights is None:
+        heights = table.spread(run.height for run in table.runs)
     parts: list[str] = []
     codes: list[int] = []
     prev = -1
-    run_at = table.run_at
     for i in indices:
         if prev >= 0:
             b = i * GEOM_STRIDE
             p = prev * GEOM_STRIDE
-            height = table.runs[run_at(i)].height or 1.0
-            gap = hypot(geom[b] - geom[p + 2], geom[b + 1] - geom[p + 3])
-            if i != prev + 1 or gap > WORD_GAP * height:
+            dx, dy = geom[b] - geom[p + 2], geom[b + 1] - geom[p + 3]
+            limit = WORD_GAP * (heights[i] or 1.0)
+            if i != prev + 1 or dx * dx + dy * dy > limit * limit:
                 parts.append(" ")
         parts.append(uni[i] or " ")
         if code_bytes[i] == 1:
@@ -299,8 +305,8 @@ def judge(text: str, codes: Sequence[int], page_scripts: set[str]) -> Verdict:
     n = len(chars)
     if n < MIN_GLYPHS:
         return Verdict(n, 0.0, 0.0, 0.0, 0.0, 0)
-    flagged = {i for i, c in enumerate(text) if _is_suspicious_char(c)}
-    for i in range(len(text) - 1):
+    flagged = {i for i, c in enumerate(text) if (c < " " or c > "~") and _is_suspicious_char(c)}
+    for i in range(len(text) - 1) if not text.isascii() else ():
         a, b = text[i], text[i + 1]
         if _latin1(a) and _latin1(b) and (_is_latin1_symbol(a) or _is_latin1_symbol(b)):
             flagged.update((i, i + 1))
@@ -319,10 +325,10 @@ def judge(text: str, codes: Sequence[int], page_scripts: set[str]) -> Verdict:
         )
         if value >= GARBLED_SCORE
     )
-    examples = (
-        tuple(bad[:EXAMPLES])
-        or tuple(w for w in text.split() if any(_is_suspicious_char(c) or _latin1(c) for c in w))[:EXAMPLES]
-    )
+    examples = tuple(bad[:EXAMPLES])
+    if not examples and suspicious_share >= GARBLED_SCORE:  # quote the words with suspicious characters
+        suspect = (w for w in text.split() if any(_is_suspicious_char(c) or _is_latin1_symbol(c) for c in w))
+        examples = tuple(suspect)[:EXAMPLES]
     verdict = Verdict(n, score, suspicious_share, improbable_part, foreign, words, examples, reasons=reasons)
     if not verdict.garbled and improbable_part < OFFSET_TRY:
         return verdict
@@ -355,8 +361,9 @@ def page_verdicts(
     table: GlyphTable, fonts: Mapping[str, Sequence[int]], base_fonts: Mapping[str, str]
 ) -> dict[str, Verdict]:
     """A verdict per font object of a page: {font id: its glyph indices}, {font id: base font}."""
+    heights = table.spread(run.height for run in table.runs)
     texts = {
-        fid: font_text(table, idx)
+        fid: font_text(table, idx, heights)
         for fid, idx in fonts.items()
         if not is_symbol_font(base_fonts.get(fid, ""))
     }
