@@ -170,6 +170,22 @@ def test_gbk_pairs_in_a_winansi_truetype_font_decode_through_its_3_3_cmap() -> N
     assert K.GARBLED_TEXT not in kinds(findings_of(pdf))
 
 
+def test_the_code_table_explains_a_pair_by_its_code_page() -> None:
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.inspector.font_table import font_code_rows
+
+    pdf = make_pdf([_gbk_page(GBK_TEXT)], {"/F1": lambda p: gbk_font(p, _gbk_truetype(GBK_TEXT))})
+    doc = open_document(to_bytes(pdf))
+    analysis = analyze_page(doc, 1)
+    rows, problem = font_code_rows(doc, analysis, analysis.fonts.entries[0])
+    assert problem is None and len(rows) == len(GBK_TEXT)
+    first = next(r for r in rows if r.engine_unicode == "目")
+    assert first.code == "<C4BF>"
+    assert first.explanation.width == 1.0  # 500 + 500 thousandths
+    assert first.chain_text() == ["✔ code page: <C4BF> as gbk (font program cmap (3,3)) → U+76EE “目”"]
+    assert "gbk byte pairs (font program cmap (3,3))" in analysis.fonts.entries[0].page_font.info.encoding
+
+
 def test_a_gbk_font_name_marks_the_code_page_without_a_program() -> None:
     name = b"/" + b"".join(b"#%02X" % b for b in "宋体".encode("gbk"))
     pdf = make_pdf([_gbk_page(GBK_TEXT)], {"/F1": lambda p: gbk_font(p, None, name)})
