@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -32,6 +33,12 @@ class DiagnosticKind(str, Enum):
     TOUNICODE_BROKEN = "tounicode_broken"
     UNRESOLVED_GLYPHS = "unresolved_glyphs"
     FALLBACK_DECODING = "fallback_decoding"
+    # A font's text decodes but is not plausible text (core/garbled.py): wrong characters, with
+    # the evidence (score, shares, examples) and the likely cause (offset k, CJK code page) in `data`.
+    GARBLED_TEXT = "garbled_text"
+    # The page's (or, over the pages read, the document's) share of glyphs in garbled fonts.
+    GARBLED_PAGE = "garbled_page"
+    GARBLED_DOCUMENT = "garbled_document"
     UNSORTED_W = "unsorted_w"
     OVERLAPPING_W = "overlapping_w"
     MISSING_WIDTHS = "missing_widths"
@@ -85,6 +92,9 @@ class Diagnostic:
     # (e.g. a painted space: the gap between the letters either side, and word gap × height).
     measured: float | None = None
     threshold: float | None = None
+    # The rule's own numbers when it has more than one (garbled_text: score, shares, examples,
+    # proposed offset and the text it gives): JSON values, written as "data".
+    data: Mapping[str, object] | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -101,4 +111,6 @@ class Diagnostic:
         if self.measured is not None:
             out["measured"] = self.measured
             out["threshold"] = self.threshold
+        if self.data is not None:
+            out["data"] = dict(self.data)
         return out

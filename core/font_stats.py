@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.page import InterpretedPage, PageFont
+
+if TYPE_CHECKING:
+    from glyphscope.core.garbled import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,9 @@ class PageFontStats:
 
     entries: tuple[FontStats, ...]  # one per `page.fonts` entry, same order
     by_font_id: Mapping[str, FontGlyphs]  # every font object that painted a glyph, first use first
+    # The page's glyphs, for the text verdicts (core/garbled.py), computed on first use.
+    glyph_table: GlyphTable | None = field(default=None, compare=False, repr=False)
+    _verdicts: dict[str, Verdict] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fonts_used(self) -> frozenset[str]:
@@ -76,6 +83,17 @@ class PageFontStats:
 
     def of_font(self, font_id: str) -> FontGlyphs:
         return self.by_font_id.get(font_id, NO_GLYPHS)
+
+    @property
+    def verdicts(self) -> Mapping[str, Verdict]:
+        """Is each font object's text plausible? {font id: verdict} (core/garbled.py), once per page."""
+        if not self._verdicts and self.glyph_table is not None and self.by_font_id:
+            from glyphscope.core.garbled import page_verdicts
+
+            base_fonts = {e.page_font.info.font_id: e.page_font.info.base_font for e in self.entries}
+            fonts = {fid: g.glyphs for fid, g in self.by_font_id.items()}
+            self._verdicts.update(page_verdicts(self.glyph_table, fonts, base_fonts))
+        return self._verdicts
 
 
 NO_GLYPHS = FontGlyphs((), {}, (), ())
@@ -132,4 +150,5 @@ def font_statistics(page: InterpretedPage) -> PageFontStats:
         FontStats(f, _tally(rows[r], source), by_font_id.get(f.info.font_id, NO_GLYPHS))
         for r, f in enumerate(fonts)
     )
-    return PageFontStats(entries, by_font_id)
+    table = page.glyphs if isinstance(page.glyphs, GlyphTable) else GlyphTable.of(page.glyphs)
+    return PageFontStats(entries, by_font_id, table)

@@ -17,6 +17,9 @@ class DecodeSource(str, Enum):
     DIFFERENCES = "differences"  # glyph name from /Differences (AGL, uniXXXX, uXXXXX)
     BASE_ENCODING = "base_encoding"  # WinAnsi / MacRoman / Standard / the Type1 program's built-in
     FONT_PROGRAM = "font_program"  # embedded TrueType cmap of an Identity font: inferred, not declared
+    CODE_PAGE = (
+        "code_page"  # a simple TrueType font's byte pairs read as GBK/Big5/Shift-JIS/… (core/fonts/cjk.py)
+    )
     FALLBACK = "fallback"  # a guess: no encoding information answered, code taken as Latin-1 etc.
     UNRESOLVED = "unresolved"
 

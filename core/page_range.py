@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _PART = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
 
@@ -39,3 +40,14 @@ def parse_page_range(spec: str, page_count: int) -> list[int]:
                 seen.add(n)
                 pages.append(n)
     return pages
+
+
+def format_page_range(pages: Iterable[int]) -> str:
+    """The pages as parse_page_range reads them back: `[1, 2, 3, 7]` → `"1-3,7"`."""
+    runs: list[list[int]] = []
+    for n in sorted(set(pages)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

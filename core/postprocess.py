@@ -6,8 +6,11 @@ They depend on the interpretation only, not on thresholds: the page product
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.font_stats import PageFontStats
+from glyphscope.core.garbled import GARBLED_SCORE, Verdict
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable, as_table
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.reader_findings import annotation_findings, image_page_findings
@@ -55,6 +58,7 @@ def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
     """Each font's own problems, and its glyphs without Unicode or decoded by a guess (once per font)."""
     out: list[Diagnostic] = []
     seen_fonts: set[str] = set()
+    garbled: list[tuple[str, tuple[int, ...], Verdict]] = []  # (label, glyphs, verdict)
     for entry in fonts.entries:
         pf = entry.page_font
         info = pf.info
@@ -81,6 +85,10 @@ def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
                     glyphs=used,
                 )
             )
+        verdict = fonts.verdicts.get(info.font_id)
+        if verdict is not None and verdict.garbled:
+            out.append(_garbled_finding(page_number, pf.font_key, pf.form_path, label, used, verdict))
+            garbled.append((label, used, verdict))
         unresolved, fallback = font.unresolved, font.fallback
         for kind, severity, indices, message in (
             (
@@ -111,8 +119,88 @@ def _font_findings(page_number: int, fonts: PageFontStats) -> list[Diagnostic]:
                         count=len(indices),
                     )
                 )
-
+    if garbled:
+        out.append(
+            _garbled_page_finding(page_number, garbled, sum(len(e.font.glyphs) for e in fonts.entries))
+        )
     return out
+
+
+def _garbled_page_finding(
+    page_number: int, garbled: list[tuple[str, tuple[int, ...], Verdict]], total: int
+) -> Diagnostic:
+    """The page's summary of its garbled_text findings: how much of its text is wrong, and in which fonts."""
+    glyphs = tuple(sorted({i for _, used, _ in garbled for i in used}))
+    share = len(glyphs) / total if total else 0.0
+    fonts = "; ".join(
+        f"{label} ({verdict.summary().removeprefix('garbled: ')})" for label, _, verdict in garbled
+    )
+    return Diagnostic(
+        DiagnosticKind.GARBLED_PAGE,
+        Severity.ERROR,
+        f"{share:.0%} of the page's glyphs ({len(glyphs)} of {total}) are in {len(garbled)} "
+        f"{'font' if len(garbled) == 1 else 'fonts'} whose text is garbled: {fonts}",
+        page=page_number,
+        glyphs=glyphs,
+        count=len(glyphs),
+        data={"glyphs_total": total, "share": round(share, 4), "fonts": [label for label, _, _ in garbled]},
+    )
+
+
+def garbled_document_finding(pages: Sequence[tuple[int, Sequence[Diagnostic]]]) -> Diagnostic | None:
+    """Over the pages read ((page, its findings)), the document's summary of garbled text: on which
+    pages, how many glyphs, which fonts; None when no page has any."""
+    hit: list[int] = []
+    glyphs = total = 0
+    fonts: dict[str, None] = {}
+    for page, findings in pages:
+        for d in findings:
+            if d.kind is DiagnosticKind.GARBLED_PAGE:
+                hit.append(page)
+                glyphs += d.count or 0
+                data = d.data or {}
+                page_total, page_fonts = data.get("glyphs_total"), data.get("fonts")
+                total += page_total if isinstance(page_total, int) else 0
+                fonts.update(dict.fromkeys(map(str, page_fonts) if isinstance(page_fonts, list) else ()))
+    if not hit:
+        return None
+    from glyphscope.core.page_range import format_page_range
+
+    return Diagnostic(
+        DiagnosticKind.GARBLED_DOCUMENT,
+        Severity.ERROR,
+        f"garbled text on {len(hit)} of the {len(pages)} pages read ({format_page_range(hit)}): "
+        f"{glyphs} of their {total} glyphs, in {', '.join(fonts)}",
+        count=glyphs,
+        data={"pages": hit, "pages_read": len(pages), "glyphs_total": total, "fonts": list(fonts)},
+    )
+
+
+def _garbled_finding(
+    page_number: int,
+    font_key: str,
+    form_path: tuple[str, ...],
+    label: str,
+    used: tuple[int, ...],
+    verdict: Verdict,
+) -> Diagnostic:
+    examples = ", ".join(f"“{w}”" for w in verdict.examples)
+    return Diagnostic(
+        DiagnosticKind.GARBLED_TEXT,
+        Severity.ERROR,
+        f"font {label}: the text is not plausible — {'; '.join(verdict.reasons)} over {verdict.glyphs} "
+        f"glyphs (score {verdict.score:.2f})"
+        + (f", e.g. {examples}" if examples else "")
+        + f". Likely cause: {verdict.cause()}",
+        page=page_number,
+        font_key=font_key,
+        form_path=form_path,
+        glyphs=used,
+        count=verdict.glyphs,
+        measured=round(verdict.score, 4),
+        threshold=GARBLED_SCORE,
+        data=verdict.to_json(),
+    )
 
 
 def _form_findings(page: InterpretedPage, table: GlyphTable) -> list[Diagnostic]:

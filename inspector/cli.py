@@ -25,6 +25,7 @@ from glyphscope.core.errors import GlyphscopeError
 from glyphscope.inspector import cli_io
 
 if TYPE_CHECKING:
+    from glyphscope.core.diagnostics import Diagnostic
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
 
@@ -44,6 +45,7 @@ SUBCOMMANDS = (
     "compare",
     "completion",
     "verify",
+    "repair",
 )
 EXIT_CODES = (
     (EXIT_OK, "success"),
@@ -295,14 +297,18 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
     from glyphscope.core.analysis import analyze_page
+    from glyphscope.core.postprocess import garbled_document_finding
 
     doc = _open(args)
     params = _params(args)
     pages: list[dict[str, Any]] = []
+    found: list[tuple[int, Sequence[Diagnostic]]] = []
     for n in _pages(doc, args.pages):
         findings = analyze_page(doc, n, params).findings  # the set the window's Diagnostics and triage list
+        found.append((n, findings))
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
-    document = [d.to_json() for d in doc.diagnostics]
+    summary = garbled_document_finding([(n, page_findings) for n, page_findings in found])
+    document = [d.to_json() for d in (*doc.diagnostics, *((summary,) if summary else ()))]
     if args.json:
         _write_json(
             _document(
@@ -699,6 +705,13 @@ def _add_verify(sub: Any) -> None:
     add_verify_parser(sub)
 
 
+def _add_repair(sub: Any) -> None:
+    """`repair`: its options and its code live in inspector/repair_cli.py."""
+    from glyphscope.inspector.repair_cli import add_repair_parser
+
+    add_repair_parser(sub)
+
+
 _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "glyphs": _add_glyphs,
     "fonts": _add_fonts,
@@ -710,6 +723,7 @@ _SUBPARSERS: dict[str, Callable[[Any], None]] = {
     "compare": _add_compare,
     "completion": _add_completion,
     "verify": _add_verify,
+    "repair": _add_repair,
 }
 
 

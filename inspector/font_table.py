@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import pikepdf
 
-from glyphscope.core.font_stats import FontStats
+from glyphscope.core.font_stats import FontStats, PageFontStats
 from glyphscope.core.fonts.explain import (
     NOT_REACHED,
     ChainStep,
@@ -134,3 +134,10 @@ def glyph_chain(
 def chain_lines(explanation: CodeExplanation) -> list[str]:
     """The chain as lines: ✔ the step that answered, ✗ one that gave nothing, · one not reached."""
     return [f"{_mark(s)} {s.name}: {s.outcome}" for s in explanation.steps]
+
+
+def text_verdict(stats: PageFontStats, font_id: str) -> str:
+    """The Fonts table's "Text" cell: `plausible`, `garbled: <reason>` (core/garbled.py), or "" when
+    the font painted too few glyphs on the page to judge (or is a symbol font)."""
+    verdict = stats.verdicts.get(font_id)
+    return verdict.summary() if verdict is not None else ""

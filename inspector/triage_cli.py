@@ -70,6 +70,7 @@ COLUMNS = (
     "%dup",
     "%form",
     "%unres",
+    "%garb",
     "%hid",
     "noTU",
     "struct",
@@ -98,6 +99,7 @@ def format_table(rows: list[TriageRow]) -> str:
                 f"{r.pct_duplicates:.1f}",
                 f"{r.pct_from_forms:.1f}",
                 f"{r.pct_unresolved:.1f}",
+                f"{r.pct_garbled:.1f}",
                 f"{sum(r.pct_hidden.values()):.1f}",  # every visibility class but visible
                 f"{r.fonts_without_tounicode}/{r.fonts_without_tounicode_total}",
                 _structure(r),

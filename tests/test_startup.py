@@ -151,7 +151,7 @@ def test_a_command_built_alone_has_the_same_parser(command: str) -> None:
         command,
         "bash" if command == "completion" else "x.pdf",
         *(["--page", "2"] if command in ONE_PAGE else []),
-        *(["-o", "x.png"] if command == "render" else []),
+        *(["-o", "x.png"] if command in ("render", "repair") else []),  # both require an output
     ]
     assert vars(alone.parse_args(argv)) == vars(full.parse_args(argv))
     assert vars(alone.parse_args(argv))["command"] == command

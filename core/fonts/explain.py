@@ -121,8 +121,29 @@ class _Chain:
 # -- simple fonts (Type1, TrueType, Type3) ------------------------------------------------------
 
 
+def _code_page_pair(font: SimpleFont, code: int) -> CodeExplanation:
+    """A two-byte code of a simple TrueType font read as CJK byte pairs (core/fonts/cjk.py)."""
+    page = font._code_page
+    assert page is not None
+
+    def said(found: Decoded | None) -> str:
+        if found:
+            return f"{code_hex(code, 2)} as {page.codec} ({page.origin}) → {describe_unicode(found[0])}"
+        return f"{code_hex(code, 2)} is no {page.codec} pair the font maps"
+
+    chain = _Chain(code)
+    chain.run("code page", font.unicode, said)
+    steps, text, source = chain.finish()
+    width_source = f"/Widths of its bytes {code_hex(code >> 8, 1)} + {code_hex(code & 0xFF, 1)}"
+    return CodeExplanation(
+        code, 2, None, "", None, "", None, "", text, source, font.width(code), width_source, steps
+    )
+
+
 def _simple(font: SimpleFont, code: int) -> CodeExplanation:
     f: SimpleFont = font  # the chain's own tables (read, never changed)
+    if code > 0xFF and f._code_page is not None:
+        return _code_page_pair(f, code)
     differences: dict[int, str] = f._differences
     base_label = font.info.encoding.split(" + ")[0]
     name = differences.get(code)

@@ -11,6 +11,7 @@ from itertools import repeat
 
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem
+from glyphscope.core.fonts.cjk import CodePage, code_page_of_name, name_bytes, program_code_page
 from glyphscope.core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
 from glyphscope.core.fonts.encodings import (
     KNOWN_BASE_ENCODINGS,
@@ -60,6 +61,9 @@ class SimpleFont:
         self._explicit_base = False  # /Encoding or /BaseEncoding named a table
         self._decoded: list[DecodedCode | None] = [None] * 256  # filled by decode() as codes appear
         encoding_label = self._read_encoding()
+        self._code_page: CodePage | None = self._find_code_page(subtype)
+        if self._code_page is not None:
+            encoding_label += f"; {self._code_page.codec} byte pairs ({self._code_page.origin})"
         # Resolved on first use: most fonts of a page use a few dozen of their 256 codes.
         self._table: list[Decoded | None] = [None] * 256
         self._program: ProgramTable | None = None  # the embedded program's answers, read on first need
@@ -95,9 +99,13 @@ class SimpleFont:
     # ------------------------------------------------------------ protocol
 
     def split(self, data: bytes) -> list[tuple[int, int]]:
+        if self._code_page is not None:
+            return [(code, nbytes) for code, nbytes, *_ in self._decode_pairs(data)]
         return list(zip(data, repeat(1)))
 
     def decode(self, data: bytes) -> list[DecodedCode]:
+        if self._code_page is not None:
+            return self._decode_pairs(data)
         table = self._decoded
         out = [table[b] for b in data]
         if None in out:
@@ -114,10 +122,54 @@ class SimpleFont:
         return found
 
     def unicode(self, code: int) -> Decoded:
-        return self._entry(code) if 0 <= code < 256 else UNRESOLVED
+        if 0 <= code < 256:
+            return self._entry(code)
+        text = self._code_page.text(code) if self._code_page is not None and code < 0x10000 else None
+        return (text, DecodeSource.CODE_PAGE) if text else UNRESOLVED
 
     def width(self, code: int) -> float:
-        return self._widths[code] if 0 <= code < 256 else self._default_width
+        if 0 <= code < 256:
+            return self._widths[code]
+        if self._code_page is not None and code < 0x10000:
+            return self._widths[code >> 8] + self._widths[code & 0xFF]
+        return self._default_width
+
+    # ------------------------------------------------------------ CJK byte pairs (core/fonts/cjk.py)
+
+    def _find_code_page(self, subtype: str) -> CodePage | None:
+        """A CJK code page for a TrueType font without /ToUnicode nor /Differences: its program's
+        (3,2)–(3,6) cmap subtable, else its name's bytes."""
+        if subtype != "TrueType" or self._tounicode.present or self._differences:
+            return None
+        program = dget(self._descriptor, "/FontFile2")
+        if program is not None:
+            data, _ = stream_bytes(program)
+            found = program_code_page(data) if data else None
+            if found is not None:
+                return found
+        codec = code_page_of_name(name_bytes(dget(self._font, "/BaseFont")))
+        return CodePage(codec, None, "font name") if codec else None
+
+    def _decode_pairs(self, data: bytes) -> list[DecodedCode]:
+        """Lead byte + trail byte forming a valid pair: one code; every other byte as one code."""
+        page = self._code_page
+        assert page is not None
+        out: list[DecodedCode] = []
+        i, n = 0, len(data)
+        while i < n:
+            b = data[i]
+            if i + 1 < n and page.is_lead(b):
+                code = (b << 8) | data[i + 1]
+                text = page.text(code)
+                if text:
+                    out.append(
+                        (code, 2, text, DecodeSource.CODE_PAGE, self._widths[b] + self._widths[data[i + 1]])
+                    )
+                    i += 2
+                    continue
+            out.append((b, 1, *self._entry(b), self._widths[b]))
+            i += 1
+        return out
 
     def vertical(self, code: int) -> tuple[float, float, float]:
         # Simple fonts have no vertical metrics; ISO 32000-1 §9.7.4.3 defaults.

@@ -60,6 +60,8 @@ class PageCollector:
         counts = analysis.counts
         t = Tally.of_page(counts)
         t.count_visibility(analysis.classified.visibility)
+        fonts = analysis.fonts
+        t.garbled = sum(fonts.of_font(fid).count for fid, v in fonts.verdicts.items() if v.garbled)
         self.font_used |= counts.fonts_used
         self.font_lost |= counts.fonts_lost
         for entry in analysis.fonts.entries:
@@ -121,6 +123,7 @@ class PageCollector:
             pct_from_forms=pct(t.forms, t.glyphs),
             pct_unresolved=pct(t.unresolved, t.glyphs),
             pct_fallback=pct(t.fallback, t.glyphs),
+            pct_garbled=pct(t.garbled, t.glyphs),
             fonts=len(used),
             fonts_without_tounicode=problem_fonts,
             fonts_without_tounicode_total=len(without),

@@ -95,6 +95,7 @@ class TriageRow:
     pct_from_forms: float = 0.0
     pct_unresolved: float = 0.0
     pct_fallback: float = 0.0
+    pct_garbled: float = 0.0  # glyphs of fonts whose text is garbled (core/garbled.py)
     fonts: int = 0  # distinct fonts that painted glyphs
     fonts_without_tounicode: int = 0  # ... without ToUnicode AND with unresolved or fallback glyphs
     fonts_without_tounicode_total: int = 0  # ... without ToUnicode, whatever their decoding gave
@@ -136,6 +137,7 @@ class TriageRow:
             "pct_from_forms": self.pct_from_forms,
             "pct_unresolved": self.pct_unresolved,
             "pct_fallback": self.pct_fallback,
+            "pct_garbled": self.pct_garbled,
             "fonts": self.fonts,
             "fonts_without_tounicode": self.fonts_without_tounicode,
             "fonts_without_tounicode_total": self.fonts_without_tounicode_total,
@@ -163,6 +165,7 @@ class TriageRow:
             pct_from_forms=float(obj.get("pct_from_forms", 0.0)),
             pct_unresolved=float(obj.get("pct_unresolved", 0.0)),
             pct_fallback=float(obj.get("pct_fallback", 0.0)),
+            pct_garbled=float(obj.get("pct_garbled", 0.0)),
             fonts=int(obj.get("fonts", 0)),
             fonts_without_tounicode=int(obj.get("fonts_without_tounicode", 0)),
             fonts_without_tounicode_total=int(obj.get("fonts_without_tounicode_total", 0)),

@@ -7,6 +7,7 @@ stream and forms, culled and duplicate ones included):
           + 10·√from_forms + 15·untagged          (tagged documents only)
           + 25·√clipped + 25·√hidden + 5·√invisible_mode
                  (hidden: transparent + same_as_background + covered)
+          + 30·√garbled          (glyphs of fonts whose text is garbled, core/garbled.py)
           + 3·min(fonts without ToUnicode that lost glyphs, 5)
           + 6·log2(1 + errors) + 2·log2(1 + warnings) + 0.25·log2(1 + infos)
 
@@ -49,6 +50,7 @@ W_UNTAGGED = 15.0
 W_CLIPPED = 25.0
 W_HIDDEN = 25.0
 W_INVISIBLE_MODE = 5.0
+W_GARBLED = 30.0  # wrong characters: as bad as a guess that went wrong, found by the plausibility check
 W_FONT_WITHOUT_TOUNICODE = 3.0
 MAX_FONTS_COUNTED = 5
 W_ERROR = 6.0
@@ -65,6 +67,7 @@ SCORE_WEIGHTS: dict[str, float] = {
     "clipped": W_CLIPPED,
     "hidden": W_HIDDEN,
     "invisible_mode": W_INVISIBLE_MODE,
+    "garbled": W_GARBLED,
     "font_without_tounicode": W_FONT_WITHOUT_TOUNICODE,
     "errors": W_ERROR,
     "warnings": W_WARNING,
@@ -86,6 +89,7 @@ class Tally:
     forms: int = 0
     unresolved: int = 0
     fallback: int = 0
+    garbled: int = 0  # glyphs of fonts whose text the plausibility check found garbled
     untagged: int = 0  # visible glyphs outside the tree (tagged documents only)
     # visibility classes, counted over glyphs that were not culled
     invisible_mode: int = 0
@@ -153,6 +157,7 @@ def score(tally: Tally, tagged: bool, problem_fonts: int = 0) -> float:
         + W_CLIPPED * math.sqrt(tally.share(tally.clipped))
         + W_HIDDEN * math.sqrt(tally.share(tally.hidden))
         + W_INVISIBLE_MODE * math.sqrt(tally.share(tally.invisible_mode))
+        + W_GARBLED * math.sqrt(tally.share(tally.garbled))
         + W_FONT_WITHOUT_TOUNICODE * min(problem_fonts, MAX_FONTS_COUNTED)
         + W_ERROR * math.log2(1 + tally.errors)
         + W_WARNING * math.log2(1 + tally.warnings)

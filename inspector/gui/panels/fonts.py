@@ -27,7 +27,7 @@ from glyphscope.core.font_stats import FontStats, PageFontStats
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
-from glyphscope.inspector.font_table import FontCodeRow, font_code_rows
+from glyphscope.inspector.font_table import FontCodeRow, font_code_rows, text_verdict
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.session import Session
 
@@ -61,6 +61,7 @@ HEADERS = (  # what triage needs first, then the font's identity
     "Glyphs",
     "Unresolved",
     "Decoded by",
+    "Text",
     "ToUnicode",
     "Problems",
     "Type",
@@ -80,10 +81,12 @@ class FontTableModel(RowsModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.entries: tuple[FontStats, ...] = ()
+        self.stats: PageFontStats | None = None
 
     def set_fonts(self, stats: PageFontStats | None) -> None:
         self.beginResetModel()
         self.entries = stats.entries if stats is not None else ()
+        self.stats = stats
         self.endResetModel()
 
     @property
@@ -130,6 +133,8 @@ class FontTableModel(RowsModel):
             return str(n) if n else ""
         if name == "Problems":
             return "; ".join(p.message for p in info.problems)
+        if name == "Text":
+            return text_verdict(self.stats, info.font_id) if self.stats is not None else ""
         return ""
 
     def cell_data(self, row: int, column: int, role: int) -> str | QColor | None:

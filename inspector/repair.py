@@ -1,0 +1,184 @@
+"""A repaired copy: fonts get a /ToUnicode CMap from the better decoding glyphscope found (Qt-free).
+
+`repair(document_path, out_path, fonts=None, proposals=None)` reads the document, finds for
+each font whose text is garbled (core/garbled.py) the mapping its verdict proposes — the
+constant offset k applied to the font's current decoding of every code — merges the
+caller's `proposals` ({font id: {code: text}}, e.g. the OCR cross-check's), and writes a
+copy whose font dictionaries carry a /ToUnicode CMap (bfchar entries, UTF-16BE) with those
+mappings. The input is opened read-only and never written: an `out_path` that resolves to
+it is refused. A font is named by its object id (`12 0 R`, `FontInfo.font_id`) or by the
+resource key that selects it (`F1` or `/F1`).
+
+Not repaired: fonts read as CJK byte pairs (decode source `code_page`): a simple font's
+ToUnicode maps one byte, never a pair, so other readers cannot be told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pikepdf
+
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.document import open_document
+from glyphscope.core.fonts.loader import load_font
+from glyphscope.inspector.font_table import font_object
+
+BFCHAR_CHUNK = 100
+"""bfchar entries per block (a CMap block holds at most 100, ISO 32000-1 §9.10.3)."""
+
+
+class RepairError(Exception):
+    """The copy cannot be written (same path as the input, nothing to repair, unreadable input)."""
+
+
+@dataclass(slots=True)
+class RepairReport:
+    """What the copy got: {font id: {code: text}} written, and each font's resource keys."""
+
+    mappings: dict[str, dict[int, str]] = field(default_factory=dict)
+    keys: dict[str, set[str]] = field(default_factory=dict)
+    code_bytes: dict[str, int] = field(default_factory=dict)
+
+
+def tounicode_cmap(mapping: Mapping[int, str], code_bytes: int = 1) -> bytes:
+    """A ToUnicode CMap stream's bytes: one codespace range of `code_bytes` bytes, bfchar entries."""
+    width = 2 * code_bytes
+    top = "F" * width
+    lines = [
+        "/CIDInit /ProcSet findresource begin",
+        "12 dict begin",
+        "begincmap",
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+        "/CMapName /Glyphscope-Repaired-UCS def",
+        "/CMapType 2 def",
+        "1 begincodespacerange",
+        f"<{'0' * width}> <{top}>",
+        "endcodespacerange",
+    ]
+    items = sorted((c, t) for c, t in mapping.items() if t and 0 <= c < 256**code_bytes)
+    for start in range(0, len(items), BFCHAR_CHUNK):
+        chunk = items[start : start + BFCHAR_CHUNK]
+        lines.append(f"{len(chunk)} beginbfchar")
+        for code, text in chunk:
+            lines.append(f"<{code:0{width}X}> <{text.encode('utf-16-be').hex().upper()}>")
+        lines.append("endbfchar")
+    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def _wanted(font_id: str, keys: Iterable[str], fonts: set[str] | None) -> bool:
+    if fonts is None:
+        return True
+    return font_id in fonts or any(k in fonts or k.lstrip("/") in fonts for k in keys)
+
+
+def proposed_mappings(document_path: str | Path, password: str | None = None) -> RepairReport:
+    """The mappings glyphscope proposes for every garbled font with an offset, over every page."""
+    report = RepairReport()
+    with open_document(Path(document_path), password) as doc:
+        for n in range(1, doc.page_count + 1):
+            analysis = analyze_page(doc, n)
+            stats = analysis.fonts
+            table = stats.glyph_table
+            for entry in stats.entries:
+                info = entry.page_font.info
+                report.keys.setdefault(info.font_id, set()).add(entry.page_font.font_key)
+                verdict = stats.verdicts.get(info.font_id)
+                if verdict is None or not verdict.garbled or verdict.offset is None or table is None:
+                    continue
+                k = verdict.offset
+                found = report.mappings.setdefault(info.font_id, {})
+                for i in entry.font.glyphs:
+                    text, code, nbytes = table.unicode[i], table.code[i], table.code_bytes[i]
+                    report.code_bytes[info.font_id] = nbytes
+                    if len(text) == 1 and 0x20 <= ord(text) + k < 0xD800:
+                        found.setdefault(code, chr(ord(text) + k))
+                obj = font_object(doc, n, entry.page_font.font_key, tuple(entry.page_font.form_path))
+                if obj is not None and report.code_bytes.get(info.font_id) == 1:
+                    font = load_font(obj, entry.page_font.font_key)
+                    for code in range(256):  # codes the page did not paint, shifted alike
+                        text, _ = font.unicode(code)
+                        if len(text) == 1 and 0x20 <= ord(text) + k < 0xD800:
+                            found.setdefault(code, chr(ord(text) + k))
+    return report
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _fonts_of(pdf: pikepdf.Pdf) -> Iterable[tuple[str, pikepdf.Dictionary]]:
+    """(resource key, font dictionary) of every page's and form's /Font resources, once each."""
+    seen: set[tuple[int, int]] = set()
+    stack: list[object] = [page.obj.get("/Resources") for page in pdf.pages]
+    visited: set[tuple[int, int]] = set()
+    while stack:
+        res = stack.pop()
+        if not isinstance(res, pikepdf.Dictionary):
+            continue
+        fonts = res.get("/Font")
+        if isinstance(fonts, pikepdf.Dictionary):
+            for key, font in fonts.items():
+                if isinstance(font, pikepdf.Dictionary):
+                    og = font.objgen if font.is_indirect else (0, id(font))
+                    if og not in seen:
+                        seen.add(og)
+                        yield key, font
+        xobjects = res.get("/XObject")
+        if isinstance(xobjects, pikepdf.Dictionary):
+            for xo in xobjects.values():
+                if isinstance(xo, pikepdf.Stream) and xo.is_indirect and xo.objgen not in visited:
+                    visited.add(xo.objgen)
+                    stack.append(xo.get("/Resources"))
+
+
+def repair(
+    document_path: str | Path,
+    out_path: str | Path,
+    fonts: Iterable[str] | None = None,
+    proposals: Mapping[str, Mapping[int, str]] | None = None,
+    password: str | None = None,
+) -> RepairReport:
+    """Write a copy of `document_path` to `out_path` whose chosen fonts get a /ToUnicode CMap.
+
+    `fonts`: object ids or resource keys to repair (None: every font with a proposal);
+    `proposals`: {font id or key: {code: text}} merged over glyphscope's own (they win).
+    Raises RepairError when out_path is the input, or nothing is left to write."""
+    src, dst = Path(document_path), Path(out_path)
+    if _same_file(src, dst):
+        raise RepairError(f"the output {dst} is the input file: glyphscope never writes the input")
+    wanted = {f.strip() for f in fonts if f.strip()} if fonts is not None else None
+    report = proposed_mappings(src, password)
+    for name, mapping in (proposals or {}).items():
+        font_id = next(
+            (fid for fid, keys in report.keys.items() if name == fid or name in keys or "/" + name in keys),
+            name,
+        )
+        report.mappings.setdefault(font_id, {}).update(mapping)
+        report.code_bytes.setdefault(font_id, 2 if any(c > 0xFF for c in mapping) else 1)
+    chosen = {
+        fid: m
+        for fid, m in report.mappings.items()
+        if m and _wanted(fid, report.keys.get(fid, set()), wanted)
+    }
+    if not chosen:
+        raise RepairError("no font to repair: glyphscope found no better decoding for the fonts chosen")
+    report.mappings = chosen
+    with pikepdf.open(src, password=password or "") as pdf:
+        for key, font in _fonts_of(pdf):
+            font_id = f"{font.objgen[0]} {font.objgen[1]} R" if font.is_indirect else key
+            written = chosen.get(font_id)
+            if written is None:
+                continue
+            nbytes = report.code_bytes.get(font_id, 1)
+            if str(font.get("/Subtype")) == "/Type0":
+                nbytes = 2
+            font.ToUnicode = pdf.make_stream(tounicode_cmap(written, nbytes))
+        pdf.save(dst)
+    return report

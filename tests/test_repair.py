@@ -1,0 +1,126 @@
+"""`glyphscope repair`: an off-by-one ToUnicode file repaired into a copy whose text reads right
+for glyphscope and for pdftotext; the input's bytes never change."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.document import open_document
+from glyphscope.inspector.repair import RepairError, repair, tounicode_cmap
+from tests import ocr_pdfs
+from tests.cli_run import run_cli
+from tests.pdfbuild import make_pdf
+from tests.test_findings import findings_of, kinds
+from tests.test_garbled import PANGRAM, shifted_font, shown
+from tests.test_verify import requires_ocr
+
+
+def _shifted_file(tmp_path: Path) -> Path:
+    path = tmp_path / "shifted.pdf"
+    make_pdf([shown(PANGRAM)], {"/F1": shifted_font}).save(path)
+    return path
+
+
+def _glyphscope_text(path: Path) -> str:
+    with open_document(path) as doc:
+        return "".join(g.unicode for g in doc.interpret(1).glyphs)
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_repair_writes_a_copy_whose_text_is_right_and_leaves_the_input_alone(tmp_path: Path) -> None:
+    src = _shifted_file(tmp_path)
+    before = _sha(src)
+    assert _glyphscope_text(src) == "".join(chr(ord(c) + 1) for c in PANGRAM)  # `Uif!rvjdl…`
+    out = tmp_path / "repaired.pdf"
+    code, stdout, err = run_cli("repair", str(src), "-o", str(out))
+    assert code == 0, err
+    assert b"/ToUnicode with" in stdout
+    assert _sha(src) == before
+    assert _glyphscope_text(out) == PANGRAM
+    assert K_GARBLED not in kinds(findings_of(out.read_bytes()))
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, check=True).stdout.decode()
+        assert text.strip() == PANGRAM
+
+
+K_GARBLED = DiagnosticKind.GARBLED_TEXT
+
+
+def test_repair_refuses_to_write_the_input(tmp_path: Path) -> None:
+    src = _shifted_file(tmp_path)
+    before = _sha(src)
+    with pytest.raises(RepairError):
+        repair(src, src)
+    code, _, err = run_cli("repair", str(src), "-o", str(tmp_path / "." / src.name))
+    assert code == 1 and "is the input file" in err
+    assert _sha(src) == before
+
+
+def test_fonts_option_and_caller_proposals(tmp_path: Path) -> None:
+    src = _shifted_file(tmp_path)
+    with pytest.raises(RepairError):
+        repair(src, tmp_path / "none.pdf", fonts=["F9"])  # no such font: nothing to write
+    out = tmp_path / "proposed.pdf"
+    report = repair(src, out, fonts=["F1"], proposals={"F1": {ord("T"): "X"}})
+    assert report.mappings and list(report.keys.values())[0] == {"/F1"}
+    assert _glyphscope_text(out).startswith("Xhe quick")
+
+
+def test_from_ocr_without_tesseract_says_how_to_install_it_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from glyphscope.inspector import ocr
+
+    def missing(lang: str) -> ocr.OcrStatus:
+        raise ocr.OcrUnavailable("OCR is not installed: " + ocr.INSTALL_HINT)
+
+    monkeypatch.setattr(ocr, "check_languages", missing)
+    src = _shifted_file(tmp_path)
+    code, _, err = run_cli("repair", str(src), "-o", str(tmp_path / "o.pdf"), "--from-ocr")
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("glyphscope: --from-ocr: OCR is not installed") and "glyphscope[ocr]" in err
+    assert not (tmp_path / "o.pdf").exists()
+
+
+def test_pages_without_from_ocr_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = run_cli(
+        "repair", str(_shifted_file(tmp_path)), "-o", str(tmp_path / "o.pdf"), "--pages", "1"
+    )
+    assert code == 2 and "needs --from-ocr" in err
+
+
+@requires_ocr
+def test_from_ocr_repairs_a_type3_font_that_has_no_mapping(tmp_path: Path) -> None:
+    """No offset signature to go on (the codes map to nothing): only the ink's votes repair it."""
+    data, truth = ocr_pdfs.type3_without_mapping()
+    src = tmp_path / "type3.pdf"
+    src.write_bytes(data)
+    before = _sha(src)
+    out = tmp_path / "fixed.pdf"
+    code, stdout, err = run_cli("repair", str(src), "-o", str(out), "--from-ocr")
+    assert code == 0, err
+    assert "mapping_wrong" in err and b"/ToUnicode with" in stdout
+    assert _sha(src) == before
+    with open_document(out) as doc:
+        glyphs = [g for g in doc.interpret(1).glyphs if g.code in truth and truth[g.code].strip()]
+    right = sum(g.unicode == truth[g.code] for g in glyphs)
+    assert len(glyphs) > 100 and right / len(glyphs) >= 0.95
+    with open_document(src) as doc:  # before: not one glyph read right
+        assert sum(g.unicode == truth.get(g.code) for g in doc.interpret(1).glyphs if g.code in truth) == 0
+
+
+def test_tounicode_cmap_is_utf16be_bfchar() -> None:
+    cmap = tounicode_cmap({0x41: "A", 0x42: "ﬁ", 0x43: "\U0001d400"})
+    assert b"<41> <0041>" in cmap and b"<42> <FB01>" in cmap and b"<43> <D835DC00>" in cmap
+    assert b"3 beginbfchar" in cmap
+    two = tounicode_cmap({0x4E00: "一"}, 2)
+    assert b"<0000> <FFFF>" in two and b"<4E00> <4E00>" in two
