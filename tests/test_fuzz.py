@@ -5,7 +5,9 @@ flipped, cut, duplicated and re-tokenised, plus structural edits made with
 pikepdf — each run through a headless command in process. Every run must end
 with an exit code in 0–4, print only `glyphscope:` lines on stderr (also at
 the file-descriptor level, where qpdf would write), finish within the budgets
-(no hang), and leave the input file byte for byte as it was.
+(no hang), and leave the input file byte for byte as it was. `repair` and `verify` are
+among the commands (a small file with an off-by-one ToUnicode gives repair something to
+write); a copy repair writes must open and read, a repair that fails writes none.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import glyphscope
 from tests import hostile_files
 from tests.cli_run import run_cli
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
+from tests.test_garbled import PANGRAM, shifted_font, shown
 
 BATCHES = 10
 RUNS_PER_BATCH = 25  # 250 runs in all
@@ -54,6 +57,8 @@ def _small_files() -> list[bytes]:
         hostile_files.type3_form_loop(),
         hostile_files.bad_predictor(),
         hostile_files.flate_bomb(2, layers=2),
+        # a font whose ToUnicode is off by one: `repair` has something to write
+        to_bytes(make_pdf([shown(PANGRAM * 2)], {"/F1": shifted_font})),
     ]
 
 
@@ -248,10 +253,19 @@ def _commands(rng: random.Random, path: str, demo: bool) -> list[str]:
         ["diagnostics", path, "--pages", page, "--json"],
         ["decisions", path, "--page", page, "--json"],
         ["render", path, "--page", page, "-o", f"{path}.png", "--scale", "0.3"],
+        ["verify", path, "--pages", page, "--dpi", "50", "--timeout", "20", "--json"],
         ["text", path, "--mode", rng.choice(["layout", "columns", "structure", "auto"])],
     ]
     if demo:
         options.pop()  # every page of the demo in a layout mode takes seconds
+    if rng.random() < 0.2:  # no engine limits of its own: the default budgets apply
+        return [
+            "repair",
+            path,
+            "-o",
+            f"{path}.repaired.pdf",
+            *(["--fonts", "F1"] if rng.random() < 0.3 else []),
+        ]
     return [*rng.choice(options), *LIMITS]
 
 
@@ -294,4 +308,45 @@ def test_fuzz_batch(batch: int, sources, tmp_path, capfd) -> None:
         assert elapsed < RUN_SECONDS, f"{where}: took {elapsed:.1f} s"
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, f"{where}: input changed"
         assert path.stat().st_mtime_ns == mtime, f"{where}: input touched"
+        copy = Path(f"{path}.repaired.pdf")
+        if argv[0] == "repair" and code == 0:  # the repaired copy opens and reads
+            copy_code, _, copy_err = run_cli("text", str(copy), *LIMITS)
+            assert copy_code == 0, f"{where}: the repaired copy does not read: {copy_err}"
+        elif argv[0] == "repair":
+            assert not copy.exists(), f"{where}: a copy written by a failed repair"
+        copy.unlink(missing_ok=True)
         path.unlink()
+
+
+REPAIR_RUNS = 40
+
+
+def test_repair_of_mutated_garbled_files(tmp_path, capfd) -> None:
+    """`repair` on mutations of a file it can repair: exit codes 0–4, `glyphscope:` lines only,
+    the input unchanged, and every copy it writes opens and reads — with its text shifted back."""
+    original = to_bytes(make_pdf([shown(PANGRAM * 2)], {"/F1": shifted_font}))
+    written = 0
+    for seed in range(REPAIR_RUNS):
+        rng = random.Random(50_000 + seed)
+        mutation = rng.choice(MUTATIONS)
+        try:
+            data = mutation(rng, original) if seed else original
+        except (pikepdf.PdfError, ValueError, TypeError, IndexError):
+            data = _flip(rng, original)
+        path, copy = tmp_path / f"r{seed}.pdf", tmp_path / f"r{seed}.repaired.pdf"
+        path.write_bytes(data)
+        code, _, err = run_cli("repair", str(path), "-o", str(copy))
+        fd_out, fd_err = capfd.readouterr()
+        where = f"seed {seed}: {mutation.__name__}"
+        assert 0 <= code <= 4 and "internal error" not in err, f"{where}: exit {code}: {err}"
+        assert all(line.startswith("glyphscope: ") for line in (err + fd_err).splitlines()), f"{where}: {err}"
+        assert path.read_bytes() == data, f"{where}: input changed"
+        if code != 0:
+            assert not copy.exists(), f"{where}: a failed repair left a copy"
+            continue
+        written += 1
+        copy_code, text, copy_err = run_cli("text", str(copy), *LIMITS)
+        assert copy_code == 0, f"{where}: the copy does not read: {copy_err}"
+        if seed == 0:
+            assert text.decode().startswith(PANGRAM), text[:80]
+    assert written >= REPAIR_RUNS // 4, f"only {written} of {REPAIR_RUNS} mutated files were repaired"

@@ -194,10 +194,8 @@ def triage_file(
             finally:
                 doc.close()
     except TimeBudgetExceeded:
-        return failed(
-            f"gave up after the time budget of {time_budget:g} s ({pages_done} of {total_pages} pages read)",
-            1,
-        )
+        where = f"{pages_done} of {total_pages} pages read" if total_pages else "while opening the file"
+        return failed(f"gave up after the time budget of {time_budget:g} s ({where})", 1)
     except GlyphscopeError as exc:
         return failed(str(exc), exc.exit_code)
     except ImportError as exc:  # fsspec (or one of its backends) missing for a URL
