@@ -127,6 +127,7 @@ def test_a_decision_per_line_with_right_to_left_characters() -> None:
         "rtl": 8,
         "strong": 8,
         "share": 1.0,
+        "rtl_ends": True,
     }
     assert mixed.describe() == (
         "line 3 written in logical order: 11 of its 17 strong characters are right to left "
@@ -229,22 +230,18 @@ def test_selecting_each_character_of_the_arabic_line_selects_its_glyph(qtbot, wi
     assert window.text_panels["plain"].highlighted_chars() == [start]
 
 
-def test_a_line_the_algorithm_cannot_resolve_stays_as_painted() -> None:
+def test_a_lone_surrogate_does_not_stop_the_line() -> None:
+    """A broken ToUnicode's lone surrogate (bidi class L, as Python's unicodedata gives it) is
+    one more left-to-right character: the line is still turned to logical order."""
     from glyphscope.core.assembly import assemble
     from tests.glyph_factory import make_glyph
 
-    painted = "םולש\ud800"  # a lone surrogate, as a broken ToUnicode can give
+    painted = "םולש\ud800"
     glyphs = [make_glyph(i, ch, 72 + 6 * i, 700) for i, ch in enumerate(painted)]
     text = assemble(glyphs, "plain", visible_box=(0, 0, 612, 792))
-    assert text.text == painted
+    assert text.text == "\ud800שלום"
     (d,) = text.decisions_of(BidiDecision)
-    assert (d.verdict, d.value, d.threshold, d.glyph) == (
-        "no_levels",
-        0.8,
-        0.5,
-        0,
-    )  # the surrogate counts as L
-    assert "could not resolve it" in d.describe()
+    assert (d.verdict, d.value, d.threshold, d.glyph) == ("reordered", 0.8, 0.5, 4)
 
 
 def test_a_replacement_span_in_a_right_to_left_line_moves_whole() -> None:
@@ -269,40 +266,62 @@ def test_a_replacement_span_in_a_right_to_left_line_moves_whole() -> None:
     assert page.texts["plain"].decisions_of(BidiDecision)[0].verdict == "reordered"
 
 
-def test_python_bidi_still_has_no_public_levels_api() -> None:
-    """The levels come from get_display's debug output because python-bidi's API gives no levels
-    (its `bidi.algorithm.get_embedding_levels` is the old pure-Python implementation's first step:
-    every character at the paragraph level, nothing resolved). When a release exposes the resolved
-    levels, this fails: take them from there and relax the pin in pyproject.toml."""
-    import bidi
+def test_the_levels_come_from_python_bidis_public_steps() -> None:
+    """bidi.algorithm's public steps (explicit, weak, neutral, implicit) give the resolved
+    levels; the Rust binding's get_display, reordering by them, gives the same painted strings."""
     import bidi.algorithm
 
-    assert bidi.VERSION_TUPLE[:2] == (0, 6)
-    assert not hasattr(bidi, "get_embedding_levels") and not hasattr(bidi, "get_levels")
     storage = bidi.algorithm.get_empty_storage()
     storage["base_level"] = 1
     bidi.algorithm.get_embedding_levels(HEBREW_PAINTED, storage)
-    assert {c["level"] for c in storage["chars"]} == {1}  # unresolved: the digits are not at level 2
+    assert {c["level"] for c in storage["chars"]} == {1}  # the first step alone resolves nothing
     assert embedding_levels(HEBREW_PAINTED) == [1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1]
+    from bidi import get_display
+
+    for logical in (HEBREW, ARABIC, MIXED, "عدد (25) كتابا", "גרסה (Python 3.11) עובדת", "قال habibi لي"):
+        painted = get_display(logical, base_dir="R")
+        levels = embedding_levels(painted)
+        assert levels is not None and "".join(painted[i] for i in l2_order(levels)) == logical
 
 
-@pytest.mark.parametrize(
-    "debug",
-    [
-        "BidiInfo { levels: [1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1] }",  # bare numbers
-        "BidiInfo { levels: [" + "Level(1), " * 13 + "] }",  # one level per character, not per byte
-        "BidiInfo { levels: [" + "Level(1), " * 30 + "] }",  # more levels than bytes
-        "BidiInfo { paragraphs: [] }",  # no levels at all
-        "םלוע 123 םולש",  # the reordered string: debug output not given
-    ],
-)
-def test_a_debug_format_it_does_not_know_is_no_levels_not_a_misreading(
-    monkeypatch: pytest.MonkeyPatch, debug: str
+@pytest.mark.parametrize("broken", ["missing", "raises", "short"])
+def test_a_python_bidi_without_the_steps_is_no_levels_not_a_misreading(
+    monkeypatch: pytest.MonkeyPatch, broken: str
 ) -> None:
-    import bidi
+    import bidi.algorithm
 
-    monkeypatch.setattr(bidi, "get_display", lambda *args, **kwargs: debug)
+    if broken == "missing":
+        monkeypatch.delattr(bidi.algorithm, "resolve_implicit_levels")
+    elif broken == "raises":
+        monkeypatch.setattr(bidi.algorithm, "resolve_weak_types", lambda storage: 1 / 0)
+    else:
+        monkeypatch.setattr(bidi.algorithm, "resolve_implicit_levels", lambda s, d: s["chars"].pop())
     assert embedding_levels(HEBREW_PAINTED) is None
     page = _page(_content(HEBREW_PAINTED))
     (d,) = page.texts["plain"].decisions_of(BidiDecision)
     assert d.verdict == "no_levels" and page.texts["plain"].text == HEBREW_PAINTED
+
+
+def test_a_latin_word_inside_a_right_to_left_line_stays_whole_in_logical_order() -> None:
+    """`قال habibi لي`: 5 of its 11 strong characters are right to left (share ≤ 0.5), but Arabic
+    begins and ends it: a Latin word inside a right-to-left line, turned to logical order with the
+    word whole. `مرحبا habibi` (a Latin end) keeps the share rule; an English line with a Hebrew
+    word inside stays as painted."""
+    from bidi import get_display
+
+    inside, at_end = "قال habibi لي", "مرحبا habibi"
+    page = _page(
+        _content(get_display(inside, base_dir="R"), get_display(at_end, base_dir="R"), LATIN_PAINTED)
+    )
+    for mode in ("plain", "layout"):
+        assert [line.strip() for line in page.texts[mode].text.strip().split("\n")] == [
+            inside,
+            get_display(at_end, base_dir="R"),
+            LATIN_PAINTED,
+        ]
+    first, second, third = page.texts["plain"].decisions_of(BidiDecision)
+    assert (first.rtl, first.strong, first.rtl_ends, first.verdict) == (5, 11, True, "reordered")
+    assert first.value == 5 / 11 and first.threshold == RTL_SHARE
+    assert "first and last strong characters are right to left" in first.describe()
+    assert (second.rtl, second.strong, second.rtl_ends, second.verdict) == (5, 11, False, "visual")
+    assert (third.rtl_ends, third.verdict) == (False, "visual")

@@ -5,26 +5,33 @@ to right as a reader sees them, so every mode's text holds the line reversed (mu
 and pdfminer.six write it so). For a line whose strong characters (bidi classes L, R,
 AL) are mostly right to left (share of R + AL > RTL_SHARE), this pass rewrites the
 line in logical order: it resolves the embedding levels of the visual string with a
-right-to-left paragraph level (UAX #9 rules W1–I2: python-bidi, a binding of the Rust
-crate unicode-bidi) and applies rule L2 (reverse every run at level ≥ k, from the
-highest level down to the lowest odd one). For the common cases, visual → logical is
+right-to-left paragraph level (UAX #9 rules X1–I2: python-bidi's `bidi.algorithm`) and
+applies rule L2 (reverse every run at level ≥ k, from the highest level down to the
+lowest odd one). For the common cases, visual → logical is
 exactly that reordering of the visual string: right-to-left runs turn round, numbers
 and Latin runs inside them (even levels) keep reading left to right.
 
-Why L2 is ours: python-bidi's Rust binding hands back only the reordered string, no
+Why L2 is ours: python-bidi's `get_display` hands back only the reordered string, no
 permutation, and reordering character by character would also reverse the letters
 inside one glyph (a lam-alef ligature mapped to "لا", a replacement span). So the
-levels come from python-bidi (its documented `debug` output of the resolved levels)
-and the reversal runs over *clusters*: the characters one glyph, one replacement span
+levels come from python-bidi's public step-by-step API (`bidi.algorithm`: explicit
+levels, weak and neutral types, implicit levels — the pure-Python implementation, which
+predates the bracket-pair rule N0 of Unicode 6.3: on random strings with brackets 65 of
+3,000 lines resolve a bracket differently from the Rust binding's `get_display`, none
+without brackets) and the reversal runs over *clusters*: the characters one glyph, one replacement span
 or one generated decision wrote. The permutation is applied to the line's characters
 and to their character-map entries together, so the map stays exact both ways; glyph
 records keep paint order. Characters are not mirrored: a bracket keeps the code point
 its font maps it to. Leading and trailing white space of a line (layout padding) stays
 in place.
 
+A line whose first and last strong characters (as painted) are both R or AL is right to
+left whatever its share: a Latin word between Arabic words (`قال habibi لي`, 5 of 11
+strong characters right to left) is a Latin word inside a right-to-left line.
+
 Each line holding a strong R/AL character gets a `BidiDecision`: `reordered`, or
-`visual` when its right-to-left share is at most RTL_SHARE (a Hebrew word in an
-English sentence).
+`visual` when its right-to-left share is at most RTL_SHARE and a left-to-right character
+begins or ends it (a Hebrew word in an English sentence).
 """
 
 from __future__ import annotations
@@ -63,7 +70,7 @@ class BidiDecision:
     strong characters (`rtl` / `strong`), threshold = RTL_SHARE; verdict `reordered`
     (value > threshold: the line was turned to logical order), `visual` (value ≤ threshold:
     kept as painted) or `no_levels` (value > threshold, but python-bidi could not resolve
-    the line, e.g. a lone surrogate from a broken ToUnicode: kept as painted).
+    the line — a python-bidi without its `bidi.algorithm` steps: kept as painted).
     `line` counts the text's lines from 0; `start` and `length` are its characters.
     """
 
@@ -77,6 +84,7 @@ class BidiDecision:
     strong: int  # characters of bidi class L, R or AL
     share_threshold: float  # RTL_SHARE
     resolved: bool = True  # the bidirectional algorithm gave the line's levels
+    rtl_ends: bool = False  # its first and last strong characters are R/AL: right to left whatever the share
 
     @property
     def glyph(self) -> int | None:
@@ -88,7 +96,7 @@ class BidiDecision:
 
     @property
     def verdict(self) -> BidiVerdict:
-        if self.share <= self.share_threshold:
+        if self.share <= self.share_threshold and not self.rtl_ends:
             return "visual"
         return "reordered" if self.resolved else "no_levels"
 
@@ -110,61 +118,64 @@ class BidiDecision:
             rtl=self.rtl,
             strong=self.strong,
             share=rounded(self.share),
+            rtl_ends=self.rtl_ends,
         )
 
     def describe(self) -> str:
         counts = (
             f"{self.rtl} of its {self.strong} strong characters are right to left (share {fmt(self.share)}"
         )
+        why = (
+            f"{counts} > {fmt(self.share_threshold)})"
+            if self.share > self.share_threshold
+            else f"its first and last strong characters are right to left ({counts} ≤ {fmt(self.share_threshold)}))"
+        )
         if self.verdict == "reordered":
             return (
-                f"line {self.line + 1} written in logical order: {counts} > {fmt(self.share_threshold)}); "
+                f"line {self.line + 1} written in logical order: {why}; "
                 "Unicode bidirectional algorithm, numbers and Latin runs kept left to right"
             )
         if self.verdict == "no_levels":
             return (
-                f"line {self.line + 1} kept in visual order: {counts} > {fmt(self.share_threshold)}), "
-                "but the bidirectional algorithm could not resolve it (a character it cannot encode)"
+                f"line {self.line + 1} kept in visual order: {why}, "
+                "but the bidirectional algorithm could not resolve it (python-bidi gave no levels)"
             )
         return f"line {self.line + 1} kept in visual order: {counts} ≤ {fmt(self.share_threshold)})"
 
 
-def _strong_counts(line: str) -> tuple[int, int]:
+def _strong_counts(line: str) -> tuple[int, int, bool]:
+    """(R + AL characters, strong characters, whether the first and the last strong character
+    are both R or AL)."""
     rtl = strong = 0
+    first = last = ""
     for ch in line:
         c = unicodedata.bidirectional(ch)
-        if c == "R" or c == "AL":
-            rtl += 1
+        if c == "R" or c == "AL" or c == "L":
+            rtl += c != "L"
             strong += 1
-        elif c == "L":
-            strong += 1
-    return rtl, strong
-
-
-_LEVELS = re.compile(r"Level\(\s*(\d+)")
+            first = first or c
+            last = c
+    return rtl, strong, first != "L" and last != "L" and strong > 0
 
 
 def embedding_levels(text: str) -> list[int] | None:
     """Resolved embedding level of each character of `text` in a right-to-left paragraph
-    (UAX #9 up to rule I2), from python-bidi; None when it could not tell them."""
-    from bidi import get_display  # the Rust binding; imported on the first right-to-left line
-
+    (UAX #9 X1–I2), from python-bidi's public `bidi.algorithm` steps; None when it could not
+    tell them (python-bidi without that module, or a character it fails on)."""
     try:
-        info = get_display(text, base_dir="R", debug=True)  # debug: the resolved BidiInfo, not the string
-    except ValueError:  # UnicodeEncodeError: a lone surrogate from a broken ToUnicode
+        from bidi import algorithm  # imported on the first right-to-left line
+
+        storage = algorithm.get_empty_storage()
+        storage["base_level"], storage["base_dir"] = 1, "R"
+        algorithm.get_embedding_levels(text, storage)
+        algorithm.explicit_embed_and_overrides(storage)
+        algorithm.resolve_weak_types(storage)
+        algorithm.resolve_neutral_types(storage, False)
+        algorithm.resolve_implicit_levels(storage, False)
+        levels = [int(c["level"]) for c in storage["chars"]]
+    except Exception:  # noqa: BLE001 — an unexpected python-bidi: the line stays as painted
         return None
-    if not isinstance(info, str) or "levels: [" not in info:
-        return None
-    begin = info.rindex("levels: [")  # after the echoed text, which may hold anything
-    per_byte = [int(m) for m in _LEVELS.findall(info, begin, info.index("]", begin))]
-    levels: list[int] = []
-    b = 0
-    for ch in text:  # python-bidi reports one level per UTF-8 byte
-        if b >= len(per_byte):
-            return None
-        levels.append(per_byte[b])
-        b += len(ch.encode("utf-8", "surrogatepass"))
-    return levels if b == len(per_byte) else None
+    return levels if len(levels) == len(text) else None
 
 
 def l2_order(levels: list[int]) -> list[int]:
@@ -229,21 +240,21 @@ def logical_order(page: PageText) -> PageText:
     if not text or _RTL_CANDIDATE.search(text) is None:
         return page
     cm = page.char_map
-    lines: list[tuple[int, int, int, int, int, bool]] = []  # number, start, stop, rtl, strong, resolved
+    lines: list[tuple[int, int, int, int, int, bool, bool]] = []  # …, rtl, strong, rtl_ends, resolved
     moves: list[tuple[int, list[int]]] = []
     start = 0
     for number, line in enumerate(text.split("\n")):
         stop = start + len(line)
         if _RTL_CANDIDATE.search(line) is not None:
-            rtl, strong = _strong_counts(line)
+            rtl, strong, rtl_ends = _strong_counts(line)
             if rtl:
                 resolved = True
-                if rtl > RTL_SHARE * strong:
+                if rtl > RTL_SHARE * strong or rtl_ends:
                     move = _line_permutation(text, cm.glyph, cm.decision, start, stop)
                     if move is not None:
                         moves.append(move)
                     resolved = move is not None
-                lines.append((number, start, stop, rtl, strong, resolved))
+                lines.append((number, start, stop, rtl, strong, rtl_ends, resolved))
         start = stop + 1
     if not lines:
         return page
@@ -276,7 +287,8 @@ def logical_order(page: PageText) -> PageText:
             strong,
             RTL_SHARE,
             resolved,
+            rtl_ends,
         )
-        for number, begin, stop, rtl, strong, resolved in lines
+        for number, begin, stop, rtl, strong, rtl_ends, resolved in lines
     ]
     return replace(page, decisions=page.decisions.extended(records))
