@@ -92,7 +92,10 @@ class PageFontStats:
 
             base_fonts = {e.page_font.info.font_id: e.page_font.info.base_font for e in self.entries}
             fonts = {fid: g.glyphs for fid, g in self.by_font_id.items()}
-            self._verdicts.update(page_verdicts(self.glyph_table, fonts, base_fonts))
+            pair_fonts = {
+                e.page_font.info.font_id for e in self.entries if e.page_font.info.subtype == "TrueType"
+            }
+            self._verdicts.update(page_verdicts(self.glyph_table, fonts, base_fonts, pair_fonts))
         return self._verdicts
 
 

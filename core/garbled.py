@@ -35,7 +35,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -360,9 +360,15 @@ def judge(text: str, codes: Sequence[int], page_scripts: set[str]) -> Verdict:
 
 
 def page_verdicts(
-    table: GlyphTable, fonts: Mapping[str, Sequence[int]], base_fonts: Mapping[str, str]
+    table: GlyphTable,
+    fonts: Mapping[str, Sequence[int]],
+    base_fonts: Mapping[str, str],
+    pair_fonts: Collection[str] | None = None,
 ) -> dict[str, Verdict]:
-    """A verdict per font object of a page: {font id: its glyph indices}, {font id: base font}."""
+    """A verdict per font object of a page: {font id: its glyph indices}, {font id: base font};
+    `pair_fonts`: the fonts whose codes may be CJK byte pairs (simple TrueType fonts, what
+    producers write them in; None: every font) — a Type3 or Type1 font's codes that happen to
+    read as Shift-JIS are not named a code page."""
     heights = table.spread(run.height for run in table.runs)
     texts = {
         fid: font_text(table, idx, heights)
@@ -376,5 +382,5 @@ def page_verdicts(
         for other, scripts in scripts_of.items():
             if other != fid:
                 others |= scripts
-        out[fid] = judge(text, codes, others)
+        out[fid] = judge(text, codes if pair_fonts is None or fid in pair_fonts else (), others)
     return out

@@ -56,9 +56,15 @@ def run_repair(args: argparse.Namespace) -> int:
         report = repair(src, args.output, fonts, proposals, password=cli_io.password(args))
     except RepairError as exc:
         raise cli.CliError(str(exc), cli.EXIT_ERROR) from None
-    for font_id, mapping in report.mappings.items():
+    for font_id in report.fonts:
         keys = ", ".join(sorted(report.keys.get(font_id, set()))) or "-"
-        print(f"{font_id} ({keys}): /ToUnicode with {len(mapping)} codes")
+        if font_id in report.code_pages:
+            print(
+                f"{font_id} ({keys}): ActualText on {report.spans.get(font_id, 0)} text runs "
+                f"({report.code_pages[font_id]} byte pairs)"
+            )
+        else:
+            print(f"{font_id} ({keys}): /ToUnicode with {len(report.mappings[font_id])} codes")
     print(f"written: {args.output}")
     return cli.EXIT_OK
 

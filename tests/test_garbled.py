@@ -262,3 +262,26 @@ def test_the_diagnostics_command_sums_garbled_pages_for_the_document(tmp_path: A
     assert summary["message"].startswith("garbled text on 2 of the 3 pages read (2-3)")
     code, out, _ = run_cli("diagnostics", str(path), "--pages", "1", "--json")
     assert not [d for d in json.loads(out)["document"] if d["kind"] == "garbled_document"]
+
+
+def test_only_truetype_fonts_are_read_as_cjk_byte_pairs() -> None:
+    """A Type3 font whose codes happen to read as Shift-JIS pairs is garbled, but no code page is
+    named as its cause: producers write byte pairs in simple TrueType fonts only."""
+    from tests import ocr_pdfs
+
+    data, _ = ocr_pdfs.type3_without_mapping()
+    with open_document(data) as doc:
+        from glyphscope.core.analysis import analyze_page
+
+        analysis = analyze_page(doc, 1)
+        (entry,) = analysis.fonts.entries
+        verdict = analysis.fonts.verdicts[entry.page_font.info.font_id]
+        table = analysis.fonts.glyph_table
+        assert table is not None
+        from glyphscope.core.garbled import page_verdicts
+
+        fid = entry.page_font.info.font_id
+        every = page_verdicts(table, {fid: entry.font.glyphs}, {fid: ""})[fid]
+    assert entry.page_font.info.subtype == "Type3"
+    assert every.code_page == "shift_jis"  # what reading its codes as pairs would claim
+    assert verdict.garbled and verdict.code_page is None

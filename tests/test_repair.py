@@ -124,3 +124,51 @@ def test_tounicode_cmap_is_utf16be_bfchar() -> None:
     assert b"3 beginbfchar" in cmap
     two = tounicode_cmap({0x4E00: "一"}, 2)
     assert b"<0000> <FFFF>" in two and b"<4E00> <4E00>" in two
+
+
+def test_byte_pair_fonts_get_their_text_as_actualtext_on_pages_and_in_forms(tmp_path: Path) -> None:
+    """A WinAnsi TrueType font whose codes are GBK pairs (read as `Ä¿Â¼…`): a simple font's
+    ToUnicode cannot map pairs, so each text-showing operator with it becomes an ActualText span —
+    on the page (inside q/Q, after a font switch) and in a form — and the copy reads right for
+    glyphscope and pdftotext. Text in another font is left as it is."""
+    import pikepdf
+
+    from tests.test_garbled import GBK_TEXT, gbk_font, helvetica
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(gbk_font(pdf, None))
+    pairs = GBK_TEXT.encode("gbk").hex().encode()
+    form = pdf.make_stream(b"BT /F1 10 Tf 72 600 Td <" + pairs + b"> Tj ET")
+    form.Type, form.Subtype, form.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, 612, 792]
+    form.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    content = (
+        b"q BT /F2 10 Tf 72 720 Td (Latin) Tj /F1 10 Tf 0 -20 Td [<"
+        + pairs
+        + b"> -100 <"
+        + pairs
+        + b">] TJ ET Q"
+        b" BT /F2 10 Tf 72 650 Td (after) Tj ET /Fm Do"
+    )
+    make_pdf([content], {"/F1": lambda p: font, "/F2": helvetica}, xobjects={"/Fm": form}, pdf=pdf).save(
+        src := tmp_path / "gbk.pdf"
+    )
+    before = _sha(src)
+    out = tmp_path / "fixed.pdf"
+    code, stdout, err = run_cli("repair", str(src), "-o", str(out))
+    assert code == 0, err
+    assert (
+        stdout.decode().splitlines()[0]
+        == f"{font.objgen[0]} {font.objgen[1]} R (/F1): ActualText on 2 text runs (gbk byte pairs)"
+    )
+    assert _sha(src) == before
+    with open_document(out) as doc:
+        from glyphscope.core.textops import document_pages_text
+
+        text = document_pages_text(doc, [1], "plain")[0][1].text
+    assert text.split("\n") == ["Latin", GBK_TEXT * 2, "after", GBK_TEXT], text
+    if shutil.which("pdftotext"):
+        read = subprocess.run(["pdftotext", "-enc", "UTF-8", str(out), "-"], capture_output=True, check=True)
+        assert GBK_TEXT * 2 in read.stdout.decode() and "Latin" in read.stdout.decode()
+    with pikepdf.open(out) as copy:  # the spans, and nothing else changed in the page's operators
+        ops = [str(i.operator) for i in pikepdf.parse_content_stream(copy.pages[0])]
+        assert ops.count("BDC") == 1 and ops.count("EMC") == 1 and ops[ops.index("BDC") + 1] == "TJ"

@@ -96,6 +96,11 @@ class SimpleFont:
             descent=self.descent,
         )
 
+    @property
+    def code_page(self) -> str | None:
+        """The Python codec of the CJK code page whose byte pairs this font reads (core/fonts/cjk.py), or None."""
+        return self._code_page.codec if self._code_page is not None else None
+
     # ------------------------------------------------------------ protocol
 
     def split(self, data: bytes) -> list[tuple[int, int]]:
