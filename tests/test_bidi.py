@@ -128,6 +128,8 @@ def test_a_decision_per_line_with_right_to_left_characters() -> None:
         "strong": 8,
         "share": 1.0,
         "rtl_ends": True,
+        "steps": 6,  # successive Hebrew glyphs (within its two words), all stepping rightwards
+        "steps_back": 0,
     }
     assert mixed.describe() == (
         "line 3 written in logical order: 11 of its 17 strong characters are right to left "
@@ -325,3 +327,36 @@ def test_a_latin_word_inside_a_right_to_left_line_stays_whole_in_logical_order()
     assert "first and last strong characters are right to left" in first.describe()
     assert (second.rtl, second.strong, second.rtl_ends, second.verdict) == (5, 11, False, "visual")
     assert (third.rtl_ends, third.verdict) == (False, "visual")
+
+
+def _painted_in_reading_order(logical: str) -> bytes:
+    """Each character shown on its own at its visual place, in logical (reading) order, as some
+    producers paint right-to-left text: the Hebrew glyphs step leftwards."""
+    from bidi import get_display
+
+    painted = get_display(logical, base_dir="R")
+    order = l2_order(embedding_levels(logical) or [])  # visual position k shows logical character order[k]
+    assert "".join(logical[i] for i in order) == painted
+    place = {i: k for k, i in enumerate(order)}
+    ops = [b"BT /F1 12 Tf"]
+    for i, ch in enumerate(logical):
+        ops.append(f"1 0 0 1 {72 + 12 * place[i]} 700 Tm ".encode() + _hex(ch) + b" Tj")
+    return b"\n".join([*ops, b"ET"])
+
+
+def test_a_line_painted_in_reading_order_is_kept_as_it_reads() -> None:
+    """Glyphs painted in logical order stand right to left: plain mode's text already reads
+    right, and reversing it would garble it; layout mode (sorted by position) reads them
+    visually and is reordered. (A number inside such a line makes plain mode's backward-jump
+    rule break the line: left as it is.)"""
+    words = "שלום עולם טוב"
+    page = _page(_painted_in_reading_order(words))
+    plain = page.texts["plain"]
+    assert plain.text == words
+    (d,) = plain.decisions_of(BidiDecision)
+    assert (d.verdict, d.steps, d.steps_back) == ("painted_logical", 8, 8)
+    assert "8 of the 8 steps between its right-to-left glyphs go right to left" in d.describe()
+    layout = page.texts["layout"]
+    assert layout.text.strip() == words
+    (d,) = layout.decisions_of(BidiDecision)
+    assert (d.verdict, d.steps, d.steps_back) == ("reordered", 8, 0)

@@ -9,7 +9,7 @@ written in place of their glyphs' text when `params.actual_text` is on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, span_index
@@ -39,7 +39,8 @@ from glyphscope.core.assembly.plain import plain_text
 from glyphscope.core.assembly.structure_mode import structure_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields, Glyph
+from glyphscope.core.glyph_table import flow_glyphs
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.structure import PageStructure
 
@@ -63,7 +64,12 @@ def assemble(
         if mode != "plain":
             visible = tuple(visible)
         text = _assemble(visible, mode, params, visible_box, structure, spans)
-        return text if params.visual_order else logical_order(text)  # logical order for RTL lines
+        return text if params.visual_order else logical_order(text, _positions(visible))  # RTL lines
+
+
+def _positions(visible: Sequence[Glyph]) -> Iterator[FlowFields]:
+    """The glyphs' positions for the right-to-left pass, read only if it asks (a generator)."""
+    yield from flow_glyphs(visible)
 
 
 def _assemble(

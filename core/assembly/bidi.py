@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from array import array
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -46,6 +47,7 @@ from glyphscope.core.decision_protocol import fmt, glyph_json, rounded
 
 if TYPE_CHECKING:
     from glyphscope.core.assembly.page_text import PageText
+    from glyphscope.core.glyph import FlowFields
 
 RTL_SHARE = 0.5
 """A line is right to left when more than this share of its strong characters (bidi
@@ -58,7 +60,7 @@ _RTL_CANDIDATE = re.compile(
 """Blocks holding the R/AL characters (Hebrew, Arabic, Syriac, Thaana, N'Ko, … and their
 presentation forms): a page without any is left alone without a per-character test."""
 
-BidiVerdict = Literal["reordered", "visual", "no_levels"]
+BidiVerdict = Literal["reordered", "visual", "no_levels", "painted_logical"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +71,10 @@ class BidiDecision:
     generated characters only); value = share of strong R/AL characters among the
     strong characters (`rtl` / `strong`), threshold = RTL_SHARE; verdict `reordered`
     (value > threshold: the line was turned to logical order), `visual` (value ≤ threshold:
-    kept as painted) or `no_levels` (value > threshold, but python-bidi could not resolve
-    the line — a python-bidi without its `bidi.algorithm` steps: kept as painted).
+    kept as painted), `painted_logical` (its right-to-left glyphs follow each other leftwards
+    in the text — `steps_back` of `steps` — so the producer painted them in reading order and
+    the text already reads right: kept) or `no_levels` (value > threshold, but python-bidi
+    could not resolve the line — a python-bidi without its `bidi.algorithm` steps: kept).
     `line` counts the text's lines from 0; `start` and `length` are its characters.
     """
 
@@ -85,6 +89,8 @@ class BidiDecision:
     share_threshold: float  # RTL_SHARE
     resolved: bool = True  # the bidirectional algorithm gave the line's levels
     rtl_ends: bool = False  # its first and last strong characters are R/AL: right to left whatever the share
+    steps: int = 0  # pairs of successive right-to-left glyphs in the text (their own glyphs)
+    steps_back: int = 0  # … of which the second stands before the first in the writing direction
 
     @property
     def glyph(self) -> int | None:
@@ -98,6 +104,8 @@ class BidiDecision:
     def verdict(self) -> BidiVerdict:
         if self.share <= self.share_threshold and not self.rtl_ends:
             return "visual"
+        if self.steps_back * 2 > self.steps:
+            return "painted_logical"
         return "reordered" if self.resolved else "no_levels"
 
     @property
@@ -119,6 +127,8 @@ class BidiDecision:
             strong=self.strong,
             share=rounded(self.share),
             rtl_ends=self.rtl_ends,
+            steps=self.steps,
+            steps_back=self.steps_back,
         )
 
     def describe(self) -> str:
@@ -130,6 +140,11 @@ class BidiDecision:
             if self.share > self.share_threshold
             else f"its first and last strong characters are right to left ({counts} ≤ {fmt(self.share_threshold)}))"
         )
+        if self.verdict == "painted_logical":
+            return (
+                f"line {self.line + 1} kept as painted: {why}, but {self.steps_back} of the {self.steps} steps "
+                "between its right-to-left glyphs go right to left — painted in reading order, it already reads right"
+            )
         if self.verdict == "reordered":
             return (
                 f"line {self.line + 1} written in logical order: {why}; "
@@ -233,14 +248,41 @@ def _line_permutation(
     return start, [i for k in order for i in range(*clusters[k])]
 
 
-def logical_order(page: PageText) -> PageText:
+def _steps(
+    text: str, glyph: array, start: int, stop: int, where: Mapping[int, tuple[float, ...]]
+) -> tuple[int, int]:
+    """(steps, steps back): successive R/AL characters of [start, stop) from two different glyphs,
+    and how many of them go against the first glyph's writing direction (the second glyph's
+    origin before the first's): visual order steps forwards, reading order backwards."""
+    steps = back = 0
+    for i in range(start, stop - 1):
+        a, b = glyph[i], glyph[i + 1]
+        if a < 0 or b < 0 or a == b or a not in where or b not in where:
+            continue
+        if unicodedata.bidirectional(text[i]) not in ("R", "AL"):
+            continue
+        if unicodedata.bidirectional(text[i + 1]) not in ("R", "AL"):
+            continue
+        ax, ay, dx, dy = where[a]
+        bx, by = where[b][:2]
+        along = (bx - ax) * dx + (by - ay) * dy
+        if along:
+            steps += 1
+            back += along < 0
+    return steps, back
+
+
+def logical_order(page: PageText, glyphs: Iterable[FlowFields] = ()) -> PageText:
     """`page` with each right-to-left line in logical order and a BidiDecision per line
-    holding right-to-left characters (appended to the decisions: indices stay valid)."""
+    holding right-to-left characters (appended to the decisions: indices stay valid).
+    `glyphs`: the glyphs the text was assembled from (their origins tell a line painted in
+    reading order, whose text is kept); read only when a line holds right-to-left letters."""
     text = page.text
     if not text or _RTL_CANDIDATE.search(text) is None:
         return page
+    where = {g.paint_index: (*g.origin, *g.direction) for g in glyphs}
     cm = page.char_map
-    lines: list[tuple[int, int, int, int, int, bool, bool]] = []  # …, rtl, strong, rtl_ends, resolved
+    lines: list[tuple[int, int, int, int, int, bool, bool, int, int]] = []  # see BidiDecision
     moves: list[tuple[int, list[int]]] = []
     start = 0
     for number, line in enumerate(text.split("\n")):
@@ -249,12 +291,13 @@ def logical_order(page: PageText) -> PageText:
             rtl, strong, rtl_ends = _strong_counts(line)
             if rtl:
                 resolved = True
-                if rtl > RTL_SHARE * strong or rtl_ends:
+                steps, back = _steps(text, cm.glyph, start, stop, where)
+                if (rtl > RTL_SHARE * strong or rtl_ends) and back * 2 <= steps:
                     move = _line_permutation(text, cm.glyph, cm.decision, start, stop)
                     if move is not None:
                         moves.append(move)
                     resolved = move is not None
-                lines.append((number, start, stop, rtl, strong, rtl_ends, resolved))
+                lines.append((number, start, stop, rtl, strong, rtl_ends, resolved, steps, back))
         start = stop + 1
     if not lines:
         return page
@@ -288,7 +331,9 @@ def logical_order(page: PageText) -> PageText:
             RTL_SHARE,
             resolved,
             rtl_ends,
+            steps,
+            back,
         )
-        for number, begin, stop, rtl, strong, rtl_ends, resolved in lines
+        for number, begin, stop, rtl, strong, rtl_ends, resolved, steps, back in lines
     ]
     return replace(page, decisions=page.decisions.extended(records))
