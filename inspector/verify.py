@@ -39,6 +39,10 @@ VOTE_MIN_CONF = 60.0
 """Reads at least this confident vote for a code's proposed Unicode."""
 VOTE_MIN_SHARE = 0.5
 """A code's proposal is the reading more than this share of its votes agree on."""
+NOISY_CODE_MIN_READS = 3
+"""A code with at least this many confident reads, none of whose readings (its own text included)
+more than VOTE_MIN_SHARE of them agree on, is noise, not a mapping: its reads are left out of the
+agreement (dot leaders, which Tesseract reads as `e`, `s`, `c` … by turns)."""
 MIN_GLYPHS_READ = 10
 """A font with fewer confident reads than this: cannot tell (too few glyphs)."""
 MIN_LETTER_SHARE = 0.5
@@ -71,6 +75,7 @@ THRESHOLDS = {
     "confident_read": CONFIDENT_READ,
     "vote_min_conf": VOTE_MIN_CONF,
     "vote_min_share": VOTE_MIN_SHARE,
+    "noisy_code_min_reads": NOISY_CODE_MIN_READS,
     "min_glyphs_read": MIN_GLYPHS_READ,
     "min_letter_share": MIN_LETTER_SHARE,
     "max_off_ink_share": MAX_OFF_INK_SHARE,
@@ -438,10 +443,13 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
             )
         )
 
-    # visible glyphs with no ink: centre in no OCR word box
+    # visible glyphs with no ink: centre in no OCR word box. Only glyphs of letters and digits:
+    # Tesseract reads no word in dot leaders, rules or stray punctuation, which are drawn all the same
     word_boxes = [_widened(w.box) for w in ocr.words]
     word_grid = _Grid(word_boxes, heights[len(heights) // 2] if heights else 64.0)
     for i, check in enumerate(result.glyphs):
+        if not any(c.isalnum() for c in check.decoded):
+            continue
         b = boxes[i]
         cx, cy = (b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0
         point = (cx, cy, cx, cy)
@@ -574,13 +582,28 @@ def check_fonts(
     ]
 
 
+def _consistent(confident: list[GlyphCheck]) -> list[GlyphCheck]:
+    """The confident reads without those of noisy codes (NOISY_CODE_MIN_READS): a wrong mapping
+    reads one other thing code after code, noise reads anything."""
+    by_code: dict[int, Counter[str]] = defaultdict(Counter)
+    for g in confident:
+        by_code[g.code][equivalent_text(g.ink or "")] += 1
+    noisy = {
+        code
+        for code, reads in by_code.items()
+        if (total := sum(reads.values())) >= NOISY_CODE_MIN_READS
+        and reads.most_common(1)[0][1] <= VOTE_MIN_SHARE * total
+    }
+    return [g for g in confident if g.code not in noisy] if noisy else confident
+
+
 def _font_check(
     font_id: str, checks: list[GlyphCheck], base_font: str, lang: str, off_ink: set[tuple[int, int]]
 ) -> FontCheck:
     agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
     other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
     no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
-    confident = [g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ and g.confident]
+    confident = _consistent([g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ and g.confident])
     read = [g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ]
     agreement = (
         sum(1 for g in confident if g.verdict is GlyphVerdict.AGREES) / len(confident) if confident else None
@@ -594,7 +617,8 @@ def _font_check(
     foreign = (
         sum(1 for g in confident if foreign_script(g.decoded, lang)) / len(confident) if confident else 0.0
     )
-    off = sum(1 for g in checks if (g.page, g.paint_index) in off_ink) / len(checks) if checks else 0.0
+    wordlike = [g for g in checks if any(c.isalnum() for c in g.decoded)]  # what OCR can find in words
+    off = sum(1 for g in wordlike if (g.page, g.paint_index) in off_ink) / len(wordlike) if wordlike else 0.0
     if len(confident) < MIN_GLYPHS_READ:
         verdict, reason = (
             FontVerdict.CANNOT_TELL,

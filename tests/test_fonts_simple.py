@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pikepdf
 import pytest
 
 from glyphscope.core.diagnostics import DiagnosticKind
+from glyphscope.core.document import open_document
 from glyphscope.core.fonts import FontCache, load_font
 from glyphscope.core.glyph import DecodeSource
 
@@ -195,3 +198,25 @@ def test_font_cache_parses_indirect_fonts_once(pdf: pikepdf.Pdf) -> None:
     assert first.info.font_id == f"{obj.objgen[0]} 0 R"
     direct = pikepdf.Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Courier)
     assert cache.get(direct, "/F2").info.font_id == "/F2"
+
+
+def test_standard14_widths_follow_the_glyph_not_a_wrong_tounicode() -> None:
+    """Helvetica without /Widths whose ToUnicode is off by one ('d' decodes to 'e'): the advances
+    are the AFM widths of the glyphs the codes select (by the encoding), so the glyphs stand where
+    a viewer draws them — not the widths of the characters the wrong ToUnicode names."""
+    from tests.ocr_pdfs import off_by_one_tounicode
+    from tests.pdfbuild import helvetica, make_pdf, to_bytes
+
+    def shifted(pdf: Any) -> Any:
+        f = helvetica(pdf)
+        f.ToUnicode = pdf.make_stream(off_by_one_tounicode())
+        return f
+
+    content = b"BT /F1 10 Tf 72 700 Td (Will it fill?) Tj ET"
+    right = open_document(to_bytes(make_pdf([content]))).interpret(1).glyphs
+    wrong = open_document(to_bytes(make_pdf([content], {"/F1": shifted}))).interpret(1).glyphs
+    assert "".join(g.unicode for g in wrong) == "Xjmm ju gjmm@"  # the space stays a space
+    assert [g.origin for g in wrong] == [g.origin for g in right]
+    # 'W' advances 9.44 pt at 10 pt (AFM 944), not as 'X' (667)
+    assert round(wrong[1].origin[0] - wrong[0].origin[0], 2) == 9.44
+    assert round(wrong[3].origin[0] - wrong[2].origin[0], 2) == 2.22  # 'l' 222, not 'm' (833)

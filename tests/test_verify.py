@@ -14,7 +14,9 @@ from glyphscope.core.document import open_document
 from glyphscope.inspector import ocr
 from glyphscope.inspector.verify import (
     MIN_GLYPHS_READ,
+    NOISY_CODE_MIN_READS,
     RIGHT_MIN_AGREEMENT,
+    THRESHOLDS,
     WRONG_MAX_AGREEMENT,
     FontVerdict,
     GlyphCheck,
@@ -310,7 +312,7 @@ def test_stdin_is_read_once_for_the_engine_and_the_renderer() -> None:
 def test_a_font_whose_glyphs_do_not_sit_on_the_ink_cannot_tell() -> None:
     glyphs = [
         GlyphCheck(
-            1, i, "7 0 R", "/F1", 10, ".", GlyphVerdict.INK_READS_OTHER, "e", 90.0, (0.0, 0.0, 1.0, 1.0)
+            1, i, "7 0 R", "/F1", 10, "d", GlyphVerdict.INK_READS_OTHER, "e", 90.0, (0.0, 0.0, 1.0, 1.0)
         )
         for i in range(20)
     ]
@@ -320,6 +322,29 @@ def test_a_font_whose_glyphs_do_not_sit_on_the_ink_cannot_tell() -> None:
     assert font.reason == "glyphs off the ink: 55.0 % lie in no OCR word > 50 %"
     (font,) = check_fonts([PageCheck(1, 300.0, glyphs=glyphs, glyphs_without_ink=glyphs[:10])])
     assert font.verdict is FontVerdict.MAPPING_WRONG
+
+
+def _read(i: int, code: int, decoded: str, ink: str) -> GlyphCheck:
+    verdict = GlyphVerdict.AGREES if decoded == ink else GlyphVerdict.INK_READS_OTHER
+    return GlyphCheck(1, i, "7 0 R", "/F1", code, decoded, verdict, ink, 90.0, (0.0, 0.0, 1.0, 1.0))
+
+
+def test_dot_leaders_read_as_anything_are_noise_not_a_wrong_mapping() -> None:
+    """A table of contents: 20 letters read right, and a leader of 12 dots (code 10) that Tesseract
+    reads `e`, `s`, `c` by turns — no reading is most of them, so the code is noise and left out:
+    mapping right at 20/20. Without that, 20 of 32 agree (62.5 %): cannot tell. A code read as one
+    other thing every time (code 11 → `x`) is kept as evidence against the mapping."""
+    letters = [_read(i, 97 + i % 5, "abcde"[i % 5], "abcde"[i % 5]) for i in range(20)]
+    dots = [_read(20 + i, 10, ".", "esc"[i % 3]) for i in range(12)]
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=letters + dots)])
+    assert (font.verdict, font.agreement) == (FontVerdict.MAPPING_RIGHT, 1.0)
+    assert NOISY_CODE_MIN_READS == 3 and THRESHOLDS["noisy_code_min_reads"] == 3
+    wrong = [_read(40 + i, 11, ".", "x") for i in range(12)]
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=letters + wrong)])
+    assert font.agreement == 20 / 32 and font.verdict is FontVerdict.CANNOT_TELL
+    # dots are no word Tesseract reads: they never count as glyphs without ink
+    (font,) = check_fonts([PageCheck(1, 300.0, glyphs=letters + dots, glyphs_without_ink=dots)])
+    assert font.verdict is FontVerdict.MAPPING_RIGHT
 
 
 @requires_ocr

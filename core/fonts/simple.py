@@ -376,13 +376,20 @@ class SimpleFont:
             index = code - first
             value = as_number(widths[index]) if 0 <= index < len(widths) else None
             if value is None and afm is not None and (not widths or fallback is None):
-                value = afm.get(self._entry(code)[0])
+                value = afm.get(self._glyph_char(code))
             if value is None:
                 value = fallback or 0.0
             table.append(value * scale)
         self._widths = table
         self._default_width = (fallback or 0.0) * scale
         return source
+
+    def _glyph_char(self, code: int) -> str:
+        """The character of the glyph the code selects, by the font's own encoding (Differences,
+        base encoding) — what its AFM metrics are keyed by — not by /ToUnicode, which says what
+        the glyph means and may be wrong (an off-by-one ToUnicode must not move the glyphs)."""
+        found = self._from_differences(code) or self._from_base_encoding(code)
+        return found[0] if found is not None else self._entry(code)[0]
 
     def _ascent_descent(self) -> tuple[float, float]:
         """Descriptor /Ascent & /Descent, standard-14 AFM, /FontBBox, then 0.8 / -0.2 (spec §9)."""
