@@ -10,18 +10,22 @@ instruction, or on a glyph.
 
 Keys (while the window has focus): F10 step, Shift+F10 step back, F5 run to the
 next breakpoint, Shift+F5 run back, F9 toggle a breakpoint on the current
-instruction, Ctrl+F10 go to the instruction that painted the selected glyph.
+instruction, Ctrl+F10 go to the instruction that painted the selected glyph. A key
+pressed before the panel was ever shown brings it to the front, traces the page and
+then does what it says.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -34,13 +38,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceStep, trace_page
+from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceColour, TraceStep, trace_page
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
-from glyphscope.inspector.stepper import Stepper, stepper_for
+from glyphscope.inspector.stepper import StateRow, Stepper, colour_rgb, stepper_for
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -126,6 +130,7 @@ class StepperPanel(InFrontPanel, QWidget):
         self.stepper = stepper_for(session)
         self._wanted: int | None = None  # page whose trace should be shown
         self._pending: int | None = None
+        self._after_trace: Callable[[], None] | None = None  # a key pressed before the trace was there
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -212,7 +217,7 @@ class StepperPanel(InFrontPanel, QWidget):
         ):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(slot)
+            shortcut.activated.connect(lambda s=slot: self.with_trace(s))
 
         self._last_row = -1
         self.stepper.changed.connect(self._on_step)
@@ -222,6 +227,8 @@ class StepperPanel(InFrontPanel, QWidget):
     # -- trace ---------------------------------------------------------------------------------
     def _clear(self) -> None:
         self._wanted = None
+        self._pending = None
+        self._after_trace = None
         self.stepper.load(None)
 
     def _on_view(self) -> None:
@@ -232,12 +239,34 @@ class StepperPanel(InFrontPanel, QWidget):
         if self.stepper.page_number == n:
             return
         self._wanted = n
+        self._after_trace = None
         if self.stepper.trace is not None:
             self.stepper.load(None)
         if self.in_front():
             self.start_trace()
         else:
             self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
+
+    def with_trace(self, action: Callable[[], None]) -> None:
+        """Do `action` on the current page's trace: at once when it is there, else once it is made
+        (the panel is brought to the front, so the keys work before its tab was ever opened)."""
+        n = self.session.page_number
+        if self.session.document is None or n <= 0:
+            return
+        if self.stepper.trace is not None and self.stepper.page_number == n:
+            action()
+            return
+        self._after_trace = action
+        self.bring_to_front()
+        self.start_trace()
+
+    def bring_to_front(self) -> None:
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QDockWidget):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.show()
+            parent.raise_()
 
     def came_to_front(self) -> None:
         if self._wanted is not None and self.stepper.page_number != self._wanted:
@@ -262,6 +291,9 @@ class StepperPanel(InFrontPanel, QWidget):
         if page_number != self.session.page_number:
             return
         self.stepper.load(trace)
+        action, self._after_trace = self._after_trace, None
+        if action is not None:
+            action()
 
     def _failed(self, page_number: int, message: str) -> None:
         if self._pending == page_number:
@@ -287,7 +319,13 @@ class StepperPanel(InFrontPanel, QWidget):
 
     def go_to_selected_glyph(self) -> None:
         g = self._selected_glyph()
-        if g is not None and not self.stepper.go_to_glyph(g):
+        if g is None:
+            self.session.report("Select a glyph first (click it on the canvas).")
+            return
+        self.with_trace(lambda: self._go_to_glyph(g))
+
+    def _go_to_glyph(self, g: int) -> None:
+        if not self.stepper.go_to_glyph(g):
             self.session.report(f"Glyph #{g} is not in the trace.")
 
     def _on_operators(self) -> None:
@@ -351,14 +389,7 @@ class StepperPanel(InFrontPanel, QWidget):
             f"<b>Step {step.index + 1} of {total}</b>: <code>{html.escape(step.operator)}</code> at {html.escape(where)} "
             f"#{step.stream_index} · {stepper.painted} of {trace.glyph_count} glyphs painted{more}"
         )
-        rows = stepper.state_rows()
-        body = "".join(
-            f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(label)}</td>"
-            f"<td>{html.escape(value)}</td>"
-            + (f"<td style='color:#e65100'>→ {html.escape(changed)}</td>" if changed else "<td></td>")
-            + "</tr>"
-            for label, value, changed in rows
-        )
+        body = "".join(_state_row_html(row) for row in stepper.state_rows())
         painted = step.painted
         glyphs_line = ""
         if len(painted):
@@ -376,3 +407,27 @@ class StepperPanel(InFrontPanel, QWidget):
             "<p style='color:#616161'>State in which the instruction runs; → what it changed.</p>"
             f"<table>{body}</table>"
         )
+
+
+def _swatch(colour: TraceColour | None) -> str:
+    """A filled square in the colour (none when it has no device conversion, e.g. a pattern)."""
+    found = colour_rgb(colour) if colour is not None else None
+    if found is None:
+        return ""
+    hex_colour = QColor.fromRgbF(*found).name()
+    return (
+        f"<span style='background-color:{hex_colour}; color:{hex_colour}; border:1px solid #616161'>"
+        "&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;"
+    )
+
+
+def _state_row_html(row: StateRow) -> str:
+    changed = (
+        f"<td style='color:#e65100'>→ {_swatch(row.changed_colour)}{html.escape(row.changed)}</td>"
+        if row.changed
+        else "<td></td>"
+    )
+    return (
+        f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(row.label)}</td>"
+        f"<td>{_swatch(row.colour)}{html.escape(row.value)}</td>{changed}</tr>"
+    )
