@@ -8,7 +8,7 @@ opens that page.
 from __future__ import annotations
 
 import html
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -190,14 +190,15 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
             else:
                 self.page_label.setText("Loading…")
             return
+        n = facts.page.page_number
         try:
-            self.findings = page_diagnostics(facts.analysis)
+            # The heading and the list from one page: a finding of another page is never listed under it.
+            self.findings = [d for d in page_diagnostics(facts.analysis) if d.page in (None, n)]
         except Exception as exc:  # a broken finding must not take the panel down
             self.findings = []
             self.page_label.setText(f"<span style='color:#b71c1c'>findings failed: {exc}</span>")
             return
         counts = {s: sum(1 for d in self.findings if d.severity is s) for s in Severity}
-        n = facts.page.page_number
         if not self.findings:
             self.page_label.setText(f"<b>Page {n}</b>: no findings — nothing unusual on this page.")
         else:
@@ -290,7 +291,10 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
 
     # -- document summary ---------------------------------------------------------------------
     def reset_summary(self) -> None:
+        """Document-scoped: a scan still running is cancelled and what it still sends is dropped."""
         self.cancel()
+        self.worker = None
+        self.cancel_button.setEnabled(False)
         self.summaries = {}
         self.summary.clear()
         self.progress.reset()
@@ -323,16 +327,22 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.cancel()
         self.summaries = {}
         self.summary.clear()
+        self._add_document_rows()
         params = self.session.params
         self._summary_params = params
         worker = Worker(document_findings_job, self.session.document, params)
-        worker.signals.partial.connect(alive(self, self._on_page_summary))
-        worker.signals.progress.connect(alive(self, self._on_progress))
-        worker.signals.result.connect(alive(self, self._on_done))
+
+        def current(slot: Callable[..., None]) -> Callable[..., None]:
+            """Only the scan of the open document reaches the panel (a cancelled one may still send)."""
+            return alive(self, lambda *args: slot(*args) if self.worker is worker else None)
+
+        worker.signals.partial.connect(current(self._on_scanned_page))
+        worker.signals.progress.connect(current(self._on_progress))
+        worker.signals.result.connect(current(self._on_done))
         worker.signals.error.connect(
-            alive(self, lambda message, exc: self.doc_label.setText(f"Failed: {message}"))
+            current(lambda message, exc: self.doc_label.setText(f"Failed: {message}"))
         )
-        worker.signals.cancelled.connect(alive(self, lambda: self.doc_label.setText("Scan cancelled.")))
+        worker.signals.cancelled.connect(current(lambda: self.doc_label.setText("Scan cancelled.")))
         worker.signals.finished.connect(alive(self, lambda w=worker: self._on_finished(w)))
         self.worker = worker
         self.scan_button.setEnabled(False)
@@ -340,6 +350,13 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.doc_label.setText("Scanning…")
         self.pool.start(worker, priority=-2)
         return worker
+
+    def _on_scanned_page(self, s: PageSummary) -> None:
+        self._on_page_summary(s)
+        self.doc_label.setText(
+            f"Scanning: {len(self.summaries)} of {self.session.page_count} pages scanned "
+            f"(last: page {s.page}). The findings above are those of page {self.session.page_number}."
+        )
 
     def _on_page_summary(self, s: PageSummary) -> None:
         self.summaries[s.page] = s

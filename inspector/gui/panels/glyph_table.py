@@ -476,6 +476,10 @@ class GlyphTablePanel(QWidget):
             self._updating = False
         self._refresh_runs()
         self._update_count()
+        if new_page:  # page-scoped: another page (or document) starts at its first row
+            for view in (self.table, self.run_table):
+                view.scrollToTop()
+                view.horizontalScrollBar().setValue(0)
         self._on_selection(self.session.selection, "")
 
     def _reset_filter_widgets(self) -> None:

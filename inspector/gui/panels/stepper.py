@@ -280,8 +280,13 @@ class StepperPanel(InFrontPanel, QWidget):
         self._wanted = n
         self._pending = n
         self.label.setText(f"Page {n}: tracing the content stream…")
-        worker = Worker(trace_job, self.session.document, n)
-        worker.signals.result.connect(alive(self, lambda trace, k=n: self._traced(k, trace)))
+        document = self.session.document
+        worker = Worker(trace_job, document, n)
+        worker.signals.result.connect(
+            alive(
+                self, lambda trace, k=n: self._traced(k, trace) if self.session.document is document else None
+            )
+        )
         worker.signals.error.connect(alive(self, lambda message, exc, k=n: self._failed(k, message)))
         self.pool.start(worker, priority=4)
 
