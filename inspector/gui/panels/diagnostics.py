@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.diagnostics import Diagnostic, Severity
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
 from glyphscope.inspector.session import Session
@@ -118,11 +119,9 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.tree.setObjectName("diagnostics.page")
         self.tree.setHeaderLabels(["Severity", "Glyphs", "Finding"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setWordWrap(True)
-        self.tree.setUniformRowHeights(False)
         self.tree.setColumnWidth(0, 92)
         self.tree.setColumnWidth(1, 52)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # each row's tooltip has it in full
+        wrap_rows(self.tree)  # a finding's message is read whole (and its tooltip says where)
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
         page_layout.addWidget(self.tree, 3)
         self.detail = detail_label("diagnostics.detail")
@@ -157,8 +156,8 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.summary.setObjectName("diagnostics.summary")
         self.summary.setHeaderLabels(["Page", "Errors", "Warnings", "Info", "Kinds"])
         self.summary.setRootIsDecorated(False)
-        self.summary.setUniformRowHeights(True)
-        for col, width in enumerate((92, 50, 64, 40)):
+        wrap_rows(self.summary)  # the kinds of a page and the file's messages, whole
+        for col, width in enumerate((76, 46, 64, 36)):  # the kinds keep the rest
             self.summary.setColumnWidth(col, width)
         self.summary.itemClicked.connect(self._on_summary_clicked)
         self.summary.itemActivated.connect(self._on_summary_clicked)

@@ -340,6 +340,7 @@ class GlyphTablePanel(QWidget):
         self.text_filter.setObjectName("glyph_table.text")
         self.text_filter.setPlaceholderText("unicode: a, U+0041, or a font key")
         self.text_filter.setClearButtonEnabled(True)
+        self.text_filter.setToolTip(self.text_filter.placeholderText())  # the hint whole in a narrow column
         self.count_label = QLabel()
         self.count_label.setObjectName("glyph_table.count")
         self.count_label.setWordWrap(True)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 CURRENT = QColor("#ffcc80")
 BREAK = QColor("#c62828")
 DEFAULT_OPERATOR_BREAKS = ""
+MIN_STEP_ROWS = 3  # the list keeps this many rows; the state, what a step is read for, gets the rest first
+STATE_SHARE = 2 / 3  # of the list + state height, on the first layout
 KEYS = (  # (key, what it does): the Help guide lists these too
     ("F10", "step to the next instruction"),
     ("Shift+F10", "step back"),
@@ -160,8 +162,10 @@ class StepperPanel(InFrontPanel, QWidget):
                 ),
             ),
         )
+        bars = []
         for buttons in rows:  # a row each: both fit a 350 px side column
             bar = QHBoxLayout()
+            bars.append(bar)
             bar.setSpacing(2)
             for name, text, tip, slot in buttons:
                 button = QToolButton()
@@ -171,16 +175,16 @@ class StepperPanel(InFrontPanel, QWidget):
                 button.clicked.connect(lambda _=False, s=slot: s())
                 bar.addWidget(button)
                 self.buttons[name] = button
-            bar.addStretch(1)
             layout.addLayout(bar)
-        ops = QHBoxLayout()
-        ops.addWidget(QLabel("Break on:"))
+        bars[0].addStretch(1)
+        # The operator breakpoints share the second row: the height goes to the state.
         self.operator_edit = QLineEdit(DEFAULT_OPERATOR_BREAKS)
         self.operator_edit.setObjectName("stepper.operators")
-        self.operator_edit.setPlaceholderText("e.g. Tf, Do, TJ  (comma separated)")
+        self.operator_edit.setPlaceholderText("Break on: Tf, Do, TJ…")
+        self.operator_edit.setToolTip("Break on every instruction of these operators (comma separated)")
+        self.operator_edit.setMinimumWidth(90)
         self.operator_edit.editingFinished.connect(self._on_operators)
-        ops.addWidget(self.operator_edit, 1)
-        layout.addLayout(ops)
+        bars[1].addWidget(self.operator_edit, 1)
 
         self.model = StepModel(self.stepper, self)
         self.table = QTableView()
@@ -201,10 +205,16 @@ class StepperPanel(InFrontPanel, QWidget):
         self.table.clicked.connect(self._on_clicked)
         self.state = QTextBrowser()
         self.state.setObjectName("stepper.state")
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.table)
+        # The state first, right under the keys: it is what a step is read for (in a short dock the
+        # instruction list is the part that scrolls away); the label above names the step.
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.state)
-        splitter.setSizes([240, 260])
+        splitter.addWidget(self.table)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 1)
+        self.table.setMinimumHeight(MIN_STEP_ROWS * 18 + 24)
+        self._split = False  # the first real height is shared out once (then the user's drag rules)
+        splitter.splitterMoved.connect(lambda *_: setattr(self, "_split", True))
         layout.addWidget(splitter, 1)
 
         for key, slot in (
@@ -223,6 +233,13 @@ class StepperPanel(InFrontPanel, QWidget):
         self.stepper.changed.connect(self._on_step)
         session.events.view.connect(lambda view: self._on_view())
         session.events.document.connect(lambda doc: self._clear())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
+        super().resizeEvent(event)
+        total = self.splitter.height()
+        if not self._split and total > self.table.minimumHeight():
+            steps = max(self.table.minimumHeight(), int(total * (1 - STATE_SHARE)))
+            self.splitter.setSizes([total - steps, steps])
 
     # -- trace ---------------------------------------------------------------------------------
     def _clear(self) -> None:
