@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -162,6 +163,15 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.summary.itemClicked.connect(self._on_summary_clicked)
         self.summary.itemActivated.connect(self._on_summary_clicked)
         doc_layout.addWidget(self.summary)
+        notes_label = QLabel("<b>Notes</b> for the HTML report (File › Export › Triage report)")
+        notes_label.setWordWrap(True)
+        doc_layout.addWidget(notes_label)
+        self.notes = QPlainTextEdit()
+        self.notes.setObjectName("diagnostics.notes")
+        self.notes.setPlaceholderText("What you found, what the customer reported, what to try next…")
+        self.notes.setMaximumHeight(90)
+        self.notes.textChanged.connect(lambda: session.set_notes(self.notes.toPlainText()))
+        doc_layout.addWidget(self.notes)
         splitter.addWidget(doc_box)
         splitter.setSizes([260, 200])
 
@@ -169,8 +179,13 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         session.events.document.connect(lambda doc: self.reset_summary())
         session.events.params.connect(self._on_params)
+        session.events.notes.connect(self._on_notes)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.reset_summary()
+
+    def _on_notes(self, text: str) -> None:
+        if text != self.notes.toPlainText():  # set elsewhere (cleared with a new document)
+            self.notes.setPlainText(text)
 
     # -- page findings ------------------------------------------------------------------------
     def set_facts(self, facts: PageFacts | None) -> None:
