@@ -23,7 +23,7 @@ which becomes the state again at its `Q`, so the paint state is kept per copy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import pikepdf
@@ -235,16 +235,16 @@ class TraceRecorder(Recorder):
             if len(values) == count:
                 self._set_colour(stroke, TraceColour(space, family, values))
         elif op in _SPACE_OPS:
-            self._set_space(_SPACE_OPS[op], ins.operands)
+            self._set_space(_SPACE_OPS[op], list(ins.operands))
         elif op in _COMPONENT_OPS:
-            self._set_components(_COMPONENT_OPS[op], ins.operands)
+            self._set_components(_COMPONENT_OPS[op], list(ins.operands))
         elif op == "gs" and len(ins.operands) == 1 and isinstance(ins.operands[0], pikepdf.Name):
             self._apply_ext_gstate(pdf_text(ins.operands[0]))
 
     def _set_colour(self, stroke: bool, colour: TraceColour) -> None:
         self.paint = replace(self.paint, stroke=colour) if stroke else replace(self.paint, fill=colour)
 
-    def _set_space(self, stroke: bool, operands: list[object]) -> None:
+    def _set_space(self, stroke: bool, operands: Sequence[object]) -> None:
         if len(operands) != 1 or not isinstance(operands[0], pikepdf.Name):
             return
         name = operands[0]
@@ -253,7 +253,7 @@ class TraceRecorder(Recorder):
             stroke, TraceColour(pdf_text(name).lstrip("/"), family, _INITIAL_COMPONENTS.get(family, ()))
         )
 
-    def _set_components(self, stroke: bool, operands: list[object]) -> None:
+    def _set_components(self, stroke: bool, operands: Sequence[object]) -> None:
         current = self.paint.stroke if stroke else self.paint.fill
         pattern = (
             pdf_text(operands[-1]).lstrip("/") if operands and isinstance(operands[-1], pikepdf.Name) else ""

@@ -100,25 +100,26 @@ def format_value(state: TraceState, attribute: str) -> str:
     if attribute == "paint.ext_gstates":
         return ", ".join(str(v) for v in value) if isinstance(value, tuple) and value else "none"
     if attribute in ("ctm", "tm", "tlm"):
-        return format_matrix(value)
+        return format_matrix(getattr(state, attribute))
     if attribute == "font_key":
         if not value:
             return "none (no Tf yet)"
         return f"{value} ({state.font_id})" if state.font_id else f"{value} (not usable)"
     if attribute == "render_mode":
-        name = RENDER_MODES[value] if 0 <= value < len(RENDER_MODES) else "invalid"
-        return f"{value} ({name})"
+        mode = state.render_mode
+        name = RENDER_MODES[mode] if 0 <= mode < len(RENDER_MODES) else "invalid"
+        return f"{mode} ({name})"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if attribute == "clip":
-        if value is None:
+        if state.clip is None:
             return "none"
-        box = "[" + " ".join(_num(v) for v in value) + "] (bounding box)"
+        box = "[" + " ".join(_num(v) for v in state.clip) + "] (bounding box)"
         return f"{box}, set by {state.clip_source}" if state.clip_source else box
     if attribute == "marked":
-        if not value:
+        if not state.marked:
             return "none"
-        return " › ".join(tag + (f" MCID {mcid}" if mcid is not None else "") for tag, mcid in value)
+        return " › ".join(tag + (f" MCID {mcid}" if mcid is not None else "") for tag, mcid in state.marked)
     if isinstance(value, float):
         return _num(value)
     return str(value)
