@@ -12,25 +12,87 @@ loop body of the previous instruction is done. So the state before an instructio
 taken when it is handed out, the glyph count after it when the next one is asked for.
 
 The clip is the visibility recorder's: its bounding box and the instruction that set it.
+
+The paint state (fill and stroke colour with their colour spaces, alphas, blend mode,
+overprint, soft mask, the ExtGState resources applied) is the trace's own: the engine
+keeps only what can hide text (the fill), so the recorder reads the colour and `gs`
+instructions it hands out, resolving colour spaces with the engine's own reader. It
+follows q/Q through the interpreter's state objects: a `q` leaves a copy on the stack,
+which becomes the state again at its `Q`, so the paint state is kept per copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import pikepdf
 
 from glyphscope.core.document import Document, format_operand
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
-from glyphscope.core.interpreter import Instruction, PageInterpreter
+from glyphscope.core.interpreter import Instruction, PageInterpreter, number
+from glyphscope.core.operators.graphics import colour_space_family, soft_mask
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders import Recorder, VisibilityRecorder
-from glyphscope.core.state import MarkedContent
+from glyphscope.core.state import GraphicsState, MarkedContent
 
 TEXT_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
 MAX_TRACE_STEPS = 2_000_000  # a hostile stream: stop recording rather than exhaust memory
+MAX_EXT_GSTATES = 8  # ExtGState names kept per state: a stream of 100,000 gs must not build long tuples
+
+# The colour operators: (applies to the stroke, the device space it sets or None for the current one).
+_DEVICE_COLOUR_OPS = {
+    "g": (False, "DeviceGray", "gray", 1),
+    "G": (True, "DeviceGray", "gray", 1),
+    "rg": (False, "DeviceRGB", "rgb", 3),
+    "RG": (True, "DeviceRGB", "rgb", 3),
+    "k": (False, "DeviceCMYK", "cmyk", 4),
+    "K": (True, "DeviceCMYK", "cmyk", 4),
+}
+_COMPONENT_OPS = {"sc": False, "scn": False, "SC": True, "SCN": True}
+_SPACE_OPS = {"cs": False, "CS": True}
+_INITIAL_COMPONENTS = {  # ISO 32000-1 §8.6.8: the initial colour of a space set by CS/cs
+    "gray": (0.0,),
+    "rgb": (0.0, 0.0, 0.0),
+    "cmyk": (0.0, 0.0, 0.0, 1.0),
+    "lab": (0.0, 0.0, 0.0),
+    "indexed": (0.0,),
+    "separation": (1.0,),
+    "devicen": (1.0,),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TraceColour:
+    """A fill or stroke colour as the content stream set it."""
+
+    space: str  # as named in the stream: "DeviceRGB", or a /ColorSpace resource name such as "CS0"
+    family: str  # what the space is: gray rgb cmyk lab indexed separation devicen pattern unknown
+    components: tuple[float, ...]
+    pattern: str = ""  # scn/SCN with a pattern name: the pattern resource
+
+
+BLACK = TraceColour("DeviceGray", "gray", (0.0,))
+
+
+@dataclass(frozen=True, slots=True)
+class PaintState:
+    """The colours and the ExtGState parameters in which an instruction runs (ISO 32000-1 §8.4)."""
+
+    fill: TraceColour = BLACK
+    stroke: TraceColour = BLACK
+    fill_alpha: float = 1.0  # /ca
+    stroke_alpha: float = 1.0  # /CA
+    blend_mode: str = "Normal"  # /BM
+    overprint_fill: bool = False  # /op (defaults to /OP)
+    overprint_stroke: bool = False  # /OP
+    overprint_mode: int = 0  # /OPM
+    soft_mask: str = ""  # /SMask: "" none, "present", "empty" (nothing shows through)
+    ext_gstates: tuple[str, ...] = ()  # the gs resources applied in this state, oldest first
+
+
+INITIAL_PAINT = PaintState()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +116,7 @@ class TraceState:
     marked: tuple[tuple[str, int | None], ...]  # open marked-content sections (tag, MCID), outer first
     stack_depth: int  # q depth
     clip_source: str = ""  # what set the clip: "W at instruction 12 (2 paths)", "" when none
+    paint: PaintState = INITIAL_PAINT
 
     @property
     def text_rendering_origin(self) -> tuple[float, float]:
@@ -118,6 +181,10 @@ class TraceRecorder(Recorder):
         self._depth = 0
         self._marked_of: MarkedContent | None | object = object()  # the section `_marked` was made from
         self._marked: tuple[tuple[str, int | None], ...] = ()
+        self.paint = INITIAL_PAINT
+        self._paint_gs: GraphicsState | None = None  # the interpreter state `paint` belongs to
+        self._saved_paint: dict[int, tuple[GraphicsState, PaintState]] = {}  # q copies on the stack
+        self._form_paint: list[tuple[GraphicsState | None, PaintState, int]] = []  # per form: the caller's
 
     def start(self, interp: PageInterpreter) -> None:
         self.interp = interp
@@ -125,18 +192,97 @@ class TraceRecorder(Recorder):
 
     def observe(self, instructions: Iterable[Instruction]) -> Iterator[Instruction]:
         glyphs = self.interp.glyph_table
+        if self._form_paint and self.interp.frame.annotation >= 0 > self._form_paint[-1][2]:
+            self.paint = INITIAL_PAINT  # an annotation's appearance starts from the initial state
+        self._paint_gs = self.interp.gs
         for index, ins in enumerate(instructions):
             step = self._record(index, ins)
             yield ins
             # Resumed: the loop body of `ins` (and any form it drew) has run.
             if step is not None:
                 step.glyphs_after = len(glyphs)
+                self._paint_after(step.operator, ins)
 
     def form_begun(self, use: FormUse, bbox: Rect | None, inverse: Matrix | None) -> None:
         self._depth += 1
+        self._form_paint.append((self._paint_gs, self.paint, self.interp.frame.annotation))
 
     def form_ended(self, use_index: int) -> None:
         self._depth -= 1
+        if self._form_paint:
+            self._paint_gs, self.paint, _ = self._form_paint.pop()
+
+    # -- the paint state ---------------------------------------------------------------------------
+    def _paint_after(self, op: str, ins: Instruction) -> None:
+        """Follow the paint state over one instruction that has just run."""
+        interp = self.interp
+        if op == "q":
+            if interp.stack:
+                top = interp.stack[-1]
+                self._saved_paint[id(top)] = (top, self.paint)
+            return
+        if op == "Q":
+            gs = interp.gs
+            if gs is not self._paint_gs:
+                saved = self._saved_paint.pop(id(gs), None)
+                if saved is not None and saved[0] is gs:
+                    self.paint = saved[1]
+                self._paint_gs = gs
+            return
+        if op in _DEVICE_COLOUR_OPS:
+            stroke, space, family, count = _DEVICE_COLOUR_OPS[op]
+            values = _numbers(ins.operands)
+            if len(values) == count:
+                self._set_colour(stroke, TraceColour(space, family, values))
+        elif op in _SPACE_OPS:
+            self._set_space(_SPACE_OPS[op], list(ins.operands))
+        elif op in _COMPONENT_OPS:
+            self._set_components(_COMPONENT_OPS[op], list(ins.operands))
+        elif op == "gs" and len(ins.operands) == 1 and isinstance(ins.operands[0], pikepdf.Name):
+            self._apply_ext_gstate(pdf_text(ins.operands[0]))
+
+    def _set_colour(self, stroke: bool, colour: TraceColour) -> None:
+        self.paint = replace(self.paint, stroke=colour) if stroke else replace(self.paint, fill=colour)
+
+    def _set_space(self, stroke: bool, operands: Sequence[object]) -> None:
+        if len(operands) != 1 or not isinstance(operands[0], pikepdf.Name):
+            return
+        name = operands[0]
+        family = colour_space_family(self.interp.frame.resources, name, 0)
+        self._set_colour(
+            stroke, TraceColour(pdf_text(name).lstrip("/"), family, _INITIAL_COMPONENTS.get(family, ()))
+        )
+
+    def _set_components(self, stroke: bool, operands: Sequence[object]) -> None:
+        current = self.paint.stroke if stroke else self.paint.fill
+        pattern = (
+            pdf_text(operands[-1]).lstrip("/") if operands and isinstance(operands[-1], pikepdf.Name) else ""
+        )
+        self._set_colour(stroke, replace(current, components=_numbers(operands), pattern=pattern))
+
+    def _apply_ext_gstate(self, name: str) -> None:
+        res = self.interp.frame.resources
+        states = res.get("/ExtGState") if res is not None else None
+        ext = states.get(name) if isinstance(states, pikepdf.Dictionary) else None
+        paint = self.paint
+        names = (paint.ext_gstates + (name.lstrip("/"),))[-MAX_EXT_GSTATES:]
+        if not isinstance(ext, pikepdf.Dictionary):
+            self.paint = replace(paint, ext_gstates=names)
+            return
+        ca, big_ca, opm = number(ext.get("/ca")), number(ext.get("/CA")), number(ext.get("/OPM"))
+        op_stroke = ext.get("/OP")
+        op_fill = ext.get("/op", op_stroke)
+        self.paint = replace(
+            paint,
+            fill_alpha=min(max(ca, 0.0), 1.0) if ca is not None else paint.fill_alpha,
+            stroke_alpha=min(max(big_ca, 0.0), 1.0) if big_ca is not None else paint.stroke_alpha,
+            blend_mode=_blend_mode(ext.get("/BM")) or paint.blend_mode,
+            overprint_stroke=bool(op_stroke) if isinstance(op_stroke, bool) else paint.overprint_stroke,
+            overprint_fill=bool(op_fill) if isinstance(op_fill, bool) else paint.overprint_fill,
+            overprint_mode=int(opm) if opm is not None else paint.overprint_mode,
+            soft_mask=soft_mask(ext.get("/SMask")) if "/SMask" in ext else paint.soft_mask,
+            ext_gstates=names,
+        )
 
     def page_ended(self) -> None:
         self.glyph_count = self.interp.glyph_count
@@ -190,6 +336,7 @@ class TraceRecorder(Recorder):
             self._marked_stack(),
             len(interp.stack),
             clip_source,
+            self.paint,
         )
 
     def _clip_now(self, index: int) -> tuple[Rect | None, str]:
@@ -216,6 +363,17 @@ class TraceRecorder(Recorder):
         found = () if marked is None else tuple((m.tag, m.mcid) for m in reversed(marked.sections()))
         self._marked_of, self._marked = marked, found
         return found
+
+
+def _numbers(operands: Iterable[object]) -> tuple[float, ...]:
+    return tuple(v for v in (number(x) for x in operands) if v is not None)
+
+
+def _blend_mode(raw: object) -> str:
+    """/BM: a name, or an array whose first known name applies (""  when neither)."""
+    if isinstance(raw, pikepdf.Array):
+        raw = raw[0] if len(raw) else None
+    return pdf_text(raw).lstrip("/") if isinstance(raw, pikepdf.Name) else ""
 
 
 def trace_page(doc: Document, page_number: int) -> PageTrace:

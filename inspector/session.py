@@ -70,6 +70,7 @@ class SessionEvents:
         self.params = Event("params")  # (Parameters)
         self.limits = Event("limits")  # (core.limits.Limits): pages must be interpreted again
         self.status = Event("status")  # (message)
+        self.notes = Event("notes")  # (text): the user's notes on the document, for the report
 
 
 class Session:
@@ -91,6 +92,7 @@ class Session:
         self.mode = "plain"
         self.params: Parameters = DEFAULT_PARAMETERS
         self.limits: Limits = DEFAULT_LIMITS  # the engine's budgets, for this and later documents
+        self.notes = ""  # what the user wrote about this document (the HTML report's Notes)
 
     # -- document and page ---------------------------------------------------------------
     def set_document(
@@ -108,8 +110,14 @@ class Session:
         self.hovered = None
         self._drop_decision()
         self.events.document.emit(document)
+        self.set_notes("")  # notes are about one document
         if had_view:
             self.events.view.emit(None)
+
+    def set_notes(self, text: str) -> None:
+        if text != self.notes:
+            self.notes = text
+            self.events.notes.emit(text)
 
     def set_page(self, page_number: int) -> None:
         if self.page_count <= 0:

@@ -96,36 +96,76 @@ def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | N
     return boxes_bounds(quad_box(g.quad) for g in glyphs)
 
 
-class GlyphHitIndex:
-    """Which glyph is under a point: smallest containing quad, else the nearest within a radius."""
+SAME_LINE = 0.25
+"""Two glyphs under the pointer are on one line when their baselines lie within this fraction of the
+nearer one's height of each other: then the smaller box wins (a glyph nested in a drop cap)."""
 
-    def __init__(self, quads: Sequence[Quad]) -> None:
+
+class GlyphHitIndex:
+    """Which glyph is under a point: the one whose line is nearest, the smallest box on that line.
+
+    Candidates are the quads containing the point and, with a radius, those within it (the pointer
+    in a word gap). The candidate whose baseline is nearest the point wins; among candidates on
+    that line (SAME_LINE) a containing quad beats a near one, then the smaller box, then the later
+    painted. So a tall glyph of the line above whose box reaches over this line is never chosen
+    over this line's glyphs. Baselines are (origin, glyph end) pairs; without them the quad's
+    middle line stands in for the baseline.
+    """
+
+    def __init__(self, quads: Sequence[Quad], baselines: Sequence[tuple[Point, Point]] | None = None) -> None:
         self.quads = quads
+        self.baselines = baselines
         self.boxes = [quad_box(q) for q in quads]
         self.grid = GridIndex(self.boxes)
         self.bounds = boxes_bounds(self.boxes)
 
+    @classmethod
+    def of_glyphs(cls, glyphs: Sequence[Any]) -> GlyphHitIndex:
+        """The index of a page's glyphs, with their baselines."""
+        return cls([g.quad for g in glyphs], [(g.origin, g.glyph_end) for g in glyphs])
+
+    def line_distance(self, i: int, p: Point) -> float:
+        """How far the point lies from glyph i's baseline, across the writing direction."""
+        q = self.quads[i]
+        (x0, y0), (x1, y1), _, (x3, y3) = q
+        if self.baselines is not None:
+            (ax, ay), (ex, ey) = self.baselines[i]
+        else:
+            ax, ay = (x0 + x3) * 0.5, (y0 + y3) * 0.5
+            ex, ey = ax + x1 - x0, ay + y1 - y0
+        ux, uy = ex - ax, ey - ay
+        length = math.hypot(ux, uy)
+        if length == 0.0:  # a zero-advance glyph: the quad's bottom edge gives the direction
+            ux, uy = x1 - x0, y1 - y0
+            length = math.hypot(ux, uy)
+        if length == 0.0:
+            return math.hypot(p[0] - ax, p[1] - ay)
+        return abs(ux * (p[1] - ay) - uy * (p[0] - ax)) / length
+
+    def _height(self, i: int) -> float:
+        q = self.quads[i]
+        return math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1])
+
     def hit(self, p: Point, radius: float = 0.0) -> int | None:
-        best: int | None = None
-        best_area = math.inf
-        for i in self.grid.near(p, radius):
-            q = self.quads[i]
-            if point_in_quad(p, q):
-                x0, y0, x1, y1 = self.boxes[i]
-                area = (x1 - x0) * (y1 - y0)
-                if area <= best_area:  # later-painted wins a tie: it is on top
-                    best, best_area = i, area
-        if best is not None or radius <= 0:
-            return best
-        best_d = radius
+        candidates: list[tuple[float, bool, float, int]] = []  # (line distance, contains, area, i)
         for i in self.grid.near(p, radius):
             x0, y0, x1, y1 = self.boxes[i]
-            dx = max(x0 - p[0], 0.0, p[0] - x1)
-            dy = max(y0 - p[1], 0.0, p[1] - y1)
-            d = math.hypot(dx, dy)
-            if d <= best_d:
-                best, best_d = i, d
-        return best
+            contains = point_in_quad(p, self.quads[i])
+            if not contains:
+                if radius <= 0:
+                    continue
+                dx = max(x0 - p[0], 0.0, p[0] - x1)
+                dy = max(y0 - p[1], 0.0, p[1] - y1)
+                if math.hypot(dx, dy) > radius:
+                    continue
+            candidates.append((self.line_distance(i, p), contains, (x1 - x0) * (y1 - y0), i))
+        if not candidates:
+            return None
+        nearest = min(candidates)
+        tolerance = SAME_LINE * self._height(nearest[3])
+        line = [c for c in candidates if c[0] <= nearest[0] + tolerance]
+        # containing first, then the smaller box, then the later painted (it is on top)
+        return min(line, key=lambda c: (not c[1], c[2], -c[3]))[3]
 
 
 class PointIndex:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from glyphscope.core.geometry import Matrix
-from glyphscope.core.trace import PageTrace, TraceState, TraceStep
+from glyphscope.core.page import FillState
+from glyphscope.core.trace import PageTrace, TraceColour, TraceState, TraceStep
+from glyphscope.core.visibility import rgb
 from glyphscope.inspector.session import Event, Session
 
 RENDER_MODES = (
@@ -28,7 +31,17 @@ RENDER_MODES = (
     "clip",
 )
 
-STATE_FIELDS = (  # (label, TraceState attribute), in the order the panel lists them
+STATE_FIELDS = (  # (label, TraceState attribute or "paint." + PaintState attribute), in the panel's order
+    ("Fill colour", "paint.fill"),
+    ("Stroke colour", "paint.stroke"),
+    ("Alpha fill (ca)", "paint.fill_alpha"),
+    ("Alpha stroke (CA)", "paint.stroke_alpha"),
+    ("Blend mode", "paint.blend_mode"),
+    ("Overprint fill (op)", "paint.overprint_fill"),
+    ("Overprint stroke (OP)", "paint.overprint_stroke"),
+    ("Overprint mode", "paint.overprint_mode"),
+    ("Soft mask", "paint.soft_mask"),
+    ("ExtGState (gs)", "paint.ext_gstates"),
     ("CTM", "ctm"),
     ("Tm", "tm"),
     ("Tlm", "tlm"),
@@ -55,32 +68,69 @@ def format_matrix(m: Matrix) -> str:
     return "[" + " ".join(_num(v) for v in m) + "]"
 
 
+def state_value(state: TraceState, attribute: str) -> object:
+    """One field of STATE_FIELDS read off a state."""
+    if attribute.startswith("paint."):
+        return getattr(state.paint, attribute.removeprefix("paint."))
+    return getattr(state, attribute)
+
+
+def colour_rgb(colour: TraceColour) -> tuple[float, float, float] | None:
+    """The colour as RGB 0–1 for a swatch (the engine's naive device conversion; None when unknown)."""
+    return rgb(FillState(colour.family, colour.components))
+
+
+def format_colour(colour: TraceColour) -> str:
+    """ "DeviceRGB 1 0 0", "CS0 (rgb) 0.2 0.4 0.6", "P0 (pattern) pattern /P1": the space, then the numbers."""
+    device = colour.space.removeprefix("Device").lower() == colour.family
+    parts = [colour.space if device else f"{colour.space} ({colour.family})"]
+    parts.extend(_num(v) for v in colour.components)
+    if colour.pattern:
+        parts.append(f"pattern {colour.pattern}")
+    return " ".join(parts)
+
+
 def format_value(state: TraceState, attribute: str) -> str:
     """One state field as the panel shows it."""
-    value = getattr(state, attribute)
+    value = state_value(state, attribute)
+    if isinstance(value, TraceColour):
+        return format_colour(value)
+    if attribute == "paint.soft_mask":
+        return {"": "none", "empty": "empty (nothing shows through)"}.get(str(value), str(value))
+    if attribute == "paint.ext_gstates":
+        return ", ".join(str(v) for v in value) if isinstance(value, tuple) and value else "none"
     if attribute in ("ctm", "tm", "tlm"):
-        return format_matrix(value)
+        return format_matrix(getattr(state, attribute))
     if attribute == "font_key":
         if not value:
             return "none (no Tf yet)"
         return f"{value} ({state.font_id})" if state.font_id else f"{value} (not usable)"
     if attribute == "render_mode":
-        name = RENDER_MODES[value] if 0 <= value < len(RENDER_MODES) else "invalid"
-        return f"{value} ({name})"
-    if attribute == "in_text":
+        mode = state.render_mode
+        name = RENDER_MODES[mode] if 0 <= mode < len(RENDER_MODES) else "invalid"
+        return f"{mode} ({name})"
+    if isinstance(value, bool):
         return "yes" if value else "no"
     if attribute == "clip":
-        if value is None:
+        if state.clip is None:
             return "none"
-        box = "[" + " ".join(_num(v) for v in value) + "] (bounding box)"
+        box = "[" + " ".join(_num(v) for v in state.clip) + "] (bounding box)"
         return f"{box}, set by {state.clip_source}" if state.clip_source else box
     if attribute == "marked":
-        if not value:
+        if not state.marked:
             return "none"
-        return " › ".join(tag + (f" MCID {mcid}" if mcid is not None else "") for tag, mcid in value)
+        return " › ".join(tag + (f" MCID {mcid}" if mcid is not None else "") for tag, mcid in state.marked)
     if isinstance(value, float):
         return _num(value)
     return str(value)
+
+
+class StateRow(NamedTuple):
+    label: str
+    value: str  # when the step runs
+    changed: str  # once it ran; "" when unchanged
+    colour: TraceColour | None = None  # a colour field: what the value names (for a swatch)
+    changed_colour: TraceColour | None = None
 
 
 class Stepper:
@@ -133,17 +183,26 @@ class Stepper:
             return None
         return self.trace.after(self.current)
 
-    def state_rows(self) -> list[tuple[str, str, str]]:
-        """(label, value when the step runs, value once it ran — "" when unchanged)."""
+    def state_rows(self) -> list[StateRow]:
+        """Every field of STATE_FIELDS: its value when the step runs and once it ran."""
         step = self.step
         if step is None:
             return []
         after = self.state_after() or step.before
         rows = []
         for label, attribute in STATE_FIELDS:
-            before_text = format_value(step.before, attribute)
-            after_text = format_value(after, attribute)
-            rows.append((label, before_text, after_text if after_text != before_text else ""))
+            before_value, after_value = state_value(step.before, attribute), state_value(after, attribute)
+            rows.append(
+                StateRow(
+                    label,
+                    format_value(step.before, attribute),
+                    format_value(after, attribute) if after_value != before_value else "",
+                    before_value if isinstance(before_value, TraceColour) else None,
+                    after_value
+                    if isinstance(after_value, TraceColour) and after_value != before_value
+                    else None,
+                )
+            )
         return rows
 
     # -- moving --------------------------------------------------------------------------------

@@ -239,7 +239,8 @@ def test_whole_document_text_saves_from_a_writable_folder(
         QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), "")
     )
     assert panel.save() == str(target)
-    assert asked == [str(default_save_dir(demo_pdf) / "demo-plain.txt")]  # like the other save dialogs
+    assert asked == [str(default_save_dir() / "demo-plain.txt")]  # like the other save dialogs
+    assert Path(asked[0]).parent != demo_pdf.parent
     assert target.read_text(encoding="utf-8") == panel.text() and "Saved 15 pages" in panel.status.text()
     # A folder that cannot be written: said in the panel, no exception.
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "x.txt"), ""))

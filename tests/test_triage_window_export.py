@@ -84,13 +84,17 @@ def test_window_report_anonymised_keeps_no_word_of_the_file(
 
 
 def test_save_dialogs_start_in_a_writable_folder(tmp_path: Path, monkeypatch) -> None:
-    source = tmp_path / "readonly" / "in.pdf"
-    source.parent.mkdir()
-    assert export.default_save_dir(source) == source.parent.resolve()
-    denied = source.parent.resolve()
-    real_access = export.os.access
-    monkeypatch.setattr(export.os, "access", lambda p, mode: Path(p) != denied and real_access(p, mode))
+    """The folder used last, else Documents, else home: never the inspected file's folder."""
+    last = tmp_path / "exports"
+    last.mkdir()
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "home" / "Documents").mkdir(parents=True)
-    assert export.default_save_dir(source) == tmp_path / "home" / "Documents"
+    assert export.default_save_dir(last) == last
     assert export.default_save_dir(None) == tmp_path / "home" / "Documents"
+    denied = last.resolve()
+    real_access = export.os.access
+    monkeypatch.setattr(
+        export.os, "access", lambda p, mode: Path(p).resolve() != denied and real_access(p, mode)
+    )
+    assert export.default_save_dir(last) == tmp_path / "home" / "Documents"  # no longer writable
+    assert export.default_save_dir(tmp_path / "gone") == tmp_path / "home" / "Documents"

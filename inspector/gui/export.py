@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtCore import QObject, QRectF, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QWidget
 
@@ -135,18 +135,37 @@ def canvas_image(canvas: PageView, scale: float = 2.0, with_selection: bool = Tr
     return image
 
 
-def default_save_dir(source: str | Path | None) -> Path:
-    """Where a save dialog starts: the PDF's folder when we may write there, else Documents, else home,
-    else the temporary folder (a PDF opened from a read-only share or a mail attachment folder)."""
+LAST_SAVE_FOLDER = "export/last_folder"
+"""The QSettings key of the folder the last file was saved to (by any save dialog of the window)."""
+
+
+def default_save_dir(last: str | Path | None = None) -> Path:
+    """Where a save dialog starts: the folder used last, else Documents, else home, else the temporary
+    folder — the first that exists and may be written. Never the inspected PDF's folder: a customer's
+    share or a mail attachment folder is no place for our exports."""
     candidates: list[Path] = []
-    if source:
-        candidates.append(Path(source).resolve().parent)
+    if last:
+        candidates.append(Path(last))
     home = Path.home()
     candidates += [home / "Documents", home, Path(tempfile.gettempdir())]
     for folder in candidates:
         if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
             return folder
     return Path.cwd()
+
+
+def ask_save_path(
+    parent: QWidget | None, settings: QSettings, title: str, suggestion: str, filters: str
+) -> str | None:
+    """The save dialog every export uses: it starts in `default_save_dir` of the folder remembered in
+    `settings`, and remembers the folder of the file chosen."""
+    last = settings.value(LAST_SAVE_FOLDER, "")
+    start = default_save_dir(str(last) if last else None) / suggestion
+    name, _ = QFileDialog.getSaveFileName(parent, title, str(start), filters)
+    if not name:
+        return None
+    settings.setValue(LAST_SAVE_FOLDER, str(Path(name).resolve().parent))
+    return name
 
 
 def session_notes(window: MainWindow, notes: str = "") -> SessionNotes:
@@ -226,11 +245,9 @@ class Exporter(QObject):
 
     def ask_path(self, kind: str, suggestion: str) -> str | None:
         """The save dialog; tests patch this method."""
-        start = str(default_save_dir(self.window.session.source) / suggestion)
-        name, _ = QFileDialog.getSaveFileName(
-            self.window, f"Export {kind}", start, FILTERS[kind.split(":")[0]]
+        return ask_save_path(
+            self.window, self.window.settings, f"Export {kind}", suggestion, FILTERS[kind.split(":")[0]]
         )
-        return name or None
 
     def _stem(self) -> str:
         source = self.window.session.source
@@ -316,11 +333,13 @@ class Exporter(QObject):
         return self._run("png", save)
 
     def triage_report(
-        self, path: str | None = None, anonymise: bool = False, notes: str = ""
+        self, path: str | None = None, anonymise: bool = False, notes: str | None = None
     ) -> Worker | None:
-        """The file's HTML report, with what was found and marked in the window; `anonymise`: without
-        the document's words (file name and text replaced by same-class placeholders, no images)."""
+        """The file's HTML report, with what was found and marked in the window and the user's notes
+        (the session's, written in Diagnostics, unless given); `anonymise`: without the document's
+        words (file name and text replaced by same-class placeholders, no images)."""
         session = self.window.session
+        notes = session.notes if notes is None else notes
         if session.source is None:
             self._fail("triage report", "No document is open.")
             return None

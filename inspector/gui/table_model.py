@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QTableView
+    from PySide6.QtWidgets import QTableView, QTreeView
 
 
 class RowsModel(QAbstractTableModel):
@@ -77,3 +88,60 @@ def fit_columns(view: QTableView, minimum: int = 40) -> None:
     for c, w in widths.items():
         if w > low:
             view.setColumnWidth(c, low)
+
+
+class _Relayout(QObject):
+    """Lays a tree's rows out again (once per burst of resizes) when its viewport or a column
+    changes width: wrapped rows get their height from the column width, which Qt measures when
+    the rows are added."""
+
+    def __init__(self, view: QTreeView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(view.doItemsLayout)
+        view.header().sectionResized.connect(lambda *_: self.timer.start())
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 -- Qt's name
+        if event.type() == QEvent.Type.Resize:
+            self.timer.start()
+        return False
+
+
+class _WrapDelegate(QStyledItemDelegate):
+    """Measures a cell at its column's width, so wrapped text gets the lines it needs (Qt's tree
+    measures a cell without a width, as one line)."""
+
+    def __init__(self, view: QTreeView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        width = self.view.header().sectionSize(index.column())
+        if index.column() == 0:
+            width -= self.view.indentation() * (_depth(index) + int(self.view.rootIsDecorated()))
+        measured = QStyleOptionViewItem(option)
+        measured.rect = QRect(0, 0, max(width, 20), 1)  # a valid rect: Qt wraps only within one
+        return super().sizeHint(measured, index)
+
+
+def _depth(index: QModelIndex | QPersistentModelIndex) -> int:
+    depth, parent = 0, index.parent()
+    while parent.isValid():
+        depth, parent = depth + 1, parent.parent()
+    return depth
+
+
+def wrap_rows(view: QTreeView) -> None:
+    """Rows of a tree wrap their long cells over several lines instead of cutting them with "…"
+    (messages, paths, context): rows of their own height, laid out again when a column or the
+    panel changes width. The last column takes the room the others leave."""
+    view.setWordWrap(True)
+    view.setTextElideMode(Qt.TextElideMode.ElideNone)
+    view.setUniformRowHeights(False)
+    view.header().setStretchLastSection(True)
+    view.setItemDelegate(_WrapDelegate(view))
+    _Relayout(view)

@@ -96,8 +96,8 @@ class InstructionModel(RowsModel):
         ins = self.instructions[row]
         if role == Qt.ItemDataRole.DisplayRole:
             return (str(ins.index), ins.operator, ins.operands)[column]
-        if role == Qt.ItemDataRole.ToolTipRole and column == 2 and len(ins.operands) > 60:
-            return ins.operands
+        if role == Qt.ItemDataRole.ToolTipRole and column == 2 and ins.operands:
+            return ins.operands  # whole, however narrow the column
         if role == Qt.ItemDataRole.BackgroundRole and row in self.highlighted:
             return HIGHLIGHT
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
@@ -120,9 +120,12 @@ class InstructionModel(RowsModel):
         return None
 
 
-def _table(name: str) -> QTableView:
+def _table(name: str, model: InstructionModel) -> QTableView:
+    """A table of instructions: index and operator as narrow as they read, the operands in the rest
+    (a long TJ array is whole in its tooltip)."""
     table = QTableView()
     table.setObjectName(name)
+    table.setModel(model)  # before the widths: a column gets its width once it exists
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     table.verticalHeader().setVisible(False)
@@ -134,6 +137,7 @@ def _table(name: str) -> QTableView:
     header.setStretchLastSection(True)
     table.setColumnWidth(0, 56)
     table.setColumnWidth(1, 64)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)  # operands read from their start
     return table
 
 
@@ -166,8 +170,7 @@ class ContentStreamPanel(QWidget):
         self.page_label.setWordWrap(True)  # a long summary wraps instead of widening the column
         top_layout.addWidget(self.page_label)
         self.page_model = InstructionModel(self)
-        self.page_view = _table("content_stream.page")
-        self.page_view.setModel(self.page_model)
+        self.page_view = _table("content_stream.page", self.page_model)
         top_layout.addWidget(self.page_view)
         splitter.addWidget(top)
         bottom = QWidget()
@@ -178,8 +181,7 @@ class ContentStreamPanel(QWidget):
         self.form_label.setWordWrap(True)
         bottom_layout.addWidget(self.form_label)
         self.form_model = InstructionModel(self)
-        self.form_view = _table("content_stream.form")
-        self.form_view.setModel(self.form_model)
+        self.form_view = _table("content_stream.form", self.form_model)
         bottom_layout.addWidget(self.form_view)
         splitter.addWidget(bottom)
         splitter.setSizes([260, 200])

@@ -8,7 +8,7 @@ opens that page.
 from __future__ import annotations
 
 import html
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QIcon
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.diagnostics import Diagnostic, Severity
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
 from glyphscope.inspector.session import Session
@@ -118,11 +120,9 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.tree.setObjectName("diagnostics.page")
         self.tree.setHeaderLabels(["Severity", "Glyphs", "Finding"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setWordWrap(True)
-        self.tree.setUniformRowHeights(False)
         self.tree.setColumnWidth(0, 92)
         self.tree.setColumnWidth(1, 52)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # each row's tooltip has it in full
+        wrap_rows(self.tree)  # a finding's message is read whole (and its tooltip says where)
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
         page_layout.addWidget(self.tree, 3)
         self.detail = detail_label("diagnostics.detail")
@@ -157,12 +157,21 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.summary.setObjectName("diagnostics.summary")
         self.summary.setHeaderLabels(["Page", "Errors", "Warnings", "Info", "Kinds"])
         self.summary.setRootIsDecorated(False)
-        self.summary.setUniformRowHeights(True)
-        for col, width in enumerate((92, 50, 64, 40)):
+        wrap_rows(self.summary)  # the kinds of a page and the file's messages, whole
+        for col, width in enumerate((76, 46, 64, 36)):  # the kinds keep the rest
             self.summary.setColumnWidth(col, width)
         self.summary.itemClicked.connect(self._on_summary_clicked)
         self.summary.itemActivated.connect(self._on_summary_clicked)
         doc_layout.addWidget(self.summary)
+        notes_label = QLabel("<b>Notes</b> for the HTML report (File › Export › Triage report)")
+        notes_label.setWordWrap(True)
+        doc_layout.addWidget(notes_label)
+        self.notes = QPlainTextEdit()
+        self.notes.setObjectName("diagnostics.notes")
+        self.notes.setPlaceholderText("What you found, what the customer reported, what to try next…")
+        self.notes.setMaximumHeight(90)
+        self.notes.textChanged.connect(lambda: session.set_notes(self.notes.toPlainText()))
+        doc_layout.addWidget(self.notes)
         splitter.addWidget(doc_box)
         splitter.setSizes([260, 200])
 
@@ -170,8 +179,13 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         session.events.document.connect(lambda doc: self.reset_summary())
         session.events.params.connect(self._on_params)
+        session.events.notes.connect(self._on_notes)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.reset_summary()
+
+    def _on_notes(self, text: str) -> None:
+        if text != self.notes.toPlainText():  # set elsewhere (cleared with a new document)
+            self.notes.setPlainText(text)
 
     # -- page findings ------------------------------------------------------------------------
     def set_facts(self, facts: PageFacts | None) -> None:
@@ -190,14 +204,15 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
             else:
                 self.page_label.setText("Loading…")
             return
+        n = facts.page.page_number
         try:
-            self.findings = page_diagnostics(facts.analysis)
+            # The heading and the list from one page: a finding of another page is never listed under it.
+            self.findings = [d for d in page_diagnostics(facts.analysis) if d.page in (None, n)]
         except Exception as exc:  # a broken finding must not take the panel down
             self.findings = []
             self.page_label.setText(f"<span style='color:#b71c1c'>findings failed: {exc}</span>")
             return
         counts = {s: sum(1 for d in self.findings if d.severity is s) for s in Severity}
-        n = facts.page.page_number
         if not self.findings:
             self.page_label.setText(f"<b>Page {n}</b>: no findings — nothing unusual on this page.")
         else:
@@ -290,7 +305,10 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
 
     # -- document summary ---------------------------------------------------------------------
     def reset_summary(self) -> None:
+        """Document-scoped: a scan still running is cancelled and what it still sends is dropped."""
         self.cancel()
+        self.worker = None
+        self.cancel_button.setEnabled(False)
         self.summaries = {}
         self.summary.clear()
         self.progress.reset()
@@ -323,16 +341,22 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.cancel()
         self.summaries = {}
         self.summary.clear()
+        self._add_document_rows()
         params = self.session.params
         self._summary_params = params
         worker = Worker(document_findings_job, self.session.document, params)
-        worker.signals.partial.connect(alive(self, self._on_page_summary))
-        worker.signals.progress.connect(alive(self, self._on_progress))
-        worker.signals.result.connect(alive(self, self._on_done))
+
+        def current(slot: Callable[..., None]) -> Callable[..., None]:
+            """Only the scan of the open document reaches the panel (a cancelled one may still send)."""
+            return alive(self, lambda *args: slot(*args) if self.worker is worker else None)
+
+        worker.signals.partial.connect(current(self._on_scanned_page))
+        worker.signals.progress.connect(current(self._on_progress))
+        worker.signals.result.connect(current(self._on_done))
         worker.signals.error.connect(
-            alive(self, lambda message, exc: self.doc_label.setText(f"Failed: {message}"))
+            current(lambda message, exc: self.doc_label.setText(f"Failed: {message}"))
         )
-        worker.signals.cancelled.connect(alive(self, lambda: self.doc_label.setText("Scan cancelled.")))
+        worker.signals.cancelled.connect(current(lambda: self.doc_label.setText("Scan cancelled.")))
         worker.signals.finished.connect(alive(self, lambda w=worker: self._on_finished(w)))
         self.worker = worker
         self.scan_button.setEnabled(False)
@@ -340,6 +364,13 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         self.doc_label.setText("Scanning…")
         self.pool.start(worker, priority=-2)
         return worker
+
+    def _on_scanned_page(self, s: PageSummary) -> None:
+        self._on_page_summary(s)
+        self.doc_label.setText(
+            f"Scanning: {len(self.summaries)} of {self.session.page_count} pages scanned "
+            f"(last: page {s.page}). The findings above are those of page {self.session.page_number}."
+        )
 
     def _on_page_summary(self, s: PageSummary) -> None:
         self.summaries[s.page] = s

@@ -10,7 +10,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -180,18 +179,19 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
             self.page_requested.emit(page)
             self.session.set_page(page)
 
-    def suggested_path(self) -> Path:
-        """Where the save dialog starts: a writable folder (export.default_save_dir, as the other
-        save dialogs), named after the PDF and the mode."""
-        from glyphscope.inspector.gui.export import default_save_dir
-
+    def suggested_name(self) -> str:
+        """The file name the save dialog suggests: the PDF's and the mode's."""
         source = self.session.source
         stem = Path(source).stem if source else "document"
-        return default_save_dir(source) / f"{stem}-{self.mode_combo.currentText()}.txt"
+        return f"{stem}-{self.mode_combo.currentText()}.txt"
 
     def save(self) -> str | None:
-        name, _ = QFileDialog.getSaveFileName(
-            self, "Save document text", str(self.suggested_path()), "Text (*.txt)"
+        """Save through the window's save dialog (it starts in the folder used last, or Documents)."""
+        from glyphscope.inspector.gui.export import ask_save_path
+        from glyphscope.inspector.gui.main_window import make_settings
+
+        name = ask_save_path(
+            self, make_settings(), "Save document text", self.suggested_name(), "Text (*.txt)"
         )
         if not name:
             return None

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
+from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.search import (
     Hit,
@@ -104,9 +105,7 @@ class FindPanel(BackgroundJobPanel, QWidget):
         self.results.setHeaderLabels(["Page", "Match"])
         self.results.setRootIsDecorated(False)
         self.results.setColumnWidth(0, 70)
-        # Wrapped, never elided: the match sits in the middle of its context.
-        self.results.setWordWrap(True)
-        self.results.setUniformRowHeights(False)
+        wrap_rows(self.results)  # wrapped, never elided: the match sits in the middle of its context
         self.results.itemClicked.connect(self._on_item)
         self.results.itemActivated.connect(self._on_item)
         layout.addWidget(self.results)

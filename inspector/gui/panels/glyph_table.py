@@ -340,6 +340,7 @@ class GlyphTablePanel(QWidget):
         self.text_filter.setObjectName("glyph_table.text")
         self.text_filter.setPlaceholderText("unicode: a, U+0041, or a font key")
         self.text_filter.setClearButtonEnabled(True)
+        self.text_filter.setToolTip(self.text_filter.placeholderText())  # the hint whole in a narrow column
         self.count_label = QLabel()
         self.count_label.setObjectName("glyph_table.count")
         self.count_label.setWordWrap(True)
@@ -476,6 +477,10 @@ class GlyphTablePanel(QWidget):
             self._updating = False
         self._refresh_runs()
         self._update_count()
+        if new_page:  # page-scoped: another page (or document) starts at its first row
+            for view in (self.table, self.run_table):
+                view.scrollToTop()
+                view.horizontalScrollBar().setValue(0)
         self._on_selection(self.session.selection, "")
 
     def _reset_filter_widgets(self) -> None:

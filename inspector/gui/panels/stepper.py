@@ -10,18 +10,22 @@ instruction, or on a glyph.
 
 Keys (while the window has focus): F10 step, Shift+F10 step back, F5 run to the
 next breakpoint, Shift+F5 run back, F9 toggle a breakpoint on the current
-instruction, Ctrl+F10 go to the instruction that painted the selected glyph.
+instruction, Ctrl+F10 go to the instruction that painted the selected glyph. A key
+pressed before the panel was ever shown brings it to the front, traces the page and
+then does what it says.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -34,13 +38,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceStep, trace_page
+from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceColour, TraceStep, trace_page
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
-from glyphscope.inspector.stepper import Stepper, stepper_for
+from glyphscope.inspector.stepper import StateRow, Stepper, colour_rgb, stepper_for
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -48,6 +52,8 @@ if TYPE_CHECKING:
 CURRENT = QColor("#ffcc80")
 BREAK = QColor("#c62828")
 DEFAULT_OPERATOR_BREAKS = ""
+MIN_STEP_ROWS = 3  # the list keeps this many rows; the state, what a step is read for, gets the rest first
+STATE_SHARE = 2 / 3  # of the list + state height, on the first layout
 KEYS = (  # (key, what it does): the Help guide lists these too
     ("F10", "step to the next instruction"),
     ("Shift+F10", "step back"),
@@ -126,6 +132,7 @@ class StepperPanel(InFrontPanel, QWidget):
         self.stepper = stepper_for(session)
         self._wanted: int | None = None  # page whose trace should be shown
         self._pending: int | None = None
+        self._after_trace: Callable[[], None] | None = None  # a key pressed before the trace was there
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -155,8 +162,10 @@ class StepperPanel(InFrontPanel, QWidget):
                 ),
             ),
         )
+        bars = []
         for buttons in rows:  # a row each: both fit a 350 px side column
             bar = QHBoxLayout()
+            bars.append(bar)
             bar.setSpacing(2)
             for name, text, tip, slot in buttons:
                 button = QToolButton()
@@ -166,16 +175,16 @@ class StepperPanel(InFrontPanel, QWidget):
                 button.clicked.connect(lambda _=False, s=slot: s())
                 bar.addWidget(button)
                 self.buttons[name] = button
-            bar.addStretch(1)
             layout.addLayout(bar)
-        ops = QHBoxLayout()
-        ops.addWidget(QLabel("Break on:"))
+        bars[0].addStretch(1)
+        # The operator breakpoints share the second row: the height goes to the state.
         self.operator_edit = QLineEdit(DEFAULT_OPERATOR_BREAKS)
         self.operator_edit.setObjectName("stepper.operators")
-        self.operator_edit.setPlaceholderText("e.g. Tf, Do, TJ  (comma separated)")
+        self.operator_edit.setPlaceholderText("Break on: Tf, Do, TJ…")
+        self.operator_edit.setToolTip("Break on every instruction of these operators (comma separated)")
+        self.operator_edit.setMinimumWidth(90)
         self.operator_edit.editingFinished.connect(self._on_operators)
-        ops.addWidget(self.operator_edit, 1)
-        layout.addLayout(ops)
+        bars[1].addWidget(self.operator_edit, 1)
 
         self.model = StepModel(self.stepper, self)
         self.table = QTableView()
@@ -196,10 +205,16 @@ class StepperPanel(InFrontPanel, QWidget):
         self.table.clicked.connect(self._on_clicked)
         self.state = QTextBrowser()
         self.state.setObjectName("stepper.state")
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.table)
+        # The state first, right under the keys: it is what a step is read for (in a short dock the
+        # instruction list is the part that scrolls away); the label above names the step.
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.state)
-        splitter.setSizes([240, 260])
+        splitter.addWidget(self.table)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 1)
+        self.table.setMinimumHeight(MIN_STEP_ROWS * 18 + 24)
+        self._split = False  # the first real height is shared out once (then the user's drag rules)
+        splitter.splitterMoved.connect(lambda *_: setattr(self, "_split", True))
         layout.addWidget(splitter, 1)
 
         for key, slot in (
@@ -212,16 +227,25 @@ class StepperPanel(InFrontPanel, QWidget):
         ):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(slot)
+            shortcut.activated.connect(lambda s=slot: self.with_trace(s))
 
         self._last_row = -1
         self.stepper.changed.connect(self._on_step)
         session.events.view.connect(lambda view: self._on_view())
         session.events.document.connect(lambda doc: self._clear())
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
+        super().resizeEvent(event)
+        total = self.splitter.height()
+        if not self._split and total > self.table.minimumHeight():
+            steps = max(self.table.minimumHeight(), int(total * (1 - STATE_SHARE)))
+            self.splitter.setSizes([total - steps, steps])
+
     # -- trace ---------------------------------------------------------------------------------
     def _clear(self) -> None:
         self._wanted = None
+        self._pending = None
+        self._after_trace = None
         self.stepper.load(None)
 
     def _on_view(self) -> None:
@@ -232,12 +256,34 @@ class StepperPanel(InFrontPanel, QWidget):
         if self.stepper.page_number == n:
             return
         self._wanted = n
+        self._after_trace = None
         if self.stepper.trace is not None:
             self.stepper.load(None)
         if self.in_front():
             self.start_trace()
         else:
             self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
+
+    def with_trace(self, action: Callable[[], None]) -> None:
+        """Do `action` on the current page's trace: at once when it is there, else once it is made
+        (the panel is brought to the front, so the keys work before its tab was ever opened)."""
+        n = self.session.page_number
+        if self.session.document is None or n <= 0:
+            return
+        if self.stepper.trace is not None and self.stepper.page_number == n:
+            action()
+            return
+        self._after_trace = action
+        self.bring_to_front()
+        self.start_trace()
+
+    def bring_to_front(self) -> None:
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QDockWidget):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.show()
+            parent.raise_()
 
     def came_to_front(self) -> None:
         if self._wanted is not None and self.stepper.page_number != self._wanted:
@@ -251,8 +297,13 @@ class StepperPanel(InFrontPanel, QWidget):
         self._wanted = n
         self._pending = n
         self.label.setText(f"Page {n}: tracing the content stream…")
-        worker = Worker(trace_job, self.session.document, n)
-        worker.signals.result.connect(alive(self, lambda trace, k=n: self._traced(k, trace)))
+        document = self.session.document
+        worker = Worker(trace_job, document, n)
+        worker.signals.result.connect(
+            alive(
+                self, lambda trace, k=n: self._traced(k, trace) if self.session.document is document else None
+            )
+        )
         worker.signals.error.connect(alive(self, lambda message, exc, k=n: self._failed(k, message)))
         self.pool.start(worker, priority=4)
 
@@ -262,6 +313,9 @@ class StepperPanel(InFrontPanel, QWidget):
         if page_number != self.session.page_number:
             return
         self.stepper.load(trace)
+        action, self._after_trace = self._after_trace, None
+        if action is not None:
+            action()
 
     def _failed(self, page_number: int, message: str) -> None:
         if self._pending == page_number:
@@ -287,7 +341,13 @@ class StepperPanel(InFrontPanel, QWidget):
 
     def go_to_selected_glyph(self) -> None:
         g = self._selected_glyph()
-        if g is not None and not self.stepper.go_to_glyph(g):
+        if g is None:
+            self.session.report("Select a glyph first (click it on the canvas).")
+            return
+        self.with_trace(lambda: self._go_to_glyph(g))
+
+    def _go_to_glyph(self, g: int) -> None:
+        if not self.stepper.go_to_glyph(g):
             self.session.report(f"Glyph #{g} is not in the trace.")
 
     def _on_operators(self) -> None:
@@ -351,14 +411,7 @@ class StepperPanel(InFrontPanel, QWidget):
             f"<b>Step {step.index + 1} of {total}</b>: <code>{html.escape(step.operator)}</code> at {html.escape(where)} "
             f"#{step.stream_index} · {stepper.painted} of {trace.glyph_count} glyphs painted{more}"
         )
-        rows = stepper.state_rows()
-        body = "".join(
-            f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(label)}</td>"
-            f"<td>{html.escape(value)}</td>"
-            + (f"<td style='color:#e65100'>→ {html.escape(changed)}</td>" if changed else "<td></td>")
-            + "</tr>"
-            for label, value, changed in rows
-        )
+        body = "".join(_state_row_html(row) for row in stepper.state_rows())
         painted = step.painted
         glyphs_line = ""
         if len(painted):
@@ -376,3 +429,27 @@ class StepperPanel(InFrontPanel, QWidget):
             "<p style='color:#616161'>State in which the instruction runs; → what it changed.</p>"
             f"<table>{body}</table>"
         )
+
+
+def _swatch(colour: TraceColour | None) -> str:
+    """A filled square in the colour (none when it has no device conversion, e.g. a pattern)."""
+    found = colour_rgb(colour) if colour is not None else None
+    if found is None:
+        return ""
+    hex_colour = QColor.fromRgbF(*found).name()
+    return (
+        f"<span style='background-color:{hex_colour}; color:{hex_colour}; border:1px solid #616161'>"
+        "&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;"
+    )
+
+
+def _state_row_html(row: StateRow) -> str:
+    changed = (
+        f"<td style='color:#e65100'>→ {_swatch(row.changed_colour)}{html.escape(row.changed)}</td>"
+        if row.changed
+        else "<td></td>"
+    )
+    return (
+        f"<tr><td style='color:#616161; padding-right:8px'>{html.escape(row.label)}</td>"
+        f"<td>{_swatch(row.colour)}{html.escape(row.value)}</td>{changed}</tr>"
+    )

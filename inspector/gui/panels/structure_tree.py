@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
+from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.session import Session
@@ -60,9 +61,9 @@ class StructureTreePanel(InFrontPanel, QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("structure_tree.view")
         self.tree.setHeaderLabels(["Element", "Glyphs", "Text"])
-        self.tree.setColumnWidth(0, 150)  # deep trees: the text column elides, its tooltip is whole
+        self.tree.setColumnWidth(0, 150)
         self.tree.setColumnWidth(1, 56)
-        self.tree.setUniformRowHeights(True)
+        wrap_rows(self.tree)  # an element's text and a deep element's name wrap, never cut short
         layout.addWidget(self.tree, 1)
         self.tree.itemSelectionChanged.connect(self._on_items_selected)
         session.events.selection.connect(self._on_selection)
