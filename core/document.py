@@ -131,6 +131,12 @@ def object_id_label(obj: Any) -> str:
     return f"{num} {gen} R " if num else ""
 
 
+LISTED_OPERAND_CHARS = 4000
+"""The content-stream listing keeps an operand up to this many characters (a paragraph's TJ array
+whole, for the listing's tooltip; the table itself cuts it to its column), so a hostile stream
+of megabyte strings still lists in bounded memory."""
+
+
 def format_operand(value: Any, limit: int = 80) -> str:
     """An operand as compact PDF-like text, cut at `limit` characters."""
     if isinstance(value, pikepdf.String):
@@ -452,7 +458,7 @@ class Document:
                 if isinstance(ins, pikepdf.ContentStreamInlineImage):
                     out.append(Instruction(i, "BI…EI", "(inline image)"))
                 else:
-                    operands = " ".join(format_operand(v) for v in ins.operands)
+                    operands = " ".join(format_operand(v, LISTED_OPERAND_CHARS) for v in ins.operands)
                     out.append(Instruction(i, pdf_text(ins.operator), operands))
             return out
 

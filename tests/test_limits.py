@@ -368,3 +368,17 @@ def test_the_content_stream_listing_respects_the_bytes_budget():
     listing = doc.instructions(1)
     assert 9_000 <= len(listing) <= 10_000  # 70,000 bytes of "0 0 Td " (7 bytes each)
     assert listing[0].operator == "Td"
+
+
+def test_the_listing_keeps_a_long_operand_whole_up_to_its_cap():
+    """A paragraph's TJ array (here 1,200 characters as listed) is listed whole, for the
+    content-stream panel's tooltip; a megabyte string is cut at LISTED_OPERAND_CHARS."""
+    from glyphscope.core.document import LISTED_OPERAND_CHARS
+
+    words = b" ".join(b"(word%03d) -250" % i for i in range(80))
+    huge = b"(" + b"x" * 1_000_000 + b")"
+    data = to_bytes(make_pdf([b"BT /F1 10 Tf [" + words + b"] TJ " + huge + b" Tj ET"]))
+    tj, big = [i for i in open_document(data).instructions(1) if i.operator in ("TJ", "Tj")]
+    assert tj.operands.startswith("[(word000) -250 (word001)") and tj.operands.endswith("(word079) -250]")
+    assert "…" not in tj.operands and len(tj.operands) > 1_000
+    assert len(big.operands) == LISTED_OPERAND_CHARS and big.operands.endswith("…")
