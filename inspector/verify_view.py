@@ -135,7 +135,9 @@ class FontProposal:
 
     @property
     def sources(self) -> tuple[ProposalSource, ...]:
-        return tuple(s for s in ProposalSource if any(r.source is s for r in self.rows))
+        """Which proposals stand for the font (both may: the ink's rows win where they meet)."""
+        found = {ProposalSource.OFFSET: self.offset is not None, ProposalSource.OCR: bool(self.ocr)}
+        return tuple(s for s, present in found.items() if present)
 
     def changes(self) -> int:
         """Rows whose proposed text differs from the current one."""

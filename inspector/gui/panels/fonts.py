@@ -35,7 +35,7 @@ from glyphscope.inspector.font_table import FontCodeRow, font_code_rows, text_ve
 from glyphscope.inspector.gui.panels.verify import VERDICT_COLOURS
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.session import Session
-from glyphscope.inspector.verify import FontCheck, VerifyResult
+from glyphscope.inspector.verify import FontCheck, FontVerdict, VerifyResult
 from glyphscope.inspector.verify_view import FontProposal, ProposalSource, font_proposals
 
 if TYPE_CHECKING:
@@ -160,6 +160,9 @@ class FontTableModel(RowsModel):
             text = self.cell(row, column)
             if role == Qt.ItemDataRole.ToolTipRole:
                 info = self.entries[row].page_font.info
+                check = self.checks.get(info.font_id)
+                if HEADERS[column] == "OCR" and check is not None:
+                    return f"OCR cross-check: {check.verdict.value} — {check.reason}"
                 return f"{text}\n\nobject {info.font_id}" if HEADERS[column] != "Problems" else text or None
             return text
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -179,10 +182,18 @@ class FontTableModel(RowsModel):
         return None
 
 
+VERDICT_WORDS = {
+    FontVerdict.MAPPING_RIGHT: "right",
+    FontVerdict.MAPPING_WRONG: "wrong",
+    FontVerdict.CANNOT_TELL: "can't tell",
+}
+"""The OCR column's word for each font verdict (the cell is narrow; its tooltip has the reason)."""
+
+
 def ocr_cell(check: FontCheck) -> str:
     """The Fonts table's "OCR" cell: the page's agreement and the font's verdict."""
     agreement = "–" if check.agreement is None else f"{100 * check.agreement:.0f} %"
-    return f"{agreement} · {check.verdict.value}"
+    return f"{agreement} {VERDICT_WORDS[check.verdict]}"
 
 
 class ProposalPane(QWidget):
@@ -202,8 +213,7 @@ class ProposalPane(QWidget):
         self.label.setObjectName("fonts.proposal.label")
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.label)
-        row = QHBoxLayout()
+        row = QHBoxLayout()  # the buttons first: in a short dock they stay in view
         self.accept_button = QPushButton("Accept")
         self.accept_button.setObjectName("fonts.proposal.accept")
         self.accept_button.setToolTip("Keep this mapping for File › Save repaired copy")
@@ -214,7 +224,7 @@ class ProposalPane(QWidget):
         self.reject_button.clicked.connect(lambda: self.decide(False))
         row.addWidget(self.accept_button)
         row.addWidget(self.reject_button)
-        row.addStretch(1)
+        row.addWidget(self.label, 1)
         layout.addLayout(row)
         self.table = QTableWidget(0, len(self.HEADERS))
         self.table.setObjectName("fonts.proposal.table")
@@ -252,13 +262,16 @@ class ProposalPane(QWidget):
                 "(Verify panel)."
             )
             return
-        sources = " and ".join(SOURCE_TITLES[s] for s in proposal.sources)
+        sources = " and ".join(
+            f"offset {proposal.offset:+d}" if s is ProposalSource.OFFSET else SOURCE_TITLES[s]
+            for s in proposal.sources
+        )
         state = self.state()
         colour = {"accepted": "#2e7d32", "rejected": "#757575"}.get(state, "#b25e00")
         self.label.setText(
-            f"<b>{html.escape(proposal.font_key)}</b> {html.escape(proposal.base_font)} "
-            f"({html.escape(proposal.font_id)}): {proposal.changes()} of {len(proposal.rows)} codes "
-            f"change, from {sources}. <b style='color:{colour}'>{state}</b>"
+            f"<b style='color:{colour}'>{state}</b> · <b>{html.escape(proposal.font_key)}</b> "
+            f"{html.escape(proposal.base_font)} ({html.escape(proposal.font_id)}): "
+            f"{proposal.changes()} of {len(proposal.rows)} codes change, from {sources}"
         )
         self.table.setRowCount(len(proposal.rows))
         for r, row in enumerate(proposal.rows):
@@ -279,6 +292,7 @@ SOURCE_TITLES = {
     ProposalSource.OFFSET: "glyphscope's offset (garbled text)",
     ProposalSource.OCR: "the OCR cross-check",
 }
+"""Where a proposal comes from, in the pane's sentence (the offset with its k)."""
 SOURCE_SHORT_TITLES = {ProposalSource.OFFSET: "offset", ProposalSource.OCR: "OCR"}
 
 

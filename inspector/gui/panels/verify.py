@@ -36,18 +36,18 @@ from glyphscope.inspector.verify import FontVerdict, GlyphVerdict, VerifyResult
 from glyphscope.inspector.verify_view import PageCounts, verify_page_job
 
 ROLE = Qt.ItemDataRole.UserRole  # an item's glyphs (paint indices) to select
-HEADERS = ("Font · code · glyph", "Decoded → ink reads", "Glyphs", "Confidence", "Verdict · reason")
+HEADERS = ("Code", "Decoded → ink reads", "Glyphs", "Confidence")
+"""Under each font (one row: agreement, verdict, reason) its confusion rows; then the glyphs."""
 VERDICT_COLOURS = {
     FontVerdict.MAPPING_RIGHT: "#2e7d32",
     FontVerdict.MAPPING_WRONG: "#c62828",
     FontVerdict.CANNOT_TELL: "#757575",
 }
 COLUMN_MODES = (
-    QHeaderView.ResizeMode.Stretch,
+    QHeaderView.ResizeMode.ResizeToContents,
     QHeaderView.ResizeMode.Stretch,
     QHeaderView.ResizeMode.ResizeToContents,
     QHeaderView.ResizeMode.ResizeToContents,
-    QHeaderView.ResizeMode.Stretch,
 )
 """The tree's columns share the panel's width: no sideways scrolling in a narrow dock."""
 COUNT_TITLES = (
@@ -261,21 +261,18 @@ class VerifyPanel(QWidget):
                 for g in page.glyphs
                 if g.font_id == font.font_id and g.verdict is GlyphVerdict.INK_READS_OTHER
             ]
-            agreement = "–" if font.agreement is None else f"{100 * font.agreement:.1f} % agree"
-            name = " · ".join(x for x in (keys.get(font.font_id, ""), font.base_font, font.font_id) if x)
-            item = self._item(
-                None,
-                (
-                    name,
-                    agreement,
-                    str(font.glyphs),
-                    _conf(font.mean_conf),
-                    f"{font.verdict.value} — {font.reason}",
-                ),
-                [g.paint_index for g in wrong],
+            name = " ".join(x for x in (keys.get(font.font_id, ""), font.base_font) if x)
+            agreement = (  # the reason of a right or wrong verdict says the agreement itself
+                ""
+                if font.agreement is None or font.reason.startswith("agreement")
+                else f" · agreement {100 * font.agreement:.1f} %"
             )
-            item.setForeground(4, QColor(VERDICT_COLOURS[font.verdict]))
-            item.setToolTip(4, font.reason)
+            item = self._group(
+                f"{name} ({font.font_id}): {font.verdict.value} — {font.reason}{agreement} · "
+                f"{font.glyphs} glyphs",
+                [g.paint_index for g in wrong],
+                VERDICT_COLOURS[font.verdict],
+            )
             for c in font.confusion:
                 glyphs = [
                     g.paint_index
@@ -285,44 +282,44 @@ class VerifyPanel(QWidget):
                 self._item(
                     item,
                     (
-                        f"code {c.code} (0x{c.code:02X})",
+                        f"{c.code} (0x{c.code:02X})",
                         f"“{c.decoded}” → “{c.ink}”",
                         str(c.count),
                         _conf(c.mean_conf),
-                        "",
                     ),
                     glyphs,
                 )
             item.setExpanded(font.verdict is FontVerdict.MAPPING_WRONG or len(result.fonts) == 1)
         others = [g for g in page.glyphs if g.verdict is GlyphVerdict.INK_READS_OTHER]
         if others:
-            group = self._item(
-                None,
-                (f"Glyphs where the ink reads other ({len(others)})", "", "", "", ""),
-                [g.paint_index for g in others],
+            group = self._group(
+                f"Glyphs where the ink reads other ({len(others)})", [g.paint_index for g in others]
             )
             for g in others:
-                self._item(
+                glyph = self._item(
                     group,
-                    (f"#{g.paint_index} · {g.font_id}", f"“{g.decoded}” → “{g.ink}”", "1", _conf(g.conf), ""),
+                    (f"#{g.paint_index}", f"“{g.decoded}” → “{g.ink}”", "1", _conf(g.conf)),
                     [g.paint_index],
                 )
+                glyph.setToolTip(0, f"glyph #{g.paint_index}, code {g.code} of font {g.font_id}")
         if page.ink_without_glyphs:
-            group = self._item(
-                None, (f"Ink without glyphs ({len(page.ink_without_glyphs)})", "", "", "", ""), []
-            )
+            group = self._group(f"Ink without glyphs ({len(page.ink_without_glyphs)})", [])
             group.setExpanded(True)
             for r in page.ink_without_glyphs:
-                self._item(
-                    group,
-                    ("region", f"“{r.text}”", str(r.words), _conf(r.mean_conf), "no glyph under this ink"),
-                    [],
-                )
+                self._item(group, ("region", f"“{r.text}”", str(r.words), _conf(r.mean_conf)), [])
+
+    def _group(self, text: str, glyphs: list[int], colour: str | None = None) -> QTreeWidgetItem:
+        """A top-level row (a font, a list) whose one sentence spans every column."""
+        item = self._item(None, (text,), glyphs)
+        item.setFirstColumnSpanned(True)
+        if colour is not None:
+            item.setForeground(0, QColor(colour))
+        return item
 
     def _item(
         self, parent: QTreeWidgetItem | None, cells: Sequence[str], glyphs: list[int]
     ) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(list(cells))
+        item = QTreeWidgetItem(list(cells) + [""] * (len(HEADERS) - len(cells)))
         item.setData(0, ROLE, glyphs)
         for column, text in enumerate(cells):
             if text:
