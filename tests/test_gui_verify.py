@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QPointF
 
 from glyphscope.core.document import open_document
 from glyphscope.inspector import layers as L
@@ -90,6 +91,12 @@ def test_glyph_details_says_what_the_ink_reads(qtbot, window, tmp_path):
     _verify(qtbot, window)
     page = window.session.verification.pages[0]
     check = next(g for g in page.glyphs if g.verdict is GlyphVerdict.INK_READS_OTHER and g.decoded == "U")
+    canvas = window.canvas
+    glyph = window.bundle.facts.page.glyphs[check.paint_index]
+    pos = canvas.mapFromScene(canvas.page_to_scene.map(QPointF(*glyph.center)))
+    assert canvas.tooltip_at(pos).startswith(
+        f"The ink reads “T” (confidence {check.conf:.0f}); the glyph decodes to “U”"
+    )
     window.session.select({check.paint_index}, "test")
     text = window.details.text()
     assert f"ink (OCR): ink reads “T”, confidence {check.conf:.0f} (decoded “U”)" in text

@@ -62,6 +62,7 @@ TOOLTIP_LAYERS = (
     "reading_order",
     "structure_order",
     "annotations",
+    *VERIFY_LAYERS,  # last: what the ink reads, where no decision mark is nearer
 )
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
