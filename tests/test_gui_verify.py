@@ -256,3 +256,43 @@ def test_a_repair_error_is_a_message(qtbot, window, tmp_path, monkeypatch):
         == "RepairError: no font to repair: glyphscope found no better decoding for the fonts chosen"
     )
     assert not (tmp_path / "out.pdf").exists()
+
+
+@requires_ocr
+def test_a_type3_font_without_mapping_is_repaired_from_the_ink(qtbot, window, tmp_path):
+    """No offset explains a Type3 font's codes: only the ink proposes, and its table is what is written."""
+    from tests.ocr_pdfs import type3_without_mapping
+
+    data, truth = type3_without_mapping()
+    path = _write(tmp_path, "type3.pdf", data)
+    open_file(qtbot, window, path)
+    assert window.fonts.proposal.proposal is None  # nothing proposed before the ink is read
+    _verify(qtbot, window)
+    proposal = window.fonts.proposal.proposal
+    assert proposal is not None and proposal.sources == (ProposalSource.OCR,) and proposal.offset is None
+    right = sum(proposal.ocr.get(code) == text for code, text in truth.items() if text.strip())
+    assert right / sum(1 for t in truth.values() if t.strip()) >= 0.95
+    window.fonts.proposal.accept_button.click()
+    out = tmp_path / "type3-fixed.pdf"
+    with qtbot.waitSignal(window.repair_saver.saved, timeout=TIMEOUT):
+        window.repair_saver.save(out)
+    with open_document(out) as doc:
+        glyphs = [g for g in doc.interpret(1).glyphs if g.code in truth and truth[g.code].strip()]
+    assert len(glyphs) > 100 and sum(g.unicode == truth[g.code] for g in glyphs) / len(glyphs) >= 0.95
+
+
+@requires_ocr
+def test_a_proposal_accepted_before_verifying_is_not_the_one_shown_after(qtbot, window, tmp_path):
+    path = _write(tmp_path, "off.pdf", off_by_one())
+    open_file(qtbot, window, path)
+    pane = window.fonts.proposal
+    offset_only = pane.proposal
+    assert offset_only is not None and offset_only.sources == (ProposalSource.OFFSET,)
+    pane.accept_button.click()
+    assert pane.state() == "accepted"
+    _verify(qtbot, window)
+    assert pane.proposal.sources == (ProposalSource.OFFSET, ProposalSource.OCR)
+    assert pane.state() == "not decided (an earlier proposal is accepted)"
+    assert window.session.accepted[offset_only.font_id] is offset_only
+    pane.accept_button.click()
+    assert pane.state() == "accepted" and window.session.accepted[offset_only.font_id] is pane.proposal

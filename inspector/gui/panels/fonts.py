@@ -242,12 +242,16 @@ class ProposalPane(QWidget):
             self.session.decide(self.proposal, accept)
 
     def state(self) -> str:
-        """accepted, rejected or "not decided" for the font shown."""
+        """accepted, rejected or "not decided" for the proposal shown (one accepted before the page
+        was verified differs from the one shown now: accepting again takes the new one)."""
         p = self.proposal
         if p is None:
             return ""
-        if p.font_id in self.session.accepted:
+        accepted = self.session.accepted.get(p.font_id)
+        if accepted == p:
             return "accepted"
+        if accepted is not None:
+            return "not decided (an earlier proposal is accepted)"
         return "rejected" if p.font_id in self.session.rejected else "not decided"
 
     def set_proposal(self, proposal: FontProposal | None) -> None:
@@ -267,7 +271,7 @@ class ProposalPane(QWidget):
             for s in proposal.sources
         )
         state = self.state()
-        colour = {"accepted": "#2e7d32", "rejected": "#757575"}.get(state, "#b25e00")
+        colour = STATE_COLOURS.get(state, STATE_COLOURS["not decided"])
         self.label.setText(
             f"<b style='color:{colour}'>{state}</b> · <b>{html.escape(proposal.font_key)}</b> "
             f"{html.escape(proposal.base_font)} ({html.escape(proposal.font_id)}): "
@@ -293,6 +297,7 @@ SOURCE_TITLES = {
     ProposalSource.OCR: "the OCR cross-check",
 }
 """Where a proposal comes from, in the pane's sentence (the offset with its k)."""
+STATE_COLOURS = {"accepted": "#2e7d32", "rejected": "#757575", "not decided": "#b25e00"}
 SOURCE_SHORT_TITLES = {ProposalSource.OFFSET: "offset", ProposalSource.OCR: "OCR"}
 
 
