@@ -167,6 +167,8 @@ def test_without_ocr_the_panel_says_how_to_install_it(qtbot, monkeypatch):
     pool = WorkerPool()
     panel = VerifyPanel(Session(), pool)
     qtbot.addWidget(panel)
+    assert panel.unavailable is None  # not looked until shown: the window starts without loading Tesseract
+    panel.show()
     assert ocr.INSTALL_HINT in panel.status.text().replace("&#x27;", "'")
     assert not panel.run_button.isEnabled()
     assert panel.verify() is None

@@ -15,7 +15,7 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -113,15 +113,26 @@ class VerifyPanel(QWidget):
         self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
         layout.addWidget(self.tree, 1)
 
-        self.unavailable = ""  # why OCR cannot run here (the one-line install hint), "" when it can
-        self._check_ocr()
+        # why OCR cannot run here (the one-line install hint), "" when it can; None: not looked yet
+        # (looked when the panel is first shown: loading Tesseract's binding costs the window's start)
+        self.unavailable: str | None = None
         session.events.document.connect(lambda doc: self._on_document())
         session.events.view.connect(lambda view: self.show_page())
         session.events.verified.connect(lambda page: self.show_page())
         self.show_page()
 
     # -- OCR here? -----------------------------------------------------------------------------
-    def _check_ocr(self) -> None:
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 -- Qt's name
+        super().showEvent(event)
+        if self.unavailable is None:
+            self.check_ocr()
+            self.show_page()
+
+    def check_ocr(self) -> str:
+        """Whether OCR runs here (Tesseract, the language data): the install line, "" when it does."""
+        if self.unavailable is not None:
+            return self.unavailable
+        self.unavailable = ""
         status = ocr.ocr_status()
         self.lang.clear()
         self.lang.addItems(list(status.languages))
@@ -131,6 +142,7 @@ class VerifyPanel(QWidget):
             ocr.check_languages(self.lang.currentText())
         except ocr.OcrUnavailable as exc:
             self.unavailable = str(exc)
+        return self.unavailable
 
     # -- page and document ---------------------------------------------------------------------
     def _on_document(self) -> None:
@@ -172,7 +184,7 @@ class VerifyPanel(QWidget):
     def verify(self) -> Worker | None:
         """Verify the current page in a worker; returns it, None when nothing runs."""
         facts, source = self.session.facts, self.session.source
-        if self.unavailable or facts is None or self.worker is not None:
+        if self.check_ocr() or facts is None or self.worker is not None:
             return None
         if source is None:
             self.status.setText("The document has no file on disk to render.")
