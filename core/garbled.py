@@ -60,6 +60,12 @@ OFFSET_MAX_IMPROBABLE = 0.2
 OFFSET_MIN_WORDS = 0.8
 """… and keeps at least this share of the text's words (a shift that turns letters into symbols
 leaves few words, all of them short and plausible by chance)."""
+OFFSET_MAX_ODD = 0.05
+"""… and has at most this share of odd characters (neither letters, digits, spaces nor TEXT_PUNCTUATION:
+`\\ ^ _ ` { | } < = >` and Latin-1 symbols), as text shifted back to the right characters does: a
+shift that only turns a jumble into other short runs of letters between symbols is no signature."""
+TEXT_PUNCTUATION = frozenset(".,;:!?'\"()[]-–—/&%+*#@«»„“”‘’…°§$€£")
+"""Punctuation of running text (not odd in a shifted text)."""
 OFFSET_TRY = 0.25
 """A font with at least this share of improbable words is tried for an offset even below GARBLED_SCORE
 (gid-shifted lower case reads as capitals, whose short runs are not judged)."""
@@ -231,11 +237,19 @@ def _shift(text: str, k: int) -> str:
     return "".join(out)
 
 
+def _odd_share(text: str) -> float:
+    """Share of the non-space characters that are neither letters, digits nor TEXT_PUNCTUATION."""
+    chars = [c for c in text if not c.isspace()]
+    odd = sum(1 for c in chars if not c.isalnum() and c not in TEXT_PUNCTUATION)
+    return odd / len(chars) if chars else 0.0
+
+
 def best_offset(text: str) -> tuple[int, str, float] | None:
     """The k for which chr(u + k) over `text` reads as the most plausible words — when at most
     OFFSET_MAX_IMPROBABLE of them are improbable and it keeps OFFSET_MIN_WORDS of the words —
     with the shifted text and the offset share (1 − plausible words before / after); else None.
-    Before the shift capitals count as words too: `UXSD` is `Grupa` shifted, not an acronym."""
+    Capitals are judged as words on both sides: `UXSD` is `Grupa` shifted, not an acronym, and a
+    shift into accented capitals (`ÙÈ`) must not pass as a text of acronyms."""
     _, words_before, bad_before = improbable_share(text, acronyms=True)
     plausible_before = words_before - len(bad_before)
     best: tuple[int, float, int, int] | None = None  # (-plausible words, share, |k|, k)
@@ -244,8 +258,8 @@ def best_offset(text: str) -> tuple[int, str, float] | None:
         if k == 0:
             continue
         shifted = _shift(text, k)
-        share, words, bad = improbable_share(shifted)
-        if words < needed or share > OFFSET_MAX_IMPROBABLE:
+        share, words, bad = improbable_share(shifted, acronyms=True)
+        if words < needed or share > OFFSET_MAX_IMPROBABLE or _odd_share(shifted) > OFFSET_MAX_ODD:
             continue
         key = (len(bad) - words, share, abs(k), k)
         if best is None or key < best:

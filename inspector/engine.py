@@ -37,8 +37,15 @@ from glyphscope.core.passes import CullDecision, DuplicateDecision
 from glyphscope.core.visibility import ClippedDecision, HiddenRecord
 from glyphscope.core.visibility import explain as explain_hidden
 from glyphscope.core.visibility_class import VisibilityClass
-from glyphscope.inspector.layers import NEAR_MISS, VISIBILITY_LAYERS, form_colour
+from glyphscope.inspector.layers import (
+    INK_DISAGREES,
+    INK_WITHOUT_GLYPHS,
+    NEAR_MISS,
+    VISIBILITY_LAYERS,
+    form_colour,
+)
 from glyphscope.inspector.spatial import PointIndex
+from glyphscope.inspector.verify import GlyphVerdict
 
 # Legend counts read off a mode's text: pending while that mode is still being assembled (the
 # page is shown before its texts: PageFacts.ready).
@@ -46,6 +53,7 @@ COUNTED_ON_TEXTS = ("word_gaps", "line_breaks", "reading_order", "structure_orde
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.inspector.verify import VerifyResult
 
 LineBreak: TypeAlias = LineBreakDecision | ColumnChangeDecision
 Column: TypeAlias = TextColumn | VerticalColumn
@@ -306,6 +314,8 @@ class PageFacts:
         ) = None
         self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
         self._annotations: list[AnnotationDecision] | None = None
+        # The OCR cross-check of this page (Session.set_verification), None until verified
+        self.verification: VerifyResult | None = None
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
@@ -440,7 +450,7 @@ class PageFacts:
         still being assembled: the legend shows it as pending."""
         cached = self._counts.get(mode)
         if cached is not None:
-            return {**cached, "compare": self.compare_count()}
+            return {**cached, "compare": self.compare_count(), **self.verify_counts()}
         page, classified, texts = self.page, self.classified, self.analysis.texts
         boxes = page.boxes
         extra_boxes = sum(1 for b in (boxes.bleed_box, boxes.trim_box, boxes.art_box) if b is not None)
@@ -476,7 +486,7 @@ class PageFacts:
             counts["baselines"] = _count(texts["layout"].decisions, Baseline)
         if all(key in counts for key in COUNTED_ON_TEXTS):
             self._counts[mode] = counts  # complete: kept (an incomplete one is made again when asked)
-        return {**counts, "compare": self.compare_count()}
+        return {**counts, "compare": self.compare_count(), **self.verify_counts()}
 
     def decode_source_counts(self) -> dict[DecodeSource, int]:
         """Glyphs per decode source, off the page's column when it has one."""
@@ -491,6 +501,18 @@ class PageFacts:
 
         comparison = comparison_of(self)
         return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
+
+    def verify_counts(self) -> dict[str, int]:
+        """The OCR layers' counts (glyphs whose ink reads other, regions of ink without glyphs);
+        none until the page is verified (the legend shows them as not run)."""
+        result = self.verification
+        if result is None or not result.pages:
+            return {}
+        page = result.pages[0]
+        return {
+            INK_DISAGREES: sum(1 for g in page.glyphs if g.verdict is GlyphVerdict.INK_READS_OTHER),
+            INK_WITHOUT_GLYPHS: len(page.ink_without_glyphs),
+        }
 
     # -- visibility ------------------------------------------------------------------------
     def visibility_counts(self) -> dict[str, int]:

@@ -20,6 +20,11 @@ class LayerSpec:
     tooltip: str
 
 
+INK_DISAGREES = "ink_disagrees"
+INK_WITHOUT_GLYPHS = "ink_without_glyphs"
+VERIFY_LAYERS: tuple[str, ...] = (INK_DISAGREES, INK_WITHOUT_GLYPHS)
+"""The OCR cross-check's layers: empty (and counted "–") until the page is verified."""
+
 LAYERS: tuple[LayerSpec, ...] = (
     LayerSpec(
         "page_boxes", "Page boxes", "#2e7d32", True, "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art"
@@ -142,6 +147,22 @@ LAYERS: tuple[LayerSpec, ...] = (
         False,
         "Glyphs where other extractors disagree with glyphscope (Compare panel): missing or extra in "
         "theirs, space or order differs",
+    ),
+    LayerSpec(
+        INK_DISAGREES,
+        "Ink disagrees",
+        "#c2185b",
+        False,
+        "OCR cross-check: glyphs whose ink reads something else than they decode to, outlined, with the ink's reading "
+        "above them where there is room (Verify panel: Verify this page)",
+    ),
+    LayerSpec(
+        INK_WITHOUT_GLYPHS,
+        "Ink without glyphs",
+        "#0277bd",
+        False,
+        "OCR cross-check: text the ink reads where the page has no glyph at all (a scan, text as outlines, a field "
+        "without appearance), hatched (Verify panel: Verify this page)",
     ),
 )
 

@@ -83,6 +83,14 @@ def tounicode_cmap(mapping: Mapping[int, str], code_bytes: int = 1) -> bytes:
     return ("\n".join(lines) + "\n").encode("ascii")
 
 
+def shifted(text: str, offset: int) -> str | None:
+    """`text` (one character) shifted by the garbled-text offset k, as the repaired copy maps it;
+    None when it is not one character or the shift leaves the printable BMP."""
+    if len(text) == 1 and 0x20 <= ord(text) + offset < 0xD800:
+        return chr(ord(text) + offset)
+    return None
+
+
 def _wanted(font_id: str, keys: Iterable[str], fonts: set[str] | None) -> bool:
     if fonts is None:
         return True
@@ -118,19 +126,20 @@ def proposed_mappings(document_path: str | Path, password: str | None = None) ->
                 for i in entry.font.glyphs:
                     text, code, nbytes = table.unicode[i], table.code[i], table.code_bytes[i]
                     report.code_bytes[info.font_id] = nbytes
-                    if len(text) == 1 and 0x20 <= ord(text) + k < 0xD800:
-                        found.setdefault(code, chr(ord(text) + k))
+                    moved = shifted(text, k)
+                    if moved is not None:
+                        found.setdefault(code, moved)
                 obj = font_object(doc, n, entry.page_font.font_key, tuple(entry.page_font.form_path))
                 if obj is not None and report.code_bytes.get(info.font_id) == 1:
                     font = load_font(obj, entry.page_font.font_key)
                     for code in range(256):  # codes the page did not paint, shifted alike
-                        text, _ = font.unicode(code)
-                        if len(text) == 1 and 0x20 <= ord(text) + k < 0xD800:
-                            found.setdefault(code, chr(ord(text) + k))
+                        moved = shifted(font.unicode(code)[0], k)
+                        if moved is not None:
+                            found.setdefault(code, moved)
     return report
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve() or (b.exists() and a.samefile(b))
     except OSError:
@@ -175,7 +184,7 @@ def repair(
     `proposals`: {font id or key: {code: text}} merged over glyphscope's own (they win).
     Raises RepairError when out_path is the input, or nothing is left to write."""
     src, dst = Path(document_path), Path(out_path)
-    if _same_file(src, dst):
+    if same_file(src, dst):
         raise RepairError(f"the output {dst} is the input file: glyphscope never writes the input")
     wanted = {f.strip() for f in fonts if f.strip()} if fonts is not None else None
     report = proposed_mappings(src, password)

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.glyph import Glyph
     from glyphscope.inspector.engine import Describable, PageBundle, PageFacts
+    from glyphscope.inspector.verify import VerifyResult
+    from glyphscope.inspector.verify_view import FontProposal
 
 __all__ = ["MODES", "Event", "Session", "SessionEvents"]
 
@@ -71,6 +73,10 @@ class SessionEvents:
         self.limits = Event("limits")  # (core.limits.Limits): pages must be interpreted again
         self.status = Event("status")  # (message)
         self.notes = Event("notes")  # (text): the user's notes on the document, for the report
+        # (page_number): the OCR cross-check of that page is in (Session.verified), or was dropped
+        self.verified = Event("verified")
+        # (font_id): a proposed mapping was accepted or rejected (Session.accepted / rejected)
+        self.proposals = Event("proposals")
 
 
 class Session:
@@ -93,6 +99,11 @@ class Session:
         self.params: Parameters = DEFAULT_PARAMETERS
         self.limits: Limits = DEFAULT_LIMITS  # the engine's budgets, for this and later documents
         self.notes = ""  # what the user wrote about this document (the HTML report's Notes)
+        # The OCR cross-check and the repair, per document: page → its verify result, and per font
+        # id the proposed mapping a user accepted (what File › Save repaired copy writes) or rejected.
+        self.verified: dict[int, VerifyResult] = {}
+        self.accepted: dict[str, FontProposal] = {}
+        self.rejected: set[str] = set()
 
     # -- document and page ---------------------------------------------------------------
     def set_document(
@@ -108,6 +119,9 @@ class Session:
         had_view, self.view = self.view is not None, None
         self.selection = frozenset()
         self.hovered = None
+        self.verified = {}
+        self.accepted = {}
+        self.rejected = set()
         self._drop_decision()
         self.events.document.emit(document)
         self.set_notes("")  # notes are about one document
@@ -148,6 +162,8 @@ class Session:
         if view is self.view:
             return
         self.view = view
+        if view is not None and view.facts is not None:
+            view.facts.verification = self.verified.get(view.page_number)
         self.events.view.emit(view)
 
     def texts_ready(self, view: PageBundle) -> None:
@@ -243,6 +259,34 @@ class Session:
         if self.document is not None and hasattr(self.document, "set_limits"):
             self.document.set_limits(limits)
         self.events.limits.emit(limits)
+
+    # -- the OCR cross-check and the repair ----------------------------------------------------
+    def set_verification(self, page_number: int, result: VerifyResult | None) -> None:
+        """Keep (None: drop) the verify result of a page of the open document; the current page's
+        facts carry it for the canvas layers and the legend."""
+        if result is None:
+            self.verified.pop(page_number, None)
+        else:
+            self.verified[page_number] = result
+        if self.view is not None and self.view.page_number == page_number and self.view.facts is not None:
+            self.view.facts.verification = result
+        self.events.verified.emit(page_number)
+
+    @property
+    def verification(self) -> VerifyResult | None:
+        """The current page's verify result, or None (not verified)."""
+        return self.verified.get(self.page_number)
+
+    def decide(self, proposal: FontProposal, accept: bool) -> None:
+        """Accept (kept for File › Save repaired copy) or reject a font's proposed mapping."""
+        font_id = proposal.font_id
+        if accept:
+            self.accepted[font_id] = proposal
+            self.rejected.discard(font_id)
+        else:
+            self.accepted.pop(font_id, None)
+            self.rejected.add(font_id)
+        self.events.proposals.emit(font_id)
 
     def report(self, message: str) -> None:
         self.events.status.emit(message)

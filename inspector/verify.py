@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
+from glyphscope.inspector.jobs import Progress
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -734,8 +735,7 @@ def verify_document(
     import time
 
     from glyphscope.core.analysis import analyze_page
-    from glyphscope.inspector.ocr import OCR_TIMEOUT_SECONDS, check_languages, run_ocr
-    from glyphscope.inspector.page_image import render_page_image
+    from glyphscope.inspector.ocr import check_languages
 
     check_languages(lang)
     checks: list[PageCheck] = []
@@ -746,9 +746,15 @@ def verify_document(
             analysis = analyze_page(doc, n)
             for pf in analysis.page.fonts:
                 base_fonts.setdefault(pf.info.font_id, pf.info.base_font)
-            image = render_page_image(source, n, scale=dpi / 72.0, password=password)
-            ocr = run_ocr(image, lang, timeout or OCR_TIMEOUT_SECONDS)
-            check = check_page(analysis, ocr, dpi)
+            steps = verify_page_steps(
+                analysis, source, lang=lang, dpi=dpi, password=password, timeout=timeout
+            )
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    check = done.value
+                    break
         except Exception as exc:  # one page never takes down the rest
             check = PageCheck(n, dpi, error=str(exc) or type(exc).__name__)
         check.seconds = time.perf_counter() - started
@@ -756,3 +762,30 @@ def verify_document(
         if on_page is not None:
             on_page(check)
     return VerifyResult(checks, check_fonts(checks, base_fonts, lang), lang, dpi)
+
+
+VERIFY_STEPS = 3
+"""The steps of one page (`verify_page_steps`): render, OCR, align."""
+
+
+def verify_page_steps(
+    analysis: PageAnalysis,
+    source: str | bytes,
+    *,
+    lang: str = "eng",
+    dpi: float = DEFAULT_DPI,
+    password: str | None = None,
+    timeout: float | None = None,
+) -> Generator[Progress, None, PageCheck]:
+    """One page of `verify_document`, step by step (a job: it yields Progress between the steps, so
+    the window can show them and cancel between them): render the page at `dpi`, OCR it, align."""
+    from glyphscope.inspector.ocr import OCR_TIMEOUT_SECONDS, run_ocr
+    from glyphscope.inspector.page_image import render_page_image
+
+    n = analysis.page_number
+    yield Progress(0, VERIFY_STEPS, f"page {n}: rendering at {dpi:g} dpi")
+    image = render_page_image(source, n, scale=dpi / 72.0, password=password)
+    yield Progress(1, VERIFY_STEPS, f"page {n}: reading the ink (Tesseract, {lang})")
+    ocr = run_ocr(image, lang, timeout or OCR_TIMEOUT_SECONDS)
+    yield Progress(2, VERIFY_STEPS, f"page {n}: aligning {len(ocr.symbols)} characters to the glyphs")
+    return check_page(analysis, ocr, dpi)

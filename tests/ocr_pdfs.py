@@ -4,6 +4,7 @@ fonts PDFium draws without embedding (Helvetica), with right and deliberately br
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,11 @@ def off_by_one(lines: tuple[str, ...] = PANGRAMS) -> bytes:
 
 
 def type3_without_mapping(lines: tuple[str, ...] = PANGRAMS) -> tuple[bytes, dict[int, str]]:
-    """A Type3 font whose glyph procedures draw Helvetica letters, codes 0xA1… in order of first use,
-    glyph names /g1… (no Unicode meaning) and no ToUnicode; and the true code → letter table."""
+    """A Type3 font whose glyph procedures draw Helvetica letters, codes 0xA1… in a shuffled order
+    (no constant offset explains them), glyph names /g1… (no Unicode meaning) and no ToUnicode;
+    and the true code → letter table."""
     letters = sorted({c for line in lines for c in line if c != " "})
+    random.Random(7).shuffle(letters)
     code_of = {c: 0xA1 + i for i, c in enumerate(letters)}
     truth = {code: c for c, code in code_of.items()}
     pdf = pikepdf.new()

@@ -10,7 +10,7 @@ import pikepdf
 
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.document import open_document
-from glyphscope.core.garbled import GARBLED_SCORE, MIN_GLYPHS, judge
+from glyphscope.core.garbled import GARBLED_SCORE, MIN_GLYPHS, OFFSET_MAX_ODD, _odd_share, judge
 from glyphscope.core.glyph import DecodeSource
 from tests.pdfbuild import helvetica, make_pdf, to_bytes
 from tests.test_findings import findings_of, kinds, only
@@ -285,3 +285,7 @@ def test_only_truetype_fonts_are_read_as_cjk_byte_pairs() -> None:
     assert entry.page_font.info.subtype == "Type3"
     assert every.code_page == "shift_jis"  # what reading its codes as pairs would claim
     assert verdict.garbled and verdict.code_page is None
+    # its codes are shuffled: no k explains them (k = −84 reads `fT\\ So]j` Q^Yl_`, 31 % odd characters)
+    assert verdict.offset is None
+    assert _odd_share("fT\\ So]j` Q^Yl_") == 4 / 13 > OFFSET_MAX_ODD == 0.05
+    assert _odd_share("The quick, brown (fox) — 12 %!") == 0.0

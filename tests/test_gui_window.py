@@ -486,6 +486,7 @@ CHECKED_ELSEWHERE = {
     "object_browser",
     "font_table",
     "help",
+    "verify",  # tests/test_gui_verify.py: a page's result shown per page, reset with the document
 }
 
 

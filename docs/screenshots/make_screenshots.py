@@ -573,6 +573,36 @@ def staged_page() -> None:
     close(w)
 
 
+def verified_window(size: tuple[int, int]) -> MainWindow:
+    """The off-by-one file (Helvetica whose ToUnicode maps 'd' to 'e') after Verify this page: the
+    ink disagrees on most glyphs, a confusion row is selected, the Fonts panel proposes the mapping."""
+    sys.path.insert(0, str(REPO))
+    from tests.ocr_pdfs import off_by_one
+
+    path = Path(tempfile.mkdtemp()) / "off-by-one.pdf"
+    path.write_bytes(off_by_one())
+    w = window(size, path)
+    w.reveal("verify")
+    w.verify_panel.verify()
+    wait_until(lambda: w.session.verification is not None, timeout=120.0)
+    settle()
+    panel = w.verify_panel
+    font = panel.tree.topLevelItem(0)
+    panel.tree.setCurrentItem(font.child(0) if font.childCount() else font)  # a confusion row
+    w.reveal("fonts")
+    w.fonts.tabs.setCurrentWidget(w.fonts.proposal)
+    heights(w, size[1] // 8, size[1] * 9 // 20, size[1] * 2 // 5)
+    settle(300)
+    return w
+
+
+@shot
+def verify() -> None:
+    w = verified_window(WIDE)
+    save(w, "verify")
+    close(w)
+
+
 def main(names: list[str]) -> int:
     unknown = [n for n in names if n not in SHOTS]
     if unknown:

@@ -37,7 +37,7 @@ from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner
 from glyphscope.inspector.gui.rendering import display_size, page_transform
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
-from glyphscope.inspector.layers import LAYERS, VISIBILITY_LAYERS
+from glyphscope.inspector.layers import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.session import Session
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ TOOLTIP_LAYERS = (
     "reading_order",
     "structure_order",
     "annotations",
+    *VERIFY_LAYERS,  # last: what the ink reads, where no decision mark is nearer
 )
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
@@ -213,6 +214,7 @@ class PageView(QGraphicsView):
         session.events.layers.connect(self._on_layer)
         session.events.mode.connect(self._on_mode)
         session.events.texts.connect(self._on_texts)
+        session.events.verified.connect(self._on_verified)
         session.events.selection.connect(self._on_selection)
         session.events.hovered.connect(self._on_hovered)
         session.events.view.connect(self._on_view)
@@ -343,6 +345,15 @@ class PageView(QGraphicsView):
         for key, item in self.layer_items.items():
             if item.drawing is None and self.session.layers.get(key):
                 item.set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
+
+    def _on_verified(self, page_number: int) -> None:
+        """The page's OCR cross-check is in (or was dropped): draw its layers again."""
+        bundle = self.bundle
+        if bundle is None or bundle.page_number != page_number or bundle.overlays is None:
+            return
+        bundle.overlays.forget(VERIFY_LAYERS)
+        for key in VERIFY_LAYERS:
+            self.layer_items[key].set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
 
     def _on_layer(self, key: str, visible: bool) -> None:
         item = self.layer_items.get(key)

@@ -68,6 +68,7 @@ class LegendPanel(QWidget):
         session.events.mode.connect(lambda mode: self.set_counts(self._facts))
         session.events.view.connect(lambda view: self.set_counts(session.facts))
         session.events.texts.connect(lambda view: self.set_counts(session.facts))
+        session.events.verified.connect(lambda page: self.set_counts(session.facts))
         self.set_counts(None)
 
     def _on_layer(self, key: str, visible: bool) -> None:
@@ -93,9 +94,14 @@ class LegendPanel(QWidget):
         counts = facts.layer_counts(self.session.mode)
         for key, label in self.counts.items():
             pending = key in COUNTED_ON_TEXTS and key not in counts
-            label.setText("…" if pending else str(counts.get(key, 0)))
+            not_run = key in L.VERIFY_LAYERS and key not in counts
+            label.setText("…" if pending else "–" if not_run else str(counts.get(key, 0)))
             label.setToolTip(
-                "counted once the text this layer is read from is assembled (a moment)" if pending else ""
+                "counted once the text this layer is read from is assembled (a moment)"
+                if pending
+                else "the page is not verified: Verify panel › Verify this page"
+                if not_run
+                else ""
             )
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))

@@ -46,6 +46,7 @@ from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.panels.text import TextPanel, mode_title
+from glyphscope.inspector.gui.repair_copy import RepairSaver
 from glyphscope.inspector.gui.workers import (
     PageLoader,
     Worker,
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
         self._page_requested_at = 0.0
         self._tuning_worker: Worker | None = None
         self.exporter = Exporter(self)
+        self.repair_saver = RepairSaver(self)
         self._sized = False  # side columns get their default widths when first shown
         self.complete_view: PageBundle | None = None  # the last view shown with every mode's text
         self._prefetched: PageBundle | None = None  # the last view whose neighbours were prefetched
@@ -181,6 +183,9 @@ class MainWindow(QMainWindow):
         s.events.limits.connect(self._on_limits)
         s.events.status.connect(lambda message: self.statusBar().showMessage(message, 8000))
         s.events.layers.connect(lambda key, on: self.settings.setValue(f"layers/{key}", on))
+        s.events.proposals.connect(lambda font_id: self._update_repair_action())
+        s.events.document.connect(lambda document: self._update_repair_action())
+        self._update_repair_action()
         self.loader.page_ready.connect(self._on_bundle)
         self.loader.page_preview.connect(self._on_preview)
         self.loader.texts_ready.connect(self.session.texts_ready)
@@ -245,6 +250,13 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_close)
         file_menu.addSeparator()
         self._build_export_menu(file_menu.addMenu("&Export"))
+        self.act_save_repaired = self._action(
+            "Save &repaired copy…", lambda: self.repair_saver.save(), None, "save_repaired"
+        )
+        self.act_save_repaired.setToolTip(
+            "A copy of the file with the mappings accepted in the Fonts panel as /ToUnicode CMaps"
+        )
+        file_menu.addAction(self.act_save_repaired)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
         edit_menu = menu.addMenu("&Edit")
@@ -454,6 +466,10 @@ class MainWindow(QMainWindow):
     def show_find(self) -> None:
         self.reveal("find")
         self.find_panel.focus()
+
+    def _update_repair_action(self) -> None:
+        """File › Save repaired copy is there to use once a proposed mapping is accepted."""
+        self.act_save_repaired.setEnabled(bool(self.session.accepted))
 
     def _build_export_menu(self, menu: QMenu) -> None:
         ex = self.exporter

@@ -38,6 +38,7 @@ class Style:
     line_alpha: int = 230
     dash: bool = False
     dot: bool = False
+    hatch: bool = False  # the fill as diagonal lines (the letters under it stay readable)
     fades: float = 0.0  # > 0: drawn fainter, down to this opacity, while the layer's fade_height is small
 
 
@@ -265,6 +266,11 @@ class PageOverlays:
         if drawing is None:
             drawing = self.static[key] = builder(self.facts, self.form_colours)
         return drawing
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Drop the drawings of `keys`: what they are drawn from changed (a page verified again)."""
+        for key in keys:
+            self.static.pop(key, None)
 
 
 def build_overlays(facts: PageFacts, mode: str, prebuild: Iterable[str] = ()) -> PageOverlays:
@@ -713,6 +719,77 @@ def compare_layer(
     return b.finish()
 
 
+INK_DISAGREES_STYLE = Style(L.LAYER_BY_KEY[L.INK_DISAGREES].colour, 2.0)
+INK_WITHOUT_GLYPHS_STYLE = Style(
+    L.LAYER_BY_KEY[L.INK_WITHOUT_GLYPHS].colour,
+    1.5,
+    fill=L.LAYER_BY_KEY[L.INK_WITHOUT_GLYPHS].colour,
+    fill_alpha=170,
+    hatch=True,
+)
+
+
+def ink_disagrees_layer(
+    facts: PageFacts, form_colours: dict[tuple[str, ...], str] | None = None
+) -> LayerDrawing | None:
+    """Glyphs whose ink reads other (the OCR cross-check), outlined, with what the ink reads above
+    each where it fits. None until the page is verified, so the canvas builds it again then."""
+    from glyphscope.inspector.verify_view import disagreeing
+
+    result = facts.verification
+    if result is None:
+        return None
+    b = _Builder(L.INK_DISAGREES, _page_rect(facts))
+    glyphs = facts.page.glyphs
+    colour = INK_DISAGREES_STYLE.colour
+    for check in disagreeing(result):
+        if not 0 <= check.paint_index < len(glyphs):
+            continue
+        quad = glyphs[check.paint_index].quad
+        b.quad(INK_DISAGREES_STYLE, quad)
+        top = max(quad, key=lambda p: p[1])  # the highest corner in user space (y up)
+        width = abs(quad[1][0] - quad[0][0]) or abs(quad[2][0] - quad[3][0])
+        b.drawing.labels.append(
+            Label((min(p[0] for p in quad), top[1]), check.ink or "", colour, "#ffffff", span=width)
+        )
+        b.drawing.markers.append(
+            Marker(
+                _centre(quad),
+                f"The ink reads “{check.ink}” (confidence {check.conf or 0.0:.0f}); "
+                f"the glyph decodes to “{check.decoded}” (code {check.code}, font {check.font_id})",
+                (check.paint_index,),
+            )
+        )
+    return b.finish()
+
+
+def ink_without_glyphs_layer(
+    facts: PageFacts, form_colours: dict[tuple[str, ...], str] | None = None
+) -> LayerDrawing | None:
+    """Text the ink reads where the page has no glyph (OCR regions), hatched: the letters under the
+    lines stay readable. None until the page is verified."""
+    result = facts.verification
+    if result is None:
+        return None
+    b = _Builder(L.INK_WITHOUT_GLYPHS, _page_rect(facts))
+    colour = INK_WITHOUT_GLYPHS_STYLE.colour
+    for page in result.pages[:1]:
+        for region in page.ink_without_glyphs:
+            x0, y0, x1, y1 = region.bbox
+            b.rect(INK_WITHOUT_GLYPHS_STYLE, region.bbox)
+            text = region.text if len(region.text) <= 40 else region.text[:39] + "…"
+            b.drawing.labels.append(Label((x0, y1), f"ink: {text}", colour, "#ffffff", span=x1 - x0))
+            b.drawing.markers.append(
+                Marker(
+                    ((x0 + x1) / 2.0, (y0 + y1) / 2.0),
+                    f"Ink without glyphs: the ink reads “{region.text}” ({region.words} words, mean "
+                    f"confidence {region.mean_conf:.0f}) where the page has no glyph",
+                    (),
+                )
+            )
+    return b.finish()
+
+
 STATIC_LAYER_BUILDERS = {
     "page_boxes": _page_boxes_layer,
     "glyphs": _glyphs_layer,
@@ -734,6 +811,8 @@ STATIC_LAYER_BUILDERS = {
     "columns": _columns_layer,
     "baselines": _baselines_layer,
     "compare": compare_layer,
+    L.INK_DISAGREES: ink_disagrees_layer,
+    L.INK_WITHOUT_GLYPHS: ink_without_glyphs_layer,
     "article_beads": _article_beads_layer,
     "actual_text": _actual_text_layer,
 }
@@ -784,7 +863,7 @@ def _pen_brush(style: Style) -> tuple[QPen, QBrush]:
         if style.fill:
             fill = QColor(style.fill)
             fill.setAlpha(style.fill_alpha)
-            brush = QBrush(fill)
+            brush = QBrush(fill, Qt.BrushStyle.BDiagPattern) if style.hatch else QBrush(fill)
         else:
             brush = QBrush(Qt.BrushStyle.NoBrush)
         cached = _PENS[style] = (pen, brush)

@@ -74,7 +74,11 @@ def fit_columns(view: QTableView, minimum: int = 40) -> None:
     shown = [c for c in range(header.count()) if not view.isColumnHidden(c)]
     stretch = [c for c in shown if header.sectionResizeMode(c) == QHeaderView.ResizeMode.Stretch]
     fixed = [c for c in shown if c not in stretch]
-    room = view.viewport().width() - len(stretch) * max(minimum, header.minimumSectionSize())
+    width = view.viewport().width()
+    bar = view.verticalScrollBar()
+    if not bar.isVisible() and view.verticalHeader().length() > view.viewport().height():
+        width -= bar.sizeHint().width()  # the rows will need a vertical scroll bar: fit beside it
+    room = width - len(stretch) * max(minimum, header.minimumSectionSize())
     widths = {c: view.columnWidth(c) for c in fixed}
     if not widths or sum(widths.values()) <= room:
         return

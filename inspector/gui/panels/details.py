@@ -16,6 +16,8 @@ from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
 from glyphscope.inspector.object_tree import annotation_source
 from glyphscope.inspector.session import Session
+from glyphscope.inspector.verify import GlyphVerdict
+from glyphscope.inspector.verify_view import glyph_checks, ink_summary
 
 if TYPE_CHECKING:
     from glyphscope.core.page import InterpretedPage, PageFont
@@ -64,6 +66,7 @@ class GlyphDetailsPanel(QWidget):
         session.events.mode.connect(lambda mode: self.refresh())
         session.events.decision.connect(lambda record: self.refresh())
         session.events.view.connect(lambda view: self.set_facts(session.facts))
+        session.events.verified.connect(lambda page: self.refresh())
         self.refresh()
 
     def set_facts(self, facts: PageFacts | None) -> None:
@@ -189,6 +192,17 @@ class GlyphDetailsPanel(QWidget):
             f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
             f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>"
         )
+        verification = facts.verification
+        if verification is not None:  # the page was verified: what its ink reads
+            check = glyph_checks(verification).get(i)
+            colour = (
+                "#c2185b"
+                if check is not None and check.verdict is GlyphVerdict.INK_READS_OTHER
+                else "#2e7d32"
+            )
+            parts.append(
+                f"<p><b>ink (OCR)</b>: <span style='color:{colour}'>{html.escape(ink_summary(check))}</span></p>"
+            )
         parts.append(self.actual_text_html(facts, i))  # what the text writes for it, first
         if g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK):
             parts.append(self.chain_html(facts.page, g))

@@ -13,10 +13,14 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt
 from PySide6.QtGui import QAction, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QSplitter,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -28,8 +32,11 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows, text_verdict
+from glyphscope.inspector.gui.panels.verify import VERDICT_COLOURS
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.session import Session
+from glyphscope.inspector.verify import FontCheck, FontVerdict, VerifyResult
+from glyphscope.inspector.verify_view import FontProposal, ProposalSource, font_proposals
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -62,6 +69,7 @@ HEADERS = (  # what triage needs first, then the font's identity
     "Unresolved",
     "Decoded by",
     "Text",
+    "OCR",
     "ToUnicode",
     "Problems",
     "Type",
@@ -82,6 +90,13 @@ class FontTableModel(RowsModel):
         super().__init__(parent)
         self.entries: tuple[FontStats, ...] = ()
         self.stats: PageFontStats | None = None
+        self.checks: dict[str, FontCheck] = {}  # font id → the OCR cross-check of this page
+
+    def set_checks(self, result: VerifyResult | None) -> None:
+        checks = {f.font_id: f for f in result.fonts} if result is not None else {}
+        if checks != self.checks:
+            self.checks = checks
+            self.rows_changed(0, self.row_count() - 1)
 
     def set_fonts(self, stats: PageFontStats | None) -> None:
         self.beginResetModel()
@@ -135,6 +150,9 @@ class FontTableModel(RowsModel):
             return "; ".join(p.message for p in info.problems)
         if name == "Text":
             return text_verdict(self.stats, info.font_id) if self.stats is not None else ""
+        if name == "OCR":
+            check = self.checks.get(info.font_id)
+            return "" if check is None else ocr_cell(check)
         return ""
 
     def cell_data(self, row: int, column: int, role: int) -> str | QColor | None:
@@ -142,6 +160,9 @@ class FontTableModel(RowsModel):
             text = self.cell(row, column)
             if role == Qt.ItemDataRole.ToolTipRole:
                 info = self.entries[row].page_font.info
+                check = self.checks.get(info.font_id)
+                if HEADERS[column] == "OCR" and check is not None:
+                    return f"OCR cross-check: {check.verdict.value} — {check.reason}"
                 return f"{text}\n\nobject {info.font_id}" if HEADERS[column] != "Problems" else text or None
             return text
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -155,7 +176,129 @@ class FontTableModel(RowsModel):
                 return QColor("#b25e00")
             if name == "ToUnicode" and not info.has_tounicode:
                 return QColor("#757575")
+            check = self.checks.get(info.font_id)
+            if name == "OCR" and check is not None:
+                return QColor(VERDICT_COLOURS[check.verdict])
         return None
+
+
+VERDICT_WORDS = {
+    FontVerdict.MAPPING_RIGHT: "right",
+    FontVerdict.MAPPING_WRONG: "wrong",
+    FontVerdict.CANNOT_TELL: "can't tell",
+}
+"""The OCR column's word for each font verdict (the cell is narrow; its tooltip has the reason)."""
+
+
+def ocr_cell(check: FontCheck) -> str:
+    """The Fonts table's "OCR" cell: the page's agreement and the font's verdict."""
+    agreement = "–" if check.agreement is None else f"{100 * check.agreement:.0f} %"
+    return f"{agreement} {VERDICT_WORDS[check.verdict]}"
+
+
+class ProposalPane(QWidget):
+    """A font's proposed mapping (code → current → proposed, and where each row comes from) with
+    Accept / Reject: accepted proposals are kept per document in the session (File › Save
+    repaired copy writes them)."""
+
+    HEADERS = ("Code", "Current", "Proposed", "From")
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.proposal: FontProposal | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel("")
+        self.label.setObjectName("fonts.proposal.label")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        row = QHBoxLayout()  # the buttons first: in a short dock they stay in view
+        self.accept_button = QPushButton("Accept")
+        self.accept_button.setObjectName("fonts.proposal.accept")
+        self.accept_button.setToolTip("Keep this mapping for File › Save repaired copy")
+        self.accept_button.clicked.connect(lambda: self.decide(True))
+        self.reject_button = QPushButton("Reject")
+        self.reject_button.setObjectName("fonts.proposal.reject")
+        self.reject_button.setToolTip("Leave this font as it is in a repaired copy")
+        self.reject_button.clicked.connect(lambda: self.decide(False))
+        row.addWidget(self.accept_button)
+        row.addWidget(self.reject_button)
+        row.addWidget(self.label, 1)
+        layout.addLayout(row)
+        self.table = QTableWidget(0, len(self.HEADERS))
+        self.table.setObjectName("fonts.proposal.table")
+        self.table.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        session.events.proposals.connect(lambda font_id: self.set_proposal(self.proposal))
+        self.set_proposal(None)
+
+    def decide(self, accept: bool) -> None:
+        if self.proposal is not None:
+            self.session.decide(self.proposal, accept)
+
+    def state(self) -> str:
+        """accepted, rejected or "not decided" for the proposal shown (one accepted before the page
+        was verified differs from the one shown now: accepting again takes the new one)."""
+        p = self.proposal
+        if p is None:
+            return ""
+        accepted = self.session.accepted.get(p.font_id)
+        if accepted == p:
+            return "accepted"
+        if accepted is not None:
+            return "not decided (an earlier proposal is accepted)"
+        return "rejected" if p.font_id in self.session.rejected else "not decided"
+
+    def set_proposal(self, proposal: FontProposal | None) -> None:
+        self.proposal = proposal
+        self.accept_button.setEnabled(proposal is not None)
+        self.reject_button.setEnabled(proposal is not None)
+        if proposal is None:
+            self.table.setRowCount(0)
+            self.label.setText(
+                "No mapping proposed for this font: glyphscope proposes one for a font whose text is "
+                "garbled by an offset (the Text column), the OCR cross-check for one whose ink disagrees "
+                "(Verify panel)."
+            )
+            return
+        sources = " and ".join(
+            f"offset {proposal.offset:+d}" if s is ProposalSource.OFFSET else SOURCE_TITLES[s]
+            for s in proposal.sources
+        )
+        state = self.state()
+        colour = STATE_COLOURS.get(state, STATE_COLOURS["not decided"])
+        self.label.setText(
+            f"<b style='color:{colour}'>{state}</b> · <b>{html.escape(proposal.font_key)}</b> "
+            f"{html.escape(proposal.base_font)} ({html.escape(proposal.font_id)}): "
+            f"{proposal.changes()} of {len(proposal.rows)} codes change, from {sources}"
+        )
+        self.table.setRowCount(len(proposal.rows))
+        for r, row in enumerate(proposal.rows):
+            cells = (
+                f"{row.code} (0x{row.code:02X})",
+                row.current or "—",
+                row.proposed,
+                SOURCE_SHORT_TITLES[row.source],
+            )
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c == 2 and row.proposed != row.current:
+                    item.setForeground(QColor("#c2185b"))
+                self.table.setItem(r, c, item)
+
+
+SOURCE_TITLES = {
+    ProposalSource.OFFSET: "glyphscope's offset (garbled text)",
+    ProposalSource.OCR: "the OCR cross-check",
+}
+"""Where a proposal comes from, in the pane's sentence (the offset with its k)."""
+STATE_COLOURS = {"accepted": "#2e7d32", "rejected": "#757575", "not decided": "#b25e00"}
+SOURCE_SHORT_TITLES = {ProposalSource.OFFSET: "offset", ProposalSource.OCR: "OCR"}
 
 
 class CodeTableModel(RowsModel):
@@ -235,7 +378,7 @@ class FontsPanel(QWidget):
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         header.setToolTip("Right-click to show or hide columns")
         for column, name in enumerate(HEADERS):
-            self.table.setColumnHidden(column, name in CARD_ONLY)
+            self.table.setColumnHidden(column, name in CARD_ONLY or name == "OCR")  # OCR: once verified
             action = QAction(name, header, checkable=True)
             action.setChecked(name not in CARD_ONLY)
             action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
@@ -268,6 +411,9 @@ class FontsPanel(QWidget):
         self.tabs.setObjectName("fonts.tabs")
         self.tabs.addTab(self.card, "Font")
         self.tabs.addTab(codes_split, "Codes → Unicode")
+        self.proposal = ProposalPane(session)
+        self.tabs.addTab(self.proposal, "Proposed")
+        self.proposals: dict[str, FontProposal] = {}
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.tabs)
@@ -285,10 +431,38 @@ class FontsPanel(QWidget):
         self._analysis: PageAnalysis | None = None
         session.events.selection.connect(self._on_selection)
         session.events.view.connect(lambda view: self.set_facts(session.facts))
+        session.events.verified.connect(lambda page: self._on_verified())
+
+    def _on_verified(self) -> None:
+        self.model.set_checks(self.session.verification)
+        self._show_ocr_column()
+        self._update_proposals()
+
+    def _show_ocr_column(self) -> None:
+        """The OCR column is shown once the page is verified (empty before, it would only take room)."""
+        column = HEADERS.index("OCR")
+        if self.table.isColumnHidden(column) == bool(self.model.checks):
+            self.table.setColumnHidden(column, not self.model.checks)
+            _size_columns(self.table)
+
+    def _update_proposals(self) -> None:
+        """The page's proposed mappings (garbled-text offsets, the OCR votes when verified)."""
+        analysis = self._analysis
+        self.proposals = font_proposals(analysis, self.session.verification) if analysis is not None else {}
+        self._show_proposal(self.selected_rows())
+
+    def _show_proposal(self, rows: list[int]) -> None:
+        """The selected font's proposal; with no font selected, the first font that has one."""
+        fonts = self.model.fonts
+        ids = [fonts[r].info.font_id for r in rows if 0 <= r < len(fonts)]
+        if not ids:
+            ids = [f.info.font_id for f in fonts if f.info.font_id in self.proposals][:1]
+        self.proposal.set_proposal(self.proposals.get(ids[0]) if ids else None)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 -- Qt's name
         if event.type() == QEvent.Type.Resize and watched is self.codes.viewport():
             _size_columns(self.codes)
+
         return False
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
@@ -302,9 +476,13 @@ class FontsPanel(QWidget):
             self._analysis = facts.analysis if facts is not None else None
             self._show_codes(None)
             self.model.set_fonts(self._analysis.fonts if self._analysis is not None else None)
+            self.model.set_checks(facts.verification if facts is not None else None)
+            self._show_ocr_column()
+            self._update_proposals()
             _size_columns(self.table)
         finally:
             self._updating = False
+
         if facts is None:
             self.label.setText("No page loaded.")
             return
@@ -410,6 +588,7 @@ class FontsPanel(QWidget):
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         self._show_card(rows)
         self._show_codes(rows[0] if len(rows) == 1 else None)
+        self._show_proposal(rows)
         if self._updating:
             return
         glyphs = [i for r in rows for i in self.model.glyphs_of(r)]

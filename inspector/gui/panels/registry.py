@@ -29,6 +29,7 @@ from glyphscope.inspector.gui.panels.stepper import StepperPanel
 from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
 from glyphscope.inspector.gui.panels.text import TextTabs
 from glyphscope.inspector.gui.panels.tuning import TuningPanel
+from glyphscope.inspector.gui.panels.verify import VerifyPanel
 from glyphscope.inspector.gui.workers import WorkerPool
 from glyphscope.inspector.session import Session
 
@@ -76,6 +77,7 @@ PANELS: tuple[PanelSpec, ...] = (
     PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
     PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
     PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", attribute="compare_panel", pool=True, height=260, hidden=True),
+    PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", attribute="verify_panel", pool=True),
     PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", attribute="stepper_panel", pool=True),
 )
 # fmt: on
