@@ -475,6 +475,7 @@ class FontsPanel(QWidget):
         try:
             self._analysis = facts.analysis if facts is not None else None
             self._show_codes(None)
+            self._show_card([])  # the table's selection handler is muted here: the card starts empty
             self.model.set_fonts(self._analysis.fonts if self._analysis is not None else None)
             self.model.set_checks(facts.verification if facts is not None else None)
             self._show_ocr_column()
