@@ -10,6 +10,7 @@ recomputed elsewhere.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
@@ -298,14 +299,45 @@ def document_texts(
     *,
     should_stop: StopCheck | None = None,
     on_error: PageErrorHandler | None = None,
+    jobs: int | None = 1,
 ) -> Iterator[tuple[int, PageText]]:
     """(page number, page text in `mode`) for each of `pages`: whole-document text, page by page.
 
     Only `mode` is assembled. `should_stop` and `on_error` as in
     `document_analyses`. Join the texts with
     `core.assembly.document_text.write_page_texts` (separator, BOM).
+    `jobs`: processes reading the pages (`core.page_workers.page_results`; None: automatic);
+    the texts are the same and come in the same order whatever it is.
     """
+    if jobs != 1:
+        from glyphscope.core.page_workers import effective_jobs, page_results
+
+        pages = list(pages)
+        n_jobs = effective_jobs(doc, len(pages), jobs)
+        if n_jobs > 1:
+            if mode not in MODES:
+                raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+            task = functools.partial(page_text_task, mode=mode, params=params)
+            results = page_results(doc, pages, task, n_jobs)
+            try:
+                for result in results:
+                    if should_stop is not None and should_stop():
+                        return
+                    if result.error is not None:
+                        if on_error is None:
+                            raise result.error
+                        on_error(result.page, result.error)
+                        continue
+                    yield result.page, result.get()
+            finally:
+                results.close()
+            return
     for analysis in document_analyses(
         doc, pages, params, mode=mode, should_stop=should_stop, on_error=on_error
     ):
         yield analysis.page_number, analysis.texts[mode]
+
+
+def page_text_task(doc: Document, page_number: int, mode: str, params: Parameters) -> PageText:
+    """One page's text in `mode`: what a page worker does for `document_texts`."""
+    return analyze_page(doc, page_number, params).texts[mode]
