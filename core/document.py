@@ -543,9 +543,10 @@ def open_document(
     """
     if not isinstance(source, (str, Path, bytes, bytearray, memoryview)) and hasattr(source, "read"):
         source = _read_binary(source)
-    if isinstance(source, (bytearray, memoryview)):
-        source = bytes(source)
-    origin = DocumentOrigin(str(source) if isinstance(source, Path) else source, password)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        origin = DocumentOrigin(bytes(source), password)
+    else:
+        origin = DocumentOrigin(str(source), password)
     doc = _open_document(origin.source, password, limits)
     doc.origin = origin
     return doc

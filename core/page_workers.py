@@ -22,18 +22,20 @@ earlier one, and a worker drops each page once its result is sent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from glyphscope.core.document import Document, DocumentOrigin, open_document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, usable_cpus
 
+if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
+    from glyphscope.core.document import Document, DocumentOrigin
+
 T = TypeVar("T")
-PageTask = Callable[[Document, int], T]
+PageTask = Callable[["Document", int], T]
 """What is done with one page: a module-level function (or a functools.partial of one) so a
 spawned worker can receive it."""
 
@@ -104,7 +106,7 @@ def effective_jobs(doc: Document, page_count: int, jobs: int | None) -> int:
 
 def page_results(
     doc: Document, pages: Sequence[int], task: PageTask[T], jobs: int | None = 1
-) -> Iterator[PageResult[T]]:
+) -> Generator[PageResult[T], None, None]:
     """`task(doc, n)` for each of `pages`, in that order, one result at a time (see the module).
 
     `jobs`: processes (1: this one; None: automatic, `effective_jobs`). Closing the iterator
@@ -140,6 +142,8 @@ class _Outcome:
 def _serve_pages(conn: Connection, origin: DocumentOrigin, limits: Limits, task: PageTask[object]) -> None:
     """A page worker: open the document, then read a page number and send its outcome, until told
     to stop (None) or the pipe closes."""
+    from glyphscope.core.document import open_document
+
     ignore_interrupts()
     doc: Document | None = None
     failure: Exception | None = None
