@@ -13,20 +13,23 @@ import dataclasses
 import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.assembly.auto import auto_from_plain
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
-from glyphscope.core.font_stats import PageFontStats, font_statistics
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
-from glyphscope.core.page_counts import PageCounts, count_page
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, classify
 from glyphscope.core.structure import PageStructure
-from glyphscope.core.structure_use import StructureUse, structure_use
+
+if TYPE_CHECKING:  # made on first use: a page's text needs none of them (start-up time)
+    from glyphscope.core.font_stats import PageFontStats
+    from glyphscope.core.page_counts import PageCounts
+    from glyphscope.core.structure_use import StructureUse
 
 StopCheck = Callable[[], bool]
 PageErrorHandler = Callable[[int, Exception], None]
@@ -97,6 +100,8 @@ class PageAnalysis:
     def fonts(self) -> PageFontStats:
         """Per font (resource entry and font object): glyphs and decode sources, counted once."""
         if self._fonts is None:
+            from glyphscope.core.font_stats import font_statistics
+
             self._fonts = font_statistics(self.page)
         return self._fonts
 
@@ -104,6 +109,8 @@ class PageAnalysis:
     def structure_use(self) -> StructureUse:
         """The visible glyphs divided by the structure tree: tagged, untagged, usable, trusted (spec §9)."""
         if self._structure_use is None:
+            from glyphscope.core.structure_use import structure_use
+
             self._structure_use = structure_use(self.structure, self.classified.visible)
         return self._structure_use
 
@@ -111,6 +118,8 @@ class PageAnalysis:
     def counts(self) -> PageCounts:
         """Glyphs, visible, culled, duplicates, from forms, unresolved, fallback; fonts used and lost."""
         if self._counts is None:
+            from glyphscope.core.page_counts import count_page
+
             self._counts = count_page(self.page, self.classified, self.fonts)
         return self._counts
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from glyphscope.core.errors import GlyphscopeError
@@ -32,6 +31,8 @@ from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, usable_cpus
 
 if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
+    from multiprocessing.connection import Connection
+
     from glyphscope.core.document import Document, DocumentOrigin
 
 T = TypeVar("T")
@@ -219,6 +220,8 @@ class _PagePool:
 
     def _collect(self, pages: list[int]) -> list[tuple[int, _Outcome]]:
         """The outcomes of the workers that finished (or died), waiting for at least one."""
+        from multiprocessing.connection import wait
+
         ready = set(wait([w.conn for w in self.busy]))
         got: list[tuple[int, _Outcome]] = []
         for w in [w for w in self.busy if w.conn in ready]:

@@ -12,7 +12,10 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from multiprocessing.context import ForkContext, SpawnContext
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # multiprocessing is loaded when a worker is started, not by a one-page command
+    from multiprocessing.context import ForkContext, SpawnContext
 
 STOP_SECONDS = 5.0  # an idle worker asked to exit gets this long before it is killed
 
