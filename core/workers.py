@@ -51,6 +51,9 @@ class WorkerProcess:
     def __init__(
         self, ctx: ForkContext | SpawnContext, target: Callable[..., None], args: tuple[object, ...]
     ) -> None:
+        from glyphscope.core.gcpause import resume_start
+
+        resume_start()  # this process reads no page itself now: its collector runs again
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=target, args=(child, *args), daemon=True)
         self.process.start()

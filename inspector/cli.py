@@ -48,6 +48,9 @@ SUBCOMMANDS = (
     "verify",
     "repair",
 )
+PAUSED_START = ("glyphs", "fonts", "diagnostics", "text", "decisions")
+"""Commands that read pages in this process (or start page workers) soon after their start: the cyclic
+collector sits out their imports (core.gcpause.pause_start; glyphscope/__main__.py)."""
 EXIT_CODES = (
     (EXIT_OK, "success"),
     (
@@ -205,8 +208,8 @@ def _params(args: argparse.Namespace) -> Parameters:
 
 @contextlib.contextmanager
 def _output(args: argparse.Namespace) -> Iterator[IO[bytes]]:
-    """The binary stream of `-o FILE` (stdout without it, or with `-`); an unwritable file is one
-    usage error line."""
+    """The binary stream of `-o FILE` (stdout without it, or with `-`); a file that cannot be
+    opened or written (a full disk) is one usage error line."""
     out = getattr(args, "output", None)
     if out is None or cli_io.is_stdout(out):
         yield sys.stdout.buffer
@@ -216,8 +219,11 @@ def _output(args: argparse.Namespace) -> Iterator[IO[bytes]]:
         fh = open(out, "wb")  # noqa: SIM115 — closed below, after the command's writes
     except OSError as exc:
         raise cli_io.UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
-    with fh:
-        yield fh
+    try:
+        with fh:
+            yield fh
+    except OSError as exc:  # a full disk while writing (the input was read before)
+        raise cli_io.UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
 
 
 def _written(args: argparse.Namespace, pages: Sequence[int]) -> None:

@@ -229,3 +229,42 @@ print(after_call, gc.get_freeze_count() > 0)
 def test_only_the_process_entry_point_freezes_the_collector_at_the_end() -> None:
     proc = subprocess.run([sys.executable, "-c", FREEZE_PROBE], cwd=REPO, capture_output=True, timeout=120)
     assert proc.stdout.decode().splitlines()[-1] == "0 True", proc.stderr.decode()
+
+
+COLLECTOR_PROBE = """
+import gc, sys
+from glyphscope.core import gcpause
+from glyphscope.__main__ import main
+
+during = []
+real = gcpause.gc_paused
+
+
+def spy():
+    during.append(gc.isenabled())  # the collector's state as the first page starts
+    return real()
+
+
+gcpause.gc_paused = spy
+sys.argv = ["glyphscope", *sys.argv[1:]]
+main()
+print("\n", during[:1], gc.isenabled(), gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize("argv", [["text"], ["fonts"], ["verify", "--help"]])
+def test_the_collector_sits_out_a_page_commands_imports_and_runs_again_after(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"])
+    path = tmp_path / "hello.pdf"
+    pdf.save(path)
+    args = [argv[0], str(path), *argv[1:]] if argv[0] != "verify" else argv
+    proc = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_PROBE, *args], cwd=REPO, capture_output=True, timeout=120
+    )
+    last = proc.stdout.decode().splitlines()[-1]
+    if argv[0] == "verify":  # not a page command: the collector as always
+        assert last.strip() == "[] True True", proc.stderr.decode()
+    else:
+        assert last.strip() == "[False] True True", proc.stderr.decode()
