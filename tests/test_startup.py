@@ -248,7 +248,8 @@ def spy():
 gcpause.gc_paused = spy
 sys.argv = ["glyphscope", *sys.argv[1:]]
 main()
-print("\n", during[:1], gc.isenabled(), gc.get_freeze_count() > 0)
+print(file=sys.stdout)
+print(during[:1], gc.isenabled(), gc.get_freeze_count() > 0)
 """
 
 
