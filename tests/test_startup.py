@@ -3,7 +3,7 @@
 Each command runs in a fresh interpreter (the modules a process has loaded are the thing
 under test), on a tiny PDF built here; the checks are on the command's output and on the
 modules it loaded: no Qt, no comparison or JSON code for plain text, the Adobe Glyph List
-only for a font that needs glyph names, pdfminer's tables without pdfminer's package
+only for glyph names beyond the standard Latin encodings, pdfminer's tables without pdfminer's package
 __init__ (which reads the distribution metadata), no engine at all for --version / --help.
 """
 
@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pikepdf
 import pytest
 
 from glyphscope.inspector.cli import SUBCOMMANDS, build_parser
@@ -99,8 +100,28 @@ def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_u
     pdf.save(path)
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hello")
+    # the names of WinAnsi come from core/fonts/latin_glyphs.py: the whole glyph list is not loaded
+    assert _loaded(modules, "fontTools", "pdfminer", "importlib.metadata", "PySide6") == []
+    assert "glyphscope.core.fonts.latin_glyphs" in modules
+    differences = make_pdf(
+        [b"BT /F1 10 Tf 72 700 Td (\x01\x02) Tj ET"],
+        {
+            "/F1": lambda pdf: pdf.make_indirect(
+                pikepdf.Dictionary(
+                    Type=pikepdf.Name.Font,
+                    Subtype=pikepdf.Name.Type1,
+                    BaseFont=pikepdf.Name.Helvetica,
+                    Encoding=pikepdf.Dictionary(
+                        Differences=[1, pikepdf.Name("/f_f_i"), pikepdf.Name("/uni0416")]
+                    ),
+                )
+            )
+        },
+    )
+    differences.save(tmp_path / "differences.pdf")
+    code, out, modules = _run(tmp_path, "text", str(tmp_path / "differences.pdf"))
+    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list
     assert "fontTools.agl" in modules
-    assert _loaded(modules, "pdfminer", "importlib.metadata", "PySide6") == []
 
     code, out, _ = _run(tmp_path, "glyphs", str(path), "--page", "1")
     rows = [line.split("\t") for line in out.decode().splitlines()[1:]]  # page, #, unicode, …, origin
@@ -203,6 +224,17 @@ def test_pdfminers_tables_are_read_without_its_package_init_and_are_the_same() -
         "rows": 232,
         "fonts": 26,
     }
+
+
+def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
+    from fontTools.agl import toUnicode
+
+    from glyphscope.core.fonts.latin_glyphs import LATIN_GLYPH_UNICODE
+    from glyphscope.core.fonts.tables import latin_encodings
+
+    names = {row[0] for row in latin_encodings()} | {"hyphen"}  # hyphen: WinAnsi 0xAD (Annex D)
+    assert set(LATIN_GLYPH_UNICODE) == names
+    assert {name: toUnicode(name) for name in names} == LATIN_GLYPH_UNICODE
 
 
 def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
