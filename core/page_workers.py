@@ -16,8 +16,8 @@ The results are the same either way:
   whole-document budgets were changed (each process would spend its own), are
   read in one process whatever `jobs` says.
 
-Memory stays bounded: at most `2 × jobs` pages are in flight or waiting for an
-earlier one, and a worker drops each page once its result is sent.
+Memory stays bounded: at most `WINDOW_PER_JOB × jobs` pages (and WINDOW_BYTES) are in
+flight or waiting for an earlier one, and a worker drops each page once its result is sent.
 """
 
 from __future__ import annotations
@@ -50,7 +50,11 @@ and loading its fonts again) costs about one average page; from about five pages
 repaid. `benchmarks/bench_parallel.py` measures it again.
 """
 
-WINDOW_PER_JOB = 2  # pages in flight or finished early, per worker, before the next due page
+WINDOW_PER_JOB = 16
+"""Pages in flight or finished early, per worker, beyond the next page due: a page that takes a
+second (a dense map) holds the output back, not the other workers, which read on meanwhile."""
+WINDOW_BYTES = 256 * 1024 * 1024
+"""At most this much of early results is held (as the bytes the workers sent, unpickled when due)."""
 
 
 class PageWorkerCrashed(GlyphscopeError):
@@ -190,18 +194,26 @@ class _PagePool:
         self.busy: dict[WorkerProcess, int] = {}  # worker → index in the page list
 
     def run(self, pages: list[int]) -> Iterator[PageResult[T]]:
-        done: dict[int, _Outcome] = {}
-        due = submitted = 0
+        done: dict[int, _Outcome | bytes] = {}  # early results, kept as sent until due
+        held = due = submitted = 0
         window = WINDOW_PER_JOB * self.jobs
         try:
             while due < len(pages):
-                while submitted < len(pages) and len(self.busy) < self.jobs and submitted < due + window:
+                while (
+                    submitted < len(pages)
+                    and len(self.busy) < self.jobs
+                    and submitted <= due + window
+                    and held <= WINDOW_BYTES
+                ):
                     self._submit(submitted, pages[submitted])
                     submitted += 1
-                for i, outcome in self._collect(pages):
-                    done[i] = outcome
+                for i, got in self._collect(pages):
+                    done[i] = got
+                    held += len(got) if isinstance(got, bytes) else 0
                 while due in done:
-                    outcome = done.pop(due)
+                    got = done.pop(due)
+                    held -= len(got) if isinstance(got, bytes) else 0
+                    outcome = _loaded(pages[due], got)
                     due += 1
                     self.doc.adopt_page_report(outcome.page, outcome.warnings, outcome.budget_note)
                     yield PageResult(outcome.page, outcome.value, outcome.error)  # type: ignore[arg-type]
@@ -218,24 +230,35 @@ class _PagePool:
         w.conn.send(page)
         self.busy[w] = index
 
-    def _collect(self, pages: list[int]) -> list[tuple[int, _Outcome]]:
-        """The outcomes of the workers that finished (or died), waiting for at least one."""
+    def _collect(self, pages: list[int]) -> list[tuple[int, _Outcome | bytes]]:
+        """What the workers that finished (or died) sent, waiting for at least one."""
         from multiprocessing.connection import wait
 
         ready = set(wait([w.conn for w in self.busy]))
-        got: list[tuple[int, _Outcome]] = []
+        got: list[tuple[int, _Outcome | bytes]] = []
         for w in [w for w in self.busy if w.conn in ready]:
             index = self.busy.pop(w)
-            page = pages[index]
             try:
-                outcome = w.conn.recv()
+                got.append((index, w.conn.recv_bytes()))
             except (EOFError, OSError):  # the process died: a crash in native code, killed from outside
+                page = pages[index]
                 crash = PageWorkerCrashed(f"page {page}: the worker process reading it crashed")
                 got.append((index, _Outcome(page, None, crash)))
                 w.kill()
                 continue
-            except Exception as exc:  # noqa: BLE001 — an outcome that cannot be unpickled
-                outcome = _Outcome(page, None, RuntimeError(f"{type(exc).__name__}: {exc}"))
-            got.append((index, outcome))
             self.idle.append(w)
         return got
+
+
+def _loaded(page: int, got: _Outcome | bytes) -> _Outcome:
+    """A worker's outcome from the bytes it sent (Connection.send pickled it)."""
+    if isinstance(got, _Outcome):
+        return got
+    import pickle
+
+    try:
+        outcome = pickle.loads(got)
+    except Exception as exc:  # noqa: BLE001 — an outcome that cannot be unpickled
+        return _Outcome(page, None, RuntimeError(f"{type(exc).__name__}: {exc}"))
+    assert isinstance(outcome, _Outcome)
+    return outcome

@@ -226,3 +226,26 @@ def test_triage_workers_read_their_files_pages_in_one_process(
         (tmp_path / name).write_bytes(Path(DEMO).read_bytes())
     rows = triage_paths([tmp_path], jobs=2)
     assert len(rows) == 3 and all(r.error is None for r in rows)
+
+
+def test_a_worker_that_dies_fails_its_page_only(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from glyphscope.core.document import Document
+
+    parent, real = os.getpid(), Document.interpret
+
+    def interpret(self: Document, n: int) -> object:
+        if n == 4 and os.getpid() != parent:
+            os._exit(3)  # as a crash in native code would end it
+        return real(self, n)
+
+    monkeypatch.setattr(Document, "interpret", interpret)
+    errors: list[tuple[int, str]] = []
+    texts = analysis.document_texts(
+        open_document(DEMO),
+        range(1, 9),
+        "plain",
+        jobs=2,
+        on_error=lambda n, exc: errors.append((n, str(exc))),
+    )
+    assert [n for n, _ in texts] == [1, 2, 3, 5, 6, 7, 8]
+    assert errors == [(4, "page 4: the worker process reading it crashed")]
