@@ -59,7 +59,8 @@ def test_two_jobs_write_the_same_bytes_as_one(argv: list[str]) -> None:
     two = run_cli(*argv, DEMO, "--jobs", "2")
     assert one[0] == 0 and one[1]
     assert two == one
-    assert run_cli(*argv, DEMO) == one  # the automatic default: 15 pages, as many jobs as processors
+    if argv == ["text"]:  # the automatic default: 15 pages, one process per usable processor
+        assert run_cli(*argv, DEMO) == one
 
 
 def _hostile_in_the_middle(tmp_path: Path) -> Path:
