@@ -40,14 +40,24 @@ PageTask = Callable[["Document", int], T]
 """What is done with one page: a module-level function (or a functools.partial of one) so a
 spawned worker can receive it."""
 
-PARALLEL_MIN_PAGES = 6
+PARALLEL_MIN_PAGES = 8
 """The fewest pages the automatic `jobs` reads in worker processes; fewer are read in this process.
 
-Measured on a 2-core machine (whole `glyphscope text` processes, median of 7, `--jobs 2` against
-`--jobs 1`, pages of the merged test corpus): 2 pages 1.27× slower, 4 pages 1.03× slower,
-6 pages 1.12× faster, 10 pages 1.35× faster. Starting the workers (fork, each opening the file
-and loading its fonts again) costs about one average page; from about five pages on it is
-repaid. `benchmarks/bench_parallel.py` measures it again.
+Measured on this project's 2-core machine: whole `glyphscope text` processes, `--jobs 2` against
+`--jobs 1`, on files of K pages taken evenly from the merged test corpus (121 pages; the time
+of --jobs 2 / that of --jobs 1, medians; below 1.00 the workers pay):
+
+    pages      2     3     4     6     8    12    16
+    run 1    0.89        0.96  1.15  0.93  0.75
+    run 2    1.07  1.01  1.05  1.00  0.85
+    run 3    1.21  1.15  1.13  1.12  1.01  1.02  1.15
+
+Starting a worker (fork, then opening the file and loading its fonts again) costs about as
+much as a few average pages (~33 ms each here). The machine was shared while measuring: runs 1
+and 2 (K pages from two different spreads of the file) beside a lighter background job, run 3
+while another test suite held about one of the two cores, so that workers could not pay there.
+From 8 pages on they paid in both runs that had the cores. `benchmarks/bench_parallel.py`
+measures it again.
 """
 
 WINDOW_PER_JOB = 16
