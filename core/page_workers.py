@@ -40,23 +40,23 @@ PageTask = Callable[["Document", int], T]
 """What is done with one page: a module-level function (or a functools.partial of one) so a
 spawned worker can receive it."""
 
-PARALLEL_MIN_PAGES = 8
+PARALLEL_MIN_PAGES = 6
 """The fewest pages the automatic `jobs` reads in worker processes; fewer are read in this process.
 
 Measured on this project's 2-core machine: whole `glyphscope text` processes, `--jobs 2` against
 `--jobs 1`, on files of K pages taken evenly from the merged test corpus (121 pages; the time
-of --jobs 2 / that of --jobs 1, medians; below 1.00 the workers pay):
+of --jobs 2 / that of --jobs 1, medians of 7 to 15; below 1.00 the workers pay):
 
     pages      2     3     4     6     8    12    16
-    run 1    0.89        0.96  1.15  0.93  0.75
-    run 2    1.07  1.01  1.05  1.00  0.85
-    run 3    1.21  1.15  1.13  1.12  1.01  1.02  1.15
+    run 4    1.14  0.98  0.99  0.91  0.86  0.80          the machine otherwise idle
+    run 1    0.89        0.96  1.15  0.93  0.75          beside a lighter job
+    run 2    1.07  1.01  1.05  1.00  0.85                beside a lighter job
+    run 3    1.21  1.15  1.13  1.12  1.01  1.02  1.15    another test suite held one core
 
 Starting a worker (fork, then opening the file and loading its fonts again) costs about as
-much as a few average pages (~33 ms each here). The machine was shared while measuring: runs 1
-and 2 (K pages from two different spreads of the file) beside a lighter background job, run 3
-while another test suite held about one of the two cores, so that workers could not pay there.
-From 8 pages on they paid in both runs that had the cores. `benchmarks/bench_parallel.py`
+much as a few average pages (~30 ms each here): on an idle machine the break-even is at 3 to 4
+pages and the workers clearly pay from 6 (run 4). On a machine whose other work holds the
+cores nothing can pay (run 3); `--jobs 1` is the way to say so. `benchmarks/bench_parallel.py`
 measures it again.
 """
 
