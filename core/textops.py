@@ -21,15 +21,10 @@ def page_text(
 
 
 def document_pages_text(
-    doc: Document,
-    pages: list[int],
-    mode: str,
-    params: Parameters = DEFAULT_PARAMETERS,
-    *,
-    jobs: int | None = 1,
+    doc: Document, pages: list[int], mode: str, params: Parameters = DEFAULT_PARAMETERS
 ) -> list[tuple[int, PageText]]:
-    """`core.analysis.document_texts`, as a list (`jobs`: processes reading the pages, None: automatic)."""
-    return list(document_texts(doc, pages, mode, params, jobs=jobs))
+    """`core.analysis.document_texts`, as a list."""
+    return list(document_texts(doc, pages, mode, params))
 
 
 def write_document_pages(
@@ -43,15 +38,14 @@ def write_document_pages(
     bom: bool = False,
     should_stop: StopCheck | None = None,
     on_error: PageErrorHandler | None = None,
-    jobs: int | None = 1,
 ) -> int:
     """Stream the whole-document text of `pages` in `mode` to `out` (spec §9); returns pages written.
 
     Pages joined by `separator` (default form feed), no trailing one; `bom`
     writes U+FEFF first (EF BB BF in UTF-8). A page skipped by `on_error` or
-    after `should_stop` is not written. `jobs`: processes reading the pages (None: automatic).
+    after `should_stop` is not written.
     """
-    texts = document_texts(doc, pages, mode, params, should_stop=should_stop, on_error=on_error, jobs=jobs)
+    texts = document_texts(doc, pages, mode, params, should_stop=should_stop, on_error=on_error)
     return write_page_texts(out, (t.text for _, t in texts), separator, bom)
 
 

@@ -11,28 +11,21 @@ is unknown, an absent one becomes an engine entry with its error.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from glyphscope.core.assembly import MODES
 from glyphscope.inspector import cli_io
-from glyphscope.inspector.cli_pages import page_values
 from glyphscope.inspector.compare_engines import (
     DEFAULT_TIMEOUT,
     ENGINE_KEYS,
     detect_engines,
     parse_engine_list,
 )
-
-if TYPE_CHECKING:
-    from glyphscope.core.document import Document
-    from glyphscope.core.params import Parameters
 
 
 def add_compare_parser(sub: Any) -> None:
@@ -55,7 +48,6 @@ def add_compare_parser(sub: Any) -> None:
     )
     cli._add_json_flag(p)
     cli._add_thresholds(p)
-    cli._add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -77,8 +69,11 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from glyphscope.core.analysis import analyze_page
     from glyphscope.core.document import open_document
     from glyphscope.inspector import cli
+    from glyphscope.inspector.compare_engines import run_engines
+    from glyphscope.inspector.compare_page import compare_page
 
     if args.list_engines:
         _list_engines(args)
@@ -99,16 +94,15 @@ def run_compare(args: argparse.Namespace) -> int:
             cli_io.note(args, f"warning: {w}")
         pages = cli._pages(doc, args.pages)
         out_pages = []
-        task = functools.partial(
-            _compare_page, path=path, password=password, keys=keys, params=params, args=_CompareArgs.of(args)
-        )
-        for n, page in page_values(doc, pages, task, args.jobs):
+        for n in pages:
             cli_io.note(args, f"page {n}: {', '.join(keys)}")
-            if isinstance(page, dict):
-                out_pages.append(page)
+            analysis = analyze_page(doc, n, params)
+            results = run_engines(keys, path, n, password, timeout=args.timeout)
+            comparison = compare_page(analysis, results, args.mode)
+            if args.json:
+                out_pages.append(comparison.to_json())
             else:
-                sys.stdout.write(page)
-                sys.stdout.flush()
+                _print_page(comparison)
     if args.json:
         engines = [s.to_json() for s in detect_engines()]
         cli._write_json(
@@ -131,51 +125,17 @@ def _list_engines(args: argparse.Namespace) -> None:
             print(f"{s.key}\tnot installed\t{s.spec.install}")
 
 
-@dataclass(frozen=True, slots=True)
-class _CompareArgs:
-    """What a page of `compare` needs of the command line (a worker gets this, not the Namespace)."""
-
-    mode: str
-    timeout: float
-    json: bool
-
-    @classmethod
-    def of(cls, args: argparse.Namespace) -> _CompareArgs:
-        return cls(args.mode, args.timeout, args.json)
-
-
-def _compare_page(
-    doc: Document,
-    n: int,
-    *,
-    path: str,
-    password: str | None,
-    keys: Sequence[str],
-    params: Parameters,
-    args: _CompareArgs,
-) -> dict[str, object] | str:
-    """One page compared: its JSON (--json) or its lines."""
-    from glyphscope.core.analysis import analyze_page
-    from glyphscope.inspector.compare_engines import run_engines
-    from glyphscope.inspector.compare_page import compare_page
-
-    analysis = analyze_page(doc, n, params)
-    results = run_engines(keys, path, n, password, timeout=args.timeout)
-    comparison = compare_page(analysis, results, args.mode)
-    return comparison.to_json() if args.json else _page_lines(comparison)
-
-
-def _page_lines(comparison: Any) -> str:
-    lines: list[str] = []
+def _print_page(comparison: Any) -> None:
     for e in comparison.engines:
         if e.alignment is None:
-            lines.append(f"page {comparison.page_number}\t{e.label}\terror\t{e.result.error}")
+            print(f"page {comparison.page_number}\t{e.label}\terror\t{e.result.error}")
             continue
         s = e.summary()
-        lines.append(
+        print(
             f"page {comparison.page_number}\t{e.label}\tagreement {100 * s['agreement']:.1f} %\t"
             f"{s['characters_agreeing']} chars agree, {s['spaces_differing']} spaces differ, "
             f"{s['only_theirs']} only theirs, {s['only_ours']} only ours, {s['moved']} moved"
         )
-        lines.extend(f"\t{d.kind}\t{d.sentence}" for d in e.differences)
-    return "".join(line + "\n" for line in lines)
+        for d in e.differences:
+            print(f"\t{d.kind}\t{d.sentence}")
+    sys.stdout.flush()
