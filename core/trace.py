@@ -32,7 +32,7 @@ from glyphscope.core.document import Document, format_operand
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
 from glyphscope.core.interpreter import Instruction, PageInterpreter, number
-from glyphscope.core.operators.graphics import colour_space_family, soft_mask
+from glyphscope.core.operators.graphics import INITIAL_COLOUR, colour_space_family, soft_mask
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders import Recorder, VisibilityRecorder
 from glyphscope.core.state import GraphicsState, MarkedContent
@@ -52,15 +52,6 @@ _DEVICE_COLOUR_OPS = {
 }
 _COMPONENT_OPS = {"sc": False, "scn": False, "SC": True, "SCN": True}
 _SPACE_OPS = {"cs": False, "CS": True}
-_INITIAL_COMPONENTS = {  # ISO 32000-1 §8.6.8: the initial colour of a space set by CS/cs
-    "gray": (0.0,),
-    "rgb": (0.0, 0.0, 0.0),
-    "cmyk": (0.0, 0.0, 0.0, 1.0),
-    "lab": (0.0, 0.0, 0.0),
-    "indexed": (0.0,),
-    "separation": (1.0,),
-    "devicen": (1.0,),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +241,7 @@ class TraceRecorder(Recorder):
         name = operands[0]
         family = colour_space_family(self.interp.frame.resources, name, 0)
         self._set_colour(
-            stroke, TraceColour(pdf_text(name).lstrip("/"), family, _INITIAL_COMPONENTS.get(family, ()))
+            stroke, TraceColour(pdf_text(name).lstrip("/"), family, INITIAL_COLOUR.get(family, ()))
         )
 
     def _set_components(self, stroke: bool, operands: Sequence[object]) -> None:

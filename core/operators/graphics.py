@@ -42,7 +42,7 @@ _DEVICE_FAMILIES = {
     "/Separation": "separation",
     "/DeviceN": "devicen",
 }
-_INITIAL_COLOUR = {
+INITIAL_COLOUR = {  # ISO 32000-1 §8.6.8: the initial colour of a space set by CS/cs
     "gray": (0.0,),
     "rgb": (0.0, 0.0, 0.0),
     "cmyk": (0.0, 0.0, 0.0, 1.0),
@@ -115,7 +115,7 @@ def op_cs(interp: PageInterpreter, o: list[Any]) -> None:
         cached = interp.resource_cache[key] = (res, colour_space_family(res, pikepdf.Name(o[0]), 0))
     family = cached[1]
     for fill_colour_set in interp.on_fill_colour_set:
-        fill_colour_set(family, _INITIAL_COLOUR.get(family, ()))
+        fill_colour_set(family, INITIAL_COLOUR.get(family, ()))
 
 
 def op_sc(interp: PageInterpreter, o: list[Any]) -> None:
