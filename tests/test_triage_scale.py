@@ -230,6 +230,10 @@ def test_bad_options_are_usage_errors(archive: Path, tmp_path: Path) -> None:
         assert code == 2 and message in err, (argv, err)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_keeps_finished_rows_says_what_is_left_and_exits_130(tmp_path: Path) -> None:
     folder = tmp_path / "many"
     for i in range(40):
@@ -247,6 +251,9 @@ def test_ctrl_c_keeps_finished_rows_says_what_is_left_and_exits_130(tmp_path: Pa
         cwd=ROOT,
         stderr=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        # Ctrl-C as a terminal gives it: SIGINT handled, whatever this test process inherited or an
+        # earlier test in it set (a child started with SIGINT ignored keeps ignoring it, as POSIX says)
+        preexec_fn=_default_sigint,
     )
     # The blocked file holds the run open, so this waits for rows, not for a race; the guard only
     # keeps a broken build from hanging the suite.
