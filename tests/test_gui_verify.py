@@ -117,14 +117,33 @@ def test_ink_without_glyphs_layer_on_an_image_only_page(qtbot, window, tmp_path)
 
 
 @requires_ocr
-def test_cancel_stops_the_check(qtbot, window, tmp_path):
+def test_cancel_stops_the_check(qtbot, window, tmp_path, monkeypatch):
+    """Cancel between two steps: the steps are held at the first one until the panel has
+    cancelled, so the check cannot finish first and no real OCR time is waited for."""
+    import threading
+
+    from glyphscope.inspector import verify_view
+    from glyphscope.inspector.jobs import Progress
+
+    entered, released = threading.Event(), threading.Event()
+
+    def held_steps(analysis, source, **kwargs):
+        yield Progress(0, 3, "rendering")
+        entered.set()
+        released.wait(60)
+        yield Progress(1, 3, "reading the ink")
+        raise AssertionError("a cancelled check went on to the OCR step")
+
+    monkeypatch.setattr(verify_view, "verify_page_steps", held_steps)
     path = _write(tmp_path, "off.pdf", off_by_one())
     open_file(qtbot, window, path)
     panel = window.verify_panel
     worker = panel.verify()
     assert worker is not None and panel.cancel_button.isEnabled()
-    with qtbot.waitSignal(worker.signals.finished, timeout=TIMEOUT * 4):
+    assert entered.wait(30)
+    with qtbot.waitSignal(worker.signals.finished, timeout=TIMEOUT):
         panel.cancel()
+        released.set()
     assert worker.is_cancelled
     assert window.session.verification is None and window.session.verified == {}
     assert "cancelled" in panel.status.text()
