@@ -29,6 +29,7 @@ from glyphscope.core.textops import document_pages_text
 from tests import hostile_files
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
+from tests.test_triage_scale import _default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = str(glyphscope.demo_pdf())
@@ -194,6 +195,7 @@ def test_ctrl_c_ends_the_run_with_130_and_no_worker_left(tmp_path: Path) -> None
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's job is
+        preexec_fn=_default_sigint,  # SIGINT handled as in a terminal, whatever this process inherited
     )
     # Page 3 never finishes, so the run cannot end before the interrupt; the guard only keeps a
     # broken build from hanging the suite.
