@@ -10,22 +10,26 @@ recomputed elsewhere.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.assembly.auto import auto_from_plain
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
-from glyphscope.core.font_stats import PageFontStats, font_statistics
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
-from glyphscope.core.page_counts import PageCounts, count_page
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, classify
 from glyphscope.core.structure import PageStructure
-from glyphscope.core.structure_use import StructureUse, structure_use
+
+if TYPE_CHECKING:  # made on first use: a page's text needs none of them (start-up time)
+    from glyphscope.core.font_stats import PageFontStats
+    from glyphscope.core.page_counts import PageCounts
+    from glyphscope.core.structure_use import StructureUse
 
 StopCheck = Callable[[], bool]
 PageErrorHandler = Callable[[int, Exception], None]
@@ -96,6 +100,8 @@ class PageAnalysis:
     def fonts(self) -> PageFontStats:
         """Per font (resource entry and font object): glyphs and decode sources, counted once."""
         if self._fonts is None:
+            from glyphscope.core.font_stats import font_statistics
+
             self._fonts = font_statistics(self.page)
         return self._fonts
 
@@ -103,6 +109,8 @@ class PageAnalysis:
     def structure_use(self) -> StructureUse:
         """The visible glyphs divided by the structure tree: tagged, untagged, usable, trusted (spec §9)."""
         if self._structure_use is None:
+            from glyphscope.core.structure_use import structure_use
+
             self._structure_use = structure_use(self.structure, self.classified.visible)
         return self._structure_use
 
@@ -110,6 +118,8 @@ class PageAnalysis:
     def counts(self) -> PageCounts:
         """Glyphs, visible, culled, duplicates, from forms, unresolved, fallback; fonts used and lost."""
         if self._counts is None:
+            from glyphscope.core.page_counts import count_page
+
             self._counts = count_page(self.page, self.classified, self.fonts)
         return self._counts
 
@@ -298,14 +308,45 @@ def document_texts(
     *,
     should_stop: StopCheck | None = None,
     on_error: PageErrorHandler | None = None,
+    jobs: int | None = 1,
 ) -> Iterator[tuple[int, PageText]]:
     """(page number, page text in `mode`) for each of `pages`: whole-document text, page by page.
 
     Only `mode` is assembled. `should_stop` and `on_error` as in
     `document_analyses`. Join the texts with
     `core.assembly.document_text.write_page_texts` (separator, BOM).
+    `jobs`: processes reading the pages (`core.page_workers.page_results`; None: automatic);
+    the texts are the same and come in the same order whatever it is.
     """
+    if jobs != 1:
+        from glyphscope.core.page_workers import effective_jobs, page_results
+
+        pages = list(pages)
+        n_jobs = effective_jobs(doc, len(pages), jobs)
+        if n_jobs > 1:
+            if mode not in MODES:
+                raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+            task = functools.partial(page_text_task, mode=mode, params=params)
+            results = page_results(doc, pages, task, n_jobs)
+            try:
+                for result in results:
+                    if should_stop is not None and should_stop():
+                        return
+                    if result.error is not None:
+                        if on_error is None:
+                            raise result.error
+                        on_error(result.page, result.error)
+                        continue
+                    yield result.page, result.get()
+            finally:
+                results.close()
+            return
     for analysis in document_analyses(
         doc, pages, params, mode=mode, should_stop=should_stop, on_error=on_error
     ):
         yield analysis.page_number, analysis.texts[mode]
+
+
+def page_text_task(doc: Document, page_number: int, mode: str, params: Parameters) -> PageText:
+    """One page's text in `mode`: what a page worker does for `document_texts`."""
+    return analyze_page(doc, page_number, params).texts[mode]

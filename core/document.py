@@ -155,8 +155,20 @@ def format_operand(value: Any, limit: int = 80) -> str:
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentOrigin:
+    """What a document was opened from, to open it again in another process (`core.page_workers`):
+    the path, or the bytes (kept anyway: pikepdf reads from them while the document is open)."""
+
+    source: str | bytes
+    password: str | None
+
+
 class Document:
     """An open PDF. Thread-safe: pikepdf objects are touched under one lock."""
+
+    origin: DocumentOrigin | None = None
+    """Set by `open_document`: how to open this document again (None: made some other way)."""
 
     def __init__(
         self,
@@ -209,6 +221,25 @@ class Document:
         """Pages a budget stopped so far, with the finding's message (for a warning per page)."""
         with self._lock:
             return dict(self._budget_notes)
+
+    def page_report(self, page_number: int) -> tuple[tuple[str, ...], str | None]:
+        """What reading a page added to the document: the warnings so far and the page's budget note."""
+        with self._lock:
+            return self.warnings, self._budget_notes.get(page_number)
+
+    def adopt_page_report(self, page_number: int, warnings: Sequence[str], budget_note: str | None) -> None:
+        """Take on what another process's copy of this document reported for a page (`page_report`)."""
+        with self._lock:
+            self._drain_warnings()
+            self._warnings.extend(w for w in warnings if w not in self._warnings)
+            if budget_note is not None:
+                self._budget_notes[page_number] = budget_note
+
+    def drop_cached_pages(self) -> None:
+        """Forget the interpreted pages (a page worker holds one page at a time)."""
+        with self._lock:
+            self._cache.clear()
+            self._cached_glyphs = 0
 
     # ---------------------------------------------------------------- basics
 
@@ -516,11 +547,21 @@ def open_document(
     caller may close it. `limits` are the budgets that bound each page's interpretation
     (core/limits.py).
     """
-    path: str | None = None
     if not isinstance(source, (str, Path, bytes, bytearray, memoryview)) and hasattr(source, "read"):
         source = _read_binary(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
+        origin = DocumentOrigin(bytes(source), password)
+    else:
+        origin = DocumentOrigin(str(source), password)
+    doc = _open_document(origin.source, password, limits)
+    doc.origin = origin
+    return doc
+
+
+def _open_document(source: str | bytes, password: str | None, limits: Limits) -> Document:
+    path: str | None = None
+    if isinstance(source, bytes):
+        data = source
         head = data[:1024]
         opener: Any = io.BytesIO(data)
     else:

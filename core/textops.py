@@ -21,10 +21,15 @@ def page_text(
 
 
 def document_pages_text(
-    doc: Document, pages: list[int], mode: str, params: Parameters = DEFAULT_PARAMETERS
+    doc: Document,
+    pages: list[int],
+    mode: str,
+    params: Parameters = DEFAULT_PARAMETERS,
+    *,
+    jobs: int | None = 1,
 ) -> list[tuple[int, PageText]]:
-    """`core.analysis.document_texts`, as a list."""
-    return list(document_texts(doc, pages, mode, params))
+    """`core.analysis.document_texts`, as a list (`jobs`: processes reading the pages, None: automatic)."""
+    return list(document_texts(doc, pages, mode, params, jobs=jobs))
 
 
 def write_document_pages(
@@ -38,14 +43,15 @@ def write_document_pages(
     bom: bool = False,
     should_stop: StopCheck | None = None,
     on_error: PageErrorHandler | None = None,
+    jobs: int | None = 1,
 ) -> int:
     """Stream the whole-document text of `pages` in `mode` to `out` (spec §9); returns pages written.
 
     Pages joined by `separator` (default form feed), no trailing one; `bom`
     writes U+FEFF first (EF BB BF in UTF-8). A page skipped by `on_error` or
-    after `should_stop` is not written.
+    after `should_stop` is not written. `jobs`: processes reading the pages (None: automatic).
     """
-    texts = document_texts(doc, pages, mode, params, should_stop=should_stop, on_error=on_error)
+    texts = document_texts(doc, pages, mode, params, should_stop=should_stop, on_error=on_error, jobs=jobs)
     return write_page_texts(out, (t.text for _, t in texts), separator, bom)
 
 

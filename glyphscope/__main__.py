@@ -60,12 +60,18 @@ def _gui(path: str | None, page: int | None, password: str | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; `argv=None`: this process's own (the console script, `python -m`)."""
-    from glyphscope.core.gcpause import allow_gc_pauses
+    from glyphscope.core import gcpause
 
-    allow_gc_pauses()  # a process of our own: analysis may pause the cyclic collector (core/gcpause.py)
-    from glyphscope.inspector.cli import run
+    gcpause.allow_gc_pauses()  # a process of our own: analysis may pause the cyclic collector (core/gcpause.py)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        gcpause.pause_start()  # no collector passes over the modules being imported
+    from glyphscope.inspector.cli import PAUSED_START, run
 
-    code = run(list(sys.argv[1:] if argv is None else argv), _gui)
+    if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always
+        gcpause.resume_start()
+    code = run(args, _gui)
+    gcpause.resume_start()  # a command that read no page
     if argv is None:
         # The process ends now. Its last collection (interpreter shutdown) would walk every object
         # the modules made, ~15 ms of a one-page `glyphscope text`: frozen objects are left out.

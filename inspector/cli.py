@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import os
 import re
 import sys
@@ -47,6 +48,9 @@ SUBCOMMANDS = (
     "verify",
     "repair",
 )
+PAUSED_START = ("glyphs", "fonts", "diagnostics", "text", "decisions")
+"""Commands that read pages in this process (or start page workers) soon after their start: the cyclic
+collector sits out their imports (core.gcpause.pause_start; glyphscope/__main__.py)."""
 EXIT_CODES = (
     (EXIT_OK, "success"),
     (
@@ -204,8 +208,8 @@ def _params(args: argparse.Namespace) -> Parameters:
 
 @contextlib.contextmanager
 def _output(args: argparse.Namespace) -> Iterator[IO[bytes]]:
-    """The binary stream of `-o FILE` (stdout without it, or with `-`); an unwritable file is one
-    usage error line."""
+    """The binary stream of `-o FILE` (stdout without it, or with `-`); a file that cannot be
+    opened or written (a full disk) is one usage error line."""
     out = getattr(args, "output", None)
     if out is None or cli_io.is_stdout(out):
         yield sys.stdout.buffer
@@ -215,8 +219,11 @@ def _output(args: argparse.Namespace) -> Iterator[IO[bytes]]:
         fh = open(out, "wb")  # noqa: SIM115 — closed below, after the command's writes
     except OSError as exc:
         raise cli_io.UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
-    with fh:
-        yield fh
+    try:
+        with fh:
+            yield fh
+    except OSError as exc:  # a full disk while writing (the input was read before)
+        raise cli_io.UsageError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
 
 
 def _written(args: argparse.Namespace, pages: Sequence[int]) -> None:
@@ -240,25 +247,31 @@ def _start_output(args: argparse.Namespace) -> tuple[Document, list[int]]:
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
-    from glyphscope.core.passes import classify
-    from glyphscope.core.serialize import glyph_rows, glyphs_json, write_glyphs_json
-    from glyphscope.inspector.cli_csv import GLYPH_COLUMNS, glyph_cells, table_writer
+    from glyphscope.core.serialize import write_glyphs_json
+    from glyphscope.inspector.cli_csv import GLYPH_COLUMNS, table_writer
+    from glyphscope.inspector.cli_pages import glyphs_task, page_values
 
     doc, pages = _start_output(args)
     params = _params(args)
     with _output(args) as out:
-        write_row = None if args.json else table_writer(out, GLYPH_COLUMNS, csv=args.csv)
-        for n in pages:
-            page = doc.interpret(n)
+        if args.json and len(pages) == 1:  # streamed: one glyph's dict at a time, never the whole listing
+            from glyphscope.core.passes import classify
+
+            page = doc.interpret(pages[0])
             classified = classify(page, params)
-            if write_row is not None:
-                for r in glyph_rows(classified, args.set):
-                    write_row(glyph_cells(n, r, csv=args.csv))
-            elif len(pages) == 1:  # streamed: one glyph's dict at a time, never the whole listing
-                write_glyphs_json(out, args.file, page, classified, args.set, params.to_json(), doc.warnings)
+            write_glyphs_json(out, args.file, page, classified, args.set, params.to_json(), doc.warnings)
+            _written(args, pages)
+            return EXIT_OK
+        write_row = None if args.json else table_writer(out, GLYPH_COLUMNS, csv=args.csv)
+        task = glyphs_task(args.file, args.set, params, table=write_row is not None, csv=args.csv)
+        for _, value in page_values(doc, pages, task, args.jobs):
+            if isinstance(value, dict):
+                value["warnings"] = list(doc.warnings)  # as read so far, in page order
+                _json_per_page(out, value, pages)
             else:
-                obj = glyphs_json(args.file, page, classified, args.set, params.to_json(), doc.warnings)
-                _json_per_page(out, obj, pages)
+                for cells in value:
+                    assert write_row is not None
+                    write_row(cells)
     _written(args, pages)
     return EXIT_OK
 
@@ -296,15 +309,15 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from glyphscope.core.analysis import analyze_page
     from glyphscope.core.postprocess import garbled_document_finding
+    from glyphscope.inspector.cli_pages import findings_task, page_values
 
     doc = _open(args)
     params = _params(args)
     pages: list[dict[str, Any]] = []
     found: list[tuple[int, Sequence[Diagnostic]]] = []
-    for n in _pages(doc, args.pages):
-        findings = analyze_page(doc, n, params).findings  # the set the window's Diagnostics and triage list
+    # the set the window's Diagnostics and triage list
+    for n, findings in page_values(doc, _pages(doc, args.pages), findings_task(params), args.jobs):
         found.append((n, findings))
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     summary = garbled_document_finding([(n, page_findings) for n, page_findings in found])
@@ -329,14 +342,14 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 
 
 def cmd_text(args: argparse.Namespace) -> int:
-    from glyphscope.core.textops import document_pages_text
+    from glyphscope.core.analysis import document_texts
 
     cli_io.check_output_folder(args.output)
     separator = _separator(args.separator)
     doc = _open(args)
     params = _params(args)
     pages = _pages(doc, args.pages)
-    results = document_pages_text(doc, pages, args.mode, params)
+    results = document_texts(doc, pages, args.mode, params, jobs=args.jobs)
     if args.json:
         obj = _document(
             file=args.file,
@@ -348,14 +361,18 @@ def cmd_text(args: argparse.Namespace) -> int:
                 for n, t in results
             ],
         )
+        obj["warnings"] = list(doc.warnings)  # with the repairs made while reading the pages
         _write_json(obj, args.output)
         return EXIT_OK
-    text = separator.join((t.text or "").encode("utf-8") for _, t in results)
-    data = (b"\xef\xbb\xbf" if args.bom else b"") + text
-    # exact bytes: page text has no trailing newline (spec §9)
-    cli_io.write_output(args.output, data)
+    written = 0
+    with _output(args) as out:
+        if args.bom:
+            out.write(b"\xef\xbb\xbf")
+        for _, t in results:  # streamed page by page; exact bytes: no trailing separator (spec §9)
+            out.write((separator if written else b"") + (t.text or "").encode("utf-8"))
+            written += 1
     if args.output and not cli_io.is_stdout(args.output):
-        cli_io.note(args, f"{len(results)} page(s) written to {args.output}")
+        cli_io.note(args, f"{written} page(s) written to {args.output}")
     return EXIT_OK
 
 
@@ -372,14 +389,15 @@ def _structured(mode: str, t: Any) -> bool | None:
 def cmd_decisions(args: argparse.Namespace) -> int:
     from glyphscope.core.textops import page_decisions_json
     from glyphscope.inspector.cli_csv import DECISION_COLUMNS, decision_cells, table_writer
+    from glyphscope.inspector.cli_pages import page_values
 
     doc, pages = _start_output(args)
     params = _params(args)
+    task = functools.partial(page_decisions_json, mode=args.mode, params=params)
     with _output(args) as out:
         write_row = None if args.json else table_writer(out, DECISION_COLUMNS, csv=args.csv)
-        for n in pages:
-            obj = page_decisions_json(doc, n, args.mode, params)
-            obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | obj
+        for n, decisions in page_values(doc, pages, task, args.jobs):
+            obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | decisions
             if write_row is None:
                 _json_per_page(out, obj, pages)
                 continue
@@ -516,6 +534,13 @@ def _add_thresholds(p: argparse.ArgumentParser, only: Sequence[str] | None = Non
             p.add_argument(option, dest=field, type=float, default=default, help=help_text)
 
 
+def _add_jobs(p: argparse.ArgumentParser) -> None:
+    """--jobs N of the commands that read a document's pages (inspector/cli_pages.py)."""
+    from glyphscope.inspector.cli_pages import add_jobs_option
+
+    add_jobs_option(p)
+
+
 def _add_version(p: argparse.ArgumentParser) -> None:
     p.add_argument("--version", action=_VersionAction)
 
@@ -548,6 +573,7 @@ def _add_glyphs(sub: Any) -> None:
     _add_listing_output(p, csv=True)
     _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
+    _add_jobs(p)
     p.set_defaults(func=cmd_glyphs)
 
 
@@ -567,6 +593,7 @@ def _add_diagnostics(sub: Any) -> None:
     _add_json_flag(p)
     _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
+    _add_jobs(p)
     p.set_defaults(func=cmd_diagnostics)
 
 
@@ -583,6 +610,7 @@ def _add_text(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
     _add_thresholds(p)
     cli_io.add_limit_options(p)
+    _add_jobs(p)
     p.set_defaults(func=cmd_text)
 
 
@@ -596,6 +624,7 @@ def _add_decisions(sub: Any) -> None:
     _add_listing_output(p, csv=True)
     _add_thresholds(p)
     cli_io.add_limit_options(p)
+    _add_jobs(p)
     p.set_defaults(func=cmd_decisions)
 
 

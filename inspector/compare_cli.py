@@ -11,21 +11,28 @@ is unknown, an absent one becomes an engine entry with its error.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.assembly import MODES
 from glyphscope.inspector import cli_io
+from glyphscope.inspector.cli_pages import page_values
 from glyphscope.inspector.compare_engines import (
     DEFAULT_TIMEOUT,
     ENGINE_KEYS,
     detect_engines,
     parse_engine_list,
 )
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
 
 
 def add_compare_parser(sub: Any) -> None:
@@ -48,6 +55,7 @@ def add_compare_parser(sub: Any) -> None:
     )
     cli._add_json_flag(p)
     cli._add_thresholds(p)
+    cli._add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -69,11 +77,8 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from glyphscope.core.analysis import analyze_page
     from glyphscope.core.document import open_document
     from glyphscope.inspector import cli
-    from glyphscope.inspector.compare_engines import run_engines
-    from glyphscope.inspector.compare_page import compare_page
 
     if args.list_engines:
         _list_engines(args)
@@ -94,15 +99,16 @@ def run_compare(args: argparse.Namespace) -> int:
             cli_io.note(args, f"warning: {w}")
         pages = cli._pages(doc, args.pages)
         out_pages = []
-        for n in pages:
+        task = functools.partial(
+            _compare_page, path=path, password=password, keys=keys, params=params, args=_CompareArgs.of(args)
+        )
+        for n, page in page_values(doc, pages, task, args.jobs):
             cli_io.note(args, f"page {n}: {', '.join(keys)}")
-            analysis = analyze_page(doc, n, params)
-            results = run_engines(keys, path, n, password, timeout=args.timeout)
-            comparison = compare_page(analysis, results, args.mode)
-            if args.json:
-                out_pages.append(comparison.to_json())
+            if isinstance(page, dict):
+                out_pages.append(page)
             else:
-                _print_page(comparison)
+                sys.stdout.write(page)
+                sys.stdout.flush()
     if args.json:
         engines = [s.to_json() for s in detect_engines()]
         cli._write_json(
@@ -125,17 +131,51 @@ def _list_engines(args: argparse.Namespace) -> None:
             print(f"{s.key}\tnot installed\t{s.spec.install}")
 
 
-def _print_page(comparison: Any) -> None:
+@dataclass(frozen=True, slots=True)
+class _CompareArgs:
+    """What a page of `compare` needs of the command line (a worker gets this, not the Namespace)."""
+
+    mode: str
+    timeout: float
+    json: bool
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> _CompareArgs:
+        return cls(args.mode, args.timeout, args.json)
+
+
+def _compare_page(
+    doc: Document,
+    n: int,
+    *,
+    path: str,
+    password: str | None,
+    keys: Sequence[str],
+    params: Parameters,
+    args: _CompareArgs,
+) -> dict[str, object] | str:
+    """One page compared: its JSON (--json) or its lines."""
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.inspector.compare_engines import run_engines
+    from glyphscope.inspector.compare_page import compare_page
+
+    analysis = analyze_page(doc, n, params)
+    results = run_engines(keys, path, n, password, timeout=args.timeout)
+    comparison = compare_page(analysis, results, args.mode)
+    return comparison.to_json() if args.json else _page_lines(comparison)
+
+
+def _page_lines(comparison: Any) -> str:
+    lines: list[str] = []
     for e in comparison.engines:
         if e.alignment is None:
-            print(f"page {comparison.page_number}\t{e.label}\terror\t{e.result.error}")
+            lines.append(f"page {comparison.page_number}\t{e.label}\terror\t{e.result.error}")
             continue
         s = e.summary()
-        print(
+        lines.append(
             f"page {comparison.page_number}\t{e.label}\tagreement {100 * s['agreement']:.1f} %\t"
             f"{s['characters_agreeing']} chars agree, {s['spaces_differing']} spaces differ, "
             f"{s['only_theirs']} only theirs, {s['only_ours']} only ours, {s['moved']} moved"
         )
-        for d in e.differences:
-            print(f"\t{d.kind}\t{d.sentence}")
-    sys.stdout.flush()
+        lines.extend(f"\t{d.kind}\t{d.sentence}" for d in e.differences)
+    return "".join(line + "\n" for line in lines)

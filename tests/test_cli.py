@@ -281,8 +281,16 @@ def test_output_that_cannot_be_written_is_a_usage_error(files, tmp_path, monkeyp
 
     monkeypatch.setattr(Path, "write_bytes", disk_full)
     out = tmp_path / "out.txt"
-    code, stdout, err = run_cli("text", str(files["ok.pdf"]), "-o", str(out))
+    code, stdout, err = run_cli("text", str(files["ok.pdf"]), "--json", "-o", str(out))
     assert (code, stdout, err) == (2, b"", f"glyphscope: cannot write {out}: No space left on device\n")
+    if Path("/dev/full").exists():  # a device whose writes fail as a full disk's do: text streams its pages
+        for command in ("text", "glyphs", "decisions"):
+            code, stdout, err = run_cli(command, str(files["ok.pdf"]), "-o", "/dev/full")
+            assert (code, stdout, err) == (
+                2,
+                b"",
+                "glyphscope: cannot write /dev/full: No space left on device\n",
+            )
 
 
 def test_output_is_deterministic(files):

@@ -285,7 +285,7 @@ def test_a_revisited_page_reuses_its_table_rows_and_font_statistics(
 ) -> None:
     """Speed to keep (revisit < 100 ms): the glyph table and the Fonts panel keep what they computed
     for the last pages; the rows are the same as computed afresh."""
-    import glyphscope.core.analysis as analysis_module
+    import glyphscope.core.font_stats as font_stats_module
 
     w = window
     open_file(qtbot, w, demo_pdf, page=8)
@@ -293,7 +293,7 @@ def test_a_revisited_page_reuses_its_table_rows_and_font_statistics(
     model = w.glyph_table.model
     calls = {"rows": 0, "fonts": 0}
     rows_of = model._filtered_sorted
-    stats_of = analysis_module.font_statistics
+    stats_of = font_stats_module.font_statistics
 
     def counted_rows():
         calls["rows"] += 1
@@ -304,7 +304,7 @@ def test_a_revisited_page_reuses_its_table_rows_and_font_statistics(
         return stats_of(page)
 
     monkeypatch.setattr(model, "_filtered_sorted", counted_rows)
-    monkeypatch.setattr(analysis_module, "font_statistics", counted_stats)
+    monkeypatch.setattr(font_stats_module, "font_statistics", counted_stats)
     go_to(qtbot, w, 8)
     assert calls == {"rows": 0, "fonts": 0}
     assert model.rows == list(range(len(w.bundle.analysis.page.glyphs)))

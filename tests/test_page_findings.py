@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import glyphscope.core.analysis as analysis_module
+import glyphscope.core.font_stats as font_stats_module
 from glyphscope.core.analysis import analyze_page, reassemble
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.document import open_document
@@ -142,13 +142,13 @@ def test_per_font_statistics_are_made_once_per_product_and_read_by_every_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made = []
-    real = analysis_module.font_statistics
+    real = font_stats_module.font_statistics
 
     def counted(page: Any) -> Any:
         made.append(page.page_number)
         return real(page)
 
-    monkeypatch.setattr(analysis_module, "font_statistics", counted)
+    monkeypatch.setattr(font_stats_module, "font_statistics", counted)
     doc = open_document(two_fonts(tmp_path))
     analysis = analyze_page(doc, 1)
     _ = analysis.counts, analysis.findings, analysis.fonts

@@ -3,7 +3,7 @@
 Each command runs in a fresh interpreter (the modules a process has loaded are the thing
 under test), on a tiny PDF built here; the checks are on the command's output and on the
 modules it loaded: no Qt, no comparison or JSON code for plain text, the Adobe Glyph List
-only for a font that needs glyph names, pdfminer's tables without pdfminer's package
+only for glyph names beyond the standard Latin encodings, pdfminer's tables without pdfminer's package
 __init__ (which reads the distribution metadata), no engine at all for --version / --help.
 """
 
@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pikepdf
 import pytest
 
 from glyphscope.inspector.cli import SUBCOMMANDS, build_parser
@@ -72,6 +73,12 @@ NOT_FOR_PLAIN_TEXT = (
     "glyphscope.inspector.compare_engines",
     "glyphscope.inspector.triage_options",
     "glyphscope.inspector.triage_cli",
+    # a one-page document is read in this process: no worker, so no multiprocessing
+    "multiprocessing",
+    "glyphscope.core.triage",
+    # the page product's statistics, made on first use (findings, triage), not for text
+    "glyphscope.core.font_stats",
+    "glyphscope.core.page_counts",
 )
 
 
@@ -81,7 +88,7 @@ def test_plain_text_of_a_tounicode_font_loads_only_what_it_uses(tmp_path: Path) 
     pdf.save(path)
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hi! OK")
-    assert [m for m in NOT_FOR_PLAIN_TEXT if m in modules] == []
+    assert _loaded(modules, *NOT_FOR_PLAIN_TEXT) == []
     assert "glyphscope.core.fonts.tables" in modules and "pikepdf" in modules
 
 
@@ -93,8 +100,28 @@ def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_u
     pdf.save(path)
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hello")
+    # the names of WinAnsi come from core/fonts/latin_glyphs.py: the whole glyph list is not loaded
+    assert _loaded(modules, "fontTools", "pdfminer", "importlib.metadata", "PySide6") == []
+    assert "glyphscope.core.fonts.latin_glyphs" in modules
+    differences = make_pdf(
+        [b"BT /F1 10 Tf 72 700 Td (\x01\x02) Tj ET"],
+        {
+            "/F1": lambda pdf: pdf.make_indirect(
+                pikepdf.Dictionary(
+                    Type=pikepdf.Name.Font,
+                    Subtype=pikepdf.Name.Type1,
+                    BaseFont=pikepdf.Name.Helvetica,
+                    Encoding=pikepdf.Dictionary(
+                        Differences=[1, pikepdf.Name("/f_f_i"), pikepdf.Name("/uni0416")]
+                    ),
+                )
+            )
+        },
+    )
+    differences.save(tmp_path / "differences.pdf")
+    code, out, modules = _run(tmp_path, "text", str(tmp_path / "differences.pdf"))
+    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list
     assert "fontTools.agl" in modules
-    assert _loaded(modules, "pdfminer", "importlib.metadata", "PySide6") == []
 
     code, out, _ = _run(tmp_path, "glyphs", str(path), "--page", "1")
     rows = [line.split("\t") for line in out.decode().splitlines()[1:]]  # page, #, unicode, …, origin
@@ -199,6 +226,17 @@ def test_pdfminers_tables_are_read_without_its_package_init_and_are_the_same() -
     }
 
 
+def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
+    from fontTools.agl import toUnicode
+
+    from glyphscope.core.fonts.latin_glyphs import LATIN_GLYPH_UNICODE
+    from glyphscope.core.fonts.tables import latin_encodings
+
+    names = {row[0] for row in latin_encodings()} | {"hyphen"}  # hyphen: WinAnsi 0xAD (Annex D)
+    assert set(LATIN_GLYPH_UNICODE) == names
+    assert {name: toUnicode(name) for name in names} == LATIN_GLYPH_UNICODE
+
+
 def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
     import pdfminer.latin_enc
 
@@ -223,3 +261,43 @@ print(after_call, gc.get_freeze_count() > 0)
 def test_only_the_process_entry_point_freezes_the_collector_at_the_end() -> None:
     proc = subprocess.run([sys.executable, "-c", FREEZE_PROBE], cwd=REPO, capture_output=True, timeout=120)
     assert proc.stdout.decode().splitlines()[-1] == "0 True", proc.stderr.decode()
+
+
+COLLECTOR_PROBE = """
+import gc, sys
+from glyphscope.core import gcpause
+from glyphscope.__main__ import main
+
+during = []
+real = gcpause.gc_paused
+
+
+def spy():
+    during.append(gc.isenabled())  # the collector's state as the first page starts
+    return real()
+
+
+gcpause.gc_paused = spy
+sys.argv = ["glyphscope", *sys.argv[1:]]
+main()
+print(file=sys.stdout)
+print(during[:1], gc.isenabled(), gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize("argv", [["text"], ["fonts"], ["verify", "--help"]])
+def test_the_collector_sits_out_a_page_commands_imports_and_runs_again_after(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"])
+    path = tmp_path / "hello.pdf"
+    pdf.save(path)
+    args = [argv[0], str(path), *argv[1:]] if argv[0] != "verify" else argv
+    proc = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_PROBE, *args], cwd=REPO, capture_output=True, timeout=120
+    )
+    last = proc.stdout.decode().splitlines()[-1]
+    if argv[0] == "verify":  # not a page command: the collector as always
+        assert last.strip() == "[] True True", proc.stderr.decode()
+    else:
+        assert last.strip() == "[False] True True", proc.stderr.decode()

@@ -2,7 +2,8 @@
 
 * the Adobe Glyph List (fontTools.agl): glyph name → Unicode; fontTools parses the
   list when the module is imported (~10 ms), which a file whose fonts all carry a
-  ToUnicode CMap never needs;
+  ToUnicode CMap never needs, nor one whose glyph names are those of the standard Latin
+  encodings (`latin_glyphs`);
 * pdfminer.six's base encodings (``pdfminer.latin_enc.ENCODING``) and standard-14 AFM
   metrics (``pdfminer.fontmetrics.FONT_METRICS``): two modules of plain data. Importing
   them the usual way runs ``pdfminer/__init__.py`` first, which reads the distribution's
@@ -25,7 +26,15 @@ _agl_to_unicode: Callable[[str], str] | None = None
 
 
 def agl_to_unicode(name: str) -> str:
-    """fontTools' `agl.toUnicode`: the Unicode text of a glyph name ("" when it has none)."""
+    """fontTools' `agl.toUnicode`: the Unicode text of a glyph name ("" when it has none).
+
+    The names of the standard Latin encodings are answered from `latin_glyphs` (the same
+    values, checked by a test): the whole list is loaded for the first other name."""
+    from glyphscope.core.fonts.latin_glyphs import LATIN_GLYPH_UNICODE
+
+    known = LATIN_GLYPH_UNICODE.get(name)
+    if known is not None:
+        return known
     global _agl_to_unicode
     if _agl_to_unicode is None:
         from fontTools.agl import toUnicode

@@ -1,6 +1,6 @@
 """Triage of many files: expand folders, run the files (in worker processes when jobs > 1), sort the rows.
 
-The parallel runner keeps its own worker processes, one pipe each, so it
+The parallel runner keeps its own worker processes (`core.workers`), one pipe each, so it
 always knows which file each worker is reading. A worker that dies blames
 exactly its file; a worker past its budget + grace is terminated alone and
 replaced. No file is read twice, and no innocent file in flight is re-run.
@@ -8,10 +8,8 @@ replaced. No file is read twice, and no innocent file in flight is re-run.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -23,12 +21,12 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
+from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context
 
 ProgressCallback = Callable[[int, int, TriageRow], None]
 Worker = Callable[[str, str | None, Parameters, float | None], TriageRow]
 
 POLL_SECONDS = 0.5  # how often the runner looks at deadlines and cancellation while workers run
-STOP_SECONDS = 5.0  # an idle worker asked to exit gets this long before it is killed
 
 
 def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
@@ -165,8 +163,7 @@ def _serve(
     Ctrl-C in a terminal reaches the whole process group: the worker ignores it and the parent
     decides (it kills the busy workers, whose files then yield no row rather than a crash row).
     """
-    with contextlib.suppress(ValueError, OSError, AttributeError):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupts()
     while True:
         try:
             path = conn.recv()
@@ -184,47 +181,16 @@ def _serve(
             conn.send(failed_row(path, f"internal error: {type(exc).__name__}: {exc}", 1))
 
 
-def _mp_context() -> ForkContext | SpawnContext:
-    import multiprocessing
-    import sys
-
-    # fork is cheap, but forking a process that runs Qt (the window) or other threads is unsafe.
-    if "fork" in multiprocessing.get_all_start_methods() and "PySide6.QtCore" not in sys.modules:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-class _WorkerProcess:
-    """One worker process and its pipe; `task` is the file it is reading and since when."""
+class _WorkerProcess(WorkerProcess):
+    """A triage worker; `task` is the file it is reading and since when."""
 
     def __init__(self, ctx: ForkContext | SpawnContext, args: tuple[object, ...]) -> None:
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child, *args), daemon=True)
-        self.process.start()
-        child.close()  # our copy: the pipe reports EOF when the worker dies
+        super().__init__(ctx, _serve, args)
         self.task: tuple[str | Path, float] | None = None
 
     def submit(self, path: str | Path) -> None:
         self.conn.send(str(path))
         self.task = (path, time.monotonic())
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            self.process.kill()
-        with contextlib.suppress(OSError, ValueError, AssertionError):
-            self.process.join(STOP_SECONDS)
-        self.conn.close()
-
-    def stop(self) -> None:
-        """Ask an idle worker to exit; kill it if it does not."""
-        with contextlib.suppress(OSError, ValueError):
-            self.conn.send(None)
-        with contextlib.suppress(OSError, ValueError, AssertionError):
-            self.process.join(STOP_SECONDS)
-        if self.process.is_alive():
-            self.kill()
-        else:
-            self.conn.close()
 
 
 class _ParallelRun:
@@ -241,7 +207,7 @@ class _ParallelRun:
         self.args = (worker, password, params, budget)
         self.budget = budget
         self.hard_limit = hard_limit
-        self.ctx = _mp_context()
+        self.ctx = mp_context()
         self.idle: list[_WorkerProcess] = []
         self.busy: list[_WorkerProcess] = []
 
