@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
-from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, usable_cpus
+from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, shut_down, usable_cpus
 
 if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
     from multiprocessing.connection import Connection
@@ -228,12 +228,7 @@ class _PagePool:
                     self.doc.adopt_page_report(outcome.page, outcome.warnings, outcome.budget_note)
                     yield PageResult(outcome.page, outcome.value, outcome.error)  # type: ignore[arg-type]
         finally:
-            for w in self.busy:
-                w.kill()
-            for w in self.idle:
-                w.stop()
-            self.busy.clear()
-            self.idle.clear()
+            shut_down(self.busy, self.idle)
 
     def _submit(self, index: int, page: int) -> None:
         w = self.idle.pop() if self.idle else WorkerProcess(self.ctx, _serve_pages, self.args)

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # multiprocessing is loaded when a worker is started, not by a one-page command
     from multiprocessing.context import ForkContext, SpawnContext
@@ -76,3 +76,16 @@ class WorkerProcess:
             self.kill()
         else:
             self.conn.close()
+
+
+W = TypeVar("W", bound=WorkerProcess)
+
+
+def shut_down(busy: list[W] | dict[W, int], idle: list[W]) -> None:
+    """End a pool's workers: the busy ones killed (their work is not wanted), the idle ones asked to stop."""
+    for w in busy:
+        w.kill()
+    for w in idle:
+        w.stop()
+    busy.clear()
+    idle.clear()

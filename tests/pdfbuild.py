@@ -105,3 +105,45 @@ def to_bytes(pdf: pikepdf.Pdf) -> bytes:
     buf = io.BytesIO()
     pdf.save(buf)
     return buf.getvalue()
+
+
+def truetype_program(
+    cmap: dict[int, str],
+    encoding_id: int,
+    *,
+    advance: int = 1000,
+    ink_width: int = 900,
+    family: str = "Test",
+    keep_glyph_names: bool = False,
+) -> bytes:
+    """A TrueType program whose only cmap subtable is (3, `encoding_id`): code → glyph name, each
+    glyph a box `ink_width` wide on an `advance` advance (units per em 1000)."""
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    names = [".notdef", *sorted(set(cmap.values()))]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(names)
+    fb.setupCharacterMap({})
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0))
+    pen.lineTo((0, 700))
+    pen.lineTo((ink_width, 700))
+    pen.closePath()
+    glyph = pen.glyph()
+    fb.setupGlyf({n: glyph for n in names})
+    fb.setupHorizontalMetrics({n: (advance, 0) for n in names})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupOS2()
+    fb.setupPost(keepGlyphNames=keep_glyph_names)
+    sub = CmapSubtable.newSubtable(4)
+    sub.platformID, sub.platEncID, sub.language = 3, encoding_id, 0
+    sub.cmap = dict(cmap)
+    fb.font["cmap"].tables = [sub]
+    buf = io.BytesIO()
+    fb.save(buf)
+    return buf.getvalue()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,14 @@ from glyphscope.core.passes import classify, dedupe, run_directions
 from glyphscope.core.structure_use import structure_use
 from tests import corpus
 from tests.glyph_factory import GlyphFactory
-from tests.pdfbuild import helvetica, identity_h_font, identity_tounicode, make_pdf, to_bytes
+from tests.pdfbuild import (
+    helvetica,
+    identity_h_font,
+    identity_tounicode,
+    make_pdf,
+    to_bytes,
+    truetype_program,
+)
 
 BOX = (0.0, 0.0, 612.0, 792.0)
 SCHEMAS = Path(__file__).resolve().parent.parent / "inspector" / "schemas"
@@ -405,33 +411,14 @@ def test_type3_em_sizes_still_tell_different_sizes_apart() -> None:
 
 def _symbol_truetype(codes: dict[int, str]) -> bytes:
     """A TrueType program whose only cmap is (3,0): 0xF000 + code → glyph (post names kept)."""
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
-
-    names = [".notdef", *sorted(set(codes.values()))]
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(names)
-    fb.setupCharacterMap({})
-    pen = TTGlyphPen(None)
-    pen.moveTo((0, 0))
-    pen.lineTo((0, 700))
-    pen.lineTo((400, 700))
-    pen.closePath()
-    glyph = pen.glyph()
-    fb.setupGlyf({n: glyph for n in names})
-    fb.setupHorizontalMetrics({n: (500, 0) for n in names})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Sym", "styleName": "Regular"})
-    fb.setupOS2()
-    fb.setupPost(keepGlyphNames=True)
-    sub = CmapSubtable.newSubtable(4)
-    sub.platformID, sub.platEncID, sub.language = 3, 0, 0
-    sub.cmap = {0xF000 + c: n for c, n in codes.items()}
-    fb.font["cmap"].tables = [sub]
-    buf = io.BytesIO()
-    fb.save(buf)
-    return buf.getvalue()
+    return truetype_program(
+        {0xF000 + c: n for c, n in codes.items()},
+        0,
+        advance=500,
+        ink_width=400,
+        family="Sym",
+        keep_glyph_names=True,
+    )
 
 
 TIBET_CODES = {0x4C: "parenleft", 0x4D: "parenright", 0x54: "T", 0x69: "i", 0x62: "b", 0x65: "e", 0x74: "t"}

@@ -3,7 +3,6 @@ one built PDF per rule, the numbers the rule compared checked."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pikepdf
@@ -12,7 +11,7 @@ from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.document import open_document
 from glyphscope.core.garbled import GARBLED_SCORE, MIN_GLYPHS, OFFSET_MAX_ODD, _odd_share, judge
 from glyphscope.core.glyph import DecodeSource
-from tests.pdfbuild import helvetica, make_pdf, to_bytes
+from tests.pdfbuild import helvetica, make_pdf, to_bytes, truetype_program
 from tests.test_findings import findings_of, kinds, only
 
 K = DiagnosticKind
@@ -91,34 +90,8 @@ GBK_TEXT = "目录关于红军作战的原则"
 
 def _gbk_truetype(text: str) -> bytes:
     """A TrueType program with a (3,3) PRC cmap subtable: GBK code → glyph."""
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
-
     codes = {int.from_bytes(c.encode("gbk"), "big"): f"g{i}" for i, c in enumerate(text)}
-    names = [".notdef", *codes.values()]
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(names)
-    fb.setupCharacterMap({})
-    pen = TTGlyphPen(None)
-    pen.moveTo((0, 0))
-    pen.lineTo((0, 700))
-    pen.lineTo((900, 700))
-    pen.closePath()
-    glyph = pen.glyph()
-    fb.setupGlyf({n: glyph for n in names})
-    fb.setupHorizontalMetrics({n: (1000, 0) for n in names})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Song", "styleName": "Regular"})
-    fb.setupOS2()
-    fb.setupPost()
-    sub = CmapSubtable.newSubtable(4)
-    sub.platformID, sub.platEncID, sub.language = 3, 3, 0
-    sub.cmap = codes
-    fb.font["cmap"].tables = [sub]
-    buf = io.BytesIO()
-    fb.save(buf)
-    return buf.getvalue()
+    return truetype_program(codes, 3, family="Song")
 
 
 def gbk_font(pdf: pikepdf.Pdf, program: bytes | None = None, name: bytes = b"/ABCDEF+Song") -> Any:

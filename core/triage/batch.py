@@ -21,7 +21,7 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
-from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context
+from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, shut_down
 
 ProgressCallback = Callable[[int, int, TriageRow], None]
 Worker = Callable[[str, str | None, Parameters, float | None], TriageRow]
@@ -230,12 +230,7 @@ class _ParallelRun:
                     self._start(Path(nxt) if not isinstance(nxt, str) else nxt)
                 yield from self._collect()
         finally:
-            for w in self.busy:
-                w.kill()
-            for w in self.idle:
-                w.stop()
-            self.busy.clear()
-            self.idle.clear()
+            shut_down(self.busy, self.idle)
 
     def _start(self, path: str | Path) -> None:
         w = self.idle.pop() if self.idle else _WorkerProcess(self.ctx, self.args)
