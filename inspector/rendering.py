@@ -47,6 +47,7 @@ MAX_RENDER_PIXELS = 40_000_000  # width × height cap of one rendered page image
 MAX_PAGE_SIDE = 14_400.0  # pt: the largest page side in default user space (ISO 32000-1, Annex C)
 MIN_RENDER_SCALE = 0.05  # pixels per point
 RENDER_TIME_LIMIT = 20.0  # seconds one page may take in the renderer before it is stopped
+ACQUIRE_LIMITS = 3  # a render waits for a free renderer at most this many render time limits
 CANCEL_GRACE = 1.0  # seconds a cancelled render may still finish before its process is killed
 RENDER_PROCESSES = 2  # warm renderer processes at most (a hung page must not block the next one)
 FALLBACK_FRAME: Rect = (0.0, 0.0, 612.0, 792.0)  # the frame of a page whose MediaBox is unusable
@@ -464,6 +465,12 @@ class RenderService:
         process.start()
 
     def _acquire(self) -> RenderProcess:
+        """An idle child, a new one while fewer than `max_processes` exist, or the first one
+        released. Every render is bounded by its time limit, so a wait longer than
+        ACQUIRE_LIMITS of them means the children are stuck: that is a failure with its reason,
+        never a thread waiting for ever."""
+        limit = ACQUIRE_LIMITS * self.time_limit
+        deadline = time.monotonic() + limit
         with self._condition:
             while True:
                 if self._closed:
@@ -473,7 +480,12 @@ class RenderService:
                 if self._count < self.max_processes:
                     self._count += 1
                     return RenderProcess(self.command)
-                self._condition.wait()
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RenderFailed(
+                        f"all {self.max_processes} renderer processes stayed busy for {limit:g} s"
+                    )
+                self._condition.wait(left)
 
     def _release(self, process: RenderProcess) -> None:
         with self._condition:

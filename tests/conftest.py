@@ -75,3 +75,37 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     seed = getattr(config.option, "randomly_seed", None)
     if seed is not None and config.pluginmanager.hasplugin("randomly"):
         terminalreporter.write_line(f"tests ran in a random order: replay it with --randomly-seed={seed}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A wait that timed out (pytest-qt's waitSignal / waitUntil) reports where every thread of
+    the test process stood and which child processes were alive at that moment: a job that
+    never finished then says where it was, on whichever machine and run it happened."""
+    outcome = yield
+    report = outcome.get_result()
+    excinfo = call.excinfo
+    if excinfo is None or type(excinfo.value).__name__ not in {"TimeoutError", "SignalEmittedError"}:
+        return
+    report.sections.append(("threads when the wait timed out", _thread_stacks()))
+
+
+def _thread_stacks() -> str:
+    import threading
+    import traceback
+
+    names = {t.ident: f"{t.name}{' (daemon)' if t.daemon else ''}" for t in threading.enumerate()}
+    parts = []
+    for ident, frame in sys._current_frames().items():
+        stack = "".join(traceback.format_stack(frame, limit=25))
+        parts.append(f"--- thread {names.get(ident, ident)}\n{stack}")
+    try:
+        children = subprocess.run(
+            ["ps", "-o", "pid,stat,etime,args", "--ppid", str(os.getpid())],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        children = f"(ps failed: {exc})"
+    return "\n".join(parts) + f"\n--- child processes\n{children}"

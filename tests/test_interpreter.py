@@ -397,9 +397,9 @@ def test_dedupe_of_100k_glyphs_is_fast():
                 "1 0 R",
             )
         )
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU time: other work on the machine does not count
     dedupe(glyphs)
-    assert time.perf_counter() - start < 5  # generous for CI; the benchmark measures < 1 s
+    assert time.process_time() - start < 5  # an O(n²) dedupe takes minutes; the benchmark measures < 1 s
 
 
 # ---------------------------------------------------------------- robustness

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -233,7 +232,7 @@ def dense_page(lines: int = 250, per_line: int = 80) -> bytes:
     return to_bytes(make_pdf([b"\n".join(body)], media_box=[0, 0, 612, 2100]))
 
 
-def test_one_step_is_fast_on_a_dense_page(qtbot: Any, window: Any, tmp_path: Path) -> None:
+def test_one_step_repaints_one_line_of_a_dense_page(qtbot: Any, window: Any, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     panel = _open(qtbot, window, tmp_path, dense_page())
@@ -241,15 +240,11 @@ def test_one_step_is_fast_on_a_dense_page(qtbot: Any, window: Any, tmp_path: Pat
     assert stepper.trace.glyph_count == 20_000
     stepper.go(len(stepper.trace.steps) // 2)
     window.canvas.viewport().repaint()
-    times = []
     for _ in range(20):
-        t = time.perf_counter()
         stepper.forward()  # the panel updates synchronously
         QApplication.processEvents()  # the canvas repaints what the step changed
-        times.append(time.perf_counter() - t)
-    times.sort()
-    assert times[len(times) // 2] < 0.25  # ~40 ms on a quiet machine; generous for a loaded CI
-    # A step repaints the glyphs it changed, not the page: one line of a 250-line page.
+    # A step repaints the glyphs it changed, not the page: one line of a 250-line page. (Its
+    # time, ≤ 50 ms, is measured by benchmarks/bench_page_switch.py, not asserted here.)
     item = window.canvas.step_item
     marks = item._marks()
     assert marks is not None and marks[0] == stepper.painted and len(marks[1]) == 80

@@ -123,8 +123,8 @@ def test_read_structures_is_one_walk_for_many_pages() -> None:
     pdf = new_pdf(1000)
     kids = pikepdf.Array([elem(pdf, pikepdf.Array([0, 1, 2]), page) for page in pdf.pages])
     set_tree(pdf, kids)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other work on the machine does not count
     s = read_structures(pdf)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(s) == 1000 and s[999].mcid_order == (0, 1, 2)
     assert elapsed < 5.0

@@ -490,8 +490,8 @@ def test_deeply_nested_clips_stay_linear():
     import time
 
     content = b"q " + b"0 0 600 800 re W n " * 20000 + HELLO + b" Q"
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other work on the machine does not count
     a = analysis(content)
-    assert time.perf_counter() - start < 20
+    assert time.process_time() - start < 20
     assert len(a.page.clips) == 20000 and a.page.clips[-1].depth == 20000
     assert classes(a) == ["visible", "visible"]
