@@ -11,7 +11,10 @@ before a content stream is tokenised its decoded length is measured here:
 * a chain with one other expanding filter (LZWDecode, RunLengthDecode) is
   decoded by qpdf — one level expands at most a few thousand times the bytes
   that are in the file — and a chain with two or more that are not all Flate
-  cannot be bounded and is refused.
+  cannot be bounded and is refused;
+* a predictor (/DecodeParms /Predictor) holds one row and writes the last one out
+  whole, so a stream whose declared row is larger than the budget left is refused
+  before anything is decoded (77 bytes with /Columns 1000000000 are a gigabyte).
 
 Within the budget the caller lets pikepdf parse the stream as usual (qpdf's
 tolerant decoding is unchanged; `parse_instructions` keeps its warnings in).
@@ -32,7 +35,7 @@ from dataclasses import dataclass
 import pikepdf
 from pikepdf.models import ContentStreamInstructions
 
-from glyphscope.core.fonts.pdfobj import object_id, pdf_text
+from glyphscope.core.fonts.pdfobj import object_id, pdf_text, predictor_problem
 
 CHUNK = 1 << 16
 _FLATE = frozenset(("/FlateDecode", "/Fl"))
@@ -145,6 +148,10 @@ def measure(streams: Sequence[pikepdf.Stream], budget: int) -> Measured:
             kept += b"\n"
             total += 1
         try:
+            # a predictor writes out its last row whole: that row counts before anything decodes
+            problem = predictor_problem(stream, max(budget - len(kept), 0))
+            if problem is not None:
+                return Measured(total, True, bytes(kept), label, problem)
             chunks = _decoded_chunks(stream)
             if chunks is None:
                 filters = _names(stream.get("/Filter"))

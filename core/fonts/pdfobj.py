@@ -90,11 +90,49 @@ def as_text(obj: object) -> str | None:
     return None
 
 
+PREDICTOR_ROW_MAX = 1 << 24
+"""Bytes of one predictor row (/DecodeParms /Columns × /Colors × /BitsPerComponent) a stream
+may declare before it is decoded. qpdf's predictors hold one row in memory and write the last
+one out whole, so a 77-byte stream with /Columns 1000000000 decodes to a gigabyte; real
+images and streams have rows of a few kilobytes (16 MB is a 4-million-pixel RGBA row)."""
+
+
+def predictor_row_bytes(stream: pikepdf.Stream) -> int:
+    """The largest predictor row the stream's /DecodeParms declare, in bytes (0: no predictor)."""
+    parms = stream.get("/DecodeParms")
+    largest = 0
+    for p in as_list(parms) if isinstance(parms, pikepdf.Array) else [parms]:
+        predictor = as_number(dget(p, "/Predictor")) if isinstance(p, pikepdf.Dictionary) else None
+        if predictor is None or predictor <= 1:
+            continue
+        columns, colors, bits = (
+            as_number(dget(p, key)) or default
+            for key, default in (("/Columns", 1), ("/Colors", 1), ("/BitsPerComponent", 8))
+        )
+        if columns > 0 and colors > 0 and bits > 0:
+            largest = max(largest, int(-(-columns * colors * bits // 8)))
+    return largest
+
+
+def predictor_problem(stream: pikepdf.Stream, room: int = PREDICTOR_ROW_MAX) -> str | None:
+    """Why the stream must not be decoded (its predictor row is over `room` bytes), or None."""
+    row = predictor_row_bytes(stream)
+    if row > room:
+        return (
+            f"its predictor rows are {row:,} bytes (/DecodeParms), over the {room:,} bytes it may decode to"
+        )
+    return None
+
+
 def stream_bytes(obj: object) -> tuple[bytes | None, str | None]:
-    """Decoded stream data, or (None, reason) when it cannot be read."""
+    """Decoded stream data, or (None, reason) when it cannot be read (or would decode to a
+    predictor row over PREDICTOR_ROW_MAX: a decompression bomb qpdf cannot bound)."""
     if not isinstance(obj, pikepdf.Stream):
         return None, "not a stream"
     try:
+        problem = predictor_problem(obj)
+        if problem is not None:
+            return None, problem
         return obj.read_bytes(), None
     except _READ_ERRORS as exc:
         return None, f"{type(exc).__name__}: {exc}"

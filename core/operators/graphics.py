@@ -12,8 +12,8 @@ from typing import Any
 
 import pikepdf
 
-from glyphscope.core.fonts.pdfobj import pdf_text
-from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, QpdfError, number
+from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
+from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
 
 GRAPHICS_EVENTS = (
@@ -189,10 +189,8 @@ def soft_mask(smask: object) -> str:
     group = smask.get("/G")
     backdrop = smask.get("/BC")
     kind = smask.get("/S")
-    try:
-        content = group.read_bytes().strip() if isinstance(group, pikepdf.Stream) else None
-    except (QpdfError, ValueError, TypeError):
-        content = None
+    data = stream_bytes(group)[0] if isinstance(group, pikepdf.Stream) else None
+    content = data.strip() if data is not None else None
     if content == b"" and smask.get("/TR") is None:
         if kind == pikepdf.Name.Alpha:
             return "empty"
