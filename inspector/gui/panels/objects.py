@@ -234,7 +234,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
 
     def reveal_page(self, page_number: int) -> None:
         """Open the page's node (its fonts too) and show it; what the user opened stays open. The
-        node this did open for the previous page closes again unless the selection is inside it."""
+        node this did open for the previous page closes again unless something in it is selected."""
         node = self.page_node(page_number)
         self.page_number = page_number
         if node is None:
@@ -243,7 +243,13 @@ class ObjectsPanel(InFrontPanel, QWidget):
         self._updating = True
         try:
             previous = self._auto_opened
-            if previous is not None and previous is not node and not _inside(current, previous):
+            kept = (
+                previous is not None
+                and current is not None
+                and current is not previous
+                and _inside(current, previous)
+            )
+            if previous is not None and previous is not node and not kept:
                 self.tree.collapse(self.model.index_of(previous))
             index = self.model.index_of(node)
             if not self.tree.isExpanded(index):
