@@ -105,10 +105,12 @@ def test_objects_of_the_page_show_on_it(qtbot: Any, window: Any, tmp_path: Path)
     annotation = _child(panel, _child(panel, page2, "Annotations"), "[0]")
     panel.select_node(annotation)
     assert isinstance(session.decision, AnnotationDecision) and session.decision.annotation.index == 0
+    qtbot.waitUntil(panel.in_front, timeout=TIMEOUT)  # the window showed details; the browser stays
     session.clear_selection()
     field = panel.document_tree.fields.children(None)[0]
     panel.select_node(field)  # the field's widget is that annotation
     assert isinstance(session.decision, AnnotationDecision) and session.decision.annotation.index == 0
+    assert panel.selected_node() is field  # not moved to the annotation node by its own decision
     # The other way: the decision selected elsewhere selects the annotation here.
     session.select_decision(None)
     panel.select_node(page2)
@@ -148,3 +150,20 @@ def test_going_to_an_object_by_number_and_reading_more_of_a_stream(
     panel.find_text("9998 0 R")
     assert panel.label.text() == "There is no object 9998 0 R in this file."
     assert panel.selected_node() is node
+
+
+def test_the_columns_share_the_width_until_the_user_sets_it(qtbot: Any, window: Any, tmp_path: Path) -> None:
+    from glyphscope.inspector.gui.panels.objects import MIN_OBJECT_COLUMN, OBJECT_SHARE
+
+    window.resize(1280, 800)
+    panel = _open(qtbot, window, tmp_path, rich_pdf())
+
+    def fitted() -> int:
+        return max(MIN_OBJECT_COLUMN, int(panel.tree.width() * OBJECT_SHARE))
+
+    qtbot.waitUntil(lambda: panel.tree.columnWidth(0) == fitted(), timeout=TIMEOUT)
+    assert panel.tree.columnWidth(0) < panel.tree.viewport().width() - 100  # room for the values
+    panel.tree.header().resizeSection(0, 123)  # as a drag on the border does
+    panel.resize(panel.width() + 40, panel.height())
+    qtbot.wait(50)
+    assert panel.tree.columnWidth(0) == 123

@@ -21,8 +21,10 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -51,7 +53,8 @@ from glyphscope.inspector.object_tree import (
 )
 from glyphscope.inspector.session import Session
 
-OBJECT_COLUMN_WIDTH = 300  # px: page and font labels ("/F1 — Helvetica, Type1 12 0 R") read whole
+OBJECT_SHARE = 0.58  # of the tree's width for the Object column (labels are longer than values)
+MIN_OBJECT_COLUMN = 160  # px
 PREVIEW_GROWTH = 8  # "Show more" reads this many times as much of a stream
 MAX_PREVIEW = 4_000_000  # bytes of decoded stream data the raw view shows at most
 LINKED_ROLES = frozenset({"font", "form", "struct", "content", "annotation", "field", "xobject"})
@@ -94,6 +97,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
         self.page_number = 0  # the page whose node was last revealed
         self._wanted = 0
         self._updating = False
+        self._linking = False
         self._auto_opened: ObjectNode | None = None  # a page node opened by following the page view
         self._pending: ObjectNode | None = None  # selected on another page: linked once it is shown
         self.preview = STREAM_PREVIEW
@@ -115,6 +119,8 @@ class ObjectsPanel(InFrontPanel, QWidget):
         self.hit_list.setObjectName("objects.hits")
         self.hit_list.setModel(self.hits)
         self.hit_list.setUniformItemSizes(True)
+        self.hit_list.setTextElideMode(Qt.TextElideMode.ElideRight)  # the whole line is the tooltip
+        self.hit_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.hit_list.setVisible(False)
         self.hit_list.clicked.connect(lambda index: self.go_to_hit(index.row()))
         self.hit_list.activated.connect(lambda index: self.go_to_hit(index.row()))
@@ -124,11 +130,14 @@ class ObjectsPanel(InFrontPanel, QWidget):
         self.tree.setObjectName("objects.tree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)  # names and numbers come first
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        self.tree.setColumnWidth(0, OBJECT_COLUMN_WIDTH)
+        self._fitting = False
+        self._user_sized = False  # the user dragged the column border: the width is theirs from then on
+        header.sectionResized.connect(self._on_section_resized)
+        self._fit_columns()
         self.tree.selectionModel().currentChanged.connect(lambda current, _: self._on_current(current))
         self.tree.activated.connect(self._on_activated)
 
@@ -154,7 +163,9 @@ class ObjectsPanel(InFrontPanel, QWidget):
         splitter.addWidget(self.hit_list)
         splitter.addWidget(self.tree)
         splitter.addWidget(below)
-        splitter.setSizes([90, 330, 220])
+        splitter.setSizes([80, 260, 260])
+        for i, stretch in enumerate((1, 3, 2)):
+            splitter.setStretchFactor(i, stretch)
         splitter.setChildrenCollapsible(False)
         layout.addWidget(splitter, 1)
 
@@ -163,6 +174,26 @@ class ObjectsPanel(InFrontPanel, QWidget):
         session.events.document.connect(lambda doc: self._open_document())
         session.events.decision.connect(self._on_decision)
         self._open_document()
+
+    # -- layout --------------------------------------------------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Share the tree's width between its columns (labels get more) until the user drags the border."""
+        if self._user_sized:
+            return
+        self._fitting = True
+        try:
+            width = self.tree.width()  # not the viewport: a scroll bar coming and going would move the border
+            self.tree.setColumnWidth(0, max(MIN_OBJECT_COLUMN, int(width * OBJECT_SHARE)))
+        finally:
+            self._fitting = False
+
+    def _on_section_resized(self, section: int, old: int, new: int) -> None:
+        if section == 0 and not self._fitting and self.tree.header().isVisible():
+            self._user_sized = True
 
     @property
     def root(self) -> ObjectNode | None:
@@ -263,13 +294,14 @@ class ObjectsPanel(InFrontPanel, QWidget):
                     index,
                     QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
                 )
-            shown = current if current is not None and _inside(current, node) else node
-            self.tree.scrollTo(self.model.index_of(shown))
+            if current is not None and current is not node and _inside(current, node):
+                self.tree.scrollTo(self.model.index_of(current))
+            else:  # the page's groups below it in view
+                self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
         finally:
             self._updating = False
         self.label.setText(
-            f"<b>Page {page_number}</b> is open below; selecting its fonts, forms, annotations or content "
-            "streams shows them on the page."
+            f"<b>Page {page_number}</b> is open below: select its objects to see them on the page."
         )
 
     # -- the selected node ---------------------------------------------------------------------
@@ -338,11 +370,25 @@ class ObjectsPanel(InFrontPanel, QWidget):
             facts = self.session.facts
             decisions = facts.annotation_decisions if facts is not None else []
             if node.annotation < len(decisions):
-                self.session.select_decision(decisions[node.annotation], self.source)
+                self._linking = True  # its decision coming back must not move the selection here
+                try:
+                    self.session.select_decision(decisions[node.annotation], self.source)
+                finally:
+                    self._linking = False
+                self._stay_in_front()
             return
         glyphs = self.glyphs_of(node)
         if glyphs:
             self.session.select(glyphs, self.source)
+
+    def _stay_in_front(self) -> None:
+        """The window brings Glyph details forward for a selected decision; when the user picked it
+        here, the browser they are reading stays in front (details shows it when they switch)."""
+        dock = self.parentWidget()
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        if dock is not None:
+            dock.raise_()
 
     def glyphs_of(self, node: ObjectNode) -> list[int]:
         analysis = self.session.analysis
@@ -387,7 +433,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
 
     def _on_decision(self, record: object) -> None:
         """An annotation's decision selected elsewhere (its label on the page): select its object."""
-        if not isinstance(record, AnnotationDecision):
+        if not isinstance(record, AnnotationDecision) or self._linking:
             return
         page = self.page_node()
         if page is None or not page.built():
