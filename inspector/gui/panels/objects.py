@@ -416,8 +416,9 @@ class ObjectsPanel(InFrontPanel, QWidget):
             return
         analysis = self.session.analysis
         page = self.page_node()
-        if analysis is None or page is None or not page.built():
+        if analysis is None or page is None or not (page.built() or self.in_front()):
             return
+        page.children(self.session.document)
         glyphs = analysis.page.glyphs
         fonts = {
             (glyphs[i].font_id, glyphs[i].font_key, glyphs[i].form_path)
@@ -436,8 +437,9 @@ class ObjectsPanel(InFrontPanel, QWidget):
         if not isinstance(record, AnnotationDecision) or self._linking:
             return
         page = self.page_node()
-        if page is None or not page.built():
+        if page is None:
             return
+        page.children(self.session.document)  # read now if the page was not opened: it was asked for
         node = find_annotation(page, record.annotation.index)
         if node is not None:
             self._select_quietly(node)
