@@ -132,7 +132,7 @@ def test_selecting_a_font_row_selects_its_object(qtbot: Any, window: Any, tmp_pa
     fonts.select_font("/F1")
     assert panel.selected_node().font_key == "/F1"
     # The other way: selecting the form's object selects the form's glyphs.
-    form = _group(panel.root, "XObjects").children(None)[0]
+    form = _group(panel.page_node(), "XObjects").children(None)[0]
     panel.select_node(form)
     glyphs = window.session.analysis.page.glyphs
     assert sorted(window.session.selection) == [g.paint_index for g in glyphs if g.form_path == ("/Fm1",)]
