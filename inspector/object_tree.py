@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import pikepdf
 
 from glyphscope.core.annotations import Annotation, normal_appearance, read_annotations
-from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.fonts.pdfobj import object_id, predictor_problem
 from glyphscope.core.resources import page_resources
 
 if TYPE_CHECKING:
@@ -122,6 +122,9 @@ def pretty(value: object, depth: int = 3, indent: str = "") -> str:
 
 def stream_text(stream: pikepdf.Stream, limit: int = STREAM_PREVIEW) -> str:
     """The start of a stream's decoded data (`limit` bytes), readable (content streams and CMaps are text)."""
+    problem = predictor_problem(stream)
+    if problem is not None:  # a decompression bomb qpdf cannot bound: not decoded
+        return f"(stream data not decoded: {problem})"
     try:
         data = stream.read_bytes()
     except (pikepdf.PdfError, ValueError, RuntimeError, NotImplementedError) as exc:

@@ -320,3 +320,18 @@ def test_every_corpus_file_opens_and_its_top_two_levels_read_without_an_exceptio
                 node.summary(doc)
         opened += 1
     assert opened >= len(files) - 3  # all but the three that need a password
+
+
+def test_a_predictor_bomb_is_shown_not_decoded() -> None:
+    """A 77-byte stream whose /DecodeParms declare 10⁹-byte predictor rows would decode to a
+    gigabyte in qpdf: the preview says why it is not decoded instead."""
+    import zlib
+
+    from glyphscope.inspector.object_tree import stream_text
+
+    pdf = pikepdf.new()
+    bomb = pdf.make_stream(b"")
+    bomb.write(zlib.compress(b"q Q"), filter=pikepdf.Name.FlateDecode)
+    bomb.DecodeParms = pikepdf.Dictionary(Predictor=2, Columns=10**9)
+    text = stream_text(bomb)
+    assert text.startswith("(stream data not decoded: its predictor rows are 1,000,000,000 bytes")
