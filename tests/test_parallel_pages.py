@@ -48,6 +48,8 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> None:
         ["text", "--json", "--mode", "auto"],
         ["glyphs", "--json", "--set", "all"],
         ["glyphs", "--csv"],
+        ["fonts"],
+        ["fonts", "--json"],
         ["decisions", "--json"],
         ["decisions", "--mode", "columns"],
         ["diagnostics", "--json"],
@@ -61,6 +63,18 @@ def test_two_jobs_write_the_same_bytes_as_one(argv: list[str]) -> None:
     assert one[0] == 0 and one[1]
     assert two == one
     if argv == ["text"]:  # the automatic default: 15 pages, one process per usable processor
+        assert run_cli(*argv, DEMO) == one
+    if argv == ["fonts"]:  # one row per font object of each of the 15 pages, as one process reads them
+        rows = one[1].decode().splitlines()
+        assert len(rows) == 51 and rows[0].split("\t")[:7] == [
+            "page 1",
+            "/FB",
+            "Type1",
+            "Helvetica-Bold",
+            "WinAnsiEncoding",
+            "ToUnicode=no",
+            "glyphs=26",
+        ]
         assert run_cli(*argv, DEMO) == one
 
 
@@ -82,7 +96,7 @@ def _hostile_in_the_middle(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["text", "glyphs", "decisions", "diagnostics"])
+@pytest.mark.parametrize("command", ["text", "glyphs", "fonts", "decisions", "diagnostics"])
 def test_hostile_pages_in_the_middle_keep_their_place_and_the_rest_goes_on(
     tmp_path: Path, command: str
 ) -> None:
@@ -148,7 +162,7 @@ def _page_number(doc: object, n: int) -> str:
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "two"])
-@pytest.mark.parametrize("command", ["text", "glyphs", "decisions", "diagnostics", "compare"])
+@pytest.mark.parametrize("command", ["text", "glyphs", "fonts", "decisions", "diagnostics", "compare"])
 def test_jobs_below_one_is_a_usage_error(command: str, value: str) -> None:
     code, out, err = run_cli(command, DEMO, "--jobs", value)
     assert (code, out) == (2, b"")
@@ -253,3 +267,4 @@ def test_a_worker_that_dies_fails_its_page_only(forked: None, monkeypatch: pytes
     )
     assert [n for n, _ in texts] == [1, 2, 3, 5, 6, 7, 8]
     assert errors == [(4, "page 4: the worker process reading it crashed")]
+
