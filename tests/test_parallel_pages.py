@@ -268,3 +268,38 @@ def test_a_worker_that_dies_fails_its_page_only(forked: None, monkeypatch: pytes
     assert [n for n, _ in texts] == [1, 2, 3, 5, 6, 7, 8]
     assert errors == [(4, "page 4: the worker process reading it crashed")]
 
+
+def test_the_librarys_whole_document_text_is_the_pages_texts_whatever_the_jobs() -> None:
+    data = Path(DEMO).read_bytes()
+    with glyphscope.open(DEMO) as pdf, glyphscope.open(data) as from_bytes:
+        one = pdf.extract_text()
+        per_page = [page.extract_text() for page in pdf.pages]
+        assert one == "\f".join(per_page) and one.count("\f") == 14  # the demo's 15 pages
+        assert [len(t) for t in pdf.texts(jobs=2)] == [len(t) for t in per_page]
+        assert pdf.extract_text(jobs=2) == one == from_bytes.extract_text(jobs=None)  # bytes: workers too
+        assert pdf.extract_text("layout", jobs=3, separator="\n---\n") == "\n---\n".join(
+            page.extract_text("layout") for page in pdf.pages
+        )
+        with pytest.raises(ValueError, match="unknown text mode 'prose'"):
+            pdf.extract_text("prose")
+        with pytest.raises(ValueError, match="jobs must be a whole number"):
+            pdf.extract_text(jobs=0)
+
+
+def test_the_librarys_whole_document_text_raises_a_failing_page_when_due(
+    forked: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = analysis.analyze_page
+
+    def failing(doc: object, n: int, *args: object, **kwargs: object) -> object:
+        if n == 3:
+            raise ValueError("page 3 is broken")
+        return real(doc, n, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "analyze_page", failing)
+    with glyphscope.open(DEMO) as pdf:
+        for jobs in (1, 2):
+            texts = pdf.texts(jobs=jobs)
+            assert [next(texts) for _ in range(2)] == [p.extract_text() for p in pdf.pages[:2]]
+            with pytest.raises(ValueError, match="page 3 is broken"):
+                next(texts)
