@@ -1,14 +1,18 @@
 """Pages in parallel and start-up, as whole processes against pdfminer.six's `pdf2txt.py`, in one run.
 
-    python benchmarks/bench_parallel.py [--repeat 5] [--merged /tmp/glyphscope-merged.pdf]
+    python benchmarks/bench_parallel.py [--repeat 5] [--startup-runs 20] [--merged /tmp/glyphscope-merged.pdf]
 
 1. The merged corpus file (every readable corpus page in one file, as bench_floor.py builds
    it): `glyphscope text FILE --jobs J` for J = 1 .. the usable processors, and
    `pdf2txt.py FILE`; the ratio pdf2txt / glyphscope for each J (target ≥ 3.5× on 2 cores).
 2. Where workers start to pay: files of K pages taken evenly from the merged file,
-   `--jobs N` against `--jobs 1` (core.page_workers.PARALLEL_MIN_PAGES is this measurement).
-3. Start-up: `glyphscope text` against `pdf2txt.py` on small one-page corpus files
-   (target ≤ 1.25×).
+   `--jobs N` against `--jobs 1`, for `text` and for `fonts` (the lightest page task: reading
+   only) (core.page_workers.PARALLEL_MIN_PAGES is this measurement).
+3. Start-up: `glyphscope text` against `pdf2txt.py` on the smallest one-page corpus files
+   with simple fonts only (no Type0: Latin text), as pairs of whole processes run in turn;
+   the ratio of each pair, median, min and max over `--startup-runs` pairs (target ≤ 1.25×).
+4. The library's whole-document text, in this process: `glyphscope.open(FILE).extract_text(
+   jobs=J)` on the merged file for J = 1 .. the usable processors (the same page pool).
 
 Runs alternate between the commands and the median is quoted, so a drift of the machine's
 speed touches both sides. It prints ratios; it is not a test. Compile the sources first
@@ -31,6 +35,7 @@ import pikepdf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import glyphscope  # noqa: E402
 from benchmarks._common import corpus_files  # noqa: E402
 from benchmarks.bench_floor import merge_corpus  # noqa: E402
 from glyphscope.core.workers import usable_cpus  # noqa: E402
@@ -73,15 +78,27 @@ def _pages_file(merged: Path, count: int, out: Path) -> None:
         part.save(out)
 
 
+def _simple_fonts_only(pdf: pikepdf.Pdf) -> bool:
+    """No composite (Type0) font in the file (an indirect object, or direct in a page's
+    /Resources): a Latin page's start-up, not that of CJK CMaps."""
+    fonts = [obj for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary)]
+    for page in pdf.pages:
+        resources = page.obj.get("/Resources")
+        table = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+        if isinstance(table, pikepdf.Dictionary):
+            fonts.extend(f for f in table.values() if isinstance(f, pikepdf.Dictionary))
+    return not any(f.get("/Subtype") == pikepdf.Name.Type0 for f in fonts)
+
+
 def _small_one_page_files(limit: int) -> list[Path]:
-    """The smallest unencrypted one-page corpus files that both tools read."""
+    """The smallest unencrypted one-page corpus files with simple fonts only, that both tools read."""
     found: list[tuple[int, Path]] = []
     for path, password in corpus_files():
         if password:
             continue
         try:
             with pikepdf.open(path) as pdf:
-                if len(pdf.pages) != 1 or pdf.is_encrypted:
+                if len(pdf.pages) != 1 or pdf.is_encrypted or not _simple_fonts_only(pdf):
                     continue
         except Exception:  # noqa: BLE001 — a damaged file is no start-up measure
             continue
@@ -89,52 +106,111 @@ def _small_one_page_files(limit: int) -> list[Path]:
     return [p for _, p in sorted(found)][:limit]
 
 
+def _paired_ratios(a: list[str], b: list[str], runs: int) -> tuple[list[float], list[float], list[float]]:
+    """`runs` pairs of whole processes, A then B (one warm-up pair first): A's and B's wall
+    times and each pair's A / B."""
+    _wall(a), _wall(b)
+    times_a, times_b = [], []
+    for _ in range(runs):
+        times_a.append(_wall(a))
+        times_b.append(_wall(b))
+    return times_a, times_b, [x / y for x, y in zip(times_a, times_b)]
+
+
+def _spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):5.2f}  min {min(values):5.2f}  max {max(values):5.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--startup-runs", type=int, default=20, help="pairs of processes per start-up file")
+    ap.add_argument("--only", type=int, choices=(1, 2, 3, 4), help="run this part alone")
     ap.add_argument("--merged", type=Path, default=Path(tempfile.gettempdir()) / "glyphscope-merged.pdf")
     args = ap.parse_args()
-    glyphscope, pdf2txt = _command("glyphscope"), _command("pdf2txt.py")
+    glyphscope_cmd, pdf2txt = _command("glyphscope"), _command("pdf2txt.py")
     cpus = usable_cpus()
     pages, used = merge_corpus(corpus_files(), args.merged)
     print(f"{cpus} usable processor(s); merged {pages} pages of {used} corpus files into {args.merged}")
 
-    print(f"\n1. the merged file ({pages} pages), whole processes, median of {args.repeat}")
+    if args.only in (None, 1):
+        _whole_file(glyphscope_cmd, pdf2txt, args.merged, pages, cpus, args.repeat)
+    if args.only in (None, 2):
+        _break_even(glyphscope_cmd, args.merged, cpus, args.repeat)
+    if args.only in (None, 3):
+        _startup(glyphscope_cmd, pdf2txt, args.startup_runs)
+    if args.only in (None, 4):
+        _library(args.merged, pages, cpus, args.repeat)
+
+
+def _whole_file(
+    glyphscope_cmd: list[str], pdf2txt: list[str], merged: Path, pages: int, cpus: int, repeat: int
+) -> None:
+    print(f"\n1. the merged file ({pages} pages), whole processes, median of {repeat}")
     commands = {
-        f"jobs {j}": [*glyphscope, "text", str(args.merged), "--jobs", str(j)] for j in range(1, cpus + 1)
+        f"jobs {j}": [*glyphscope_cmd, "text", str(merged), "--jobs", str(j)] for j in range(1, cpus + 1)
     }
-    commands["pdf2txt.py"] = [*pdf2txt, str(args.merged)]
-    wall = _medians(commands, args.repeat)
+    commands["pdf2txt.py"] = [*pdf2txt, str(merged)]
+    wall = _medians(commands, repeat)
     for key, seconds in wall.items():
         ratio = wall["pdf2txt.py"] / seconds
         print(f"  {key:<12} {seconds:7.2f} s   pdf2txt.py / this {ratio:5.2f}×")
 
+
+def _break_even(glyphscope_cmd: list[str], merged: Path, cpus: int, repeat: int) -> None:
     print(f"\n2. --jobs {cpus} against --jobs 1 by page count (below 1.00: workers pay)")
+    print("  pages     text  fonts")
     with tempfile.TemporaryDirectory() as tmp:
         for count in BREAK_EVEN_PAGES:
             part = Path(tmp) / f"pages-{count}.pdf"
-            _pages_file(args.merged, count, part)
-            pair = _medians(
-                {
-                    "one": [*glyphscope, "text", str(part), "--jobs", "1"],
-                    "many": [*glyphscope, "text", str(part), "--jobs", str(cpus)],
-                },
-                args.repeat * 2,
-            )
-            print(f"  {count:3d} page(s)   {pair['many'] / pair['one']:5.2f}")
+            _pages_file(merged, count, part)
+            cells = []
+            for command in ("text", "fonts"):
+                pair = _medians(
+                    {
+                        "one": [*glyphscope_cmd, command, str(part), "--jobs", "1"],
+                        "many": [*glyphscope_cmd, command, str(part), "--jobs", str(cpus)],
+                    },
+                    repeat * 2,
+                )
+                cells.append(f"{pair['many'] / pair['one']:5.2f}")
+            print(f"  {count:5d}   {'  '.join(cells)}")
 
-    print("\n3. start-up: glyphscope text / pdf2txt.py on small one-page files (target ≤ 1.25)")
-    ratios = []
+
+def _startup(glyphscope_cmd: list[str], pdf2txt: list[str], runs: int) -> None:
+    print(
+        f"\n3. start-up: glyphscope text / pdf2txt.py, {runs} pairs of whole processes per file, "
+        "small one-page files with simple fonts (target ≤ 1.25)"
+    )
+    medians = []
     for path in _small_one_page_files(SMALL_FILES):
-        pair = _medians(
-            {"glyphscope": [*glyphscope, "text", str(path)], "pdf2txt.py": [*pdf2txt, str(path)]},
-            args.repeat * 2,
+        ours, theirs, ratios = _paired_ratios(
+            [*glyphscope_cmd, "text", str(path)], [*pdf2txt, str(path)], runs
         )
-        ratio = pair["glyphscope"] / pair["pdf2txt.py"]
-        ratios.append(ratio)
-        print(f"  {path.name:<44} {pair['glyphscope'] * 1000:6.0f} ms  {ratio:5.2f}")
-    if ratios:
-        print(f"  median {statistics.median(ratios):5.2f}")
+        medians.append(statistics.median(ratios))
+        print(
+            f"  {path.name:<40} {statistics.median(ours) * 1000:5.0f} ms / "
+            f"{statistics.median(theirs) * 1000:5.0f} ms   ratio {_spread(ratios)}"
+        )
+    if medians:
+        print(f"  median of the files' medians {statistics.median(medians):5.2f}")
+
+
+def _library(merged: Path, pages: int, cpus: int, repeat: int) -> None:
+    print(f"\n4. the library: glyphscope.open(FILE).extract_text(jobs=J), {pages} pages, in this process")
+    times: dict[int, list[float]] = {j: [] for j in range(1, cpus + 1)}
+    texts = set()
+    for _ in range(repeat):
+        for j in times:
+            with glyphscope.open(merged) as pdf:  # a new document each time: no page cached
+                start = time.perf_counter()
+                texts.add(pdf.extract_text(jobs=j))
+                times[j].append(time.perf_counter() - start)
+    one = statistics.median(times[1])
+    for j, values in times.items():
+        seconds = statistics.median(values)
+        print(f"  jobs {j:<7} {seconds:7.2f} s   jobs 1 / this {one / seconds:5.2f}×")
+    print(f"  the same text whatever jobs is: {len(texts) == 1}")
 
 
 if __name__ == "__main__":

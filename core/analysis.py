@@ -16,9 +16,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly import MODES, PageText, assemble
-from glyphscope.core.assembly.auto import auto_from_plain
-from glyphscope.core.decision_protocol import DecisionRecord
-from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
@@ -27,6 +24,8 @@ from glyphscope.core.passes import ClassifiedGlyphs, classify
 from glyphscope.core.structure import PageStructure
 
 if TYPE_CHECKING:  # made on first use: a page's text needs none of them (start-up time)
+    from glyphscope.core.decision_protocol import DecisionRecord
+    from glyphscope.core.diagnostics import Diagnostic
     from glyphscope.core.font_stats import PageFontStats
     from glyphscope.core.page_counts import PageCounts
     from glyphscope.core.structure_use import StructureUse
@@ -190,6 +189,8 @@ class LazyTexts(Mapping[str, PageText]):
         with self._lock:
             found = self._done.get(mode)
             if found is None and mode == "auto" and "plain" in self._done:
+                from glyphscope.core.assembly.auto import auto_from_plain
+
                 found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
                 if found is not None:
                     self._done[mode] = found

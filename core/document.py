@@ -17,11 +17,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pikepdf
 
-from glyphscope.core.annotations import read_annotations
 from glyphscope.core.budgets import DocumentBudget
 from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
@@ -37,6 +36,9 @@ from glyphscope.core.recorders import PageRecorders, Recorder
 from glyphscope.core.resources import FormTarget, form_target, inherited, page_resources
 
 DEFAULT_MEDIA_BOX: Rect = (0.0, 0.0, 612.0, 792.0)  # US Letter, as most viewers assume
+if TYPE_CHECKING:
+    from glyphscope.core.annotations import Annotation, DrawnAppearance
+
 PAGE_CACHE_SIZE = 48
 CACHE_MAX_GLYPHS = 300_000  # ≈ 330 MB of glyph records
 
@@ -331,7 +333,7 @@ class Document:
             return self._failed(page_number, boxes, None, spent)
         recorders = PageRecorders.new()
         interp = PageInterpreter(page_number, self._fonts, recorders.all(), self._limits, self._budget)
-        annotations, appearances = read_annotations(page_obj, self._default_resources())
+        annotations, appearances = _read_annotations(page_obj, self._default_resources())
         try:
             try:
                 interp.run_page(page_obj, page_resources(page_obj), appearances)
@@ -388,7 +390,7 @@ class Document:
             interp = PageInterpreter(
                 page_number, self._fonts, [*PageRecorders.new().all(), *recorders], self._limits
             )
-            _, appearances = read_annotations(page_obj, self._default_resources())
+            _, appearances = _read_annotations(page_obj, self._default_resources())
             interp.run_page(page_obj, page_resources(page_obj), appearances)
             return interp
 
@@ -504,6 +506,22 @@ class Document:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _read_annotations(
+    page_obj: pikepdf.Dictionary, default_resources: pikepdf.Dictionary | None
+) -> tuple[list[Annotation], list[DrawnAppearance]]:
+    """`core.annotations.read_annotations`; a page without an /Annots array (most pages) does
+    not import the annotation reader and its records (start-up time, issue 29)."""
+    try:
+        annots = page_obj.get("/Annots")
+    except (QpdfError, ValueError, TypeError, AttributeError, KeyError, RecursionError):
+        annots = None  # read_annotations reads it the same way: no annotations
+    if not isinstance(annots, pikepdf.Array):
+        return [], []
+    from glyphscope.core.annotations import read_annotations
+
+    return read_annotations(page_obj, default_resources)
 
 
 def _open_pdf(opener: Any, password: str) -> tuple[pikepdf.Pdf, list[str]]:

@@ -18,11 +18,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import pikepdf
 
-from glyphscope.core.annotations import DrawnAppearance
 from glyphscope.core.budgets import BudgetExceeded, DocumentBudget
 from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
 from glyphscope.core.diagnostic_sink import DiagnosticSink
@@ -36,6 +35,9 @@ from glyphscope.core.page import FormUse
 from glyphscope.core.recorders.base import Recorder, hears, listeners
 from glyphscope.core.recorders.glyphs import GlyphRecorder
 from glyphscope.core.state import GraphicsState, MarkedContent, TextState
+
+if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
+    from glyphscope.core.annotations import DrawnAppearance
 
 MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
 TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from glyphscope.core.actual_text import ActualTextSpan
-from glyphscope.core.annotations import Annotation
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Matrix, Point, Quad, Rect
 from glyphscope.core.glyph import Glyph
+
+if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
+    from glyphscope.core.annotations import Annotation
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,10 +34,10 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from glyphscope.core.decision_protocol import fmt, glyph_json, number_json
-from glyphscope.core.geometry import Point, Rect
+from glyphscope.core.decision_protocol import number_json
+from glyphscope.core.geometry import Point
 from glyphscope.core.glyph_table import GEOM_STRIDE, PassColumns
 from glyphscope.core.page import (
     ClipPath,
@@ -51,6 +51,18 @@ from glyphscope.core.page import (
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.render_modes import FILL_ONLY_RENDER_MODES, INVISIBLE_RENDER_MODES
 from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
+
+if TYPE_CHECKING:
+    # The records are made on the first hidden glyph (core/visibility_records.py); these names
+    # are still read from here, on first use (`__getattr__` at the end).
+    from glyphscope.core.visibility_records import VISIBILITY_RECORDS as VISIBILITY_RECORDS
+    from glyphscope.core.visibility_records import ClippedDecision as ClippedDecision
+    from glyphscope.core.visibility_records import CoveredDecision as CoveredDecision
+    from glyphscope.core.visibility_records import HiddenRecord as HiddenRecord
+    from glyphscope.core.visibility_records import InvisibleModeDecision as InvisibleModeDecision
+    from glyphscope.core.visibility_records import SameAsBackgroundDecision as SameAsBackgroundDecision
+    from glyphscope.core.visibility_records import TransparentDecision as TransparentDecision
+    from glyphscope.core.visibility_records import explain as explain
 
 COLOUR_TOLERANCE = 0.01
 """Two colours are one when every RGB channel (0–1) differs by at most this (about 2/255)."""
@@ -78,7 +90,8 @@ def colour_json(fs: FillState) -> dict[str, Any]:
     return {"family": fs.family, "components": [number_json(v) for v in fs.components]}
 
 
-def _same(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+def same_colour(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Two RGB colours are one: every channel differs by at most COLOUR_TOLERANCE."""
     return all(abs(x - y) <= COLOUR_TOLERANCE for x, y in zip(a, b))
 
 
@@ -158,275 +171,6 @@ def _in_paint(p: PaintObject, clips: Sequence[ClipRecord], x: float, y: float) -
     return p.clip < 0 or outside_clip(clips, p.clip, x, y) is None
 
 
-# ------------------------------------------------------------------ decision records
-
-
-@dataclass(frozen=True, slots=True)
-class _HiddenGlyph:
-    paint_index: int
-    dropped: bool  # by the text modes (keep_clipped off for clipped; drop_hidden for the others)
-
-    @property
-    def glyph(self) -> int:
-        return self.paint_index
-
-    @property
-    def verdict(self) -> str:
-        return "dropped" if self.dropped else "kept"
-
-
-@dataclass(frozen=True, slots=True)
-class InvisibleModeDecision(_HiddenGlyph):
-    """Text render mode 3 or 7: painted neither filled nor stroked (an OCR layer, hidden text).
-
-    value = the render mode; threshold = None (the mode is the whole test); verdict
-    "kept": text modes read it (Parameters.drop_hidden does not drop it).
-    """
-
-    kind: ClassVar[str] = VisibilityClass.INVISIBLE_MODE
-
-    render_mode: int = 3
-
-    @property
-    def value(self) -> float:
-        return float(self.render_mode)
-
-    @property
-    def threshold(self) -> None:
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        return glyph_json(self, self.paint_index, render_mode=self.render_mode)
-
-    def describe(self) -> str:
-        return (
-            f"glyph #{self.paint_index} is drawn in text render mode {self.render_mode} (neither filled "
-            "nor stroked): present but invisible, e.g. an OCR layer; kept in text and flagged"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ClippedDecision(_HiddenGlyph):
-    """No part of the glyph's box meets the clipping path in force (spec §5: wholly outside).
-
-    value = the box centre [x, y]; threshold = the bbox [x0, y0, x1, y1] of the clip path
-    it lies outside of (the path set by the W/W* at `token_index`, or a form's /BBox);
-    `test` "bbox" (outside that box) or "polygon" (inside the box, outside the
-    flattened path by the even-odd or nonzero rule); verdict "dropped" (keep_clipped: "kept").
-    """
-
-    kind: ClassVar[str] = VisibilityClass.CLIPPED
-
-    center: Point = (0.0, 0.0)
-    clip_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
-    source: str = "W"  # "W", "W*" or "BBox"
-    token_index: int = -1  # the page instruction of the W (for forms: the Do that started the chain)
-    stream_index: int = -1
-    form_path: tuple[str, ...] = ()
-    test: str = "bbox"
-    clip_id: int = -1
-
-    @property
-    def value(self) -> Point:
-        return self.center
-
-    @property
-    def threshold(self) -> Rect:
-        return self.clip_bbox
-
-    def to_json(self) -> dict[str, Any]:
-        return glyph_json(
-            self,
-            self.paint_index,
-            source=self.source,
-            token_index=self.token_index,
-            stream_index=self.stream_index,
-            form_path=list(self.form_path),
-            test=self.test,
-            clip_id=self.clip_id,
-        )
-
-    def where(self) -> str:
-        """Which instruction set the clip, in words."""
-        if self.source == "BBox":
-            return f"the /BBox of form {' → '.join(self.form_path)} (drawn at instruction {self.token_index})"
-        inside = (
-            f" inside form {' → '.join(self.form_path)} (its instruction {self.stream_index})"
-            if self.form_path
-            else ""
-        )
-        return f"the path set at instruction {self.token_index}{inside} ({self.source})"
-
-    def describe(self) -> str:
-        x, y = self.center
-        box = ", ".join(fmt(v) for v in self.clip_bbox)
-        how = "outside its box" if self.test == "bbox" else "inside its box but outside the path itself"
-        fate = "dropped from text like a culled glyph" if self.dropped else "kept in text (--keep-clipped)"
-        return (
-            f"glyph #{self.paint_index} clipped by {self.where()}: no part of its box meets the clip — its "
-            f"centre ({fmt(x)}, {fmt(y)}) lies {how} [{box}], and so does every point across its box; {fate}"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class TransparentDecision(_HiddenGlyph):
-    """Filled with fill alpha 0 (/ca), or through a soft mask known to be empty.
-
-    value = the fill alpha; threshold = 0 (alpha ≤ 0 shows nothing); `soft_mask`
-    "empty" when the mask decided; verdict "kept" (flagged) or "dropped" (drop_hidden).
-    """
-
-    kind: ClassVar[str] = VisibilityClass.TRANSPARENT
-
-    alpha: float = 0.0
-    soft_mask: str = ""
-
-    @property
-    def value(self) -> float:
-        return self.alpha
-
-    @property
-    def threshold(self) -> float:
-        return 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return glyph_json(self, self.paint_index, soft_mask=self.soft_mask)
-
-    def describe(self) -> str:
-        why = (
-            "its soft mask paints nothing (empty /SMask group)"
-            if self.soft_mask == "empty"
-            else f"fill alpha /ca {fmt(self.alpha)} ≤ 0.00"
-        )
-        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
-        return f"glyph #{self.paint_index} is present but fully transparent: {why}; {fate}"
-
-
-@dataclass(frozen=True, slots=True)
-class SameAsBackgroundDecision(_HiddenGlyph):
-    """Filled in the colour of what lies under it: white on the white page, or the colour of
-    the latest opaque fill under its box centre.
-
-    value = the glyph's colour as RGB [r, g, b]; threshold = the background's RGB;
-    equal when every channel differs by ≤ COLOUR_TOLERANCE. `background_token` is the
-    instruction of the fill under it (-1: the page itself).
-    """
-
-    kind: ClassVar[str] = VisibilityClass.SAME_AS_BACKGROUND
-
-    colour: tuple[float, float, float] = WHITE
-    background: tuple[float, float, float] = WHITE
-    fill: FillState = FillState()
-    background_token: int = -1
-    background_paint: int = -1  # index into InterpretedPage.paints; -1: the page
-
-    @property
-    def value(self) -> tuple[float, float, float]:
-        return self.colour
-
-    @property
-    def threshold(self) -> tuple[float, float, float]:
-        return self.background
-
-    def to_json(self) -> dict[str, Any]:
-        return glyph_json(
-            self,
-            self.paint_index,
-            fill=colour_json(self.fill),
-            background_token=self.background_token,
-            background_paint=self.background_paint,
-            tolerance=COLOUR_TOLERANCE,
-        )
-
-    def words(self) -> str:
-        colour = (
-            "white" if _same(self.colour, WHITE) else "rgb(" + ", ".join(fmt(v) for v in self.colour) + ")"
-        )
-        if self.background_paint < 0:
-            return f"present but {colour} on the {colour} page (nothing painted under it)"
-        return f"present but {colour} on a {colour} fill (instruction {self.background_token})"
-
-    def describe(self) -> str:
-        col = ", ".join(fmt(v) for v in self.colour)
-        bg = ", ".join(fmt(v) for v in self.background)
-        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
-        return f"glyph #{self.paint_index} is {self.words()}: colour ({col}) = background ({bg}); {fate}"
-
-
-@dataclass(frozen=True, slots=True)
-class CoveredDecision(_HiddenGlyph):
-    """The glyph's box centre lies under an opaque image or filled path painted after it.
-
-    value = the box centre [x, y]; threshold = the covering object's bbox; `cover_token`
-    its instruction, `cover_kind` "image", "inline_image" or "fill".
-    """
-
-    kind: ClassVar[str] = VisibilityClass.COVERED
-
-    center: Point = (0.0, 0.0)
-    cover_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
-    cover_kind: str = "image"
-    cover_token: int = -1
-    cover_stream_index: int = -1
-    cover_form_path: tuple[str, ...] = ()
-    cover_paint: int = -1  # index into InterpretedPage.paints
-
-    @property
-    def value(self) -> Point:
-        return self.center
-
-    @property
-    def threshold(self) -> Rect:
-        return self.cover_bbox
-
-    def to_json(self) -> dict[str, Any]:
-        return glyph_json(
-            self,
-            self.paint_index,
-            cover_kind=self.cover_kind,
-            cover_token=self.cover_token,
-            cover_stream_index=self.cover_stream_index,
-            cover_form_path=list(self.cover_form_path),
-            cover_paint=self.cover_paint,
-        )
-
-    def words(self) -> str:
-        what = {"fill": "filled path", "inline_image": "inline image"}.get(self.cover_kind, self.cover_kind)
-        return f"present but covered by the opaque {what} painted later at instruction {self.cover_token}"
-
-    def describe(self) -> str:
-        x, y = self.center
-        box = ", ".join(fmt(v) for v in self.cover_bbox)
-        fate = "dropped from text (--drop-hidden)" if self.dropped else "kept in text and flagged"
-        return f"glyph #{self.paint_index} is {self.words()}: box centre ({fmt(x)}, {fmt(y)}) inside [{box}]; {fate}"
-
-
-VISIBILITY_RECORDS = (
-    InvisibleModeDecision,
-    ClippedDecision,
-    TransparentDecision,
-    SameAsBackgroundDecision,
-    CoveredDecision,
-)
-
-HiddenRecord = (
-    InvisibleModeDecision | ClippedDecision | TransparentDecision | SameAsBackgroundDecision | CoveredDecision
-)
-
-
-def explain(record: HiddenRecord) -> str:
-    """A short phrase for the probe and Find: why this text cannot be seen."""
-    if isinstance(record, ClippedDecision):
-        return f"clipped by {record.where()}"
-    if isinstance(record, InvisibleModeDecision):
-        return f"present but invisible (text render mode {record.render_mode})"
-    if isinstance(record, TransparentDecision):
-        if record.soft_mask == "empty":
-            return "present but fully transparent (empty soft mask)"
-        return f"present but fully transparent (fill alpha {fmt(record.alpha)})"
-    return record.words()
-
-
 # ------------------------------------------------------------------ the pass
 
 
@@ -467,6 +211,8 @@ def classify_visibility(
         mode = run.render_mode
         if mode in INVISIBLE_RENDER_MODES:
             classes[i] = VisibilityClass.INVISIBLE_MODE
+            from glyphscope.core.visibility_records import InvisibleModeDecision
+
             found[i] = InvisibleModeDecision(i, False, mode)
             continue
         clip_id = run.clip_id
@@ -483,6 +229,8 @@ def classify_visibility(
             if out is not None:
                 path, test = out
                 classes[i] = VisibilityClass.CLIPPED
+                from glyphscope.core.visibility_records import ClippedDecision
+
                 found[i] = ClippedDecision(
                     i,
                     drop_clipped,
@@ -502,6 +250,8 @@ def classify_visibility(
             fs = fills[run.fill_id]
             if fs.alpha <= 0.0 or fs.soft_mask == "empty":
                 classes[i] = VisibilityClass.TRANSPARENT
+                from glyphscope.core.visibility_records import TransparentDecision
+
                 found[i] = TransparentDecision(i, drop_hidden, fs.alpha, fs.soft_mask)
                 continue
         pending.append(i)
@@ -561,7 +311,7 @@ def _paint_order(
     colours = [rgb(fs) for fs in fills]
     backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == "fill" and p.opaque]
     known = {c for c in backgrounds if c is not None}
-    matches = [c is not None and any(_same(c, bg) for bg in known) for c in colours]
+    matches = [c is not None and any(same_colour(c, bg) for bg in known) for c in colours]
     last_cover = max((p.glyphs_before for p in paints if p.opaque), default=0)
     colour: dict[int, tuple[float, float, float]] = {}
     relevant: list[int] = []
@@ -624,6 +374,8 @@ def _paint_order(
         if cover is not None:
             p = paints[cover]
             classes[i] = VisibilityClass.COVERED
+            from glyphscope.core.visibility_records import CoveredDecision
+
             found[i] = CoveredDecision(
                 i,
                 drop_hidden,
@@ -650,8 +402,35 @@ def _paint_order(
             token = p.token_index
         else:
             bg, token = WHITE, -1
-        if _same(c, bg):
+        if same_colour(c, bg):
             classes[i] = VisibilityClass.SAME_AS_BACKGROUND
+            from glyphscope.core.visibility_records import SameAsBackgroundDecision
+
             found[i] = SameAsBackgroundDecision(
                 i, drop_hidden, c, bg, fills[runs[run_of[i]].fill_id], token, j
             )
+
+
+_RECORD_NAMES = frozenset(
+    {
+        "VISIBILITY_RECORDS",
+        "ClippedDecision",
+        "CoveredDecision",
+        "HiddenRecord",
+        "InvisibleModeDecision",
+        "SameAsBackgroundDecision",
+        "TransparentDecision",
+        "explain",
+    }
+)
+"""The names of core/visibility_records.py read from here (a test keeps them in step)."""
+
+
+def __getattr__(name: str) -> object:
+    if name not in _RECORD_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from glyphscope.core import visibility_records
+
+    value = getattr(visibility_records, name)
+    globals()[name] = value  # found once: later reads are plain attribute reads
+    return value

@@ -31,8 +31,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, overload
 
-from glyphscope.core.analysis import PageAnalysis, analyze_page
+from glyphscope.core.analysis import PageAnalysis, analyze_page, document_texts
 from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.assembly.document_text import FORM_FEED
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.geometry import Matrix, Quad, Rect, apply
@@ -156,7 +157,8 @@ def open(  # noqa: A001 - the name users expect (pdfplumber.open)
 
 
 class PDF:
-    """An open document: `pages`, `document` (the engine's `Document`), `close()`."""
+    """An open document: `pages`, the whole text (`extract_text`, `texts`), `document` (the
+    engine's `Document`), `close()`."""
 
     def __init__(
         self,
@@ -173,6 +175,27 @@ class PDF:
 
     def close(self) -> None:
         self.document.close()
+
+    def texts(self, mode: Mode | str = "plain", *, jobs: int | None = 1) -> Iterator[str]:
+        """Each page's `extract_text(mode)`, in page order, one page at a time.
+
+        `jobs`: processes reading the pages, each one page at a time (1: this process; None:
+        one per usable processor when the document has enough pages to pay for it,
+        `core.page_workers.PARALLEL_MIN_PAGES`). The texts are the same whatever it is; a
+        page that fails raises here when it is due, as it would in one process.
+        """
+        if mode not in MODES:
+            raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+        pages = range(1, self.document.page_count + 1)
+        for _, text in document_texts(self.document, pages, mode, self.params, jobs=jobs):
+            yield text.text or ""
+
+    def extract_text(
+        self, mode: Mode | str = "plain", *, jobs: int | None = 1, separator: str = FORM_FEED
+    ) -> str:
+        """The whole document's text in `mode`: the pages' texts joined by `separator` (a form
+        feed, as `glyphscope text` writes them). `jobs` as in `texts`."""
+        return separator.join(self.texts(mode, jobs=jobs))
 
     def __enter__(self) -> PDF:
         return self

@@ -277,22 +277,11 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 
 def cmd_fonts(args: argparse.Namespace) -> int:
-    from glyphscope.core.font_stats import font_statistics
-    from glyphscope.core.serialize import font_info_to_json
+    from glyphscope.inspector.cli_pages import font_rows, page_values
 
     doc, pages = _start_output(args)
     with _output(args) as out:
-        for n in pages:
-            fonts = []
-            # The page product's per-font statistics, without the passes and structure it would also make.
-            for entry in font_statistics(doc.interpret(n)).entries:
-                pf, font = entry.page_font, entry.font  # counted per font object, whichever key selected it
-                row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
-                row.update(font_info_to_json(pf.info))
-                row["glyphs"] = font.count
-                row["decode_sources"] = font.sources_json()
-                row["unresolved"] = len(font.unresolved)
-                fonts.append(row)
+        for n, fonts in page_values(doc, pages, font_rows, args.jobs):
             if args.json:
                 obj = _document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts)
                 _json_per_page(out, obj, pages)
@@ -583,6 +572,7 @@ def _add_fonts(sub: Any) -> None:
     _add_page_set(p)
     _add_listing_output(p, csv=False)
     cli_io.add_limit_options(p)
+    _add_jobs(p)
     p.set_defaults(func=cmd_fonts)
 
 

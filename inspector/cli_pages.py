@@ -1,6 +1,7 @@
-"""The pages of `glyphs`, `decisions`, `diagnostics`, `text` and `compare`, read by `--jobs N` processes.
+"""The pages of `glyphs`, `fonts`, `decisions`, `diagnostics`, `text` and `compare`, read by `--jobs N`
+processes.
 
-`add_jobs_option` is the one `--jobs` of the five commands. Each command's per-page work
+`add_jobs_option` is the one `--jobs` of the six commands. Each command's per-page work
 is a task here (or a library function) that `core.page_workers.page_results` runs in this
 process or in workers; the command formats the results as they come, in page order, so the
 output is the same bytes whatever `--jobs` is.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import functools
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from glyphscope.core.page_workers import PARALLEL_MIN_PAGES, PageTask, page_results
 
@@ -83,6 +84,24 @@ def _glyph_page(
     if table:
         return [glyph_cells(n, r, csv=csv) for r in glyph_rows(classified, set_name)]
     return glyphs_json(file, page, classified, set_name, params.to_json())
+
+
+def font_rows(doc: Document, n: int) -> list[dict[str, Any]]:
+    """A page of `fonts`: one row per font object, with its decoding chain and counts."""
+    from glyphscope.core.font_stats import font_statistics
+    from glyphscope.core.serialize import font_info_to_json
+
+    rows = []
+    # The page product's per-font statistics, without the passes and structure it would also make.
+    for entry in font_statistics(doc.interpret(n)).entries:
+        pf, font = entry.page_font, entry.font  # counted per font object, whichever key selected it
+        row: dict[str, Any] = {"font_key": pf.font_key, "form_path": list(pf.form_path)}
+        row.update(font_info_to_json(pf.info))
+        row["glyphs"] = font.count
+        row["decode_sources"] = font.sources_json()
+        row["unresolved"] = len(font.unresolved)
+        rows.append(row)
+    return rows
 
 
 def findings_task(params: Parameters) -> PageTask[tuple[Diagnostic, ...]]:

@@ -20,14 +20,15 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import assemble
 from glyphscope.core.assembly.decision_store import DecisionColumns, DecisionList
 from glyphscope.core.assembly.decisions import (
-    LINE_BREAK_VERDICTS,
-    WORD_GAP_VERDICTS,
     LigatureDecision,
     LineBreakDecision,
     WordGapDecision,
+    line_break_decision,
+    word_gap_decision,
 )
-from glyphscope.core.assembly.lines import line_break_decision, line_break_measure
-from glyphscope.core.assembly.words import word_gap_decision, word_gap_measure
+from glyphscope.core.assembly.lines import line_break_measure
+from glyphscope.core.assembly.verdicts import LINE_BREAK_VERDICTS, WORD_GAP_VERDICTS
+from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.document import open_document
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from tests.glyph_factory import GlyphFactory

@@ -48,6 +48,8 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> None:
         ["text", "--json", "--mode", "auto"],
         ["glyphs", "--json", "--set", "all"],
         ["glyphs", "--csv"],
+        ["fonts"],
+        ["fonts", "--json"],
         ["decisions", "--json"],
         ["decisions", "--mode", "columns"],
         ["diagnostics", "--json"],
@@ -61,6 +63,18 @@ def test_two_jobs_write_the_same_bytes_as_one(argv: list[str]) -> None:
     assert one[0] == 0 and one[1]
     assert two == one
     if argv == ["text"]:  # the automatic default: 15 pages, one process per usable processor
+        assert run_cli(*argv, DEMO) == one
+    if argv == ["fonts"]:  # one row per font object of each of the 15 pages, as one process reads them
+        rows = one[1].decode().splitlines()
+        assert len(rows) == 51 and rows[0].split("\t")[:7] == [
+            "page 1",
+            "/FB",
+            "Type1",
+            "Helvetica-Bold",
+            "WinAnsiEncoding",
+            "ToUnicode=no",
+            "glyphs=26",
+        ]
         assert run_cli(*argv, DEMO) == one
 
 
@@ -82,7 +96,7 @@ def _hostile_in_the_middle(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["text", "glyphs", "decisions", "diagnostics"])
+@pytest.mark.parametrize("command", ["text", "glyphs", "fonts", "decisions", "diagnostics"])
 def test_hostile_pages_in_the_middle_keep_their_place_and_the_rest_goes_on(
     tmp_path: Path, command: str
 ) -> None:
@@ -148,7 +162,7 @@ def _page_number(doc: object, n: int) -> str:
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "two"])
-@pytest.mark.parametrize("command", ["text", "glyphs", "decisions", "diagnostics", "compare"])
+@pytest.mark.parametrize("command", ["text", "glyphs", "fonts", "decisions", "diagnostics", "compare"])
 def test_jobs_below_one_is_a_usage_error(command: str, value: str) -> None:
     code, out, err = run_cli(command, DEMO, "--jobs", value)
     assert (code, out) == (2, b"")
@@ -253,3 +267,39 @@ def test_a_worker_that_dies_fails_its_page_only(forked: None, monkeypatch: pytes
     )
     assert [n for n, _ in texts] == [1, 2, 3, 5, 6, 7, 8]
     assert errors == [(4, "page 4: the worker process reading it crashed")]
+
+
+def test_the_librarys_whole_document_text_is_the_pages_texts_whatever_the_jobs() -> None:
+    data = Path(DEMO).read_bytes()
+    with glyphscope.open(DEMO) as pdf, glyphscope.open(data) as from_bytes:
+        one = pdf.extract_text()
+        per_page = [page.extract_text() for page in pdf.pages]
+        assert one == "\f".join(per_page) and one.count("\f") == 14  # the demo's 15 pages
+        assert [len(t) for t in pdf.texts(jobs=2)] == [len(t) for t in per_page]
+        assert pdf.extract_text(jobs=2) == one == from_bytes.extract_text(jobs=None)  # bytes: workers too
+        assert pdf.extract_text("layout", jobs=3, separator="\n---\n") == "\n---\n".join(
+            page.extract_text("layout") for page in pdf.pages
+        )
+        with pytest.raises(ValueError, match="unknown text mode 'prose'"):
+            pdf.extract_text("prose")
+        with pytest.raises(ValueError, match="jobs must be a whole number"):
+            pdf.extract_text(jobs=0)
+
+
+def test_the_librarys_whole_document_text_raises_a_failing_page_when_due(
+    forked: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = analysis.analyze_page
+
+    def failing(doc: object, n: int, *args: object, **kwargs: object) -> object:
+        if n == 3:
+            raise ValueError("page 3 is broken")
+        return real(doc, n, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis, "analyze_page", failing)
+    with glyphscope.open(DEMO) as pdf:
+        for jobs in (1, 2):
+            texts = pdf.texts(jobs=jobs)
+            assert [next(texts) for _ in range(2)] == [p.extract_text() for p in pdf.pages[:2]]
+            with pytest.raises(ValueError, match="page 3 is broken"):
+                next(texts)

@@ -301,3 +301,104 @@ def test_the_collector_sits_out_a_page_commands_imports_and_runs_again_after(
         assert last.strip() == "[] True True", proc.stderr.decode()
     else:
         assert last.strip() == "[False] True True", proc.stderr.decode()
+
+
+# Issue 29: what a simple Latin page's plain text never needs, so `glyphscope text` does not
+# import it (each record class costs ~0.5 ms to build, a module's body more).
+NOT_FOR_A_SIMPLE_LATIN_PAGE = (
+    *NOT_FOR_PLAIN_TEXT,
+    "fontTools",
+    "PIL",
+    "pandas",
+    "numpy",
+    "bidi",  # python-bidi: right-to-left lines only
+    "pypdfium2",
+    "rich",
+    "glyphscope.core.assembly.decisions",  # records: made when decisions are read, not for text
+    "glyphscope.core.assembly.bidi",
+    "glyphscope.core.assembly.layout",
+    "glyphscope.core.assembly.columns",
+    "glyphscope.core.assembly.structure_mode",
+    "glyphscope.core.assembly.articles",
+    "glyphscope.core.assembly.auto",
+    "glyphscope.core.assembly.vertical",
+    "glyphscope.core.annotations",  # pages with an /Annots array
+    "glyphscope.core.visibility_records",  # pages with a hidden glyph
+    "glyphscope.core.fonts.composite",  # Type0 fonts
+    "glyphscope.core.fonts.predefined",
+)
+
+
+def test_plain_text_of_a_simple_latin_page_loads_no_record_or_mode_it_does_not_use(tmp_path: Path) -> None:
+    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"])
+    path = tmp_path / "latin.pdf"
+    pdf.save(path)
+    code, out, modules = _run(tmp_path, "text", str(path))
+    assert (code, out) == (0, b"Hello\nworld")
+    assert _loaded(modules, *NOT_FOR_A_SIMPLE_LATIN_PAGE) == []
+    assert {"pikepdf", "glyphscope.core.assembly.plain", "glyphscope.core.visibility"} <= modules
+
+
+def test_what_plain_text_leaves_out_is_loaded_by_the_page_or_command_that_uses_it(tmp_path: Path) -> None:
+    # a hidden glyph (render mode 3) on a page with an annotation: both readers load, and the
+    # records come out with their numbers
+    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Seen) Tj 3 Tr 0 -14 Td (Hid) Tj ET"])
+    pdf.pages[0].Annots = pdf.make_indirect(
+        pikepdf.Array(
+            [pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Text, Rect=[0, 0, 10, 10])]
+        )
+    )
+    path = tmp_path / "hidden.pdf"
+    pdf.save(path)
+    code, out, modules = _run(tmp_path, "decisions", str(path), "--page", "1", "--json")
+    assert code == 0
+    found = [(d["kind"], d["verdict"], d["value"], d["threshold"]) for d in json.loads(out)["decisions"]]
+    assert found[:4] == [
+        ("annotation", "excluded", [0.0, 0.0, 10.0, 10.0], None),  # a note without an appearance
+        *[("invisible_mode", "kept", 3.0, None)] * 3,  # H, i, d in render mode 3
+    ]
+    assert [f for f in found if f[1] == "break"] == [
+        ("line_break", "break", 14.0, 4.625)
+    ]  # the 14 pt Td down
+    assert {
+        "glyphscope.core.visibility_records",
+        "glyphscope.core.annotations",
+        "glyphscope.core.assembly.decisions",
+    } <= modules
+    code, out, modules = _run(tmp_path, "text", str(path), "--mode", "layout")
+    assert code == 0 and out.split() == [b"Seen", b"Hid"]
+    assert "glyphscope.core.assembly.layout" in modules
+
+
+def _re_exports(path: Path) -> dict[str, str]:
+    """name → module of every `from M import X as X` under a module's `if TYPE_CHECKING:`."""
+    import ast
+
+    tree = ast.parse(path.read_text("utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    return {
+        alias.name: node.module
+        for node in block.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+        if alias.asname == alias.name
+    }
+
+
+def test_the_lazily_read_names_are_declared_for_type_checkers_and_resolve() -> None:
+    from glyphscope.core import assembly, visibility, visibility_records
+    from glyphscope.core.assembly import decisions
+
+    assert _re_exports(REPO / "core" / "assembly" / "__init__.py") == assembly._LAZY
+    assert _re_exports(REPO / "core" / "visibility.py") == dict.fromkeys(
+        visibility._RECORD_NAMES, "glyphscope.core.visibility_records"
+    )
+    assert assembly.WordGapDecision is decisions.WordGapDecision
+    assert visibility.ClippedDecision is visibility_records.ClippedDecision
+    assert set(visibility.VISIBILITY_RECORDS) == {
+        visibility_records.InvisibleModeDecision,
+        visibility_records.ClippedDecision,
+        visibility_records.TransparentDecision,
+        visibility_records.SameAsBackgroundDecision,
+        visibility_records.CoveredDecision,
+    }

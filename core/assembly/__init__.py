@@ -10,39 +10,40 @@ written in place of their glyphs' text when `params.actual_text` is on.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from glyphscope.core.actual_text import ActualTextSpan
-from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, span_index
-from glyphscope.core.assembly.articles import articles_text
-from glyphscope.core.assembly.auto import auto_text
-from glyphscope.core.assembly.bidi import BidiDecision, logical_order
-from glyphscope.core.assembly.columns import columns_text
-from glyphscope.core.assembly.decisions import (
-    ArticleBeadRecord,
-    ArticleOrderDecision,
-    Baseline,
-    ColumnChangeDecision,
-    ColumnSplit,
-    Decision,
-    GridPlacement,
-    LayoutGrid,
-    LineBreakDecision,
-    StructureOrder,
-    TextColumn,
-    VerticalColumn,
-    WordGapDecision,
-)
-from glyphscope.core.assembly.document_text import document_text, write_document_text
-from glyphscope.core.assembly.layout import layout_text
+from glyphscope.core.assembly.actual_text import ActualTextSpans, span_index
+from glyphscope.core.assembly.chars import RTL_CANDIDATE
 from glyphscope.core.assembly.page_text import CharMap, PageText
-from glyphscope.core.assembly.plain import plain_text
-from glyphscope.core.assembly.structure_mode import structure_text
 from glyphscope.core.gcpause import gc_paused
-from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.glyph_table import flow_glyphs
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.structure import PageStructure
+
+if TYPE_CHECKING:
+    # What type checkers see; at run time a mode's module is imported when the mode is first
+    # assembled and the records' names on first use (`__getattr__` below): `glyphscope text`
+    # in plain mode builds none of the other modes' record classes (start-up time, issue 29).
+    from glyphscope.core.actual_text import ActualTextSpan
+    from glyphscope.core.assembly.actual_text import ActualTextDecision as ActualTextDecision
+    from glyphscope.core.assembly.bidi import BidiDecision as BidiDecision
+    from glyphscope.core.assembly.decisions import ArticleBeadRecord as ArticleBeadRecord
+    from glyphscope.core.assembly.decisions import ArticleOrderDecision as ArticleOrderDecision
+    from glyphscope.core.assembly.decisions import Baseline as Baseline
+    from glyphscope.core.assembly.decisions import ColumnChangeDecision as ColumnChangeDecision
+    from glyphscope.core.assembly.decisions import ColumnSplit as ColumnSplit
+    from glyphscope.core.assembly.decisions import Decision as Decision
+    from glyphscope.core.assembly.decisions import GridPlacement as GridPlacement
+    from glyphscope.core.assembly.decisions import LayoutGrid as LayoutGrid
+    from glyphscope.core.assembly.decisions import LineBreakDecision as LineBreakDecision
+    from glyphscope.core.assembly.decisions import StructureOrder as StructureOrder
+    from glyphscope.core.assembly.decisions import TextColumn as TextColumn
+    from glyphscope.core.assembly.decisions import VerticalColumn as VerticalColumn
+    from glyphscope.core.assembly.decisions import WordGapDecision as WordGapDecision
+    from glyphscope.core.assembly.document_text import document_text as document_text
+    from glyphscope.core.assembly.document_text import write_document_text as write_document_text
+    from glyphscope.core.geometry import Rect
+    from glyphscope.core.structure import PageStructure
 
 MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "articles", "auto")
 
@@ -64,7 +65,11 @@ def assemble(
         if mode != "plain":
             visible = tuple(visible)
         text = _assemble(visible, mode, params, visible_box, structure, spans)
-        return text if params.visual_order else logical_order(text, _positions(visible))  # RTL lines
+        if params.visual_order or not text.text or RTL_CANDIDATE.search(text.text) is None:
+            return text  # no right-to-left letters: the bidi pass is not even imported
+        from glyphscope.core.assembly.bidi import logical_order
+
+        return logical_order(text, _positions(visible))  # RTL lines
 
 
 def _positions(visible: Sequence[Glyph]) -> Iterator[FlowFields]:
@@ -80,19 +85,70 @@ def _assemble(
     structure: PageStructure | None,
     spans: ActualTextSpans | None = None,
 ) -> PageText:
+    # Each mode's module is imported when that mode is assembled (start-up time, issue 29).
     if mode == "plain":
+        from glyphscope.core.assembly.plain import plain_text
+
         return plain_text(visible, params, spans=spans)
     if mode == "layout":
+        from glyphscope.core.assembly.layout import layout_text
+
         return layout_text(visible, params, visible_box, spans=spans)
     if mode == "columns":
+        from glyphscope.core.assembly.columns import columns_text
+
         return columns_text(visible, params, spans=spans)
     if mode == "structure":
+        from glyphscope.core.assembly.structure_mode import structure_text
+
         return structure_text(visible, structure, params, spans=spans)
     if mode == "articles":
+        from glyphscope.core.assembly.articles import articles_text
+
         return articles_text(visible, structure, params, spans=spans)
     if mode == "auto":
+        from glyphscope.core.assembly.auto import auto_text
+
         return auto_text(visible, structure, params, spans=spans)
     raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
+
+
+# Name → module, for the re-exported names of the TYPE_CHECKING block (a test keeps the two in step).
+_LAZY = {
+    "ActualTextDecision": "glyphscope.core.assembly.actual_text",
+    "BidiDecision": "glyphscope.core.assembly.bidi",
+    **dict.fromkeys(
+        (
+            "ArticleBeadRecord",
+            "ArticleOrderDecision",
+            "Baseline",
+            "ColumnChangeDecision",
+            "ColumnSplit",
+            "Decision",
+            "GridPlacement",
+            "LayoutGrid",
+            "LineBreakDecision",
+            "StructureOrder",
+            "TextColumn",
+            "VerticalColumn",
+            "WordGapDecision",
+        ),
+        "glyphscope.core.assembly.decisions",
+    ),
+    "document_text": "glyphscope.core.assembly.document_text",
+    "write_document_text": "glyphscope.core.assembly.document_text",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # found once: later reads are plain attribute reads
+    return value
 
 
 __all__ = [

@@ -36,13 +36,13 @@ begins or ends it (a Hebrew word in an English sentence).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from glyphscope.core.assembly.chars import RTL_CANDIDATE as _RTL_CANDIDATE
 from glyphscope.core.decision_protocol import fmt, glyph_json, rounded
 
 if TYPE_CHECKING:
@@ -53,12 +53,6 @@ RTL_SHARE = 0.5
 """A line is right to left when more than this share of its strong characters (bidi
 classes L, R, AL; digits and punctuation are weak or neutral and have no direction
 of their own) are R or AL."""
-
-_RTL_CANDIDATE = re.compile(
-    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]"
-)
-"""Blocks holding the R/AL characters (Hebrew, Arabic, Syriac, Thaana, N'Ko, … and their
-presentation forms): a page without any is left alone without a per-character test."""
 
 BidiVerdict = Literal["reordered", "visual", "no_levels", "painted_logical"]
 

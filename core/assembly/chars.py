@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import NamedTuple
 
@@ -26,6 +27,13 @@ _CJK_RANGES: tuple[tuple[int, int], ...] = (
     (0x30000, 0x323AF),  # Extensions G, H
 )
 _STARTS = tuple(r[0] for r in _CJK_RANGES)
+
+RTL_CANDIDATE = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+"""Blocks holding the R/AL characters (Hebrew, Arabic, Syriac, Thaana, N'Ko, … and their
+presentation forms): a page without any is left alone without a per-character test, and
+without importing the right-to-left pass (core/assembly/bidi.py)."""
 
 # Control characters that would fake a line break (spec §9: a line break is exactly one "\n"
 # and only assembly decides them), shown as a space instead.

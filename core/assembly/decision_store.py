@@ -33,17 +33,17 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-from glyphscope.core.assembly.decisions import (
-    LB_SAME_LINE,
-    Decision,
-    LineBreakDecision,
-    WordGapDecision,
-)
-from glyphscope.core.assembly.lines import LineBreakMeasure, line_break_record
-from glyphscope.core.assembly.words import WordGapMeasure, word_gap_record
+from glyphscope.core.assembly.verdicts import LB_SAME_LINE
 from glyphscope.core.gcpause import gc_paused
+
+if TYPE_CHECKING:
+    # The record classes are imported when a record is first made from the columns: assembling
+    # text (`glyphscope text`) makes none, so it does not build them (start-up time, issue 29).
+    from glyphscope.core.assembly.decisions import Decision
+    from glyphscope.core.assembly.lines import LineBreakMeasure
+    from glyphscope.core.assembly.words import WordGapMeasure
 
 LINE_BREAK, PAIR, WORD_GAP, RECORD = 0, 1, 2, 3
 """Row shapes (the low two bits of `code`)."""
@@ -196,6 +196,8 @@ class DecisionColumns:
         shape = code & 3
         if shape == RECORD:
             return self.records[self.before[row]]
+        from glyphscope.core.assembly.decisions import line_break_record, word_gap_record
+
         before, after, gap = self.before[row], self.after[row], self.gap[row]
         if shape == LINE_BREAK or (shape == PAIR and part == 0):
             return line_break_record(
@@ -215,6 +217,8 @@ class DecisionColumns:
     def make_all(self, rows: int, count: int) -> list[Decision]:
         """The records of the first `count` decisions (in the first `rows` rows), in order:
         those of the pair rules made, the others as held."""
+        from glyphscope.core.assembly.decisions import line_break_record, word_gap_record
+
         line_break, word_gap, cjk_gap, tracking, records = (
             self.line_break,
             self.word_gap,
@@ -269,7 +273,7 @@ class DecisionColumns:
         return other
 
 
-class DecisionList(Sequence[Decision]):
+class DecisionList(Sequence["Decision"]):  # the records are imported on first use
     """The decisions of a page text, in the order assembly took them (read-only).
 
     Records are made from `DecisionColumns` when first read and then kept, so every
@@ -343,6 +347,8 @@ class DecisionList(Sequence[Decision]):
     def of_kind(self, kind: type | tuple[type, ...]) -> list[Any]:
         """The records that are instances of `kind`, in order; the pair rules' rows are made
         into records only when `kind` can match them."""
+        from glyphscope.core.assembly.decisions import LineBreakDecision, WordGapDecision
+
         try:
             pairs = issubclass(LineBreakDecision, kind) or issubclass(WordGapDecision, kind)
         except TypeError:  # a protocol with data members: test every record

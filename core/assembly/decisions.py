@@ -15,6 +15,16 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
+from glyphscope.core.assembly.chars import TextInfo
+from glyphscope.core.assembly.lines import BACKWARD_JUMP, line_break_measure
+from glyphscope.core.assembly.verdicts import (
+    LINE_BREAK_VERDICTS,
+    WORD_GAP_VERDICTS,
+    ColumnChangeVerdict,
+    LineBreakVerdict,
+    WordGapVerdict,
+)
+from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.decision_protocol import (
     DecisionRecord,
     NothingCompared,
@@ -24,32 +34,9 @@ from glyphscope.core.decision_protocol import (
     rounded,
 )
 from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.glyph import FlowFields
+from glyphscope.core.params import Parameters
 from glyphscope.core.records import fast_init
-
-WordGapVerdict: TypeAlias = Literal[
-    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap", "tracking"
-]
-LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
-ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
-
-# Verdict codes: the pair rules return a code (a small int) and their numbers, the page's
-# decision list stores them in columns (core/assembly/decision_store.py); the record's
-# verdict is the name at that index.
-LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump")
-LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP = 0, 1, 2
-WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
-    "below_threshold",
-    "inserted",
-    "existing_space",
-    "cjk_pair",
-    "cjk_gap",
-    "negative_gap",
-    "tracking",
-)
-WG_BELOW_THRESHOLD, WG_INSERTED, WG_EXISTING_SPACE, WG_CJK_PAIR, WG_CJK_GAP, WG_NEGATIVE_GAP, WG_TRACKING = (
-    range(7)
-)
-
 
 _f = fmt
 _r = rounded
@@ -721,3 +708,71 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     ArticleBeadRecord,
     ArticleOrderDecision,
 )
+
+
+# ---------------------------------------------------------------- records from the rules' measures
+
+
+def line_break_record(
+    before: int, after: int, code: int, displacement: float, height: float, gap: float, line_break: float
+) -> LineBreakDecision:
+    """The record of a pair's line-break measure (`line_break`: Parameters.line_break).
+
+    The one place the record's derived numbers are made, as the rule compared them:
+    line_break × height and −BACKWARD_JUMP × height. The page's decision list rebuilds
+    its records here too.
+    """
+    return LineBreakDecision(
+        before,
+        after,
+        LINE_BREAK_VERDICTS[code],
+        displacement,
+        line_break * height,
+        line_break,
+        height,
+        gap,
+        -BACKWARD_JUMP * height,
+    )
+
+
+def line_break_decision(prev: FlowFields, cur: FlowFields, params: Parameters) -> LineBreakDecision:
+    """The line-break rule's record for one pair (see `line_break_measure`)."""
+    code, displacement, height, gap = line_break_measure(prev, cur, params.line_break)
+    return line_break_record(
+        prev.paint_index, cur.paint_index, code, displacement, height, gap, params.line_break
+    )
+
+
+def word_gap_record(
+    before: int,
+    after: int,
+    code: int,
+    gap: float,
+    height: float,
+    tracking: float,
+    word_gap: float,
+    cjk_gap: float,
+) -> WordGapDecision:
+    """The record of a pair's word-gap measure (`word_gap`, `cjk_gap`: the Parameters it used).
+
+    The one place the record's derived numbers are made: threshold = word_gap × height, as
+    the rule compared it. The page's decision list rebuilds its records here too.
+    """
+    return WordGapDecision(
+        before, after, WORD_GAP_VERDICTS[code], gap, word_gap * height, word_gap, height, cjk_gap, tracking
+    )
+
+
+def word_gap_decision(
+    prev: FlowFields,
+    cur: FlowFields,
+    params: Parameters,
+    before: TextInfo | None = None,
+    after: TextInfo | None = None,
+    tracking: float = 0.0,
+) -> WordGapDecision:
+    """The word-gap rule's record for one pair (see `word_gap_measure`)."""
+    code, gap, height, kept = word_gap_measure(prev, cur, params, before, after, tracking)
+    return word_gap_record(
+        prev.paint_index, cur.paint_index, code, gap, height, kept, params.word_gap, params.cjk_gap
+    )

@@ -7,18 +7,10 @@ from collections.abc import Sequence
 from typing import TypeVar, cast
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
-from glyphscope.core.assembly.decisions import (
-    LB_SAME_LINE,
-    WG_CJK_GAP,
-    WG_INSERTED,
-    ColumnChangeDecision,
-    ColumnChangeVerdict,
-    VerticalColumn,
-)
 from glyphscope.core.assembly.lines import LineBreakMeasure, line_break_measure
 from glyphscope.core.assembly.page_text import TextBuilder
 from glyphscope.core.assembly.tracking import track
-from glyphscope.core.assembly.vertical import vertical_columns
+from glyphscope.core.assembly.verdicts import LB_SAME_LINE, WG_CJK_GAP, WG_INSERTED, ColumnChangeVerdict
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
@@ -143,6 +135,10 @@ def _join_vertical(
     height in the writing frame); between two ideographs the CJK rule (spec §9) as on a line."""
     if laid_out_sideways(run):
         return _join_horizontal(_as_horizontal(run), prev, out, params)
+    # vertical writing's records: imported by the pages that have it (start-up time, issue 29)
+    from glyphscope.core.assembly.decisions import ColumnChangeDecision, VerticalColumn
+    from glyphscope.core.assembly.vertical import vertical_columns
+
     columns = vertical_columns(run)
     for c, (box, members) in enumerate(columns):
         x0, y0, x1, y1 = box

@@ -8,10 +8,11 @@ from typing import Literal
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
 from glyphscope.core.assembly.chars import text_info
-from glyphscope.core.assembly.decisions import WG_CJK_GAP, WG_INSERTED, Baseline, GridPlacement, LayoutGrid
+from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.tracking import track
+from glyphscope.core.assembly.verdicts import WG_CJK_GAP, WG_INSERTED
 from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from glyphscope.core.assembly.decisions import (
-    LB_BACKWARD_JUMP,
-    LB_BREAK,
-    LB_SAME_LINE,
-    LINE_BREAK_VERDICTS,
-    LineBreakDecision,
-)
+from glyphscope.core.assembly.verdicts import LB_BACKWARD_JUMP, LB_BREAK, LB_SAME_LINE
 from glyphscope.core.glyph import FlowFields
-from glyphscope.core.params import Parameters
 
 BACKWARD_JUMP = 3.0
 """A glyph on the same baseline that starts more than this many box heights BEHIND the
@@ -43,33 +36,3 @@ def line_break_measure(prev: FlowFields, cur: FlowFields, line_break: float) -> 
     if height > 0.0 and gap < -BACKWARD_JUMP * height:
         return LB_BACKWARD_JUMP, displacement, height, gap
     return LB_SAME_LINE, displacement, height, gap
-
-
-def line_break_record(
-    before: int, after: int, code: int, displacement: float, height: float, gap: float, line_break: float
-) -> LineBreakDecision:
-    """The record of a pair's line-break measure (`line_break`: Parameters.line_break).
-
-    The one place the record's derived numbers are made, as the rule compared them:
-    line_break × height and −BACKWARD_JUMP × height. The page's decision list rebuilds
-    its records here too.
-    """
-    return LineBreakDecision(
-        before,
-        after,
-        LINE_BREAK_VERDICTS[code],
-        displacement,
-        line_break * height,
-        line_break,
-        height,
-        gap,
-        -BACKWARD_JUMP * height,
-    )
-
-
-def line_break_decision(prev: FlowFields, cur: FlowFields, params: Parameters) -> LineBreakDecision:
-    """The line-break rule's record for one pair (see `line_break_measure`)."""
-    code, displacement, height, gap = line_break_measure(prev, cur, params.line_break)
-    return line_break_record(
-        prev.paint_index, cur.paint_index, code, displacement, height, gap, params.line_break
-    )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, written_text
 from glyphscope.core.assembly.chars import (
@@ -33,11 +33,13 @@ from glyphscope.core.assembly.chars import (
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
-from glyphscope.core.assembly.decisions import Decision, LigatureDecision
-from glyphscope.core.assembly.lines import LineBreakMeasure
-from glyphscope.core.assembly.words import WordGapMeasure
 from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+
+if TYPE_CHECKING:
+    from glyphscope.core.assembly.decisions import Decision
+    from glyphscope.core.assembly.lines import LineBreakMeasure
+    from glyphscope.core.assembly.words import WordGapMeasure
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -214,6 +216,8 @@ class TextBuilder:
             text = glyph_text(g)
         p = g.paint_index
         if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
+            from glyphscope.core.assembly.decisions import LigatureDecision  # a page with ligatures
+
             letters = expand_ligatures(text) or text
             self._decisions.add(LigatureDecision(p, text, letters))
             text = letters  # several characters, one glyph: the char map links each to it

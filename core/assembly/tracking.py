@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.chars import TextInfo
-from glyphscope.core.assembly.decisions import WG_EXISTING_SPACE, WG_INSERTED
+from glyphscope.core.assembly.verdicts import WG_EXISTING_SPACE, WG_INSERTED
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters

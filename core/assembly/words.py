@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
-from glyphscope.core.assembly.decisions import (
+from glyphscope.core.assembly.verdicts import (
     WG_BELOW_THRESHOLD,
     WG_CJK_GAP,
     WG_CJK_PAIR,
@@ -13,8 +13,6 @@ from glyphscope.core.assembly.decisions import (
     WG_INSERTED,
     WG_NEGATIVE_GAP,
     WG_TRACKING,
-    WORD_GAP_VERDICTS,
-    WordGapDecision,
 )
 from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
@@ -60,38 +58,3 @@ def word_gap_measure(
     if tracking > 0.0:
         return WG_TRACKING, gap, height, tracking
     return (WG_NEGATIVE_GAP if gap < 0.0 else WG_BELOW_THRESHOLD), gap, height, 0.0
-
-
-def word_gap_record(
-    before: int,
-    after: int,
-    code: int,
-    gap: float,
-    height: float,
-    tracking: float,
-    word_gap: float,
-    cjk_gap: float,
-) -> WordGapDecision:
-    """The record of a pair's word-gap measure (`word_gap`, `cjk_gap`: the Parameters it used).
-
-    The one place the record's derived numbers are made: threshold = word_gap × height, as
-    the rule compared it. The page's decision list rebuilds its records here too.
-    """
-    return WordGapDecision(
-        before, after, WORD_GAP_VERDICTS[code], gap, word_gap * height, word_gap, height, cjk_gap, tracking
-    )
-
-
-def word_gap_decision(
-    prev: FlowFields,
-    cur: FlowFields,
-    params: Parameters,
-    before: TextInfo | None = None,
-    after: TextInfo | None = None,
-    tracking: float = 0.0,
-) -> WordGapDecision:
-    """The word-gap rule's record for one pair (see `word_gap_measure`)."""
-    code, gap, height, kept = word_gap_measure(prev, cur, params, before, after, tracking)
-    return word_gap_record(
-        prev.paint_index, cur.paint_index, code, gap, height, kept, params.word_gap, params.cjk_gap
-    )

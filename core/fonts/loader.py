@@ -14,7 +14,6 @@ import pikepdf
 
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem, LoadedFont, decode_codes
-from glyphscope.core.fonts.composite import CompositeFont
 from glyphscope.core.fonts.metrics import DEFAULT_ASCENT, DEFAULT_DESCENT
 from glyphscope.core.fonts.pdfobj import as_name, as_text, dget, is_dict, object_id
 from glyphscope.core.fonts.simple import SimpleFont
@@ -71,13 +70,13 @@ def load_font(font_obj: pikepdf.Object, font_key: str) -> LoadedFont:
     base_font = as_text(dget(font_obj, "/BaseFont")) or ""
     try:
         if subtype == "Type0":
-            return CompositeFont(font_obj, font_id)
+            return _composite(font_obj, font_id)
         if subtype == "Type3":
             return Type3Font(font_obj, font_id)
         if subtype in SIMPLE_SUBTYPES:
             return SimpleFont(font_obj, font_id, subtype)
         if dget(font_obj, "/DescendantFonts") is not None:
-            return CompositeFont(font_obj, font_id)  # Type0 in all but its /Subtype
+            return _composite(font_obj, font_id)  # Type0 in all but its /Subtype
         # No or unknown /Subtype: read it as a simple font and say so (its encoding may still work).
         font = SimpleFont(font_obj, font_id, subtype or "unknown")
         reason = f"font {font_key} has {'/Subtype /' + subtype if subtype else 'no /Subtype'}; read as a simple font"
@@ -88,6 +87,14 @@ def load_font(font_obj: pikepdf.Object, font_key: str) -> LoadedFont:
     except Exception as exc:  # noqa: BLE001 -- the contract is "never raises": the reason is recorded
         reason = f"font {font_key} could not be loaded ({type(exc).__name__}: {exc})"
         return UnusableFont(font_id, subtype, base_font, reason)
+
+
+def _composite(font_obj: pikepdf.Object, font_id: str) -> LoadedFont:
+    """A Type0 font: composite fonts and their CMap machinery are imported by the documents
+    that have one (start-up time, issue 29)."""
+    from glyphscope.core.fonts.composite import CompositeFont
+
+    return CompositeFont(font_obj, font_id)
 
 
 class FontCache:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
-from glyphscope.core.annotations import DrawnAppearance
 from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, multiply, normalize_rect, transform_rect
 from glyphscope.core.interpreter import MAX_FORM_DEPTH, Instruction, OperatorTable, PageInterpreter, number
 from glyphscope.core.page import FormUse
+
+if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
+    from glyphscope.core.annotations import DrawnAppearance
 
 
 def op_Do(interp: PageInterpreter, o: list[Any]) -> None:
