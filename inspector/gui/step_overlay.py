@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from glyphscope.core.glyph import Glyph
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from glyphscope.inspector.gui.canvas import PageView
 
 BLOCK = 1024  # glyphs per cached path
-PAINTED_FILL = QColor(46, 125, 50, 60)
-CURRENT_FILL = QColor(255, 111, 0, 110)
+# Outlines, never fills: the letters painted so far, and the current ones, stay readable.
+PAINTED_PEN = QColor(46, 125, 50, 170)
 CURRENT_PEN = QColor("#e65100")
 PEN_MARK = QColor("#d500f9")
 PEN_RADIUS = 5.0  # pixels
@@ -136,8 +136,10 @@ class StepOverlayItem(QGraphicsItem):
         painter.save()
         painter.setTransform(self.view.page_to_scene, True)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(PAINTED_FILL))
+        painted_pen = QPen(PAINTED_PEN, 1.0)
+        painted_pen.setCosmetic(True)
+        painter.setPen(painted_pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         full = painted // BLOCK
         exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.boundingRect()
         scene_to_page, _ = self.view.page_to_scene.inverted()
@@ -151,10 +153,9 @@ class StepOverlayItem(QGraphicsItem):
         current = stepper.current_glyphs
         if len(current):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            pen = QPen(CURRENT_PEN, 2.0)
+            pen = QPen(CURRENT_PEN, 2.5)
             pen.setCosmetic(True)
             painter.setPen(pen)
-            painter.setBrush(QBrush(CURRENT_FILL))
             painter.drawPath(_quads_path(glyphs, current.start, min(current.stop, len(glyphs))))
         found = self._pen()
         if found is not None:
