@@ -666,8 +666,11 @@ class PageView(QGraphicsView):
                 else None
             )
             return (describe(d) + _numbers(d)) if d is not None else ""
-        g = self.bundle.analysis.page.glyphs[index]
-        status = self.bundle.analysis.classified.status[index].value
+        analysis = self.bundle.analysis
+        if analysis is None:
+            return ""
+        g = analysis.page.glyphs[index]
+        status = analysis.classified.status[index].value
         origin = " › ".join(g.form_path) if g.form_path else "page stream"
         char = g.unicode if g.unicode else "(unresolved)"
         return (

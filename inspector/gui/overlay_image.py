@@ -182,7 +182,7 @@ def png_bytes(image: QImage, palette: bool = True) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    if not image.save(buf, b"PNG"):
         raise ValueError("the page image could not be encoded as PNG")
     buf.close()
     return bytes(data.data())

@@ -11,8 +11,9 @@ widths are screen pixels; hatching is Qt's BDiagPattern (1 px lines, 8 px apart)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
@@ -176,9 +177,11 @@ def prebuild_ready(overlays: PageOverlays, mode: str, prebuild: Iterable[str]) -
             overlays.layer(key, mode)
 
 
-def compare_layer(facts: PageFacts) -> LayerDrawing | None:
+def compare_layer(facts: PageFacts | None) -> LayerDrawing | None:
     """The Compare layer drawn afresh (the Compare panel refills the canvas's drawing in place once
-    it has compared the page); None until it has."""
+    it has compared the page); None until it has (or without a page)."""
+    if facts is None:
+        return None
     spec = L.LAYER_BY_KEY["compare"]
     shapes = spec.shapes(facts, "plain")
     return None if shapes is None else to_drawing(shapes)
@@ -305,7 +308,15 @@ def paint_labels(
     painter.restore()
 
 
-def selection_path(glyph_quads: Sequence[Quad], indices: Iterable[int]) -> QPainterPath:
+class Quads(Protocol):
+    """The glyph quads of a page, by paint index (a list, or a view over the glyphs)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int) -> Quad: ...
+
+
+def selection_path(glyph_quads: Quads, indices: Iterable[int]) -> QPainterPath:
     path = QPainterPath()
     n = len(glyph_quads)
     for i in indices:

@@ -12,8 +12,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QPainterPath, QPolygonF
 
 from glyphscope.core.page import clip_paths
-from glyphscope.core.visibility import MAX_CLIP_CHAIN
-from glyphscope.core.visibility_class import VisibilityClass
+from glyphscope.core.visibility import MAX_CLIP_CHAIN, ClippedDecision
 from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.layer_shapes import Style
 
@@ -30,7 +29,7 @@ def clip_path(facts: PageFacts | None, selection: Iterable[int]) -> QPainterPath
     clips = facts.page.clips
     for i in sorted(selection):
         record = facts.visibility_record(i)
-        if record is None or record.kind != VisibilityClass.CLIPPED or record.clip_id in seen:
+        if not isinstance(record, ClippedDecision) or record.clip_id in seen:
             continue
         seen.add(record.clip_id)
         if len(seen) > MAX_CLIPS_DRAWN:
