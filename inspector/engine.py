@@ -444,14 +444,12 @@ class PageFacts:
         registry (inspector.layers) on the engine's records.
 
         A layer counted on a mode's text (LayerSpec.counted_on) is left out while that text is
-        still being assembled: the legend shows it as pending."""
-        from glyphscope.inspector.layers import COUNTED_ON_TEXTS, count_layers
+        still being assembled: the legend shows it as pending. Each count is made once (the
+        legend asks on every stage of the page); live ones (compare, OCR) every time."""
+        from glyphscope.inspector.layers import count_layers
 
-        counts = self._counts.get(mode)
-        if counts is None:
-            counts = count_layers(self, mode, live=False)
-            if all(key in counts for key in COUNTED_ON_TEXTS):
-                self._counts[mode] = counts  # complete: kept (an incomplete one is made again when asked)
+        counts = self._counts.setdefault(mode, {})
+        count_layers(self, mode, live=False, into=counts)
         return {**counts, **count_layers(self, mode, live=True)}
 
     def decode_source_counts(self) -> dict[DecodeSource, int]:

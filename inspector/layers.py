@@ -335,12 +335,15 @@ def texts_ready(facts: PageFacts, needs: str | None, mode: str) -> bool:
     return facts.shown_ready(mode) if needs == SHOWN else facts.ready(needs)
 
 
-def count_layers(facts: PageFacts, mode: str, live: bool) -> dict[str, int]:
-    """The legend's numbers of the `live` (or the other) layers: a layer whose text is not assembled
-    yet, or whose count is None (not run), is left out."""
-    counts: dict[str, int] = {}
+def count_layers(
+    facts: PageFacts, mode: str, live: bool, into: dict[str, int] | None = None
+) -> dict[str, int]:
+    """The legend's numbers of the `live` (or the other) layers, added to `into` (a layer already
+    there is not counted again): a layer whose text is not assembled yet, or whose count is None
+    (not run), is left out."""
+    counts: dict[str, int] = {} if into is None else into
     for spec in LAYERS:
-        if spec.live is live and texts_ready(facts, spec.counted_on, mode):
+        if spec.live is live and spec.key not in counts and texts_ready(facts, spec.counted_on, mode):
             n = spec.count(facts, mode)
             if n is not None:
                 counts[spec.key] = n
