@@ -24,6 +24,8 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector.layer_shapes import (
+    FADE_FLOOR,
+    GAP_FADE_FLOOR,
     Label,
     LayerShapes,
     Marker,
@@ -61,8 +63,6 @@ GAP_NOT_INSERTED_COLOUR = "#9e9e9e"
 GAP_NEAR_MISS_COLOUR = "#ff6d00"
 LABEL_BACKGROUND = "#ffffff"
 
-FADE_FLOOR = 0.25  # glyph outlines at Fit page (gui.overlays.outline_opacity)
-GAP_FADE_FLOOR = 0.35  # "no space" marks: fainter than a space inserted, yet seen at Fit page
 MARK_LIFT = 1.8  # a mark above a glyph sits this many of its radii above the glyph's top edge
 
 
@@ -91,18 +91,6 @@ def typical_height(heights: Sequence[float]) -> float:
     step = max(1, len(heights) // 2000)
     sample = sorted(abs(h) for h in heights[::step])
     return sample[len(sample) // 2] if sample else 0.0
-
-
-UNDERLINE_DROP = 0.12  # an underline runs this share of the glyph's height under its box
-
-
-def _below(corner: Point, above: Point) -> Point:
-    """A point UNDERLINE_DROP of the box's height under a bottom `corner` (`above` is the top corner
-    over it): underlines follow the glyph's direction, whatever the rotation."""
-    return (
-        corner[0] + (corner[0] - above[0]) * UNDERLINE_DROP,
-        corner[1] + (corner[1] - above[1]) * UNDERLINE_DROP,
-    )
 
 
 def _top_mark(q: Any, radius: float) -> Point:
@@ -196,12 +184,12 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
 
 
 def culled(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    """Culled glyphs outlined, each run's text written above its first glyph."""
+    """Culled glyphs underlined, each run's text written above its first glyph."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     style = Style(spec.colour, 1.5)
     glyphs = facts.page.glyphs
     for c in facts.classified.culls:
-        b.quad(style, glyphs[c.paint_index].quad)
+        b.underline(style, glyphs[c.paint_index].quad)
     for run in facts.culled_runs:
         first = glyphs[run.glyphs[0]]
         # Above the run's first glyph, on a light box: readable even off the rendered page.
@@ -218,8 +206,8 @@ def culled(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 
 def duplicates(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    """Each dropped duplicate dashed, a ring above the glyph it duplicates, linked from above its own
-    box (the two often lie on each other: the ring and link never sit on the letters)."""
+    """Each dropped duplicate underlined (dashed), a ring above the glyph it duplicates, linked from
+    above its own box (the two often lie on each other: the ring and link never sit on the letters)."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     dup_style = Style(spec.colour, 1.5, dash=True)
     link_style = Style(spec.colour, 1.2)
@@ -227,7 +215,7 @@ def duplicates(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     glyphs = facts.page.glyphs
     for d in facts.classified.duplicates:
         dup, kept = glyphs[d.paint_index], glyphs[d.duplicate_of]
-        b.quad(dup_style, dup.quad)
+        b.underline(dup_style, dup.quad)
         radius = max(abs(kept.height) * 0.08, 0.4)
         k = _top_mark(kept.quad, radius)
         a = _top_mark(dup.quad, radius)
@@ -245,11 +233,11 @@ def _decode_layer(source: DecodeSource, width: float, dash: bool) -> Builder:
         style = Style(spec.colour, width, line_alpha=255, dash=dash)
         glyphs = facts.page.glyphs
         if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
-            b.quad_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
+            b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
         else:
             for g in glyphs:
                 if g.decode_source is source:
-                    b.quad(style, g.quad)
+                    b.underline(style, g.quad)
         return b.finish()
 
     return build
@@ -260,7 +248,7 @@ fallback = _decode_layer(DecodeSource.FALLBACK, 1.5, True)
 
 
 def structure_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    """Glyphs outlined in their MCID's colour (untagged dotted grey), the path in structure order,
+    """Glyphs underlined in their MCID's colour (untagged dotted grey), the path in structure order,
     "MCID n" above the first glyph of each."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     view = facts.view("structure")
@@ -272,12 +260,12 @@ def structure_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes
     first_of: dict[int, int] = {}
     for g in facts.classified.visible:
         if g.mcid is None:
-            b.quad(untagged, g.quad)
+            b.underline(untagged, g.quad)
             continue
         style = styles.get(g.mcid)
         if style is None:
-            style = styles[g.mcid] = Style(mcid_colour(g.mcid), 1.2)
-        b.quad(style, g.quad)
+            style = styles[g.mcid] = Style(mcid_colour(g.mcid), 2.0)
+        b.underline(style, g.quad)
         first_of.setdefault(g.mcid, g.paint_index)
     _order_arrows(b, facts, view.lines(), spec.colour, "structure")
     for mcid, i in first_of.items():
@@ -502,8 +490,7 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
         if kinds == {"space"}:
             continue  # drawn as a tick between the pair below
         kind = next(k for k in priority if k in kinds)
-        q = glyphs[g].quad
-        b.segment(styles[kind], _below(q[0], q[3]), _below(q[1], q[2]))
+        b.underline(styles[kind], glyphs[g].quad)
         diff = next(d for k, d in found if k == kind)
         b.markers.append(Marker(centre(glyphs[g].quad), diff.sentence, diff.glyphs))
     tick = Style(COMPARE_COLOURS["space"], 3.0)
@@ -520,7 +507,7 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
 
 
 def ink_disagrees(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
-    """Glyphs whose ink reads other (the OCR cross-check), outlined, with what the ink reads above
+    """Glyphs whose ink reads other (the OCR cross-check), underlined, with what the ink reads above
     each where it fits. None until the page is verified, so the canvas builds it again then."""
     from glyphscope.inspector.verify_view import disagreeing
 
@@ -534,7 +521,7 @@ def ink_disagrees(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes |
         if not 0 <= check.paint_index < len(glyphs):
             continue
         quad = glyphs[check.paint_index].quad
-        b.quad(style, quad)
+        b.underline(style, quad)
         b.labels.append(Label(quad_rect(quad), check.ink or "", spec.colour, LABEL_BACKGROUND, fit=True))
         b.markers.append(
             Marker(
@@ -583,7 +570,7 @@ _VISIBILITY_DASH = {
 
 
 def visibility_class(kind: VisibilityClass) -> Builder:
-    """A hidden class's glyphs outlined in its colour, one marker per run hidden for the same
+    """A hidden class's glyphs underlined in its colour, one marker per run hidden for the same
     reason whose tooltip says why in words ("present but white on the white page")."""
 
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
@@ -591,13 +578,13 @@ def visibility_class(kind: VisibilityClass) -> Builder:
 
         b = ShapeBuilder(spec.key, _page_rect(facts))
         dash, dot = _VISIBILITY_DASH.get(kind, (False, False))
-        style = Style(spec.colour, 1.5, line_alpha=255, dash=dash, dot=dot)
+        style = Style(spec.colour, 2.0, line_alpha=255, dash=dash, dot=dot)
         glyphs = facts.page.glyphs
         vis = facts.classified.visibility
         records = [r for r in vis.records if r.kind == kind] if vis is not None else []
         run: list[Any] = []
         for r in records:
-            b.quad(style, glyphs[r.paint_index].quad)
+            b.underline(style, glyphs[r.paint_index].quad)
             if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
                 _hidden_marker(b, facts, run)
                 run = []

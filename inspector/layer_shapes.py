@@ -37,7 +37,11 @@ LABEL_PAD_PX = (2.0, 1.0)  # a label's background box around its text (x, y)
 LABEL_BACKGROUND_ALPHA = 200
 HATCH_SPACING_PX = 8.0  # hatching: one diagonal line every 8 screen pixels (Qt's BDiagPattern)
 HATCH_WIDTH_PX = 1.0
+UNDERLINE_DROP = 0.12  # an underline runs this share of the glyph's height under its box
 HATCH_MAX_ALPHA = 140  # a hatch line at most this opaque: the letters under it stay readable
+FADE_FROM_PX, FADE_TO_PX = 10.0, 30.0  # fading parts: faint below 10 px tall glyphs, full from 30 px
+FADE_FLOOR = 0.25  # glyph outlines at Fit page
+GAP_FADE_FLOOR = 0.35  # "no space" marks: fainter than a space inserted, yet seen at Fit page
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,24 @@ class ShapeBuilder:
                 quads = part.quads
             quads.extend(corners)
 
+    def underline(self, style: Style, q: Quad) -> None:
+        """A line UNDERLINE_DROP of the glyph's height under its box, along its bottom edge (any
+        rotation): the class of a glyph marked where it never covers a letter, at any zoom."""
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        d = UNDERLINE_DROP
+        self.segment(
+            style, (x0 + (x0 - x3) * d, y0 + (y0 - y3) * d), (x1 + (x1 - x2) * d, y1 + (y1 - y2) * d)
+        )
+
+    def underline_rows(self, style: Style, geom: Sequence[float], indices: Iterable[int]) -> None:
+        """`underline` for the glyphs `indices`, read off the page's geometry column."""
+        d = UNDERLINE_DROP
+        segment = self.segment
+        for i in indices:
+            k = i * GEOM_STRIDE + 6
+            x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
+            segment(style, (x0 + (x0 - x3) * d, y0 + (y0 - y3) * d), (x1 + (x1 - x2) * d, y1 + (y1 - y2) * d))
+
     def rect(self, style: Style, r: Rect) -> None:
         x0, x1 = sorted((r[0], r[2]))
         y0, y1 = sorted((r[1], r[3]))
@@ -254,6 +276,14 @@ class ShapeBuilder:
             part.measure()
         self.tiles, self.whole = {}, []
         return self.shapes
+
+
+def outline_opacity(height_px: float, floor: float = FADE_FLOOR) -> float:
+    """How opaque fading parts (glyph outlines) are drawn for glyphs `height_px` tall on screen:
+    faint (down to `floor`) while the letters are small (outlines of neighbouring glyphs would
+    merge into a tint), full from FADE_TO_PX."""
+    share = (height_px - FADE_FROM_PX) / (FADE_TO_PX - FADE_FROM_PX)
+    return min(1.0, max(floor, floor + (1.0 - floor) * share))
 
 
 # -- placing labels (shared by the window and the headless image) --------------------------------

@@ -139,7 +139,7 @@ LAYERS: tuple[LayerSpec, ...] = (
         "Duplicates",
         "#e91e63",
         True,
-        "Dropped by dedupe (dashed), a ring above the glyph they duplicate",
+        "Dropped by dedupe (underlined, dashed), a ring above the glyph they duplicate",
         B.duplicates,
         B.count_duplicates,
     ),
@@ -199,7 +199,7 @@ LAYERS: tuple[LayerSpec, ...] = (
         "Structure (MCID)",
         "#6d4c41",
         False,
-        "Glyphs outlined by MCID, path in structure order",
+        "Glyphs underlined in their MCID's colour, path in structure order",
         B.structure_order,
         B.count_tagged,
         texts="structure",
@@ -301,7 +301,7 @@ LAYERS: tuple[LayerSpec, ...] = (
         "Ink disagrees",
         "#c2185b",
         False,
-        "OCR cross-check: glyphs whose ink reads something else than they decode to, outlined, with the ink's reading "
+        "OCR cross-check: glyphs whose ink reads something else than they decode to, underlined, with the ink's reading "
         "above them where there is room (Verify panel: Verify this page)",
         B.ink_disagrees,
         B.count_verified(INK_DISAGREES),

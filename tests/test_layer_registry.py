@@ -23,6 +23,7 @@ from glyphscope.inspector.layer_builders import MARK_LIFT
 from glyphscope.inspector.layer_shapes import (
     HATCH_MAX_ALPHA,
     LABEL_GAP_PX,
+    UNDERLINE_DROP,
     LayerShapes,
     Place,
     ScreenRect,
@@ -102,11 +103,12 @@ def test_counts_and_drawings_of_a_layer_agree(page: int) -> None:
     counts = facts.layer_counts("plain")
     shapes = _all_shapes(facts)
     quads = {key: sum(len(p.quads) // 8 for p in s.parts) for key, s in shapes.items()}
+    lines = {key: sum(len(p.segments) // 4 for p in s.parts) for key, s in shapes.items()}
     glyphs = facts.page.glyphs
     assert counts["glyphs"] == quads["glyphs"] == len(glyphs)
     for key in ("culled", "unresolved", "fallback", *L.VISIBILITY_LAYERS):
-        assert counts[key] == quads[key], key
-    assert counts["duplicates"] == quads["duplicates"] == len(shapes["duplicates"].markers)
+        assert counts[key] == lines[key] and quads[key] == 0, key  # one underline a glyph
+    assert counts["duplicates"] == len(shapes["duplicates"].markers) <= lines["duplicates"]
     assert counts["reading_order"] == shapes["reading_order"].arrows == len(shapes["reading_order"].labels)
     assert counts["baselines"] == len(shapes["baselines"].markers)
     assert counts["article_beads"] == len(shapes["article_beads"].labels)
@@ -258,3 +260,50 @@ def test_reading_order_arrows_run_under_the_letters() -> None:
             assert shaft and shaft[0][1] < first[1] and shaft[0][3] < last[1]  # under the first and last
             checked += 1
     assert checked > 50
+
+
+CLASS_LAYERS = ("culled", "unresolved", "fallback", *L.VISIBILITY_LAYERS)
+
+
+def test_glyph_classes_are_underlines_under_the_glyph_box() -> None:
+    """A class of glyphs (clipped, unresolved, culled, ...) is one line per glyph, UNDERLINE_DROP of
+    its height under its box: at Fit page neighbouring outlines would merge into a fill."""
+    facts = _facts(corpus_file("pdfjs__issue6127.pdf"), 1)
+    glyphs = facts.page.glyphs
+    checked = 0
+    for key in CLASS_LAYERS:
+        shapes = L.LAYER_BY_KEY[key].shapes(facts, "plain")
+        assert shapes is not None
+        drawn = sorted(
+            tuple(round(v, 6) for v in p.segments[k : k + 4])
+            for p in shapes.parts
+            for k in range(0, len(p.segments), 4)
+        )
+        assert not any(len(p.quads) or p.polygons for p in shapes.parts), key
+        expected = []
+        for i in _members(facts, key):
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = glyphs[i].quad
+            d = UNDERLINE_DROP
+            expected.append(
+                tuple(
+                    round(v, 6)
+                    for v in (x0 + (x0 - x3) * d, y0 + (y0 - y3) * d, x1 + (x1 - x2) * d, y1 + (y1 - y2) * d)
+                )
+            )
+            if y3 > y0 and abs(y1 - y0) < 1e-9:  # upright: the line is under the box
+                assert expected[-1][1] < quad_rect(glyphs[i].quad)[1]
+        assert drawn == sorted(expected), key
+        checked += len(expected)
+    assert checked > 500  # 594 unresolved glyphs on the form
+
+
+def _members(facts: PageFacts, key: str) -> list[int]:
+    from glyphscope.core.glyph import DecodeSource
+
+    if key == "culled":
+        return [c.paint_index for c in facts.classified.culls]
+    if key in ("unresolved", "fallback"):
+        source = DecodeSource.UNRESOLVED if key == "unresolved" else DecodeSource.FALLBACK
+        return [i for i, g in enumerate(facts.page.glyphs) if g.decode_source is source]
+    vis = facts.classified.visibility
+    return [r.paint_index for r in vis.records if r.kind == key] if vis is not None else []

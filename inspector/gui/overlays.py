@@ -23,8 +23,8 @@ from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
 from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.layer_builders import FADE_FLOOR
 from glyphscope.inspector.layer_shapes import (
+    FADE_FLOOR,
     LABEL_BACKGROUND_ALPHA,
     Label,
     LayerShapes,
@@ -33,14 +33,13 @@ from glyphscope.inspector.layer_shapes import (
     Style,
     fits,
     label_box,
+    outline_opacity,
     screen_bounds,
     text_origin,
 )
 from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
 
-__all__ = ["Marker", "Style"]  # what the canvas and the panels name through this module
-
-FADE_FROM_PX, FADE_TO_PX = 10.0, 30.0
+__all__ = ["FADE_FLOOR", "Marker", "Style", "outline_opacity"]  # named through this module
 
 
 @dataclass(slots=True)
@@ -185,14 +184,6 @@ def compare_layer(facts: PageFacts | None) -> LayerDrawing | None:
     spec = L.LAYER_BY_KEY["compare"]
     shapes = spec.shapes(facts, "plain")
     return None if shapes is None else to_drawing(shapes)
-
-
-def outline_opacity(height_px: float, floor: float = FADE_FLOOR) -> float:
-    """How opaque glyph outlines are drawn for glyphs `height_px` tall on screen: faint (down to
-    `floor`) while the letters are small (outlines of neighbouring glyphs would merge into a tint),
-    full from 30 px."""
-    share = (height_px - FADE_FROM_PX) / (FADE_TO_PX - FADE_FROM_PX)
-    return min(1.0, max(floor, floor + (1.0 - floor) * share))
 
 
 # ---------------------------------------------------------------------------------------------
