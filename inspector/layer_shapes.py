@@ -209,11 +209,11 @@ class ShapeBuilder:
             cy = (corners[1] + corners[5]) * 0.5
             if not (isfinite(cx) and isfinite(cy)):
                 continue
-            key = (
-                style,
-                min(max(int((cx - ox) // tw), -1), TILES),
-                min(max(int((cy - oy) // th), -1), TILES),
-            )
+            tx = int((cx - ox) // tw)
+            ty = int((cy - oy) // th)
+            if not (0 <= tx < TILES and 0 <= ty < TILES):  # off the page: the border tiles, as _part
+                tx, ty = min(max(tx, -1), TILES), min(max(ty, -1), TILES)
+            key = (style, tx, ty)
             if key != last:  # as _part
                 last = key
                 part = tiles.get(key)
