@@ -47,10 +47,6 @@ from glyphscope.inspector.layers import (
 from glyphscope.inspector.spatial import PointIndex
 from glyphscope.inspector.verify import GlyphVerdict
 
-# Legend counts read off a mode's text: pending while that mode is still being assembled (the
-# page is shown before its texts: PageFacts.ready).
-COUNTED_ON_TEXTS = ("word_gaps", "line_breaks", "reading_order", "structure_order", "columns", "baselines")
-
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.inspector.verify import VerifyResult
@@ -444,49 +440,17 @@ class PageFacts:
         return {path: form_colour(i) for path, i in self.form_index.items()}
 
     def layer_counts(self, mode: str) -> dict[str, int]:
-        """The number the legend shows for every layer, counted on the engine's own records.
+        """The number the legend shows for every layer, each counted by its own entry of the layer
+        registry (inspector.layers) on the engine's records.
 
-        A layer counted on a mode's text (COUNTED_ON_TEXTS) is left out while that mode is
-        still being assembled: the legend shows it as pending."""
-        cached = self._counts.get(mode)
-        if cached is not None:
-            return {**cached, "compare": self.compare_count(), **self.verify_counts()}
-        page, classified, texts = self.page, self.classified, self.analysis.texts
-        boxes = page.boxes
-        extra_boxes = sum(1 for b in (boxes.bleed_box, boxes.trim_box, boxes.art_box) if b is not None)
-        sources = self.decode_source_counts()
-        counts = {
-            "page_boxes": 1 + extra_boxes,
-            "glyphs": len(page.glyphs),
-            "form_bboxes": len(page.forms),
-            "culled": len(classified.culls),
-            "duplicates": len(classified.duplicates),
-            "unresolved": sources.get(DecodeSource.UNRESOLVED, 0),
-            "fallback": sources.get(DecodeSource.FALLBACK, 0),
-            "actual_text": len(getattr(page, "actual_text", ())),  # spans with a replacement text
-            "annotations": len(page.annotations),
-            **self.visibility_counts(),
-        }
-        if self.shown_ready(mode):
-            shown = self.shown_mode(mode)
-            decisions = texts[shown].decisions
-            counts["word_gaps"] = _count(decisions, WordGapDecision)
-            counts["line_breaks"] = _count(
-                decisions, (LineBreakDecision, ColumnChangeDecision), is_line_break
-            )
-            counts["reading_order"] = len(self.view(shown).lines())  # one numbered arrow per line
-        if self.ready("structure"):
-            usable = texts["structure"].text is not None
-            counts["structure_order"] = (
-                sum(1 for g in classified.visible if g.mcid is not None) if usable else 0
-            )
-        if self.ready("columns"):
-            counts["columns"] = _count(texts["columns"].decisions, (TextColumn, VerticalColumn))
-        if self.ready("layout"):
-            counts["baselines"] = _count(texts["layout"].decisions, Baseline)
-        if all(key in counts for key in COUNTED_ON_TEXTS):
-            self._counts[mode] = counts  # complete: kept (an incomplete one is made again when asked)
-        return {**counts, "compare": self.compare_count(), **self.verify_counts()}
+        A layer counted on a mode's text (LayerSpec.counted_on) is left out while that text is
+        still being assembled: the legend shows it as pending. Each count is made once (the
+        legend asks on every stage of the page); live ones (compare, OCR) every time."""
+        from glyphscope.inspector.layers import count_layers
+
+        counts = self._counts.setdefault(mode, {})
+        count_layers(self, mode, live=False, into=counts)
+        return {**counts, **count_layers(self, mode, live=True)}
 
     def decode_source_counts(self) -> dict[DecodeSource, int]:
         """Glyphs per decode source, off the page's column when it has one."""

@@ -1,23 +1,74 @@
-"""The overlay layers: their names, colours and what each one counts (Qt-free).
+"""The layer registry (Qt-free): every overlay layer declared once.
 
-The legend, the canvas, the headless renderer and the tests all read this
-table, so a layer is defined exactly once.
+A layer is its key, its legend row (label, colour, tooltip), whether it starts visible, the
+text it is drawn from and the text it is counted on, the other names `render --layers` and
+the HTML report accept for it, its count and its drawing (inspector/layer_builders.py, in the
+Qt-free vocabulary of inspector/layer_shapes.py). The legend, the canvas
+(gui/overlays.py turns the shapes into QPainterPaths), the headless image, the report,
+`PageFacts.layer_counts` and the tests all read this table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility_class import HIDDEN_CLASSES, VisibilityClass
+from glyphscope.inspector import layer_builders as B
+from glyphscope.inspector.layer_builders import (  # the colours, re-exported for the legend
+    COMPARE_COLOURS as COMPARE_COLOURS,
+)
+from glyphscope.inspector.layer_builders import (
+    FORM_COLOURS as FORM_COLOURS,
+)
+from glyphscope.inspector.layer_builders import (
+    GAP_INSERTED_COLOUR as GAP_INSERTED_COLOUR,
+)
+from glyphscope.inspector.layer_builders import (
+    GAP_NEAR_MISS_COLOUR as GAP_NEAR_MISS_COLOUR,
+)
+from glyphscope.inspector.layer_builders import (
+    GAP_NOT_INSERTED_COLOUR as GAP_NOT_INSERTED_COLOUR,
+)
+from glyphscope.inspector.layer_builders import (
+    NEAR_MISS as NEAR_MISS,
+)
+from glyphscope.inspector.layer_builders import (
+    PAGE_STREAM_COLOUR as PAGE_STREAM_COLOUR,
+)
+from glyphscope.inspector.layer_builders import (
+    form_colour as form_colour,
+)
+from glyphscope.inspector.layer_builders import (
+    mcid_colour as mcid_colour,
+)
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.layer_shapes import LayerShapes
+
+SHOWN = "<shown>"
+"""`LayerSpec.texts` / `counted_on`: the text of the mode on screen (its fallback when it has none)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LayerSpec:
     key: str
-    label: str
+    label: str  # the legend's row
     colour: str  # "#rrggbb"; layers with several colours give their main one
     default_visible: bool
     tooltip: str
+    build: B.Builder  # (facts, mode, spec) -> LayerShapes, or None until what it draws is there
+    count: B.Count  # (facts, mode) -> the legend's number, or None (not run: the page is not verified)
+    texts: str | None = None  # the mode whose text it is drawn from (SHOWN: the mode on screen)
+    counted_on: str | None = None  # the mode whose text it is counted on: pending until assembled
+    names: tuple[str, ...] = ()  # other names `render --layers` and the report accept (one may name several)
+    live: bool = False  # counted afresh each time: what it counts arrives after the page
+
+    def shapes(self, facts: PageFacts, mode: str) -> LayerShapes | None:
+        return self.build(facts, mode, self)
 
 
 INK_DISAGREES = "ink_disagrees"
@@ -25,19 +76,44 @@ INK_WITHOUT_GLYPHS = "ink_without_glyphs"
 VERIFY_LAYERS: tuple[str, ...] = (INK_DISAGREES, INK_WITHOUT_GLYPHS)
 """The OCR cross-check's layers: empty (and counted "–") until the page is verified."""
 
+
+def _hidden(kind: VisibilityClass, label: str, colour: str, default: bool, tooltip: str) -> LayerSpec:
+    """A layer of a class a reader cannot see (HIDDEN_CLASSES), keyed by the class."""
+    return LayerSpec(
+        kind.value, label, colour, default, tooltip, B.visibility_class(kind), B.count_hidden(kind)
+    )
+
+
 LAYERS: tuple[LayerSpec, ...] = (
     LayerSpec(
-        "page_boxes", "Page boxes", "#2e7d32", True, "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art"
+        "page_boxes",
+        "Page boxes",
+        "#2e7d32",
+        True,
+        "Visible box (CropBox ∩ MediaBox) and Bleed/Trim/Art",
+        B.page_boxes,
+        B.count_page_boxes,
+        names=("boxes",),
     ),
     LayerSpec(
         "glyphs",
         "Glyph quads",
-        "#1e63d6",
+        PAGE_STREAM_COLOUR,
         True,
         "Every painted glyph; page stream blue, each form its own colour",
+        B.glyph_outlines,
+        B.count_glyphs,
+        names=("forms",),  # glyph quads are coloured by form; "forms" outlines the form boxes too
     ),
     LayerSpec(
-        "form_bboxes", "Form BBoxes", "#8e24aa", False, "The /BBox of every Form XObject drawn on the page"
+        "form_bboxes",
+        "Form BBoxes",
+        "#8e24aa",
+        False,
+        "The /BBox of every Form XObject drawn on the page",
+        B.form_bboxes,
+        B.count_forms,
+        names=("forms",),
     ),
     LayerSpec(
         "annotations",
@@ -46,6 +122,8 @@ LAYERS: tuple[LayerSpec, ...] = (
         True,
         "Each annotation's /Rect labelled with its subtype and form field: solid when a viewer draws its "
         "appearance, dashed when not; click the label for its decision, field and appearance stream",
+        B.annotation_rects,
+        B.count_annotations,
     ),
     LayerSpec(
         "culled",
@@ -53,18 +131,46 @@ LAYERS: tuple[LayerSpec, ...] = (
         "#d32f2f",
         True,
         "Box centre outside the visible box: left out of every text mode",
+        B.culled,
+        B.count_culled,
     ),
     LayerSpec(
-        "duplicates", "Duplicates", "#e91e63", True, "Dropped by dedupe, linked to the glyph they duplicate"
+        "duplicates",
+        "Duplicates",
+        "#e91e63",
+        True,
+        "Dropped by dedupe (underlined, dashed), a ring above the glyph they duplicate",
+        B.duplicates,
+        B.count_duplicates,
     ),
-    LayerSpec("unresolved", "Unresolved", "#b71c1c", True, "No Unicode: the decoding chain found nothing"),
-    LayerSpec("fallback", "Fallback-decoded", "#f9a825", True, "Unicode guessed by the fallback step"),
+    LayerSpec(
+        "unresolved",
+        "Unresolved",
+        "#b71c1c",
+        True,
+        "No Unicode: the decoding chain found nothing",
+        B.unresolved,
+        B.count_decoded(DecodeSource.UNRESOLVED),
+    ),
+    LayerSpec(
+        "fallback",
+        "Fallback-decoded",
+        "#f9a825",
+        True,
+        "Unicode guessed by the fallback step",
+        B.fallback,
+        B.count_decoded(DecodeSource.FALLBACK),
+    ),
     LayerSpec(
         "word_gaps",
         "Word gaps",
         "#2e7d32",
         False,
         "Every gap between consecutive glyphs: space inserted or not",
+        B.word_gaps,
+        B.count_word_gaps,
+        texts=SHOWN,
+        counted_on=SHOWN,
     ),
     LayerSpec(
         "line_breaks",
@@ -72,29 +178,66 @@ LAYERS: tuple[LayerSpec, ...] = (
         "#00838f",
         False,
         "Where a new line was started, with displacement and threshold",
+        B.line_breaks,
+        B.count_line_breaks,
+        texts=SHOWN,
+        counted_on=SHOWN,
     ),
     LayerSpec(
         "reading_order",
         "Reading order",
         "#3949ab",
         False,
-        "Path through the glyphs in the order of the selected mode",
+        "Path through the glyphs in the order of the selected mode, each line numbered left of it",
+        B.reading_order,
+        B.count_lines,
+        texts=SHOWN,
+        counted_on=SHOWN,
     ),
     LayerSpec(
         "structure_order",
         "Structure (MCID)",
         "#6d4c41",
         False,
-        "Glyphs coloured by MCID, path in structure order",
+        "Glyphs underlined in their MCID's colour, path in structure order",
+        B.structure_order,
+        B.count_tagged,
+        texts="structure",
+        counted_on="structure",
+        names=("structure", "mcid"),
     ),
-    LayerSpec("columns", "Column boxes", "#ef6c00", False, "Columns found by columns mode"),
-    LayerSpec("baselines", "Baselines", "#00897b", False, "Baselines of layout mode"),
+    LayerSpec(
+        "columns",
+        "Column boxes",
+        "#ef6c00",
+        False,
+        "Columns found by columns mode",
+        B.columns,
+        B.count_columns,
+        texts="columns",
+        counted_on="columns",
+    ),
+    LayerSpec(
+        "baselines",
+        "Baselines",
+        "#00897b",
+        False,
+        "Baselines of layout mode",
+        B.baselines,
+        B.count_baselines,
+        texts="layout",
+        counted_on="layout",
+    ),
     LayerSpec(
         "article_beads",
         "Article beads",
         "#5e35b1",
         False,
         "Article-thread bead rectangles, numbered in thread order (articles mode reads them so)",
+        B.article_beads,
+        B.count_beads,
+        texts="articles",
+        counted_on="articles",
     ),
     LayerSpec(
         "actual_text",
@@ -102,39 +245,41 @@ LAYERS: tuple[LayerSpec, ...] = (
         "#00796b",
         False,
         "Marked-content spans whose /ActualText (or /E) replaces their glyphs' text, with the replacement",
+        B.actual_text,
+        B.count_actual_text,
+        texts="plain",
     ),
-    # One layer per class a reader cannot see (HIDDEN_CLASSES), keyed by the class.
-    LayerSpec(
-        VisibilityClass.INVISIBLE_MODE.value,
+    _hidden(
+        VisibilityClass.INVISIBLE_MODE,
         "Invisible (Tr 3/7)",
         "#546e7a",
         False,
         "Text render mode 3 or 7: neither filled nor stroked (an OCR layer); kept in text and flagged",
     ),
-    LayerSpec(
-        VisibilityClass.CLIPPED.value,
+    _hidden(
+        VisibilityClass.CLIPPED,
         "Clipped",
         "#c62828",
         True,
         "No part of the box inside the clipping path: dropped from text like culled glyphs "
         "(select one to see its clip path)",
     ),
-    LayerSpec(
-        VisibilityClass.TRANSPARENT.value,
+    _hidden(
+        VisibilityClass.TRANSPARENT,
         "Transparent",
         "#7e57c2",
         True,
         "Filled with fill alpha /ca 0 or through an empty soft mask: kept in text and flagged",
     ),
-    LayerSpec(
-        VisibilityClass.SAME_AS_BACKGROUND.value,
+    _hidden(
+        VisibilityClass.SAME_AS_BACKGROUND,
         "Same as background",
         "#ff8f00",
         True,
         "Filled in the colour under it (white on the white page): kept in text and flagged",
     ),
-    LayerSpec(
-        VisibilityClass.COVERED.value,
+    _hidden(
+        VisibilityClass.COVERED,
         "Covered",
         "#4e342e",
         True,
@@ -147,14 +292,20 @@ LAYERS: tuple[LayerSpec, ...] = (
         False,
         "Glyphs where other extractors disagree with glyphscope (Compare panel): missing or extra in "
         "theirs, space or order differs",
+        B.compare,
+        B.count_differences,
+        live=True,
     ),
     LayerSpec(
         INK_DISAGREES,
         "Ink disagrees",
         "#c2185b",
         False,
-        "OCR cross-check: glyphs whose ink reads something else than they decode to, outlined, with the ink's reading "
+        "OCR cross-check: glyphs whose ink reads something else than they decode to, underlined, with the ink's reading "
         "above them where there is room (Verify panel: Verify this page)",
+        B.ink_disagrees,
+        B.count_verified(INK_DISAGREES),
+        live=True,
     ),
     LayerSpec(
         INK_WITHOUT_GLYPHS,
@@ -163,6 +314,9 @@ LAYERS: tuple[LayerSpec, ...] = (
         False,
         "OCR cross-check: text the ink reads where the page has no glyph at all (a scan, text as outlines, a field "
         "without appearance), hatched (Verify panel: Verify this page)",
+        B.ink_without_glyphs,
+        B.count_verified(INK_WITHOUT_GLYPHS),
+        live=True,
     ),
 )
 
@@ -170,41 +324,42 @@ LAYER_KEYS: tuple[str, ...] = tuple(layer.key for layer in LAYERS)
 VISIBILITY_LAYERS: tuple[str, ...] = tuple(c.value for c in HIDDEN_CLASSES)
 """The layers of the visibility classes, keyed like the classes themselves."""
 LAYER_BY_KEY = {layer.key: layer for layer in LAYERS}
-
-NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss
-
-# Colours of glyph origins: the page stream first, then one per distinct form path.
-PAGE_STREAM_COLOUR = "#1e63d6"
-FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
-
-# Compare layer: one colour per difference kind (inspector/compare_align.py KINDS).
-COMPARE_COLOURS = {
-    "missing": "#6a1b9a",  # our glyph, not in their text
-    "extra": "#d84315",  # in their text, a glyph we culled or dropped
-    "space": "#0277bd",  # a space on one side only, between these glyphs
-    "order": "#2e7d32",  # in both texts, at another place
-    "changed": "#ad1457",  # the same glyphs read as other characters
-}
-
-# Word-gap markers.
-GAP_INSERTED_COLOUR = "#2e7d32"
-GAP_NOT_INSERTED_COLOUR = "#9e9e9e"
-GAP_NEAR_MISS_COLOUR = "#ff6d00"
+COUNTED_ON_TEXTS: tuple[str, ...] = tuple(layer.key for layer in LAYERS if layer.counted_on)
+"""Layers counted on a mode's text: pending while it is being assembled (the page is shown first)."""
 
 
-def form_colour(index: int) -> str:
-    return FORM_COLOURS[index % len(FORM_COLOURS)]
+def texts_ready(facts: PageFacts, needs: str | None, mode: str) -> bool:
+    """Whether the text `needs` (a mode, SHOWN, or None: the page alone) is assembled."""
+    if needs is None:
+        return True
+    return facts.shown_ready(mode) if needs == SHOWN else facts.ready(needs)
 
 
-def mcid_colour(mcid: int) -> str:
-    """A stable, well-separated hue per MCID (golden-ratio steps)."""
-    hue = (mcid * 0.618033988749895) % 1.0
-    return _hsv_to_hex(hue, 0.65, 0.85)
+def count_layers(
+    facts: PageFacts, mode: str, live: bool, into: dict[str, int] | None = None
+) -> dict[str, int]:
+    """The legend's numbers of the `live` (or the other) layers, added to `into` (a layer already
+    there is not counted again): a layer whose text is not assembled yet, or whose count is None
+    (not run), is left out."""
+    counts: dict[str, int] = {} if into is None else into
+    for spec in LAYERS:
+        if spec.live is live and spec.key not in counts and texts_ready(facts, spec.counted_on, mode):
+            n = spec.count(facts, mode)
+            if n is not None:
+                counts[spec.key] = n
+    return counts
 
 
-def _hsv_to_hex(h: float, s: float, v: float) -> str:
-    i = int(h * 6.0) % 6
-    f = h * 6.0 - int(h * 6.0)
-    p, q, t = v * (1 - s), v * (1 - f * s), v * (1 - (1 - f) * s)
-    r, g, b = [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][i]
-    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+def layers_named(name: str) -> tuple[str, ...]:
+    """The keys a name stands for: its own layer (any case, "-" for "_"), or every layer that
+    answers to it (`LayerSpec.names`); empty when none."""
+    n = name.strip().lower().replace("-", "_")
+    if n in LAYER_BY_KEY:
+        return (n,)
+    return tuple(spec.key for spec in LAYERS if n in spec.names)
+
+
+def keys_in_order(keys: Iterable[str]) -> list[str]:
+    """`keys` in the registry's order (the order layers are drawn in, bottom first)."""
+    wanted = set(keys)
+    return [key for key in LAYER_KEYS if key in wanted]

@@ -54,37 +54,27 @@ def supported_layers() -> tuple[str, ...]:
     return LAYER_KEYS
 
 
-# Names users type that stand for one or more of the renderer's layers.
-LAYER_ALIASES: dict[str, tuple[str, ...]] = {
-    "forms": ("glyphs", "form_bboxes"),  # glyph quads are coloured by form; outline the form boxes too
-    "structure": ("structure_order",),
-    "boxes": ("page_boxes",),
-    "mcid": ("structure_order",),
-}
-
-
 def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set[str], list[str]]:
-    """Map user spellings (word-gaps / word_gaps, any case, aliases, "all") to renderer keys.
+    """Map user spellings (word-gaps / word_gaps, any case, the registry's other names such as
+    "forms", "all") to renderer keys (inspector.layers.layers_named).
 
     Returns (known keys, unknown names as typed).
     """
+    from glyphscope.inspector.layers import layers_named
 
-    def norm(s: str) -> str:
-        return s.strip().lower().replace("-", "_")
-
-    by_norm = {norm(a): a for a in available}
+    offered = set(available)
     known: set[str] = set()
     unknown: list[str] = []
     for w in wanted:
-        n = norm(w)
+        n = w.strip().lower()
         if not n or n == "none":
             continue
         if n == "all":
             known.update(available)
-        elif n in by_norm:
-            known.add(by_norm[n])
-        elif n in LAYER_ALIASES and all(a in by_norm for a in LAYER_ALIASES[n]):
-            known.update(by_norm[a] for a in LAYER_ALIASES[n])
+            continue
+        keys = layers_named(n)
+        if keys and all(k in offered for k in keys):
+            known.update(keys)
         else:
             unknown.append(w.strip())
     return known, unknown

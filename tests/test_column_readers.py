@@ -91,8 +91,8 @@ def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any])
     from types import SimpleNamespace
 
     from glyphscope.inspector.engine import PageFacts
-    from glyphscope.inspector.gui import overlays as O
     from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
+    from glyphscope.inspector.layers import LAYER_BY_KEY
 
     tagged = 0
     for page in demo_pages:
@@ -105,8 +105,9 @@ def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any])
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
         plain.page.boxes = page.boxes
         for key in ("glyphs", "unresolved", "fallback"):
-            a = O.STATIC_LAYER_BUILDERS[key](facts, facts.form_colours)
-            b = O.STATIC_LAYER_BUILDERS[key](plain, plain.form_colours)
-            assert [(p.style, p.path) for p in a.parts] == [(p.style, p.path) for p in b.parts], key
+            a = LAYER_BY_KEY[key].shapes(facts, "plain")
+            b = LAYER_BY_KEY[key].shapes(plain, "plain")
+            assert a is not None and b is not None
+            assert [(p.style, p.quads) for p in a.parts] == [(p.style, p.quads) for p in b.parts], key
             assert a.fade_height == b.fade_height
     assert tagged  # page 11 is tagged

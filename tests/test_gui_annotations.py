@@ -61,7 +61,7 @@ def test_the_annotations_layer_outlines_each_rect_and_a_label_click_shows_field_
     assert w.session.layers["annotations"]  # on by default: the answer to "where is my field?"
     assert w.bundle.facts.layer_counts(w.session.mode)["annotations"] == 2
     drawing = w.canvas.layer_items["annotations"].drawing
-    labels = {label.anchor: label.text for label in drawing.labels}
+    labels = {label.of[0::3]: label.text for label in drawing.labels}  # above each /Rect's top-left
     assert labels == {
         (120.0, 715.0): "Widget name (Tx) “Jane Doe”",
         (300.0, 600.0 + 20.0): "FreeText — hidden flag",

@@ -14,6 +14,7 @@ from glyphscope.core.assembly import MODES, WordGapDecision
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
+from glyphscope.inspector.layer_shapes import Place
 from tests.gui import TIMEOUT, go_to, open_file
 
 SLUGS = ["Job 4711 — Plate K — 2026-12-02", "Slug: demo.pdf p7 K 100% C 100% M 100% Y 100%"]
@@ -104,7 +105,7 @@ def test_fit_includes_glyphs_painted_off_the_page(qtbot, window, demo_pdf) -> No
         assert visible.contains(canvas.page_to_scene.map(QPointF(*g.center)))
 
 
-def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> None:
+def test_glyph_quads_hover_and_selection_are_outlines(qtbot, window, demo_pdf) -> None:
     from glyphscope.inspector.gui import overlays
 
     w = window
@@ -112,9 +113,10 @@ def test_glyph_quads_are_outlines_and_hover_fills(qtbot, window, demo_pdf) -> No
     item = w.canvas.layer_items["glyphs"]
     qtbot.waitUntil(lambda: item.drawing is not None, timeout=TIMEOUT)  # drawn after the page image
     drawing = item.drawing
-    assert drawing.parts and all(part.style.fill is None for part in drawing.parts)
-    assert overlays.HOVER_STYLE.fill is not None and overlays.HOVER_STYLE.fill_alpha > 0
-    assert overlays.SELECTION_STYLE.fill is not None
+    assert drawing.parts and not any(part.style.hatch or part.style.disc for part in drawing.parts)
+    for style in (overlays.HOVER_STYLE, overlays.SELECTION_STYLE):  # the letters stay readable
+        assert not style.hatch and not style.disc and style.width >= 1.5
+    assert overlays.SELECTION_STYLE.width > overlays.HOVER_STYLE.width  # the selection stands out
     # Body text at Fit page is ~8 px tall: its outlines are faint, so they do not tint the letters;
     # zoomed in (200 %, 400 %) they come up to full strength.
     heights = sorted(g.height for g in w.bundle.analysis.page.glyphs)
@@ -389,7 +391,7 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
 
 def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
     from glyphscope.inspector.engine import is_near_miss
-    from glyphscope.inspector.layers import GAP_NEAR_MISS_COLOUR
+    from glyphscope.inspector.layers import GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
 
     pdf = pikepdf.new()
     font = pdf.make_indirect(
@@ -416,7 +418,10 @@ def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
     near_width = max(p.style.width for p in drawing.parts if p.style.colour == GAP_NEAR_MISS_COLOUR)
     other_width = max(p.style.width for p in drawing.parts if p.style.colour != GAP_NEAR_MISS_COLOUR)
     assert near_width >= 2 * other_width
-    assert any(p.style.fill == GAP_NEAR_MISS_COLOUR for p in drawing.parts)  # and a dot on top
+    # and a ring on top (a ring, not a disc: it may touch the letters beside the gap)
+    shapes = LAYER_BY_KEY["word_gaps"].shapes(w.bundle.facts, "plain")
+    rings = [p for p in shapes.parts if p.style.colour == GAP_NEAR_MISS_COLOUR and len(p.marks)]
+    assert [len(p.marks) for p in rings] == [3] and not rings[0].style.disc
 
 
 def test_a_cjk_gap_space_shows_as_inserted(qtbot, window, tmp_path) -> None:
@@ -448,8 +453,9 @@ def test_culled_runs_are_labelled_with_their_text(qtbot, window, demo_pdf) -> No
     drawing = w.canvas.layer_items["culled"].drawing
     assert sorted(label.text for label in drawing.labels) == sorted(SLUGS)
     boxes = w.bundle.analysis.page.boxes.visible_box
-    for label in drawing.labels:  # each label sits at its run, outside the visible box
-        x, y = label.anchor
+    for label in drawing.labels:  # each label names its run's first glyph, outside the visible box
+        x0, y0, x1, y1 = label.of
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
         assert not (boxes[0] <= x <= boxes[2] and boxes[1] <= y <= boxes[3])
     table = w.glyph_table
     table.group_combo.setCurrentText("runs")
@@ -493,8 +499,8 @@ def test_mcid_labels_do_not_sit_on_the_reading_order_numbers(qtbot, window, demo
     mcid = [x for x in w.canvas.layer_items["structure_order"].drawing.labels if x.text.startswith("MCID")]
     numbers = [x for x in w.canvas.layer_items["reading_order"].drawing.labels if x.text.isdigit()]
     assert mcid and numbers
-    # Numbers are drawn left of their line start, MCID labels above and right of the glyph's top.
-    assert all(n.offset[0] < 0 for n in numbers) and all(m.offset[0] > 0 and m.offset[1] < 0 for m in mcid)
+    # Numbers are drawn left of their line's first glyph, MCID labels above their first glyph.
+    assert all(n.place is Place.LEFT for n in numbers) and all(m.place is Place.ABOVE for m in mcid)
 
 
 # -- 9. an unresolved glyph lists its decoding chain ------------------------------------------

@@ -603,6 +603,63 @@ def verify() -> None:
     close(w)
 
 
+# -- nothing drawn hides the letters: every layer on, real files ----------------------------------
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def _scan_with_ocr_layer() -> Path | None:
+    """A scan with an OCR text layer (tesseract over a 200 dpi render of a TeX page), or None
+    when pdftoppm or tesseract is not installed."""
+    source = CORPUS / "samplefiles__pdflatex-4-pages.pdf"
+    if not (source.exists() and shutil.which("pdftoppm") and shutil.which("tesseract")):
+        return None
+    folder = Path(tempfile.mkdtemp())
+    subprocess.run(
+        ["pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-png", str(source), str(folder / "page")], check=True
+    )
+    page = next(folder.glob("page*.png"))
+    subprocess.run(
+        ["tesseract", str(page), str(folder / "scan"), "-l", "eng", "pdf"], check=True, capture_output=True
+    )
+    return folder / "scan.pdf"
+
+
+def _all_layers(name: str, path: Path | None, size: tuple[int, int], zoom_on: float | None = None) -> None:
+    """`path` with every layer on, at Fit page (and at 200 % on the glyph at `zoom_on` of the page's
+    paint order): can a person still read every letter?"""
+    if path is None or not path.exists():
+        print(f"{name}: its file is absent: skipped")
+        return
+    w = window(size, path)
+    layers(w, **dict.fromkeys(L.LAYER_KEYS, True))
+    if zoom_on is not None:
+        glyphs = w.bundle.facts.page.glyphs
+        centre_on_glyph(w, int(len(glyphs) * zoom_on), 2.0)
+    save(w, name)
+    close(w)
+
+
+@shot
+def layers_table() -> None:
+    """A dense crop-report table (4,319 glyphs) with every layer on: Fit page at 1280×800, 200 % at 1600×1000."""
+    path = CORPUS / "pdfplumber__nics-background-checks-2015-11.pdf"
+    _all_layers("layers-table-1280", path, SMALL)
+    _all_layers("layers-table-200", path, WIDE, zoom_on=0.2)
+
+
+@shot
+def layers_scan() -> None:
+    """A scan with an OCR layer (every glyph invisible, Tr 3) with every layer on, at 200 %."""
+    _all_layers("layers-scan-200", _scan_with_ocr_layer(), SMALL, zoom_on=0.3)
+
+
+@shot
+def layers_form() -> None:
+    """A real form (pdf.js issue 6127: 594 unresolved glyphs, 49 widgets) with every layer on, at 200 %."""
+    _all_layers("layers-form-200", CORPUS / "pdfjs__issue6127.pdf", WIDE, zoom_on=0.05)
+
+
 def main(names: list[str]) -> int:
     unknown = [n for n in names if n not in SHOTS]
     if unknown:

@@ -14,8 +14,10 @@ from PySide6.QtGui import (
     QImage,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPen,
     QPixmap,
+    QPolygonF,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.engine import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
@@ -107,9 +110,9 @@ class SelectionItem(QGraphicsItem):
         super().__init__()
         self.page_to_scene = QTransform()
         self.rect = QRectF()
-        self.selection = O.QPainterPath()
-        self.hover = O.QPainterPath()
-        self.clip = O.QPainterPath()  # the clip paths of the selected clipped glyphs
+        self.selection = QPainterPath()
+        self.hover = QPainterPath()
+        self.clip = QPainterPath()  # the clip paths of the selected clipped glyphs
         self.setZValue(100)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -118,7 +121,7 @@ class SelectionItem(QGraphicsItem):
         self.page_to_scene = page_to_scene
         self.rect = rect.adjusted(-400, -400, 400, 400)
 
-    def set_paths(self, selection: O.QPainterPath | None = None, hover: O.QPainterPath | None = None) -> None:
+    def set_paths(self, selection: QPainterPath | None = None, hover: QPainterPath | None = None) -> None:
         if selection is not None:
             self.selection = selection
         if hover is not None:
@@ -243,8 +246,8 @@ class PageView(QGraphicsView):
         self.page_item.setPixmap(QPixmap())
         for item in self.layer_items.values():
             item.set_drawing(None, QTransform(), QRectF())
-        self.selection_item.clip = O.QPainterPath()
-        self.selection_item.set_paths(O.QPainterPath(), O.QPainterPath())
+        self.selection_item.clip = QPainterPath()
+        self.selection_item.set_paths(QPainterPath(), QPainterPath())
         self.paper.setRect(QRectF())
         self.probe_item.setVisible(False)
         self.show_message(message)
@@ -369,8 +372,8 @@ class PageView(QGraphicsView):
 
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:
-            self.selection_item.clip = O.QPainterPath()
-            self.selection_item.set_paths(O.QPainterPath())
+            self.selection_item.clip = QPainterPath()
+            self.selection_item.set_paths(QPainterPath())
             return
         glyphs = self.bundle.analysis.page.glyphs
         quads = _QuadList(glyphs)
@@ -390,7 +393,7 @@ class PageView(QGraphicsView):
 
     def _on_hovered(self, paint_index: int | None) -> None:
         if self.bundle is None or self.bundle.analysis is None or paint_index is None:
-            self.selection_item.set_paths(hover=O.QPainterPath())
+            self.selection_item.set_paths(hover=QPainterPath())
             return
         self.selection_item.set_paths(
             hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
@@ -404,7 +407,7 @@ class PageView(QGraphicsView):
         for i in sorted(selection)[:2000]:
             if 0 <= i < len(glyphs):
                 q = glyphs[i].quad
-                r = self.page_to_scene.map(O.QPolygonF([QPointF(*p) for p in q])).boundingRect()
+                r = self.page_to_scene.map(QPolygonF([QPointF(*p) for p in q])).boundingRect()
                 rect = r if rect.isNull() else rect.united(r)
         if not rect.isNull():
             visible = self.mapToScene(self.viewport().rect()).boundingRect()
@@ -662,9 +665,12 @@ class PageView(QGraphicsView):
                 if facts is not None and facts.shown_ready(mode)
                 else None
             )
-            return (O.describe(d) + _numbers(d)) if d is not None else ""
-        g = self.bundle.analysis.page.glyphs[index]
-        status = self.bundle.analysis.classified.status[index].value
+            return (describe(d) + _numbers(d)) if d is not None else ""
+        analysis = self.bundle.analysis
+        if analysis is None:
+            return ""
+        g = analysis.page.glyphs[index]
+        status = analysis.classified.status[index].value
         origin = " › ".join(g.form_path) if g.form_path else "page stream"
         char = g.unicode if g.unicode else "(unresolved)"
         return (

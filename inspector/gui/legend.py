@@ -6,11 +6,17 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPixmap
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import COUNTED_ON_TEXTS
 from glyphscope.inspector.session import Session
+
+COUNT_MIN_WIDTH = 26  # px: three digits; a count with more widens its label, and the column follows
+
+
+def count_width(label: QLabel, text: str) -> int:
+    """Pixels a count label needs to show `text` in full (font metrics)."""
+    return max(COUNT_MIN_WIDTH, label.fontMetrics().horizontalAdvance(text) + 4)
 
 
 def swatch(colour: str, size: int = 14, fill_alpha: int = 110) -> QPixmap:
@@ -50,7 +56,7 @@ class LegendPanel(QWidget):
             count = QLabel("–")
             count.setObjectName(f"legend.{spec.key}.count")
             count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            count.setMinimumWidth(26)
+            count.setMinimumWidth(COUNT_MIN_WIDTH)
             grid.addWidget(sw, row, 0)
             grid.addWidget(check, row, 1)
             grid.addWidget(count, row, 2)
@@ -79,6 +85,16 @@ class LegendPanel(QWidget):
             # The comparison arrives after the page (the Compare panel redraws the layer): recount.
             self.counts[key].setText(str(self._facts.layer_counts(self.session.mode).get(key, 0)))
 
+    def _column_follows(self) -> None:
+        """The panel's minimum width grew (a wider count): the scroll area it sits in asks its dock
+        for it again (a scroll area does not pass its widget's layout requests on by itself), so a
+        "20000" is never cut to "000"."""
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QAbstractScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.updateGeometry()
+
     def count(self, key: str) -> int | None:
         text = self.counts[key].text()
         return int(text) if text.isdigit() else None
@@ -92,10 +108,15 @@ class LegendPanel(QWidget):
             self.keys.setText("")
             return
         counts = facts.layer_counts(self.session.mode)
+        widened = False
         for key, label in self.counts.items():
-            pending = key in COUNTED_ON_TEXTS and key not in counts
+            pending = key in L.COUNTED_ON_TEXTS and key not in counts
             not_run = key in L.VERIFY_LAYERS and key not in counts
-            label.setText("…" if pending else "–" if not_run else str(counts.get(key, 0)))
+            text = "…" if pending else "–" if not_run else str(counts.get(key, 0))
+            if count_width(label, text) > label.minimumWidth():  # more digits than so far: room for all
+                label.setMinimumWidth(count_width(label, text))
+                widened = True
+            label.setText(text)
             label.setToolTip(
                 "counted once the text this layer is read from is assembled (a moment)"
                 if pending
@@ -103,6 +124,8 @@ class LegendPanel(QWidget):
                 if not_run
                 else ""
             )
+        if widened:
+            self._column_follows()
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
         for path, colour in facts.form_colours.items():

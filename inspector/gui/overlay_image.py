@@ -182,7 +182,8 @@ def png_bytes(image: QImage, palette: bool = True) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    saved: bool = image.save(buf, "PNG")  # type: ignore[call-overload]  # takes a str; the stub: bytes
+    if not saved:
         raise ValueError("the page image could not be encoded as PNG")
     buf.close()
     return bytes(data.data())

@@ -11,18 +11,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
 from glyphscope.inspector.stepper import Stepper, stepper_for
 
 if TYPE_CHECKING:
     from glyphscope.inspector.gui.canvas import PageView
 
 BLOCK = 1024  # glyphs per cached path
-PAINTED_FILL = QColor(46, 125, 50, 60)
-CURRENT_FILL = QColor(255, 111, 0, 110)
+# Outlines, never fills: the letters painted so far, and the current ones, stay readable.
+PAINTED_PEN = QColor(46, 125, 50, 170)
 CURRENT_PEN = QColor("#e65100")
 PEN_MARK = QColor("#d500f9")
 PEN_RADIUS = 5.0  # pixels
@@ -33,10 +34,23 @@ Marks = tuple[int, range, tuple[float, float] | None, Sequence[Glyph]]
 
 
 def _quads_path(glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
+    """The quads of glyphs `start`..`end` as one path: read off the page's geometry column when it
+    has one (no glyph record made), an upright quad as one rectangle (one Qt call)."""
     path = QPainterPath()
+    geom = glyphs.geom if isinstance(glyphs, GlyphTable) else None
     for i in range(start, end):
-        q = glyphs[i].quad
-        path.addPolygon(QPolygonF([QPointF(*q[0]), QPointF(*q[1]), QPointF(*q[2]), QPointF(*q[3])]))
+        if geom is not None:
+            k = i * GEOM_STRIDE + 6
+            x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
+        else:
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = glyphs[i].quad
+        if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
+            path.addRect(x0, y0, x1 - x0, y2 - y0)
+            continue
+        path.moveTo(x0, y0)
+        path.lineTo(x1, y1)
+        path.lineTo(x2, y2)
+        path.lineTo(x3, y3)
         path.closeSubpath()
     return path
 
@@ -51,6 +65,7 @@ class StepOverlayItem(QGraphicsItem):
         self._blocks: list[tuple[QPainterPath, QRectF]] = []
         self._blocks_of: Sequence[Glyph] | None = None  # the glyphs the cached blocks were built from
         self._drawn: Marks | None = None  # `_marks()` at the last update
+        self._partial: tuple[Sequence[Glyph], int, int, QPainterPath] | None = None  # the last partial block
         self.setZValue(90)  # over the layers, under the selection
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
@@ -116,6 +131,14 @@ class StepOverlayItem(QGraphicsItem):
         rect = self.view.content_rect
         return rect.adjusted(-400, -400, 400, 400) if not rect.isNull() else QRectF()
 
+    def _partial_block(self, glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
+        """The painted glyphs after the last whole block: kept while the step stays (a step's update
+        paints the item once per exposed region)."""
+        cached = self._partial
+        if cached is None or cached[0] is not glyphs or cached[1:3] != (start, end):
+            cached = self._partial = (glyphs, start, end, _quads_path(glyphs, start, end))
+        return cached[3]
+
     def _block(self, glyphs: Sequence[Glyph], k: int) -> tuple[QPainterPath, QRectF]:
         if self._blocks_of is not glyphs:
             self._blocks, self._blocks_of = [], glyphs
@@ -136,8 +159,10 @@ class StepOverlayItem(QGraphicsItem):
         painter.save()
         painter.setTransform(self.view.page_to_scene, True)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(PAINTED_FILL))
+        painted_pen = QPen(PAINTED_PEN, 1.0)
+        painted_pen.setCosmetic(True)
+        painter.setPen(painted_pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         full = painted // BLOCK
         exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.boundingRect()
         scene_to_page, _ = self.view.page_to_scene.inverted()
@@ -147,14 +172,13 @@ class StepOverlayItem(QGraphicsItem):
             if bounds.intersects(wanted):
                 painter.drawPath(path)
         if painted % BLOCK:
-            painter.drawPath(_quads_path(glyphs, full * BLOCK, painted))
+            painter.drawPath(self._partial_block(glyphs, full * BLOCK, painted))
         current = stepper.current_glyphs
         if len(current):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            pen = QPen(CURRENT_PEN, 2.0)
+            pen = QPen(CURRENT_PEN, 2.5)
             pen.setCosmetic(True)
             painter.setPen(pen)
-            painter.setBrush(QBrush(CURRENT_FILL))
             painter.drawPath(_quads_path(glyphs, current.start, min(current.stop, len(glyphs))))
         found = self._pen()
         if found is not None:

@@ -1,0 +1,344 @@
+"""What a layer draws, in page space and without Qt: outlines, hatched regions, lines, marks, labels.
+
+A layer's builder (inspector/layer_builders.py) turns a page's facts into a `LayerShapes`;
+the window (gui/overlays.py) turns its parts into QPainterPaths, the headless image
+(inspector/layer_image.py) draws them with PIL. The vocabulary is small on purpose, so
+nothing drawn can hide the letters it is about:
+
+* closed shapes (glyph quads, boxes, regions) are outlined, or hatched with sparse thin
+  lines (HATCH_SPACING_PX apart, HATCH_WIDTH_PX wide): never filled;
+* lines are underlines, ticks, arrows and links;
+* marks are small rings beside the text (a disc is allowed only where it covers no glyph);
+* labels are placed beside the box they name (above it, or left of it), never on it.
+
+Coordinates are PDF user space (y up); pen widths and label offsets are screen pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from glyphscope.core.geometry import Point, Quad, Rect
+from glyphscope.core.glyph_table import GEOM_STRIDE
+from glyphscope.inspector.spatial import PointIndex
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.engine import Describable
+
+TILES = 8  # the page is split into TILES × TILES buckets per style: painting touches the exposed ones
+LABEL_SPAN_SHARE = 0.5  # see Label.fit
+LABEL_GAP_PX = 2.0  # between a label's box and the box it names
+LABEL_PAD_PX = (2.0, 1.0)  # a label's background box around its text (x, y)
+LABEL_BACKGROUND_ALPHA = 200
+HATCH_SPACING_PX = 8.0  # hatching: one diagonal line every 8 screen pixels (Qt's BDiagPattern)
+HATCH_WIDTH_PX = 1.0
+UNDERLINE_DROP = 0.12  # an underline runs this share of the glyph's height under its box
+HATCH_MAX_ALPHA = 140  # a hatch line at most this opaque: the letters under it stay readable
+FADE_FROM_PX, FADE_TO_PX = 10.0, 30.0  # fading parts: faint below 10 px tall glyphs, full from 30 px
+FADE_FLOOR = 0.25  # glyph outlines at Fit page
+GAP_FADE_FLOOR = 0.35  # "no space" marks: fainter than a space inserted, yet seen at Fit page
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a part is drawn: its pen, and for closed shapes an optional sparse hatching.
+
+    There is no solid fill for shapes: `disc` fills a mark (a small circle) and is only used
+    for marks that sit beside the text."""
+
+    colour: str  # "#rrggbb"
+    width: float = 1.0  # screen pixels
+    line_alpha: int = 230
+    dash: bool = False
+    dot: bool = False
+    hatch: bool = False  # closed shapes: diagonal lines inside, HATCH_SPACING_PX apart
+    hatch_alpha: int = 110
+    disc: bool = False  # marks: filled (else a ring)
+    fades: float = 0.0  # > 0: drawn fainter, down to this opacity, while the layer's fade_height is small
+
+
+class Place(Enum):
+    """Where a label goes, relative to the box it names (on screen, whatever the page rotation)."""
+
+    ABOVE = "above"  # its box's bottom LABEL_GAP_PX above the named box, left edges aligned
+    LEFT = "left"  # its box's right edge LABEL_GAP_PX left of the named box, centred on it
+
+
+@dataclass(slots=True)
+class Label:
+    of: Rect  # the box it names (user space); the label is drawn beside it, never on it
+    text: str
+    colour: str
+    background: str | None = None  # a light box behind the text, so it reads over the page
+    place: Place = Place.ABOVE
+    # Drawn only when the named box is at least LABEL_SPAN_SHARE of the text's width on screen,
+    # so labels of small things do not cover the page at Fit page (zoom in, or hover, to read them).
+    fit: bool = False
+
+
+@dataclass(slots=True)
+class Marker:
+    """Something with a tooltip at a point: a decision record (described on demand) or a sentence."""
+
+    point: Point
+    source: str | Describable
+    glyphs: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        if isinstance(self.source, str):
+            return self.source
+        from glyphscope.inspector.engine import describe
+
+        return describe(self.source)
+
+
+@dataclass(slots=True)
+class Part:
+    """One style's primitives in one tile of the page."""
+
+    style: Style
+    quads: array[float] = field(default_factory=lambda: array("d"))  # 8 a closed quadrilateral
+    polygons: list[tuple[Point, ...]] = field(default_factory=list)  # closed, any number of corners
+    segments: array[float] = field(default_factory=lambda: array("d"))  # 4 a line segment
+    polylines: list[tuple[Point, ...]] = field(default_factory=list)  # open
+    marks: array[float] = field(default_factory=lambda: array("d"))  # x, y, radius (user space)
+    bounds: Rect = (0.0, 0.0, 0.0, 0.0)
+
+    def closed_shapes(self) -> Iterable[tuple[Point, ...]]:
+        """The quads and polygons as corner tuples."""
+        q = self.quads
+        for k in range(0, len(q), 8):
+            yield ((q[k], q[k + 1]), (q[k + 2], q[k + 3]), (q[k + 4], q[k + 5]), (q[k + 6], q[k + 7]))
+        yield from self.polygons
+
+    def measure(self) -> None:
+        xs: list[float] = []
+        ys: list[float] = []
+        for values in (self.quads, self.segments):
+            xs.extend(values[0::2])
+            ys.extend(values[1::2])
+        for shape in (*self.polygons, *self.polylines):
+            xs.extend(p[0] for p in shape)
+            ys.extend(p[1] for p in shape)
+        m = self.marks
+        for k in range(0, len(m), 3):
+            xs += (m[k] - m[k + 2], m[k] + m[k + 2])
+            ys += (m[k + 1] - m[k + 2], m[k + 1] + m[k + 2])
+        self.bounds = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(slots=True)
+class LayerShapes:
+    key: str
+    parts: list[Part] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    arrows: int = 0  # reading-order layers: one numbered arrow per line
+    # Parts with a `fades` style (glyph outlines, "no space" marks) fade out while this height
+    # (user space, the page's typical glyph) is small on screen: at Fit page they would tint
+    # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
+    fade_height: float = 0.0
+    _marker_index: PointIndex | None = None
+
+    def marker_near(self, p: Point, radius: float) -> Marker | None:
+        if not self.markers:
+            return None
+        if self._marker_index is None:
+            self._marker_index = PointIndex([m.point for m in self.markers])
+        i = self._marker_index.nearest(p, radius)
+        return None if i is None else self.markers[i]
+
+
+class ShapeBuilder:
+    """Collects a layer's primitives per (style, tile) and turns them into Parts."""
+
+    def __init__(self, key: str, page_rect: Rect) -> None:
+        x0, y0, x1, y1 = page_rect
+        self.x0, self.y0 = x0, y0
+        self.tw = max((x1 - x0) / TILES, 1e-6)
+        self.th = max((y1 - y0) / TILES, 1e-6)
+        self.tiles: dict[tuple[Style, int, int], Part] = {}
+        self.whole: list[Part] = []  # parts of their own (boxes, polygons, polylines)
+        self.shapes = LayerShapes(key)
+
+    @property
+    def labels(self) -> list[Label]:
+        return self.shapes.labels
+
+    @property
+    def markers(self) -> list[Marker]:
+        return self.shapes.markers
+
+    def _part(self, style: Style, x: float, y: float) -> Part:
+        key = (
+            style,
+            min(max(int((x - self.x0) // self.tw), -1), TILES),
+            min(max(int((y - self.y0) // self.th), -1), TILES),
+        )
+        part = self.tiles.get(key)
+        if part is None:
+            part = self.tiles[key] = Part(style)
+        return part
+
+    def quad(self, style: Style, q: Quad) -> None:
+        cx = (q[0][0] + q[2][0]) * 0.5
+        cy = (q[0][1] + q[2][1]) * 0.5
+        if not (math.isfinite(cx) and math.isfinite(cy)):
+            return
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        self._part(style, cx, cy).quads.extend((x0, y0, x1, y1, x2, y2, x3, y3))
+
+    def quad_rows(self, style: Style, geom: Sequence[float], indices: Iterable[int]) -> None:
+        """`quad` for the glyphs `indices`, read off the page's geometry column (GEOM_STRIDE doubles
+        a glyph, the quad's corners from the 7th): one loop, the tile's part looked up again only
+        when a glyph leaves the previous one's tile (neighbours in paint order mostly share it)."""
+        ox, oy, tw, th, tiles = self.x0, self.y0, self.tw, self.th, self.tiles
+        isfinite = math.isfinite
+        last: tuple[Style, int, int] | None = None
+        quads = array("d")
+        for i in indices:
+            k = i * GEOM_STRIDE + 6
+            corners = geom[k : k + 8]
+            cx = (corners[0] + corners[4]) * 0.5
+            cy = (corners[1] + corners[5]) * 0.5
+            if not (isfinite(cx) and isfinite(cy)):
+                continue
+            tx = int((cx - ox) // tw)
+            ty = int((cy - oy) // th)
+            if not (0 <= tx < TILES and 0 <= ty < TILES):  # off the page: the border tiles, as _part
+                tx, ty = min(max(tx, -1), TILES), min(max(ty, -1), TILES)
+            key = (style, tx, ty)
+            if key != last:  # as _part
+                last = key
+                part = tiles.get(key)
+                if part is None:
+                    part = tiles[key] = Part(style)
+                quads = part.quads
+            quads.extend(corners)
+
+    def underline(self, style: Style, q: Quad) -> None:
+        """A line UNDERLINE_DROP of the glyph's height under its box, along its bottom edge (any
+        rotation): the class of a glyph marked where it never covers a letter, at any zoom."""
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        d = UNDERLINE_DROP
+        self.segment(
+            style, (x0 + (x0 - x3) * d, y0 + (y0 - y3) * d), (x1 + (x1 - x2) * d, y1 + (y1 - y2) * d)
+        )
+
+    def underline_rows(self, style: Style, geom: Sequence[float], indices: Iterable[int]) -> None:
+        """`underline` for the glyphs `indices`, read off the page's geometry column."""
+        d = UNDERLINE_DROP
+        segment = self.segment
+        for i in indices:
+            k = i * GEOM_STRIDE + 6
+            x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
+            segment(style, (x0 + (x0 - x3) * d, y0 + (y0 - y3) * d), (x1 + (x1 - x2) * d, y1 + (y1 - y2) * d))
+
+    def rect(self, style: Style, r: Rect) -> None:
+        x0, x1 = sorted((r[0], r[2]))
+        y0, y1 = sorted((r[1], r[3]))
+        part = Part(style)
+        part.quads.extend((x0, y0, x1, y0, x1, y1, x0, y1))
+        self.whole.append(part)
+
+    def polygon(self, style: Style, points: Sequence[Point]) -> None:
+        pts = tuple(p for p in points if math.isfinite(p[0]) and math.isfinite(p[1]))
+        if len(pts) >= 2:
+            self.whole.append(Part(style, polygons=[pts]))
+
+    def segment(self, style: Style, a: Point, b: Point) -> None:
+        isfinite = math.isfinite
+        if not (isfinite(a[0]) and isfinite(a[1]) and isfinite(b[0]) and isfinite(b[1])):
+            return
+        self._part(style, (a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5).segments.extend((a[0], a[1], b[0], b[1]))
+
+    def mark(self, style: Style, p: Point, radius: float) -> None:
+        if not (math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(radius)):
+            return
+        self._part(style, p[0], p[1]).marks.extend((p[0], p[1], radius))
+
+    def polyline(self, style: Style, points: Sequence[Point], chunk: int = 400) -> None:
+        pts = [p for p in points if math.isfinite(p[0]) and math.isfinite(p[1])]
+        for start in range(0, max(len(pts) - 1, 0), chunk):
+            self.whole.append(Part(style, polylines=[tuple(pts[start : start + chunk + 1])]))
+
+    def finish(self) -> LayerShapes:
+        parts = self.shapes.parts
+        parts.extend(self.whole)
+        parts.extend(self.tiles.values())
+        for part in parts:
+            part.measure()
+        self.tiles, self.whole = {}, []
+        return self.shapes
+
+
+def outline_opacity(height_px: float, floor: float = FADE_FLOOR) -> float:
+    """How opaque fading parts (glyph outlines) are drawn for glyphs `height_px` tall on screen:
+    faint (down to `floor`) while the letters are small (outlines of neighbouring glyphs would
+    merge into a tint), full from FADE_TO_PX."""
+    share = (height_px - FADE_FROM_PX) / (FADE_TO_PX - FADE_FROM_PX)
+    return min(1.0, max(floor, floor + (1.0 - floor) * share))
+
+
+# -- placing labels (shared by the window and the headless image) --------------------------------
+
+ScreenRect = tuple[float, float, float, float]  # x0, y0, x1, y1 in screen pixels, y down
+
+
+def screen_bounds(points: Iterable[tuple[float, float]]) -> ScreenRect:
+    pts = list(points)
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def label_box(label: Label, named: ScreenRect, width: float, ascent: float, descent: float) -> ScreenRect:
+    """The screen box of a label's text (its background box grown by LABEL_PAD_PX), beside `named`
+    (the screen bounds of `label.of`): outside it by LABEL_GAP_PX, whatever the text's size."""
+    px, py = LABEL_PAD_PX
+    height = ascent + descent
+    if label.place is Place.LEFT:
+        right = named[0] - LABEL_GAP_PX - px
+        middle = (named[1] + named[3]) * 0.5
+        return (right - width - px, middle - height * 0.5 - py, right + px, middle + height * 0.5 + py)
+    bottom = named[1] - LABEL_GAP_PX - py
+    return (named[0] - px, bottom - height - py, named[0] + width + px, bottom + py)
+
+
+def text_origin(box: ScreenRect, ascent: float) -> tuple[float, float]:
+    """Where a label's text starts (its baseline's left end) inside `label_box`'s box."""
+    return (box[0] + LABEL_PAD_PX[0], box[1] + LABEL_PAD_PX[1] + ascent)
+
+
+def fits(label: Label, named: ScreenRect, width: float) -> bool:
+    """Whether a `fit` label is drawn at this zoom (what it names is wide enough on screen)."""
+    return not label.fit or (named[2] - named[0]) >= LABEL_SPAN_SHARE * width
+
+
+def quad_rect(q: Quad | Sequence[Point]) -> Rect:
+    """The user-space bounds of a quad (or any corner list)."""
+    xs = [p[0] for p in q]
+    ys = [p[1] for p in q]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def centre(q: Quad) -> Point:
+    return ((q[0][0] + q[2][0]) * 0.5, (q[0][1] + q[2][1]) * 0.5)
+
+
+def normal_point(p: Point, direction: Point, length: float) -> Point:
+    return (p[0] - direction[1] * length, p[1] + direction[0] * length)
+
+
+def hsv_to_hex(h: float, s: float, v: float) -> str:
+    i = int(h * 6.0) % 6
+    f = h * 6.0 - int(h * 6.0)
+    p, q, t = v * (1 - s), v * (1 - f * s), v * (1 - (1 - f) * s)
+    r, g, b = [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)][i]
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"

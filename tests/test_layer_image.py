@@ -1,0 +1,69 @@
+"""The layers drawn without Qt (inspector/layer_image.py): the registry's shapes on a Pillow image."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageChops
+
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly import MODES
+from glyphscope.core.document import open_document
+from glyphscope.inspector import layers as L
+from glyphscope.inspector.engine import PageFacts
+from glyphscope.inspector.layer_image import draw_layers, draw_shapes
+from glyphscope.inspector.layer_shapes import HATCH_SPACING_PX, ShapeBuilder, Style, quad_rect
+from glyphscope.inspector.rendering import display_size, frame_boxes, page_matrix
+from tests.conftest import DEMO
+
+SCALE = 2.0
+
+
+def _page(page: int) -> tuple[PageFacts, Image.Image, tuple[float, ...]]:
+    facts = PageFacts(analyze_page(open_document(DEMO), page))
+    for mode in MODES:
+        facts.view(mode)
+    frame = frame_boxes(facts.page.boxes)
+    w, h = display_size(frame, SCALE)
+    return facts, Image.new("RGB", (round(w), round(h)), "white"), page_matrix(frame, SCALE)
+
+
+def _box(matrix: tuple[float, ...], r: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    a, b, c, d, e, f = matrix
+    xs = [a * x + c * y + e for x, y in ((r[0], r[1]), (r[2], r[3]))]
+    ys = [b * x + d * y + f for x, y in ((r[0], r[1]), (r[2], r[3]))]
+    return (round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys)))
+
+
+def _coloured(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    region = image.crop(box).convert("RGB")
+    diff = ImageChops.difference(region, Image.new("RGB", region.size, "white")).convert("L")
+    return diff.point(lambda v: 255 if v else 0).histogram()[255]
+
+
+def test_every_layer_the_page_has_is_drawn_and_glyph_outlines_leave_the_letters_white() -> None:
+    facts, image, matrix = _page(1)
+    drawn = draw_layers(
+        image, facts, ["glyphs", "reading_order", "compare", L.INK_DISAGREES], "plain", matrix
+    )
+    assert drawn == ["glyphs", "reading_order"]  # not compared, not verified: nothing to draw
+    glyphs = facts.page.glyphs
+    outlined = 0
+    for line in facts.view("plain").lines()[:20]:
+        x0, y0, x1, y1 = _box(matrix, quad_rect(glyphs[line[0]].quad))
+        if x1 - x0 < 6 or y1 - y0 < 6:
+            continue
+        assert _coloured(image, (x0 + 2, y0 + 2, x1 - 2, y1 - 2)) == 0  # inside the outline: untouched
+        assert _coloured(image, (x0 - 1, y0 - 1, x1 + 2, y1 + 2)) > 0  # the outline itself
+        assert _coloured(image, (x0 - 30, y0, x0 - 2, y1)) > 0  # the line's number, left of it
+        outlined += 1
+    assert outlined >= 5
+
+
+def test_hatching_is_sparse_diagonal_lines() -> None:
+    image = Image.new("RGB", (200, 200), "white")
+    b = ShapeBuilder("test", (0.0, 0.0, 100.0, 100.0))
+    b.rect(Style("#0277bd", 1.0, hatch=True, line_alpha=0), (10.0, 10.0, 90.0, 90.0))
+    draw_shapes(image, b.finish(), (2.0, 0.0, 0.0, -2.0, 0.0, 200.0))
+    inside = (30, 30, 170, 170)
+    share = _coloured(image, inside) / (140 * 140)
+    assert 0.5 / HATCH_SPACING_PX < share < 2.0 / HATCH_SPACING_PX  # one pixel in eight, about
+    assert _coloured(image, (0, 0, 18, 200)) == 0  # nothing outside the region
