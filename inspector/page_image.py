@@ -3,10 +3,11 @@ Pillow images and PNGs. No Qt: `render`, `triage --html` and `page.to_image()` w
 the gui extra.
 
 The image covers the page's whole MediaBox, as the window draws it (glyphs the CropBox
-hides are shown too), with /Rotate applied and form fields drawn. Overlay layers are
-drawn by the window's own code (gui.overlay_image, the one way this module reaches Qt,
-lazily); without PySide6 the page is drawn without them and `DrawnPage.overlays_missing`
-says why.
+hides are shown too), with /Rotate applied and form fields drawn. Overlay layers are the
+registry's shapes (inspector.layers): drawn antialiased by the window's own painter
+(gui.overlay_image, the one way this module reaches Qt, lazily) when PySide6 is there, and
+by Pillow (inspector.layer_image) when it is not, so `render --layers` and the report's
+images have their overlays on a headless install too.
 """
 
 from __future__ import annotations
@@ -62,14 +63,13 @@ class RenderedPage:
 
 @dataclass(frozen=True)
 class DrawnPage:
-    """A page drawn for `render` or the HTML report: the PNG, its size, why the page itself is
-    missing (None when rendered) and why the overlays are (None when drawn or none asked for)."""
+    """A page drawn for `render` or the HTML report: the PNG, its size and why the page itself
+    is missing (None when rendered)."""
 
     png: bytes
     width: int
     height: int
     render_error: str | None = None
-    overlays_missing: str | None = None
 
 
 def render_page(
@@ -117,19 +117,34 @@ def draw_page(
     (and the overlays), as in the window.
     """
     wanted = set(layers)
-    missing = None
     if wanted:
         try:
-            from glyphscope.inspector.gui.overlay_image import draw_png  # Qt: only to draw overlays
-        except ImportError as exc:  # no gui extra, or Qt's libraries are missing
-            missing = f"the page is drawn without overlays: they need the gui extra ({GUI_EXTRA_HINT}; {exc})"
+            from glyphscope.inspector.gui.overlay_image import draw_png  # Qt: antialiased overlays
+        except ImportError:  # no gui extra, or Qt's libraries are missing: Pillow draws them
+            pass
         else:
             return draw_png(doc, page_number, wanted, scale, mode, params, palette)
-    rendered = render_page(doc, page_number, scale)
+    facts = None
+    boxes = None
+    if wanted:
+        from glyphscope.core.analysis import analyze_page
+        from glyphscope.core.params import DEFAULT_PARAMETERS
+        from glyphscope.inspector.engine import PageFacts
+
+        analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
+        facts, boxes = PageFacts(analysis), analysis.page.boxes
+    rendered = render_page(doc, page_number, scale, boxes)
     image = page_or_blank(rendered)
+    if facts is not None:
+        from glyphscope.inspector.layer_image import draw_layers
+        from glyphscope.inspector.rendering import page_matrix
+
+        image = image.convert("RGBA")
+        draw_layers(image, facts, wanted, mode, page_matrix(rendered.frame, rendered.scale))
+        image = image.convert("RGB")
     if rendered.render_error:
         paint_banner(image, f"Page {page_number} {rendered.render_error}", rendered.scale)
-    return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error, missing)
+    return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error)
 
 
 def page_png(

@@ -4,9 +4,9 @@ Typed engine errors (not found, not a PDF, password) propagate: the CLI maps
 them to exit codes. `-o -` writes the PNG to stdout; otherwise stdout gets the
 one success line (none with --quiet). A page the renderer cannot draw (crash,
 time limit, a MediaBox of no usable size) is written blank with its overlays and
-a banner, with a `glyphscope: warning:` line on stderr. The page image needs no Qt
-(inspector.page_image); the overlays are the window's drawing code, so without the
-gui extra the page is written without them, with a warning saying how to get them.
+a banner, with a `glyphscope: warning:` line on stderr. Neither the page nor its overlays
+need Qt (inspector.page_image: the window's painter draws the layers when the gui extra is
+installed, Pillow when it is not).
 """
 
 from __future__ import annotations
@@ -58,8 +58,6 @@ def run_render(args: argparse.Namespace) -> int:
         drawn = draw_page(doc, args.page, layers, scale, palette=False)
         if drawn.render_error:
             cli_io.note(args, f"warning: page {args.page} {drawn.render_error}")
-        if drawn.overlays_missing:
-            cli_io.note(args, f"warning: {drawn.overlays_missing}")
         for n, message in sorted(doc.budget_notes.items()):  # a budget stopped the overlays' analysis
             cli_io.note(args, f"warning: page {n}: {message}")
         try:
@@ -75,6 +73,6 @@ def run_render(args: argparse.Namespace) -> int:
         # The success line is output, not a diagnostic: stdout (nothing with --quiet or `-o -`).
         print(
             f"page {args.page} ({drawn.width}×{drawn.height} px, layers: "
-            f"{'none' if drawn.overlays_missing else ', '.join(sorted(layers)) or 'none'}) written to {out}"
+            f"{', '.join(sorted(layers)) or 'none'}) written to {out}"
         )
     return EXIT_OK

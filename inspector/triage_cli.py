@@ -11,8 +11,8 @@ Every `--jsonl` line is a row with the version header of every JSON output
 absolute, through a symlink) and by the SHA-256 of its content. `-` among the paths reads one PDF
 from stdin (its row's file is "-"); `--json -` / `--html -` write that report
 to stdout instead of the table. The HTML report's page images are drawn by
-PDFium (inspector.page_image, no Qt); only their overlays need the gui extra, and
-`--no-images` leaves the images out.
+PDFium with their overlays (inspector.page_image: no Qt needed), and `--no-images` leaves
+the images out.
 """
 
 from __future__ import annotations
@@ -133,15 +133,6 @@ def report_json(rows: list[TriageRow]) -> dict[str, Any]:
         "score_weights": dict(SCORE_WEIGHTS),
         "rows": [r.to_json() for r in rows],
     }
-
-
-def _images_problem() -> str | None:
-    """Why the report's page images would lack their overlays (no gui extra), or None."""
-    from glyphscope.inspector.page_image import GUI_EXTRA_HINT, qt_available
-
-    if qt_available():
-        return None
-    return f"the page images have no overlays: they need the gui extra ({GUI_EXTRA_HINT})"
 
 
 def _fail_on(spec: str | None) -> Callable[[TriageRow], bool] | None:
@@ -477,11 +468,6 @@ def _write_reports(
         from glyphscope.inspector.report_html import build_html_report
 
         images = not getattr(args, "no_images", False) and not anonymise
-        if images:
-            problem = _images_problem()
-            if problem:
-                # On stderr even with --quiet: the report lacks what the reader expects.
-                print(f"glyphscope: warning: {problem}", file=sys.stderr)
         html_path = None if cli_io.is_stdout(html_out) else Path(html_out)
         html = build_html_report(
             rows, password, images=images, sources=sources, anonymise=anonymise, out_path=html_path

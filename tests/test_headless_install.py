@@ -85,25 +85,40 @@ def test_render_without_qt_writes_pdfiums_page(no_qt, demo_pdf: Path, tmp_path: 
         assert grey.crop((140, 80, 520, 110)).getextrema()[0] < 60
 
 
-def test_render_with_layers_without_qt_draws_the_page_and_says_why_overlays_are_missing(
+def test_render_with_layers_without_qt_draws_the_overlays_with_pillow(
     no_qt, demo_pdf: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "p2.png"
-    code, stdout, stderr = no_qt("render", str(demo_pdf), "--page", "2", "--scale", "1", "-o", str(out))
-    assert code == 0, stderr
-    lines = stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("glyphscope: warning: the page is drawn without overlays")
-    assert "pip install 'glyphscope[gui]'" in lines[0]
-    assert "layers: none" in stdout
-    with Image.open(out) as image:
-        assert image.size == (612, 792)
+    """No Qt: the registry's shapes are drawn by Pillow. Page 7's culled slug lines are
+    underlined in the culled layer's red (#d32f2f): pixels the plain render has not."""
+    plain, layered = tmp_path / "plain.png", tmp_path / "layered.png"
+    code, _, stderr = no_qt(
+        "render", str(demo_pdf), "--page", "7", "--scale", "1", "--layers", "none", "-o", str(plain)
+    )
+    assert code == 0 and stderr == "", stderr
+    code, stdout, stderr = no_qt(
+        "render", str(demo_pdf), "--page", "7", "--scale", "1", "--layers", "culled", "-o", str(layered)
+    )
+    assert code == 0 and stderr == "", stderr
+    assert "layers: culled" in stdout
+
+    def pixels(path: Path) -> list[tuple[int, ...]]:
+        with Image.open(path) as image:
+            data = image.convert("RGB").tobytes()
+        return [tuple(data[i : i + 3]) for i in range(0, len(data), 3)]
+
+    with Image.open(layered) as a, Image.open(plain) as b:
+        assert a.size == b.size == (700, 900)  # page 7's MediaBox at 1 px/pt
+    changed = [q for p, q in zip(pixels(plain), pixels(layered), strict=True) if p != q]
+    strong = [1 for r, g, b in changed if r > 150 and g < 120 and b < 120]
+    assert len(strong) >= 20  # the underlines, in the layer's red
+    assert all(r > g and r > b for r, g, b in changed)  # and nothing but red tints changed
 
 
 def test_triage_html_without_qt_has_page_images(no_qt, demo_pdf: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     code, _, stderr = no_qt("triage", str(demo_pdf), "--html", str(out))
     assert code == 0, stderr
-    assert "the page images have no overlays: they need the gui extra" in stderr
+    assert "warning" not in stderr  # the images have their overlays, drawn by Pillow
     html = out.read_text("utf-8")
     assert html.count("data:image/png;base64,") >= 1
 
