@@ -660,6 +660,34 @@ def layers_form() -> None:
     _all_layers("layers-form-200", CORPUS / "pdfjs__issue6127.pdf", WIDE, zoom_on=0.05)
 
 
+# -- the window as it opens on four kinds of file, at both sizes ----------------------------------
+
+
+def _as_opened(name: str, path: Path | None, size: tuple[int, int]) -> None:
+    """`path` as a user first sees it: default layers, Fit page, nothing clicked."""
+    if path is None or not path.exists():
+        print(f"{name}: its file is absent: skipped")
+        return
+    w = window(size, path)
+    save(w, name)
+    close(w)
+
+
+@shot
+def opened() -> None:
+    """The demo, a dense table, a scan with an OCR layer and a form, at 1280×800 and 1600×1000."""
+    scan = _scan_with_ocr_layer()
+    files = {
+        "demo": DEMO,
+        "table": CORPUS / "pdfplumber__nics-background-checks-2015-11.pdf",
+        "scan": scan,
+        "form": CORPUS / "pdfjs__issue6127.pdf",
+    }
+    for kind, path in files.items():
+        for size in (SMALL, WIDE):
+            _as_opened(f"opened-{kind}-{size[0]}", path, size)
+
+
 def main(names: list[str]) -> int:
     unknown = [n for n in names if n not in SHOTS]
     if unknown:
