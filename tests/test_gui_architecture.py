@@ -55,7 +55,9 @@ def test_the_window_is_wired_not_written_by_hand() -> None:
     assert not calls & {"getattr", "setattr", "hasattr"}
     for module in ("panels/__init__.py", "docks.py", "controller.py", "actions.py", "panels/base.py"):
         tree = ast.parse((GUI / module).read_text(encoding="utf-8"))
-        names = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        names = {
+            n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
         assert not names & {"getattr", "setattr", "hasattr"}, module
 
 
