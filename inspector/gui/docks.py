@@ -110,8 +110,15 @@ class Docks:
             for s in registry.PANELS
             if s.height and s.name in self.docks
         ]
-        for orientation, sizes in ((Qt.Orientation.Horizontal, columns), (Qt.Orientation.Vertical, heights)):
-            if sizes:
+        area = {s.name: s.area for s in registry.PANELS}
+        rows = [
+            [(n, h) for n, h in heights if area[n] == side] for side in sorted({area[n] for n, _ in heights})
+        ]
+        for orientation, sizes in (
+            (Qt.Orientation.Horizontal, columns),
+            *((Qt.Orientation.Vertical, r) for r in rows),
+        ):
+            if sizes:  # one call per area: Qt shares a vertical resize among the docks of one area
                 self.window.resizeDocks(
                     [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
                 )

@@ -105,6 +105,7 @@ class WindowPanels:
     panel_widgets: dict[str, QWidget]
 
     # fmt: off
+    # Heights below 1 are shares of the window's height (the right column's three groups).
     legend = PanelSpec("legend", "Layers", LegendPanel, "left", front=True, width=200)
     page_list = PanelSpec("pages", "Pages", PageListPanel, "left", tab_with="legend")
     text_tabs = PanelSpec("text", "Text", TextTabs, front=True, width=460, height=0.34)
