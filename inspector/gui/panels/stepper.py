@@ -126,7 +126,7 @@ class StepperPanel(InFrontPanel, PagePanel):
         self.stepper = stepper_for(session)
         self._wanted: int | None = None  # page whose trace should be shown
         self._pending: int | None = None
-        self._after_trace: Callable[[], None] | None = None  # a key pressed before the trace was there
+        self._after_trace: Callable[[], object] | None = None  # a key pressed before the trace was there
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -211,7 +211,7 @@ class StepperPanel(InFrontPanel, PagePanel):
         splitter.splitterMoved.connect(self._on_split)
         layout.addWidget(splitter, 1)
 
-        slots = (  # in the order of STEPPER_KEYS
+        slots: tuple[Callable[[], object], ...] = (  # in the order of STEPPER_KEYS
             self.stepper.forward,
             self.stepper.back,
             self.stepper.run_forward,
@@ -219,10 +219,10 @@ class StepperPanel(InFrontPanel, PagePanel):
             self.toggle_break,
             self.go_to_selected_glyph,
         )
-        for (key, _what), slot in zip(STEPPER_KEYS, slots, strict=True):
+        for (key, _what), action in zip(STEPPER_KEYS, slots, strict=True):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda s=slot: self.with_trace(s))
+            shortcut.activated.connect(lambda a=action: self.with_trace(a))
 
         self._last_row = -1
         self.stepper.changed.connect(self._on_step)
@@ -258,7 +258,7 @@ class StepperPanel(InFrontPanel, PagePanel):
         else:
             self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
 
-    def with_trace(self, action: Callable[[], None]) -> None:
+    def with_trace(self, action: Callable[[], object]) -> None:
         """Do `action` on the current page's trace: at once when it is there, else once it is made
         (the panel is brought to the front, so the keys work before its tab was ever opened)."""
         n = self.session.page_number
