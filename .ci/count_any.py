@@ -4,10 +4,10 @@
 A use is an AST ``Name`` node ``Any`` or an ``Attribute`` node ``typing.Any`` (any ``X.Any``),
 so the import line, strings and comments do not count but every annotation does. Usage:
 
-    python3 .ci/count_any.py [--max N] [--top K]
+    python3 .ci/count_any.py [--max N] [--max-gui N] [--top K]
 
 Prints the totals for core, inspector (all of it) and inspector/gui, then the files with the
-most uses; exits 1 when the total is above ``--max``.
+most uses; exits 1 when the total is above ``--max`` or inspector/gui's is above ``--max-gui``.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def python_files(repo: Path) -> Iterator[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max", type=int, default=None, help="fail when the total is above N")
+    parser.add_argument("--max-gui", type=int, default=None, help="fail when inspector/gui is above N")
     parser.add_argument("--top", type=int, default=15, help="how many files to list (default 15)")
     args = parser.parse_args(argv)
 
@@ -60,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {n:5d}  {name}")
     if args.max is not None and total > args.max:
         print(f"Any: {total} uses, above the ceiling of {args.max}", file=sys.stderr)
+        return 1
+    if args.max_gui is not None and gui > args.max_gui:
+        print(f"Any: {gui} uses in inspector/gui, above the ceiling of {args.max_gui}", file=sys.stderr)
         return 1
     return 0
 

@@ -562,9 +562,29 @@ class PageFacts:
         return lines
 
 
+class PageImage(Protocol):
+    """The rendered page as the window holds it (a QImage): Qt is not nameable in this layer."""
+
+    def width(self) -> int: ...
+
+    def height(self) -> int: ...
+
+
+class PageDrawing(Protocol):
+    """The window's drawing of the page's layers (gui.overlays.PageOverlays), made from `facts`."""
+
+    @property
+    def facts(self) -> PageFacts: ...
+
+    @property
+    def hit_index(self) -> object:
+        """Which glyph is under the pointer (built on first use)."""
+
+
 @dataclass(slots=True)
 class PageBundle:
-    """The current page's view model: what the session holds and emits to every view.
+    """The current page's view model: what the session holds and emits to every view
+    (`page_view.page_state` says which stage it is at for a view).
 
     `analysis` and `facts` are the page's data; `image` and `overlays` are the window's
     drawing of it (a QImage and gui.overlays.PageOverlays), opaque at this layer. A preview
@@ -575,8 +595,8 @@ class PageBundle:
     boxes: PageBoxes
     analysis: PageAnalysis | None = None
     facts: PageFacts | None = None
-    overlays: Any = None  # gui.overlays.PageOverlays: Qt, not nameable in this layer
-    image: Any = None  # a QImage
+    overlays: PageDrawing | None = None
+    image: PageImage | None = None
     render_scale: float = 1.0  # pixels of `image` per point
     error: str | None = None  # why the page could not be interpreted
     render_error: str | None = None

@@ -194,11 +194,11 @@ def test_find_explains_a_miss_that_is_in_the_glyphs(qtbot, window, demo_pdf) -> 
 
 
 def test_tuning_big_pages_reassemble_in_a_worker(qtbot, window, demo_pdf, monkeypatch) -> None:
-    import glyphscope.inspector.gui.main_window as main_window
+    import glyphscope.inspector.gui.controller as controller
 
     w = window
     open_file(qtbot, w, demo_pdf, page=2)
-    monkeypatch.setattr(main_window, "LIVE_REASSEMBLY_GLYPHS", 0)  # every page counts as big
+    monkeypatch.setattr(controller, "LIVE_REASSEMBLY_GLYPHS", 0)  # every page counts as big
     page_before = w.bundle.analysis.page
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
         w.tuning.set_value("word_gap", 0.5, immediate=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from glyphscope.inspector.gui.panels.help import HelpGuide
 from glyphscope.inspector.layers import LAYERS
 
 
@@ -11,7 +12,7 @@ def test_help_menu_opens_the_guide_with_legend_decisions_and_keys(qtbot: Any, wi
     action = next(a for a in window.findChildren(type(window.act_open)) if a.objectName() == "help_guide")
     assert action.shortcut().toString() == "F1"
     action.trigger()
-    guide = window._help_guide
+    guide = window.findChild(HelpGuide, "help_guide")
     assert guide.isVisible()
     text = guide.browser.toPlainText()
     for layer in LAYERS:  # the legend is the layer table itself
@@ -26,5 +27,5 @@ def test_help_menu_opens_the_guide_with_legend_decisions_and_keys(qtbot: Any, wi
     assert window.act_open.shortcut().toString() in text
     assert "Stepper: step back" in text and "Shift+F10" in text
     action.trigger()  # a second time raises the same guide
-    assert window._help_guide is guide
+    assert window.findChild(HelpGuide, "help_guide") is guide
     guide.close()

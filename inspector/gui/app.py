@@ -27,7 +27,8 @@ def run_gui(path: str | None = None, page: int | None = None, password: str | No
     from glyphscope.inspector.gui.main_window import SETTINGS_APP, SETTINGS_ORG, MainWindow
 
     gui_process()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setOrganizationName(SETTINGS_ORG)
     app.setApplicationName(SETTINGS_APP)
     app.setApplicationDisplayName("glyphscope")

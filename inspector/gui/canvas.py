@@ -296,7 +296,8 @@ class PageView(QGraphicsView):
         self.bundle = bundle
         self._set_frame(bundle.boxes)
         content = self.page_rect
-        bounds = bundle.overlays.bounds if bundle.overlays is not None else None
+        overlays = _overlays(bundle)
+        bounds = overlays.bounds if overlays is not None else None
         if bounds is not None:
             # Glyphs painted off the MediaBox (culled, far away) stay reachable by scrolling.
             glyph_rect = self.page_to_scene.mapRect(
@@ -311,7 +312,7 @@ class PageView(QGraphicsView):
         self.content_rect = content
         if refit:
             self.apply_fit()  # glyphs off the page (culled slugs) are part of what Fit shows
-        if bundle.image is not None and not bundle.image.isNull():
+        if isinstance(bundle.image, QImage) and not bundle.image.isNull():
             self.page_item.setPixmap(QPixmap.fromImage(bundle.image))
             self.page_item.setScale(1.0 / bundle.render_scale)
         else:
@@ -336,7 +337,7 @@ class PageView(QGraphicsView):
     # -- session events -----------------------------------------------------------------------
     def _drawing(self, key: str) -> O.LayerDrawing | None:
         """A layer's drawing, built now only if the layer is shown (hidden ones wait until toggled on)."""
-        overlays = self.bundle.overlays if self.bundle is not None else None
+        overlays = _overlays(self.bundle)
         if overlays is None or not self.session.layers.get(key) or not overlays.ready(key, self.session.mode):
             return None  # hidden, or its text still being assembled (drawn on `texts`)
         return overlays.layer(key, self.session.mode)
@@ -352,9 +353,10 @@ class PageView(QGraphicsView):
     def _on_verified(self, page_number: int) -> None:
         """The page's OCR cross-check is in (or was dropped): draw its layers again."""
         bundle = self.bundle
-        if bundle is None or bundle.page_number != page_number or bundle.overlays is None:
+        overlays = _overlays(bundle)
+        if bundle is None or bundle.page_number != page_number or overlays is None:
             return
-        bundle.overlays.forget(VERIFY_LAYERS)
+        overlays.forget(VERIFY_LAYERS)
         for key in VERIFY_LAYERS:
             self.layer_items[key].set_drawing(self._drawing(key), self.page_to_scene, self.content_rect)
 
@@ -504,12 +506,13 @@ class PageView(QGraphicsView):
         return (p.x(), p.y())
 
     def glyph_at(self, view_pos: QPoint) -> int | None:
-        if self.bundle is None or self.bundle.overlays is None:
+        overlays = _overlays(self.bundle)
+        if overlays is None:
             return None
         p = self.user_point(view_pos)
         if p is None:
             return None
-        return self.bundle.overlays.hit_index.hit(p, radius=3.0 / max(self.zoom, 1e-3))
+        return overlays.hit_index.hit(p, radius=3.0 / max(self.zoom, 1e-3))
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -698,3 +701,9 @@ class _QuadList:
 
     def __getitem__(self, i: int) -> Quad:
         return self.glyphs[i].quad
+
+
+def _overlays(bundle: PageBundle | None) -> O.PageOverlays | None:
+    """The bundle's layer drawings as this window built them (the view model holds them untyped)."""
+    overlays = bundle.overlays if bundle is not None else None
+    return overlays if isinstance(overlays, O.PageOverlays) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
@@ -69,6 +70,13 @@ def show_error(parent: QWidget | None, title: str, message: str, details: str | 
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.open()
-    if parent is not None and hasattr(parent, "last_error"):
-        parent.last_error = (title, message)  # type: ignore[attr-defined]
+    if isinstance(parent, KeepsLastError):
+        parent.last_error = (title, message)
     return box
+
+
+@runtime_checkable
+class KeepsLastError(Protocol):
+    """A window that keeps the last error it showed (MainWindow; the tests read it)."""
+
+    last_error: tuple[str, str] | None

@@ -174,13 +174,12 @@ def session_notes(window: MainWindow, notes: str = "") -> SessionNotes:
 
     session = window.session
     find: list[str] = []
-    panel = getattr(window, "find_panel", None)
-    query = getattr(panel, "query", "") if panel is not None else ""
-    for exp in list(getattr(panel, "explanations", []) or [])[:50]:
-        find.append(f"Find “{query}”: page {exp.page}: {exp.message}")
+    panel = window.find_panel
+    for exp in panel.explanations[:50]:
+        find.append(f"Find “{panel.query}”: page {exp.page}: {exp.message}")
     selection: list[str] = []
-    bundle = getattr(window, "bundle", None)
-    glyphs = getattr(getattr(getattr(bundle, "facts", None), "page", None), "glyphs", None)
+    bundle = window.bundle
+    glyphs = bundle.facts.page.glyphs if bundle is not None and bundle.facts is not None else None
     if session.selection:
         indices = sorted(session.selection)
         text = ""
@@ -325,9 +324,11 @@ class Exporter(QObject):
             return None
 
         def save() -> str:
-            image = canvas_image(self.window.canvas, scale)
-            if not image.save(str(path), "PNG"):
-                raise OSError(f"could not write {path}")
+            from PySide6.QtGui import QImageWriter
+
+            writer = QImageWriter(str(path), b"png")  # PNG whatever the name ends with
+            if not writer.write(canvas_image(self.window.canvas, scale)):
+                raise OSError(f"could not write {path}: {writer.errorString()}")
             return str(path)
 
         return self._run("png", save)

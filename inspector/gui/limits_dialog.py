@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import html
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.session import Session
 
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -85,7 +88,7 @@ class LimitsDialog(QDialog):
 
     def limits(self) -> Limits:
         """The budgets as edited (the editors' ranges keep every value valid)."""
-        return Limits(**{name: editor.value() for name, editor in self.editors.items()})
+        return DEFAULT_LIMITS.with_changes(**{name: editor.value() for name, editor in self.editors.items()})
 
 
 def edit_limits(limits: Limits, parent: QWidget | None = None) -> Limits | None:
@@ -94,7 +97,7 @@ def edit_limits(limits: Limits, parent: QWidget | None = None) -> Limits | None:
     return dialog.limits() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
-def edit_session_limits(session: Any, parent: QWidget | None = None) -> None:
+def edit_session_limits(session: Session, parent: QWidget | None = None) -> None:
     """Edit › Engine budgets… and the Tuning panel's button: the session takes what the user chose."""
     limits = edit_limits(session.limits, parent)
     if limits is not None:

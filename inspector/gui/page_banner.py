@@ -4,25 +4,28 @@ canvas's message item at the page's top-left corner, above the overlays (which s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsTextItem, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsTextItem, QStyleOptionGraphicsItem, QWidget
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.engine import PageBundle
 
 BANNER_BACKGROUND = QColor(255, 243, 205, 235)
 BANNER_BORDER = QColor("#b26a00")
 BANNER_TEXT = QColor("#4e342e")
 
 
-def banner_text(bundle: Any) -> str:
+def banner_text(bundle: PageBundle | None) -> str:
     """What a page's banner says: its render failure and its analysis problems, one per line."""
     if bundle is None:
         return ""
     lines = []
-    if getattr(bundle, "render_error", None):
+    if bundle.render_error:
         lines.append(f"Page {bundle.page_number} {bundle.render_error}")
-    if getattr(bundle, "error", None):
+    if bundle.error:
         lines.append(str(bundle.error))
     return "\n".join(lines)
 
@@ -36,11 +39,13 @@ class PageBanner(QGraphicsTextItem):
         self.setObjectName("page_banner")
         self.framed = False
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
         if self.framed:
             painter.save()
             painter.setPen(QPen(BANNER_BORDER, 1.0))
             painter.setBrush(QBrush(BANNER_BACKGROUND))
             painter.drawRoundedRect(QRectF(self.boundingRect()).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
             painter.restore()
-        super().paint(painter, option, widget)
+        super().paint(painter, option, widget)  # type: ignore[arg-type]  # Qt takes None (offscreen): the stub says QWidget

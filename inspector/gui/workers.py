@@ -13,7 +13,7 @@ import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
@@ -51,7 +51,7 @@ class WorkerSignals(QObject):
 class Worker(QRunnable):
     """Runs one job in the global thread pool; keep a reference until `finished`."""
 
-    def __init__(self, job: JobFunction, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, job: JobFunction, *args: object, **kwargs: object) -> None:
         super().__init__()
         self.setAutoDelete(False)
         self.job = job
@@ -96,7 +96,7 @@ class Worker(QRunnable):
         finally:
             report("finished")
 
-    def _report(self, name: str, *args: Any) -> None:
+    def _report(self, name: str, *args: object) -> None:
         """Emit one signal; a job outliving its window (closed while a page was still being
         analysed, the application exiting) has nobody to report to and ends quietly."""
         try:
@@ -121,14 +121,14 @@ class Worker(QRunnable):
             self.signals.blockSignals(True)
 
 
-def _released(*_: Any, **__: Any) -> NoReturn:
+def _released(*_: object, **__: object) -> NoReturn:
     raise RuntimeError("this worker has finished and let go of its job")
 
 
-def alive(owner: QObject, fn: Callable[..., Any]) -> Callable[..., None]:
+def alive(owner: QObject, fn: Callable[..., object]) -> Callable[..., None]:
     """`fn`, called only while `owner` still exists: a worker may report after its window closed."""
 
-    def call(*args: Any) -> None:
+    def call(*args: object) -> None:
         if shiboken6.isValid(owner):
             fn(*args)
 
@@ -275,7 +275,7 @@ def complete_page_job(
     """The texts of a page already on screen: first the mode shown (and plain, which a glyph's
     explanation cites) with the layers drawn from it (a Partial), then every other mode, and the
     glyph hit index. Decision records are made here, not on the GUI thread."""
-    from glyphscope.inspector.gui.overlays import prebuild_ready
+    from glyphscope.inspector.gui.overlays import PageOverlays, prebuild_ready
 
     facts, overlays, timings = bundle.facts, bundle.overlays, bundle.timings
     t = time.perf_counter()
@@ -293,7 +293,7 @@ def complete_page_job(
             except Exception as exc:  # that mode's panel says so; the page and its other modes stand
                 facts.failures[m] = f"{m} text could not be assembled: {type(exc).__name__}: {exc}"
         token.check()
-        if overlays is not None:
+        if isinstance(overlays, PageOverlays):
             prebuild_ready(overlays, mode, prebuild)
         if facts.shown_ready(mode):  # the legend's numbers, counted here rather than on the GUI thread
             facts.word_gap_summary(mode)
@@ -350,6 +350,8 @@ def reassemble_bundle(
     from glyphscope.inspector.gui.overlays import build_overlays
 
     t0 = time.perf_counter()
+    if bundle.analysis is None:
+        raise ValueError(f"page {bundle.page_number} has no analysis to re-assemble")
     analysis = reassemble(bundle.analysis, params)
     token.check()
     facts = PageFacts(analysis)
@@ -460,7 +462,9 @@ class PageLoader(QObject):
 
         render_service().prestart()  # the renderer process starts while the window opens
 
-    def set_document(self, document: Document, renderer: PageRenderer, params: Parameters) -> None:
+    def set_document(
+        self, document: Document | None, renderer: PageRenderer | None, params: Parameters
+    ) -> None:
         self.invalidate()
         self.document = document
         self.renderer = renderer
@@ -588,9 +592,12 @@ class PageLoader(QObject):
             return
         from glyphscope.inspector.gui.rendering import frame_boxes
 
+        renderer = self.renderer
         try:
-            boxes = frame_boxes(self.renderer.boxes(page_number))
+            boxes = frame_boxes(renderer.boxes(page_number)) if renderer is not None else None
         except Exception:  # the page still leaves "loading": its error on a page of the engine's size
+            boxes = None
+        if boxes is None:
             boxes = frame_boxes(engine_boxes(self.document, page_number))
         bundle = PageBundle(page_number, boxes, render_scale=RENDER_SCALE, error=message, texts_complete=True)
         self.page_ready.emit(bundle)

@@ -7,7 +7,7 @@ Which panels the window has, and where, is one table: `registry.PANELS`.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
 
 AREAS = {
     "left": Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -26,8 +26,10 @@ def add_panel(
     title: str | None = None,
     tabify_with: QDockWidget | None = None,
     below: QDockWidget | None = None,
+    menu: QMenu | None = None,
 ) -> QDockWidget:
-    """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in the View menu.
+    """Wrap `widget` in a dock named `name` (objectName "dock.<name>"), add it and list it in `menu`
+    (View › Panels).
 
     `below` splits that dock's place and puts this one under it; `tabify_with` makes it a tab
     of that dock's group (split first, then tabify: otherwise Qt puts a split dock into the tabs).
@@ -46,12 +48,8 @@ def add_panel(
         window.splitDockWidget(below, dock, Qt.Orientation.Vertical)
     if tabify_with is not None:
         window.tabifyDockWidget(tabify_with, dock)
-    panels_menu = getattr(window, "panels_menu", None)
-    if panels_menu is not None:
-        panels_menu.addAction(dock.toggleViewAction())
-    registry = getattr(window, "panels", None)
-    if isinstance(registry, dict):
-        registry[name] = dock
+    if menu is not None:
+        menu.addAction(dock.toggleViewAction())
     return dock
 
 

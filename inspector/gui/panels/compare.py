@@ -14,7 +14,6 @@ import html
 from bisect import bisect_left
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor
@@ -41,8 +40,11 @@ from glyphscope.inspector.compare_page import (
     attach_comparison,
     compare_page_job,
 )
+from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui.panels import detail_label
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 
 ROLE = Qt.ItemDataRole.UserRole
@@ -140,14 +142,13 @@ class _Column(QWidget):
         self.text.ensureCursorVisible()
 
 
-class ComparePanel(QWidget):
+class ComparePanel(PagePanel):
     source = "compare"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
-        self.facts: Any = None
+        self.compared: PageFacts | None = None  # the page compared (or to compare when shown)
         self.comparison: PageComparison | None = None
         self.worker: Worker | None = None
         self.pending = False  # the page changed while nobody looked: compare when shown
@@ -181,6 +182,7 @@ class ComparePanel(QWidget):
         row.addWidget(self.run_button)
         layout.addLayout(row)
         self.status = QLabel("")
+        self.state_label = self.status
         self.status.setObjectName("compare.status")
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
@@ -215,25 +217,29 @@ class ComparePanel(QWidget):
         self._build_columns([])
 
         session.events.document.connect(lambda doc: self._on_document())
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
         session.events.mode.connect(lambda mode: self.compare())
         session.events.layers.connect(self._on_layer)
-        self.set_facts(session.facts)
+        self.refresh_page()
 
     # -- page and document -----------------------------------------------------------------
     def _on_document(self) -> None:
         self.texts.clear()
-        self.set_facts(None)
+        self._set_page(None)
 
-    def set_facts(self, facts: Any) -> None:
-        if facts is self.facts:
+    def show_page(self, state: PageState) -> None:
+        self._set_page(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._set_page(None)
+
+    def _set_page(self, facts: PageFacts | None) -> None:
+        if facts is self.compared:
             return
         self.cancel()
-        self.facts = facts
+        self.compared = facts
         self.comparison = None
         self._show(None)
         if facts is None:
-            self.status.setText("No page loaded.")
             return
         if self.isVisible() or self.session.layers.get(LAYER):
             self.compare()
@@ -263,7 +269,7 @@ class ComparePanel(QWidget):
         """Compare the current page with the checked engines (in a worker); returns it, None when nothing runs."""
         self.pending = False
         self.cancel()
-        facts = self.facts
+        facts = self.compared
         if facts is None:
             return None
         source = self.session.source
@@ -297,8 +303,8 @@ class ComparePanel(QWidget):
         self.pool.start(worker, priority=-1)
         return worker
 
-    def _on_result(self, facts: Any, comparison: PageComparison) -> None:
-        if facts is not self.facts:
+    def _on_result(self, facts: PageFacts, comparison: PageComparison) -> None:
+        if facts is not self.compared:
             return  # a late result for a page no longer shown
         self.worker = None
         path = str(self.session.source)
@@ -310,13 +316,13 @@ class ComparePanel(QWidget):
         self._refresh_layer(facts)
         self._show(comparison)
 
-    def _refresh_layer(self, facts: Any) -> None:
+    def _refresh_layer(self, facts: PageFacts) -> None:
         """Redraw the canvas layer from the new comparison (the window's overlays are built per page)."""
-        from glyphscope.inspector.gui.overlays import compare_layer
+        from glyphscope.inspector.gui.overlays import PageOverlays, compare_layer
 
         view = self.session.view
-        overlays = getattr(view, "overlays", None)
-        if overlays is not None and getattr(view, "facts", None) is facts:
+        overlays = view.overlays if view is not None else None
+        if isinstance(overlays, PageOverlays) and overlays.facts is facts:
             drawing = overlays.static.get(LAYER)
             if drawing is not None:  # the canvas holds this object: refill it in place
                 new = compare_layer(facts)

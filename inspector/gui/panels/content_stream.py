@@ -27,9 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.glyph_table import GlyphTable
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 
 if TYPE_CHECKING:
@@ -141,13 +143,12 @@ def _table(name: str, model: InstructionModel) -> QTableView:
     return table
 
 
-class ContentStreamPanel(QWidget):
+class ContentStreamPanel(PagePanel):
     source = "content_stream"
     loaded = Signal(int, object)  # page number, form path: instructions are shown
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
         self.page: InterpretedPage | None = None
         self.tokens: list[int] = []  # chain_tokens of the page
@@ -166,6 +167,7 @@ class ContentStreamPanel(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         self.page_label = QLabel("No page loaded.")
+        self.state_label = self.page_label
         self.page_label.setObjectName("content_stream.page_label")
         self.page_label.setWordWrap(True)  # a long summary wraps instead of widening the column
         top_layout.addWidget(self.page_label)
@@ -190,15 +192,20 @@ class ContentStreamPanel(QWidget):
         self.form_view.selectionModel().selectionChanged.connect(self._on_form_rows)
         session.events.selection.connect(self._on_selection)
         session.events.document.connect(lambda doc: self._reset())
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     # -- content ------------------------------------------------------------------------------
     def _reset(self) -> None:
         self.cache.clear()
         self._pending.clear()
-        self.set_facts(None)
+        self._show_facts(None)
 
-    def set_facts(self, facts: PageFacts | None) -> None:
+    def show_page(self, state: PageState) -> None:
+        self._show_facts(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._show_facts(None)
+
+    def _show_facts(self, facts: PageFacts | None) -> None:
         old_number = self.page.page_number if self.page is not None else None
         self.page = facts.page if facts is not None else None
         if self.page is None:
@@ -207,7 +214,6 @@ class ContentStreamPanel(QWidget):
             self.page_model.set_instructions([])
             self.form_model.set_instructions([])
             self._updating = False
-            self.page_label.setText("No page loaded.")
             return
         self.tokens = chain_tokens(self.page)
         n = self.page.page_number

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
@@ -14,7 +14,9 @@ from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.engine import describe
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.object_tree import annotation_source
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.verify import GlyphVerdict
 from glyphscope.inspector.verify_view import glyph_checks, ink_summary
@@ -50,11 +52,9 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
-class GlyphDetailsPanel(QWidget):
+class GlyphDetailsPanel(PagePanel):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.facts: Any = None  # PageFacts | None; the views read it only once a page is in
+        super().__init__(session, parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.browser = QTextBrowser()
@@ -65,12 +65,13 @@ class GlyphDetailsPanel(QWidget):
         session.events.selection.connect(lambda selection, source: self.refresh())
         session.events.mode.connect(lambda mode: self.refresh())
         session.events.decision.connect(lambda record: self.refresh())
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
         session.events.verified.connect(lambda page: self.refresh())
         self.refresh()
 
-    def set_facts(self, facts: PageFacts | None) -> None:
-        self.facts = facts
+    def show_page(self, state: PageState) -> None:
+        self.refresh()
+
+    def show_no_page(self, state: PageState) -> None:
         self.refresh()
 
     def _on_link(self, url: QUrl) -> None:
@@ -159,10 +160,10 @@ class GlyphDetailsPanel(QWidget):
             rows.append(("state (/AS)", a.state))
         rows.append(("glyphs", f"{record.glyph_count} painted by its appearance"))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows)
-        view, document = self.session.view, self.session.document
+        facts, document = self.facts, self.session.document
         source = ""
-        if view is not None and document is not None:
-            text = annotation_source(document, view.page_number, a.index)
+        if facts is not None and document is not None:
+            text = annotation_source(document, facts.page.page_number, a.index)
             if len(text) > APPEARANCE_CHARS:
                 text = (
                     text[:APPEARANCE_CHARS]
@@ -173,6 +174,8 @@ class GlyphDetailsPanel(QWidget):
 
     def glyph_html(self, i: int) -> str:
         facts = self.facts
+        if facts is None:
+            return ""
         glyphs = facts.page.glyphs
         if not 0 <= i < len(glyphs):
             return f"<p>Glyph #{i} is not on this page.</p>"

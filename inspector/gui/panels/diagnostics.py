@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.diagnostics import Diagnostic, Severity
 from glyphscope.inspector.gui.panels import detail_label
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 
 if TYPE_CHECKING:
@@ -86,13 +88,12 @@ def document_findings_job(
     return out
 
 
-class DiagnosticsPanel(BackgroundJobPanel, QWidget):
+class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
     instruction_requested = Signal(int)  # page-stream token index of a finding
     summary_finished = Signal()
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
         self.findings: list[Diagnostic] = []
         self.summaries: dict[int, PageSummary] = {}
@@ -113,6 +114,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         page_layout = QVBoxLayout(page_box)
         page_layout.setContentsMargins(0, 0, 0, 0)
         self.page_label = QLabel("No page loaded.")
+        self.state_label = self.page_label
         self.page_label.setObjectName("diagnostics.page_label")
         self.page_label.setWordWrap(True)
         page_layout.addWidget(self.page_label)
@@ -180,7 +182,6 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         session.events.document.connect(lambda doc: self.reset_summary())
         session.events.params.connect(self._on_params)
         session.events.notes.connect(self._on_notes)
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
         self.reset_summary()
 
     def _on_notes(self, text: str) -> None:
@@ -188,21 +189,19 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
             self.notes.setPlainText(text)
 
     # -- page findings ------------------------------------------------------------------------
-    def set_facts(self, facts: PageFacts | None) -> None:
+    def show_page(self, state: PageState) -> None:
+        self._show_facts(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._show_facts(None)
+
+    def _show_facts(self, facts: PageFacts | None) -> None:
         self.tree.blockSignals(True)
         self.tree.clear()
         self.tree.blockSignals(False)
         self.detail.setText("")
         if facts is None:
-            self.findings = []
-            if self.session.document is None:
-                self.page_label.setText("No page loaded.")
-            elif self.session.page_error:
-                self.page_label.setText(
-                    f"<span style='color:#b71c1c'>{html.escape(self.session.page_error)}</span>"
-                )
-            else:
-                self.page_label.setText("Loading…")
+            self.findings = []  # the page label says why (PagePanel.state_label)
             return
         n = facts.page.page_number
         try:
@@ -263,7 +262,7 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
 
     def _runs_html(self, d: Diagnostic) -> str:
         """The finding's glyphs as the lines of text they make (a culled slug reads as its string)."""
-        facts = self.session.facts
+        facts = self.facts
         if facts is None or not d.glyphs:
             return ""
         runs = facts.runs_of(d.glyphs[:5000])
@@ -297,8 +296,8 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         """Select the first finding of `kind` as a user's click would."""
         for row in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(row)
-            d = item.data(0, ROLE)
-            if d.kind.value == kind:
+            d = item.data(0, ROLE) if item is not None else None
+            if item is not None and d is not None and d.kind.value == kind:
                 self.tree.setCurrentItem(item)
                 return d
         return None
@@ -324,8 +323,9 @@ class DiagnosticsPanel(BackgroundJobPanel, QWidget):
         )
 
     def _add_document_rows(self) -> None:
+        document = self.session.document
         try:
-            document_level = tuple(self.session.document.diagnostics)
+            document_level = tuple(document.diagnostics) if document is not None else ()
         except Exception:
             document_level = ()
         for d in document_level:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -26,11 +26,15 @@ from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
 from glyphscope.inspector.session import MODES, Session
 
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+
 SEPARATOR = FORM_FEED  # between pages, as `glyphscope text` writes it
 
 
 def document_text_job(
-    document: Any, mode: str, params: Any, *, token: CancelToken
+    document: Document, mode: str, params: Parameters, *, token: CancelToken
 ) -> Generator[Progress, None, list[tuple[int, str]]]:
     """Text of every page in `mode` (core's document loop); a page that fails has its error as its text."""
     pages: list[tuple[int, str]] = []
@@ -171,7 +175,7 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
                 break
         return page
 
-    def _double_click(self, event: Any) -> None:
+    def _double_click(self, event: QMouseEvent) -> None:
         QPlainTextEdit.mouseDoubleClickEvent(self.editor, event)
         cursor = self.editor.cursorForPosition(event.position().toPoint())
         page = self.page_at(cursor.position())

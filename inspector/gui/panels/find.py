@@ -9,7 +9,6 @@ duplicates, unresolved glyphs...), selecting those glyphs on the canvas.
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
@@ -26,9 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.search import (
     Hit,
     MissExplanation,
@@ -45,15 +46,13 @@ ROLE = Qt.ItemDataRole.UserRole
 MAX_LISTED = 2000
 
 
-class FindPanel(BackgroundJobPanel, QWidget):
+class FindPanel(BackgroundJobPanel, PagePanel):
     source = "find"
     search_finished = Signal()  # the whole document was searched (or the search was cancelled)
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
-        self.facts: Any = None
         self.query = ""
         self.case_sensitive = False
         self.mode = session.mode
@@ -121,8 +120,7 @@ class FindPanel(BackgroundJobPanel, QWidget):
         session.events.document.connect(lambda doc: self.reset())
         session.events.mode.connect(lambda mode: self._rerun_timer.start() if self.query else None)
         session.events.params.connect(lambda params: self._rerun_timer.start() if self.query else None)
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
-        session.events.texts.connect(lambda view: self.set_facts(session.facts))
+        session.events.texts.connect(lambda view: self._select_pending())  # a hit waits for its text
 
     # -- state --------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -133,8 +131,11 @@ class FindPanel(BackgroundJobPanel, QWidget):
         self.status.setText("")
         self.progress.reset()
 
-    def set_facts(self, facts: Any) -> None:
-        self.facts = facts
+    def show_page(self, state: PageState) -> None:
+        self._select_pending()
+
+    def _select_pending(self) -> None:
+        facts = self.facts
         if facts is None or self._pending is None or not facts.ready(self.mode):
             return  # a hit to select waits for its page's text (`texts` calls again)
         pending, self._pending = self._pending, None
@@ -296,8 +297,9 @@ class FindPanel(BackgroundJobPanel, QWidget):
     def _mark_current(self) -> None:
         if 0 <= self.current < min(len(self.hits), MAX_LISTED):
             item = self.results.topLevelItem(self.current)
-            self.results.setCurrentItem(item)
-            self.results.scrollToItem(item)
+            if item is not None:
+                self.results.setCurrentItem(item)
+                self.results.scrollToItem(item)
 
     def _on_item(self, item: QTreeWidgetItem, column: int = 0) -> None:
         if self._updating:

@@ -32,8 +32,10 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
 from glyphscope.inspector.font_table import FontCodeRow, font_code_rows, text_verdict
-from glyphscope.inspector.gui.panels.verify import VERDICT_COLOURS
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.verify import FontCheck, FontVerdict, VerifyResult
 from glyphscope.inspector.verify_view import FontProposal, ProposalSource, font_proposals
@@ -350,16 +352,16 @@ def _size_columns(view: QTableView) -> None:
     fit_columns(view)
 
 
-class FontsPanel(QWidget):
+class FontsPanel(PagePanel):
     source = "fonts"
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self._updating = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.label = QLabel("No page loaded.")
+        self.state_label = self.label
         self.label.setObjectName("fonts.label")
         self.label.setWordWrap(True)
         layout.addWidget(self.label)
@@ -430,7 +432,6 @@ class FontsPanel(QWidget):
         self._codes_font: FontStats | None = None  # the font entry whose codes are listed
         self._analysis: PageAnalysis | None = None
         session.events.selection.connect(self._on_selection)
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
         session.events.verified.connect(lambda page: self._on_verified())
 
     def _on_verified(self) -> None:
@@ -470,7 +471,13 @@ class FontsPanel(QWidget):
         for view in (self.table, self.codes):  # column widths never change the panel's size: no loop
             _size_columns(view)
 
-    def set_facts(self, facts: PageFacts | None) -> None:
+    def show_page(self, state: PageState) -> None:
+        self._show_facts(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._show_facts(None)
+
+    def _show_facts(self, facts: PageFacts | None) -> None:
         self._updating = True
         try:
             self._analysis = facts.analysis if facts is not None else None
@@ -485,8 +492,7 @@ class FontsPanel(QWidget):
             self._updating = False
 
         if facts is None:
-            self.label.setText("No page loaded.")
-            return
+            return  # the label says why (PagePanel.state_label)
         n = len(self.model.fonts)
         unresolved = sum(self.model.unresolved(r) for r in range(n))
         missing = sum(1 for f in self.model.fonts if not f.info.has_tounicode)

@@ -47,7 +47,9 @@ from glyphscope.core.glyph_table import GlyphRun, GlyphTable
 from glyphscope.core.passes import ClassifiedGlyphs
 from glyphscope.inspector import engine
 from glyphscope.inspector.gui.overlays import status_colour
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.table_model import RowsModel
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 
 ALL = "(all)"
@@ -227,7 +229,7 @@ class GlyphTableModel(RowsModel):
         for persistent, paint in zip(old, old_paint):
             row = self.row_of.get(paint)
             new = self.index(row, persistent.column()) if row is not None else QModelIndex()
-            self.changePersistentIndex(QModelIndex(persistent), new)
+            self.changePersistentIndex(persistent, new)
         self.layoutChanged.emit()
 
     # -- Qt model API -------------------------------------------------------------------------
@@ -314,12 +316,10 @@ def _matches(g: Glyph, text: str) -> bool:
     return text in g.unicode or text == g.font_key
 
 
-class GlyphTablePanel(QWidget):
+class GlyphTablePanel(PagePanel):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self._updating = False
-        self.facts: engine.PageFacts | None = None
         self.page_number = 0
         self.filter_note = ""  # what a page change did to the filters, said in the banner
         self._choices = PageCache()
@@ -434,7 +434,6 @@ class GlyphTablePanel(QWidget):
         self.text_filter.textChanged.connect(lambda v: self._filter("text", v))
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         session.events.selection.connect(self._on_selection)
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     @staticmethod
     def _combo(name: str, values: Iterable[str], current: str) -> QComboBox:
@@ -447,9 +446,14 @@ class GlyphTablePanel(QWidget):
         combo.setMinimumContentsLength(2)
         return combo
 
-    def set_facts(self, facts: engine.PageFacts | None) -> None:
+    def show_page(self, state: PageState) -> None:
+        self._show_facts(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._show_facts(None)
+
+    def _show_facts(self, facts: engine.PageFacts | None) -> None:
         classified = facts.classified if facts is not None else None
-        self.facts = facts
         page = facts.page.page_number if facts is not None else 0
         new_page, self.page_number = page != self.page_number, page
         self._updating = True
@@ -573,14 +577,8 @@ class GlyphTablePanel(QWidget):
         rows = sorted(self.model.row_of[i] for i in selection if i in self.model.row_of)
         qsel = QItemSelection()
         last = self.model.columnCount() - 1
-        start = prev = None
-        for r in rows + [None]:
-            if start is not None and (r is None or r != prev + 1):
-                qsel.select(self.model.index(start, 0), self.model.index(prev, last))
-                start = None
-            if r is not None and start is None:
-                start = r
-            prev = r
+        for start, end in _ranges(rows):
+            qsel.select(self.model.index(start, 0), self.model.index(end, last))
         self._updating = True
         try:
             self.table.selectionModel().select(qsel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
@@ -599,3 +597,14 @@ class GlyphTablePanel(QWidget):
 
     def selected_paint_indices(self) -> list[int]:
         return sorted(self.model.paint_index(i.row()) for i in self.table.selectionModel().selectedRows())
+
+
+def _ranges(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted rows as (first, last) runs of consecutive rows: [1, 2, 3, 7] → [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for r in rows:
+        if runs and r == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], r)
+        else:
+            runs.append((r, r))
+    return runs

@@ -9,12 +9,12 @@ stepper's keys, the panels from panels/registry.py.
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from glyphscope.core.params import DEFAULT_PARAMETERS
+from glyphscope.inspector.gui.panels.shared import STEPPER_KEYS
 from glyphscope.inspector.layers import LAYERS, NEAR_MISS, PAGE_STREAM_COLOUR
 
 MOUSE = (
@@ -56,7 +56,6 @@ def _row(cells: tuple[str, ...], colour: str | None = None) -> str:
 
 def shortcuts(window: QWidget | None) -> list[tuple[str, str]]:
     """(keys, what) of every window action with a shortcut, then the stepper's keys."""
-    from glyphscope.inspector.gui.panels.stepper import KEYS
 
     out: list[tuple[str, str]] = []
     if window is not None:
@@ -65,7 +64,7 @@ def shortcuts(window: QWidget | None) -> list[tuple[str, str]]:
             text = action.text().replace("&", "").rstrip("…")
             if keys and text:
                 out.append((keys, text))
-    out.extend((k, f"Stepper: {what}") for k, what in KEYS)
+    out.extend((k, f"Stepper: {what}") for k, what in STEPPER_KEYS)
     return sorted(set(out), key=lambda kv: (kv[1].startswith("Stepper"), kv[1].lower()))
 
 
@@ -140,12 +139,11 @@ class HelpGuide(QDialog):
         self.resize(760, 700)
 
 
-def show_guide(window: Any) -> HelpGuide:
-    """Open (or raise) the guide; one per window."""
-    guide = getattr(window, "_help_guide", None)
+def show_guide(window: QWidget) -> HelpGuide:
+    """Open (or raise) the guide; one per window (a child of it)."""
+    guide = window.findChild(HelpGuide, "help_guide")
     if guide is None:
         guide = HelpGuide(window)
-        window._help_guide = guide
     guide.show()
     guide.raise_()
     return guide

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QProgressBar
+
+    from glyphscope.inspector.gui.workers import Worker
 
 
 class BackgroundJobPanel:
     """Mixin for QWidget panels with `self.worker` (a workers.Worker or None) and `self.progress`."""
 
-    worker: Any
-    progress: Any  # QProgressBar
+    worker: Worker | None
+    progress: QProgressBar
 
     def cancel(self) -> None:
         if self.worker is not None:

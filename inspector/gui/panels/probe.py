@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -21,7 +20,9 @@ from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.panels import detail_label
-from glyphscope.inspector.probe import Fate, ProbeResult, probe_region
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.page_view import PageState
+from glyphscope.inspector.probe import Fate, ProbeEntry, ProbeResult, probe_region
 from glyphscope.inspector.session import Session
 
 MAX_ROWS = 3000
@@ -45,15 +46,13 @@ INSTRUCTIONS = (
 )
 
 
-class ProbePanel(QWidget):
+class ProbePanel(PagePanel):
     source = "probe"
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.facts: Any = None
+        super().__init__(session, parent)
         self.result: ProbeResult | None = None
-        self.rect: Rect | None = None
+        self.region: Rect | None = None
         self._updating = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -91,31 +90,29 @@ class ProbePanel(QWidget):
         session.events.document.connect(lambda doc: self.clear())
         session.events.mode.connect(lambda mode: self._rerun())
         session.events.selection.connect(self._on_selection)
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
 
     def clear(self) -> None:
         """Page-scoped: a new page or file starts without a probe (and says how to make one)."""
         self.result = None
-        self.rect = None
+        self.region = None
         self.tree.clear()
         self.detail.setText("")
         self.label.setText(INSTRUCTIONS)
 
-    def set_facts(self, facts: Any) -> None:
-        self.facts = facts
+    def show_page(self, state: PageState) -> None:
         self._rerun()
 
     def _rerun(self) -> None:
         """Same rectangle, new decisions (thresholds or mode changed)."""
-        if self.rect is not None and self.facts is not None:
-            self.probe(self.rect, select=False)
+        if self.region is not None and self.facts is not None:
+            self.probe(self.region, select=False)
 
     def probe(self, rect: Rect, select: bool = True) -> ProbeResult | None:
         """List the glyphs of `rect` (user space); with `select`, they become the selection."""
         if self.facts is None:
             self.label.setText("No page loaded.")
             return None
-        self.rect = rect
+        self.region = rect
         result = probe_region(self.facts, self.facts.page.page_number, rect, self.session.mode)
         self.result = result
         self._fill(result)
@@ -164,7 +161,7 @@ class ProbePanel(QWidget):
         finally:
             self._updating = False
 
-    def _entry_item(self, e: Any) -> QTreeWidgetItem:
+    def _entry_item(self, e: ProbeEntry) -> QTreeWidgetItem:
         char = e.char if e.char else "∅"
         item = QTreeWidgetItem([f"#{e.paint_index}", char, " · ".join(e.fate_texts)])
         item.setData(0, ROLE, e.paint_index)
@@ -176,7 +173,9 @@ class ProbePanel(QWidget):
     def _run_items(self, result: ProbeResult) -> list[QTreeWidgetItem]:
         """One item per run of text with the run's string; its glyphs (and their fates) below."""
         entries = {e.paint_index: e for e in result.entries}
-        items = []
+        items: list[QTreeWidgetItem] = []
+        if self.facts is None:
+            return items
         for run in self.facts.runs_of(list(entries)[: MAX_ROWS * 4]):
             members = [entries[i] for i in run.glyphs if i in entries]
             fates: dict[Fate, int] = {}
@@ -202,7 +201,7 @@ class ProbePanel(QWidget):
         out = []
         for row in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(row)
-            if isinstance(item.data(0, ROLE), tuple):
+            if item is not None and isinstance(item.data(0, ROLE), tuple):
                 out.append(item.data(1, ROLE))
         return out
 
@@ -245,6 +244,8 @@ class ProbePanel(QWidget):
             first = None
             for row in range(self.tree.topLevelItemCount()):
                 item = self.tree.topLevelItem(row)
+                if item is None:
+                    continue
                 data = item.data(0, ROLE)
                 if isinstance(data, tuple):
                     if selection and selection.issuperset(data[1]):

@@ -2,14 +2,15 @@
 
 The window iterates `PANELS` in order (which is also the order of View › Panels): it
 builds each widget from the session (and the worker pool), docks it with `add_panel`
-and arranges it. Panels get page data by subscribing to `session.events.view` in
-their constructor; the window pushes nothing into them.
+and arranges it. Panels get page data from the session (`PagePanel`); the window pushes
+nothing into them. Each row is also a typed attribute of the window (`WindowPanels`, a
+descriptor reading the built widget): `window.fonts` is a `FontsPanel`, declared here once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar, cast, overload
 
 from PySide6.QtWidgets import QWidget
 
@@ -34,50 +35,98 @@ from glyphscope.inspector.gui.workers import WorkerPool
 from glyphscope.inspector.session import Session
 
 
-@dataclass(frozen=True, slots=True)
-class PanelSpec:
-    """One dock of the window."""
+class HasPanels(Protocol):
+    """What a PanelSpec reads its widget from: the window's built panels by dock name."""
 
-    name: str  # dock objectName "dock.<name>"; key of MainWindow.panels (saved layouts depend on it)
-    title: str  # the dock's title and its View › Panels entry
-    factory: Callable[..., QWidget]  # factory(session), or factory(session, pool) when `pool`
-    area: str = "right"  # left / right / top / bottom
-    below: str | None = None  # split under this (earlier) dock
-    tab_with: str | None = None  # a tab of this (earlier) dock's group
-    attribute: str | None = None  # MainWindow attribute holding the widget (window.legend, ...)
-    pool: bool = False  # the panel runs background jobs in the window's WorkerPool
-    front: bool = False  # its tab is the one shown at first
-    width: int | None = None  # initial dock width in pixels
-    height: int | None = None  # initial dock height in pixels
-    hidden: bool = False  # starts closed (View › Panels opens it): tools that would take the canvas's room
+    panel_widgets: dict[str, QWidget]
 
-    def build(self, session: Session, pool: WorkerPool) -> QWidget:
-        return self.factory(session, pool) if self.pool else self.factory(session)
+
+W = TypeVar("W", bound=QWidget, covariant=True)
+
+
+class PanelSpec(Generic[W]):
+    """One dock of the window; as a class attribute of the window, its widget (typed)."""
+
+    def __init__(
+        self,
+        name: str,  # dock objectName "dock.<name>"; key of MainWindow.panels (saved layouts depend on it)
+        title: str,  # the dock's title and its View › Panels entry
+        factory: type[W],  # factory(session), or factory(session, pool) when `pool`
+        area: str = "right",  # left / right / top / bottom
+        *,
+        below: str | None = None,  # split under this (earlier) dock
+        tab_with: str | None = None,  # a tab of this (earlier) dock's group
+        pool: bool = False,  # the panel runs background jobs in the window's WorkerPool
+        front: bool = False,  # its tab is the one shown at first
+        width: int | None = None,  # initial dock width in pixels
+        height: float | None = None,  # initial dock height: pixels, or a share of the window's (< 1)
+        hidden: bool = False,  # starts closed (View › Panels opens it): tools that would take the canvas's room
+    ) -> None:
+        self.name, self.title, self.factory, self.area = name, title, factory, area
+        self.below, self.tab_with, self.pool, self.front = below, tab_with, pool, front
+        self.width, self.height, self.hidden = width, height, hidden
+        self.attribute = name
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> PanelSpec[W]: ...
+
+    @overload
+    def __get__(self, instance: HasPanels, owner: type) -> W: ...
+
+    def __get__(self, instance: HasPanels | None, owner: type) -> PanelSpec[W] | W:
+        if instance is None:
+            return self
+        widget = instance.panel_widgets[self.name]
+        if not isinstance(widget, self.factory):
+            raise TypeError(
+                f"panel {self.name!r} is a {type(widget).__name__}, not a {self.factory.__name__}"
+            )
+        return widget
+
+    def build(self, session: Session, pool: WorkerPool) -> W:
+        make = cast(Callable[..., W], self.factory)
+        return make(session, pool) if self.pool else make(session)
+
+    def __repr__(self) -> str:
+        return f"PanelSpec({self.name!r}, {self.title!r}, {self.factory.__name__}, {self.area!r})"
 
 
 # The text of every mode of core.assembly.MODES is one dock whose tabs are the mode selector.
 FIRST_TEXT = "text"
 
 
-# One line per panel (kept unwrapped on purpose).
-# fmt: off
-PANELS: tuple[PanelSpec, ...] = (
-    PanelSpec("legend", "Layers", LegendPanel, "left", attribute="legend", front=True, width=200),
-    PanelSpec("pages", "Pages", PageListPanel, "left", tab_with="legend", attribute="page_list"),
-    PanelSpec("text", "Text", TextTabs, attribute="text_tabs", front=True, width=460, height=380),
-    PanelSpec("details", "Glyph details", GlyphDetailsPanel, below=FIRST_TEXT, attribute="details", front=True, height=300),
-    PanelSpec("document_text", "Document text", DocumentTextPanel, tab_with=FIRST_TEXT, attribute="document_text", pool=True),
-    PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, below="details", attribute="glyph_table", front=True),
-    PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="glyph_table", attribute="diagnostics", pool=True),
-    PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details", attribute="fonts"),
-    PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", attribute="structure_tree", pool=True),
-    PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details", attribute="objects_panel"),
-    PanelSpec("probe", "Region probe", ProbePanel, tab_with="glyph_table", attribute="probe_panel"),
-    PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", attribute="content_stream", pool=True),
-    PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", attribute="find_panel", pool=True),
-    PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", attribute="tuning"),
-    PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", attribute="compare_panel", pool=True, height=260, hidden=True),
-    PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", attribute="verify_panel", pool=True),
-    PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", attribute="stepper_panel", pool=True),
+class WindowPanels:
+    """The window's panels, one line each (kept unwrapped on purpose); the window derives from it,
+    so `window.<attribute>` is the panel, typed."""
+
+    panel_widgets: dict[str, QWidget]
+
+    # fmt: off
+    # Heights below 1 are shares of the window's height (the right column's three groups).
+    legend = PanelSpec("legend", "Layers", LegendPanel, "left", front=True, width=200)
+    page_list = PanelSpec("pages", "Pages", PageListPanel, "left", tab_with="legend")
+    text_tabs = PanelSpec("text", "Text", TextTabs, front=True, width=460, height=0.34)
+    details = PanelSpec("details", "Glyph details", GlyphDetailsPanel, below=FIRST_TEXT, front=True, height=0.30)
+    document_text = PanelSpec("document_text", "Document text", DocumentTextPanel, tab_with=FIRST_TEXT, pool=True)
+    glyph_table = PanelSpec("glyph_table", "Glyph table", GlyphTablePanel, below="details", front=True, height=0.36)
+    diagnostics = PanelSpec("diagnostics", "Diagnostics", DiagnosticsPanel, tab_with="glyph_table", pool=True)
+    fonts = PanelSpec("fonts", "Fonts", FontsPanel, tab_with="details")
+    structure_tree = PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", pool=True)
+    objects_panel = PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details")
+    probe_panel = PanelSpec("probe", "Region probe", ProbePanel, tab_with="glyph_table")
+    content_stream = PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", pool=True)
+    find_panel = PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", pool=True)
+    tuning = PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table")
+    compare_panel = PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", pool=True, height=260, hidden=True)
+    verify_panel = PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", pool=True)
+    stepper_panel = PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", pool=True)
+    # fmt: on
+
+
+PANELS: tuple[PanelSpec[QWidget], ...] = tuple(
+    spec for spec in vars(WindowPanels).values() if isinstance(spec, PanelSpec)
 )
-# fmt: on
+"""Every panel, in the order the window builds them (and of View › Panels)."""

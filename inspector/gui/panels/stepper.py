@@ -39,10 +39,13 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.trace import TEXT_SHOWING, PageTrace, TraceColour, TraceStep, trace_page
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
+from glyphscope.inspector.gui.panels.shared import STEPPER_KEYS
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.stepper import StateRow, Stepper, colour_rgb, stepper_for
 
@@ -54,14 +57,6 @@ BREAK = QColor("#c62828")
 DEFAULT_OPERATOR_BREAKS = ""
 MIN_STEP_ROWS = 3  # the list keeps this many rows; the state, what a step is read for, gets the rest first
 STATE_SHARE = 2 / 3  # of the list + state height, on the first layout
-KEYS = (  # (key, what it does): the Help guide lists these too
-    ("F10", "step to the next instruction"),
-    ("Shift+F10", "step back"),
-    ("F5", "run to the next breakpoint"),
-    ("Shift+F5", "run back to the previous breakpoint"),
-    ("F9", "toggle a breakpoint on the current instruction"),
-    ("Ctrl+F10", "go to the instruction that painted the selected glyph"),
-)
 
 
 def trace_job(document: Document, page_number: int, *, token: CancelToken) -> PageTrace:
@@ -122,17 +117,16 @@ class StepModel(RowsModel):
         return None
 
 
-class StepperPanel(InFrontPanel, QWidget):
+class StepperPanel(InFrontPanel, PagePanel):
     source = "stepper"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
         self.stepper = stepper_for(session)
         self._wanted: int | None = None  # page whose trace should be shown
         self._pending: int | None = None
-        self._after_trace: Callable[[], None] | None = None  # a key pressed before the trace was there
+        self._after_trace: Callable[[], object] | None = None  # a key pressed before the trace was there
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -214,25 +208,28 @@ class StepperPanel(InFrontPanel, QWidget):
         splitter.setStretchFactor(1, 1)
         self.table.setMinimumHeight(MIN_STEP_ROWS * 18 + 24)
         self._split = False  # the first real height is shared out once (then the user's drag rules)
-        splitter.splitterMoved.connect(lambda *_: setattr(self, "_split", True))
+        splitter.splitterMoved.connect(self._on_split)
         layout.addWidget(splitter, 1)
 
-        for key, slot in (
-            ("F10", self.stepper.forward),
-            ("Shift+F10", self.stepper.back),
-            ("F5", self.stepper.run_forward),
-            ("Shift+F5", self.stepper.run_back),
-            ("F9", self.toggle_break),
-            ("Ctrl+F10", self.go_to_selected_glyph),
-        ):
+        slots: tuple[Callable[[], object], ...] = (  # in the order of STEPPER_KEYS
+            self.stepper.forward,
+            self.stepper.back,
+            self.stepper.run_forward,
+            self.stepper.run_back,
+            self.toggle_break,
+            self.go_to_selected_glyph,
+        )
+        for (key, _what), action in zip(STEPPER_KEYS, slots, strict=True):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda s=slot: self.with_trace(s))
+            shortcut.activated.connect(lambda a=action: self.with_trace(a))
 
         self._last_row = -1
         self.stepper.changed.connect(self._on_step)
-        session.events.view.connect(lambda view: self._on_view())
         session.events.document.connect(lambda doc: self._clear())
+
+    def _on_split(self, position: int, index: int) -> None:
+        self._split = True  # the user moved the divider: resizing keeps their split
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
         super().resizeEvent(event)
@@ -248,11 +245,8 @@ class StepperPanel(InFrontPanel, QWidget):
         self._after_trace = None
         self.stepper.load(None)
 
-    def _on_view(self) -> None:
-        view = self.session.view
-        if view is None or view.analysis is None:
-            return
-        n = view.page_number
+    def show_page(self, state: PageState) -> None:
+        n = state.page_number
         if self.stepper.page_number == n:
             return
         self._wanted = n
@@ -264,7 +258,7 @@ class StepperPanel(InFrontPanel, QWidget):
         else:
             self.label.setText(f"Page {n}: the trace is made when this panel is shown.")
 
-    def with_trace(self, action: Callable[[], None]) -> None:
+    def with_trace(self, action: Callable[[], object]) -> None:
         """Do `action` on the current page's trace: at once when it is there, else once it is made
         (the panel is brought to the front, so the keys work before its tab was ever opened)."""
         n = self.session.page_number
@@ -394,8 +388,8 @@ class StepperPanel(InFrontPanel, QWidget):
         assert trace is not None
         total = len(trace.steps)
         more = " (stopped recording: too many instructions)" if trace.truncated else ""
-        analysis = self.session.analysis
-        shown = len(analysis.page.glyphs) if analysis is not None else trace.glyph_count
+        facts = self.facts
+        shown = len(facts.page.glyphs) if facts is not None else trace.glyph_count
         if shown != trace.glyph_count:  # e.g. a glyph budget of the window: say which count is which
             more += f" <span style='color:#b25e00'>(the page view has {shown} glyphs)</span>"
         step = stepper.step
@@ -415,7 +409,7 @@ class StepperPanel(InFrontPanel, QWidget):
         painted = step.painted
         glyphs_line = ""
         if len(painted):
-            glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+            glyphs = self.facts.page.glyphs if self.facts is not None else ()
             text = "".join(glyphs[i].text for i in painted[:200] if i < len(glyphs))
             glyphs_line = (
                 f"<p>Paints glyphs #{painted.start}–#{painted.stop - 1}"

@@ -18,10 +18,12 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from glyphscope.core.glyph_table import GlyphTable
+from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.structure_tree import PageStructureTree, StructElement, page_structure_tree
 
@@ -37,12 +39,11 @@ def structure_job(document: Document, page_number: int, *, token: CancelToken) -
     return page_structure_tree(document, page_number)
 
 
-class StructureTreePanel(InFrontPanel, QWidget):
+class StructureTreePanel(InFrontPanel, PagePanel):
     source = "structure_tree"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
         self.tree_data: PageStructureTree | None = None
         self.page_number = 0
@@ -67,16 +68,13 @@ class StructureTreePanel(InFrontPanel, QWidget):
         layout.addWidget(self.tree, 1)
         self.tree.itemSelectionChanged.connect(self._on_items_selected)
         session.events.selection.connect(self._on_selection)
-        session.events.view.connect(lambda view: self._on_view())
         session.events.document.connect(lambda doc: self._show(0, None))
 
     # -- loading -------------------------------------------------------------------------------
-    def _on_view(self) -> None:
-        view = self.session.view
-        if view is None or view.analysis is None:
-            return
-        n = view.page_number
-        self._index_glyphs(view.analysis.page.glyphs)
+    def show_page(self, state: PageState) -> None:
+        assert state.facts is not None  # READY
+        n = state.page_number
+        self._index_glyphs(state.facts.page.glyphs)
         if n == self.page_number and self.tree_data is not None:
             self._fill()
             return
@@ -135,7 +133,7 @@ class StructureTreePanel(InFrontPanel, QWidget):
             if tree is None:
                 self.label.setText("No page loaded." if not self.page_number else "")
                 return
-            glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+            glyphs = self.facts.page.glyphs if self.facts is not None else ()
             for root in tree.roots:
                 self.tree.addTopLevelItem(self._item(root, glyphs))
             self.tree.expandToDepth(2)
@@ -205,10 +203,11 @@ class StructureTreePanel(InFrontPanel, QWidget):
         if source == self.source or self.tree_data is None:
             return
         element = None
-        glyphs = self.session.analysis.page.glyphs if self.session.analysis is not None else ()
+        glyphs = self.facts.page.glyphs if self.facts is not None else ()
         for i in sorted(selection):
-            if 0 <= i < len(glyphs) and glyphs[i].mcid is not None:
-                element = self.tree_data.owner.get(glyphs[i].mcid)
+            mcid = glyphs[i].mcid if 0 <= i < len(glyphs) else None
+            if mcid is not None:
+                element = self.tree_data.owner.get(mcid)
                 if element is not None:
                     break
         self._updating = True

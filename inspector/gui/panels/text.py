@@ -9,7 +9,7 @@ without usable structure) shows the plain text with the reason, on that page onl
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor
@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import MODES, Session
 
 if TYPE_CHECKING:
-    from glyphscope.inspector.engine import PageBundle, PageFacts
+    from glyphscope.inspector.engine import PageFacts, TextView
 
 MODE_TITLES = {
     "plain": "Plain",
@@ -46,7 +48,6 @@ MODE_TIPS = {
     "articles": "Order of the article threads' beads (/Threads), the rest in plain order",
     "auto": "Structure order when the page's tags are usable and trusted, else article beads, else plain",
 }
-FALLBACK_STYLE = "background:#fff3cd; color:#5d4037; padding:3px; border:1px solid #ffe08a"
 FALLBACK_TAB_COLOUR = "#b26a00"  # a tab whose mode shows another mode's text on this page
 
 
@@ -62,15 +63,14 @@ def highlight_format() -> QTextCharFormat:
     return fmt
 
 
-class TextPanel(QWidget):
+class TextPanel(PagePanel):
     """The text of one mode; selecting text selects its glyphs, selected glyphs are highlighted here."""
 
     def __init__(self, session: Session, mode: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.mode = mode
+        self.mode = mode  # before the base class asks text_mode()
+        super().__init__(session, parent)
         self.source = f"text:{mode}"
-        self.view: Any = None
+        self.view: TextView | None = None
         self.fallback: str | None = None  # why this mode shows another mode's text on this page
         self._updating = False
         layout = QVBoxLayout(self)
@@ -80,6 +80,7 @@ class TextPanel(QWidget):
         self.header.setWordWrap(True)
         self.header.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.header)
+        self.state_label = self.header
         self.editor = QPlainTextEdit()
         self.editor.setObjectName(f"text.{mode}.editor")
         self.editor.setReadOnly(True)
@@ -89,8 +90,6 @@ class TextPanel(QWidget):
         layout.addWidget(self.editor)
         self.editor.selectionChanged.connect(self._on_text_selection)
         session.events.selection.connect(self._on_selection)
-        session.events.view.connect(self._on_view)
-        session.events.texts.connect(self._on_texts)
 
     def set_wrap(self, wrap: bool) -> None:
         """Wrap long lines at the panel's width (layout mode never wraps: its columns are the point)."""
@@ -100,54 +99,35 @@ class TextPanel(QWidget):
         )
 
     # -- content ------------------------------------------------------------------------------
-    def _on_view(self, view: PageBundle | None) -> None:
-        if view is not None and view.facts is None and view.error:
-            self.show_error(view.error)
-        else:
-            self.set_facts(view.facts if view is not None else None)
+    def text_mode(self) -> str:
+        return self.mode
 
-    def _on_texts(self, view: PageBundle) -> None:
-        """More of the page's texts are in: a panel that waited for its mode shows it if it came."""
-        if self.view is None and view.facts is not None:
-            self.set_facts(view.facts)
-
-    def set_facts(self, facts: PageFacts | None) -> None:
+    def show_no_page(self, state: PageState) -> None:
+        """No text yet (loading, assembling) or none (the page or this mode failed): the line says which."""
         self._updating = True
         try:
-            if facts is None or self.mode in facts.failures or not facts.shown_ready(self.mode):
-                self.view = None
-                self.fallback = None
-                self.editor.setPlainText("")
-                self.header.setText("" if facts is None else self._waiting(facts))
-                self.header.setStyleSheet("")
-                return
-            self.view = facts.view(facts.shown_mode(self.mode))
+            self.view = None
+            self.fallback = None
+            self.editor.setPlainText("")
+        finally:
+            self._updating = False
+
+    def show_page(self, state: PageState) -> None:
+        facts, shown = state.facts, state.shown_mode
+        assert facts is not None and shown is not None  # READY with a mode
+        self._updating = True
+        try:
+            self.view = facts.view(shown)
             self.editor.setPlainText(self.view.text)
             self.header.setText(self.describe(facts))
-            reason = facts.fallback_reason(self.mode)
-            self.fallback = reason
-            self.header.setStyleSheet(FALLBACK_STYLE if reason else "")
+            self.fallback = state.fallback
         finally:
             self._updating = False
         self._on_selection(self.session.selection, "")
 
-    def _waiting(self, facts: PageFacts) -> str:
-        failed = facts.failures.get(self.mode)
-        if failed is not None:
-            return f"<span style='color:#b71c1c'>{html.escape(failed)}</span>"
-        return (
-            f"<i>Assembling the {mode_title(self.mode)} text…</i> (the page is shown first, its texts follow)"
-        )
-
-    def show_error(self, message: str) -> None:
-        self.view = None
-        self._updating = True
-        self.editor.setPlainText("")
-        self._updating = False
-        self.header.setText(f"<span style='color:#b71c1c'>{message}</span>")
-
     def describe(self, facts: PageFacts) -> str:
         view = self.view
+        assert view is not None  # shown
         visible = len(facts.classified.visible)
         lines = view.text.count("\n") + 1 if view.text else 0
         base = f"{len(view.text)} characters, {lines} lines from {visible} visible glyphs"
@@ -242,12 +222,11 @@ def _runs(chars: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-class TextTabs(QWidget):
+class TextTabs(PagePanel):
     """The "Text" dock: one tab per mode of core.assembly.MODES, which is also the mode selector."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.modes: tuple[str, ...] = tuple(MODES)
         self._updating = False
         layout = QVBoxLayout(self)
@@ -277,16 +256,25 @@ class TextTabs(QWidget):
         self.wrap.setObjectName("text.wrap")
         self.wrap.setChecked(True)
         self.wrap.setToolTip("Wrap long lines at the panel's width (layout mode never wraps)")
-        self.wrap.toggled.connect(lambda on: [p.set_wrap(on) for p in self.panels.values()])
+        self.wrap.toggled.connect(self._set_wrap)
         bar.addWidget(self.tabs, 1)
         bar.addWidget(self.wrap)
         layout.addLayout(bar)
         layout.addWidget(self.stack, 1)
         self.tabs.currentChanged.connect(self._on_tab)
         session.events.mode.connect(self._on_mode)
-        session.events.view.connect(lambda view: self._update_titles(session.facts))
-        session.events.texts.connect(lambda view: self._update_titles(session.facts))
+        session.events.texts.connect(lambda view: self._update_titles(self.facts))  # per mode
         self._on_mode(session.mode)
+
+    def _set_wrap(self, wrap: bool) -> None:
+        for panel in self.panels.values():
+            panel.set_wrap(wrap)
+
+    def show_page(self, state: PageState) -> None:
+        self._update_titles(state.facts)
+
+    def show_no_page(self, state: PageState) -> None:
+        self._update_titles(None)
 
     @property
     def current_mode(self) -> str:

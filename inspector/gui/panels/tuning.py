@@ -12,7 +12,6 @@ import difflib
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -33,6 +32,8 @@ from PySide6.QtWidgets import (
 from glyphscope.core.analysis import PageAnalysis, reassemble
 from glyphscope.core.attribute_docs import attribute_docs
 from glyphscope.core.params import CHOICES, DEFAULT_PARAMETERS, Parameters
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 
 DEBOUNCE_MS = 150
@@ -203,7 +204,7 @@ class SwitchRow:
         self.check.setToolTip(tooltip_of(name))
         self.label = self.check
         self.set_value(getattr(DEFAULT_PARAMETERS, name))
-        self.check.toggled.connect(lambda on: (self._mark(), on_change()))
+        self.check.toggled.connect(lambda on: self._changed(on_change))
 
     def tooltip(self) -> str:
         return self.check.toolTip()
@@ -216,6 +217,10 @@ class SwitchRow:
 
     def value(self) -> bool:
         return self.check.isChecked()
+
+    def _changed(self, on_change: Callable[[], object]) -> None:
+        self._mark()
+        on_change()
 
     def _mark(self) -> None:
         font = self.check.font()
@@ -235,7 +240,7 @@ class ChoiceRow:
         self.combo.setToolTip(tooltip_of(name))
         self.combo.addItems(list(CHOICES[name]))
         self.set_value(getattr(DEFAULT_PARAMETERS, name))
-        self.combo.currentTextChanged.connect(lambda _: (self._mark(), on_change()))
+        self.combo.currentTextChanged.connect(lambda _: self._changed(on_change))
 
     def tooltip(self) -> str:
         return self.combo.toolTip()
@@ -248,6 +253,10 @@ class ChoiceRow:
 
     def value(self) -> str:
         return self.combo.currentText()
+
+    def _changed(self, on_change: Callable[[], object]) -> None:
+        self._mark()
+        on_change()
 
     def _mark(self) -> None:
         font = self.label.font()
@@ -324,13 +333,11 @@ class ParameterRow:
         self.label.setFont(font)
 
 
-class TuningPanel(QWidget):
+class TuningPanel(PagePanel):
     applied = Signal(object)  # Parameters handed to the session
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
-        self.facts: Any = None
+        super().__init__(session, parent)
         # The page product under the default thresholds, by (page, id of its InterpretedPage).
         self._defaults: dict[tuple[int, int], PageAnalysis] = {}
         self.diff: TextDiff | None = None
@@ -396,6 +403,7 @@ class TuningPanel(QWidget):
         diff_layout = QVBoxLayout(diff_box)
         diff_layout.setContentsMargins(0, 0, 0, 0)
         self.diff_label = QLabel("")
+        self.state_label = self.diff_label
         self.diff_label.setObjectName("tuning.diff_label")
         self.diff_label.setWordWrap(True)
         diff_layout.addWidget(self.diff_label)
@@ -411,8 +419,7 @@ class TuningPanel(QWidget):
         session.events.params.connect(self._on_params)
         session.events.mode.connect(lambda mode: self.refresh_diff())
         session.events.document.connect(lambda doc: self._defaults.clear())
-        session.events.view.connect(lambda view: self.set_facts(session.facts))
-        session.events.texts.connect(lambda view: self.refresh_diff())
+        session.events.texts.connect(lambda view: self.refresh_diff())  # the diff of the mode's text
 
     # -- values -------------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -474,8 +481,10 @@ class TuningPanel(QWidget):
                 row.set_value(value)
 
     # -- diff ---------------------------------------------------------------------------------
-    def set_facts(self, facts: Any) -> None:
-        self.facts = facts
+    def show_page(self, state: PageState) -> None:
+        self.refresh_diff()
+
+    def show_no_page(self, state: PageState) -> None:
         self.refresh_diff()
 
     def default_text(self, mode: str) -> str | None:
@@ -498,7 +507,6 @@ class TuningPanel(QWidget):
         facts = self.facts
         if facts is None:
             self.diff = None
-            self.diff_label.setText("No page loaded.")
             self.diff_view.setHtml("")
             return
         mode = self.session.mode

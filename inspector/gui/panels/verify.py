@@ -30,7 +30,10 @@ from PySide6.QtWidgets import (
 
 from glyphscope.inspector import layers as L
 from glyphscope.inspector import ocr
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
+from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
 from glyphscope.inspector.verify import FontVerdict, GlyphVerdict, VerifyResult
 from glyphscope.inspector.verify_view import PageCounts, verify_page_job
@@ -38,11 +41,6 @@ from glyphscope.inspector.verify_view import PageCounts, verify_page_job
 ROLE = Qt.ItemDataRole.UserRole  # an item's glyphs (paint indices) to select
 HEADERS = ("Code", "Decoded → ink reads", "Glyphs", "Confidence")
 """Under each font (one row: agreement, verdict, reason) its confusion rows; then the glyphs."""
-VERDICT_COLOURS = {
-    FontVerdict.MAPPING_RIGHT: "#2e7d32",
-    FontVerdict.MAPPING_WRONG: "#c62828",
-    FontVerdict.CANNOT_TELL: "#757575",
-}
 COLUMN_MODES = (
     QHeaderView.ResizeMode.ResizeToContents,
     QHeaderView.ResizeMode.Stretch,
@@ -60,12 +58,11 @@ COUNT_TITLES = (
 """The counts line, in order: PageCounts field → its words."""
 
 
-class VerifyPanel(QWidget):
+class VerifyPanel(PagePanel):
     source = "verify"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.pool = pool
         self.worker: Worker | None = None
         self.running_page = 0  # the page the worker reads (0: none)
@@ -117,16 +114,15 @@ class VerifyPanel(QWidget):
         # (looked when the panel is first shown: loading Tesseract's binding costs the window's start)
         self.unavailable: str | None = None
         session.events.document.connect(lambda doc: self._on_document())
-        session.events.view.connect(lambda view: self.show_page())
-        session.events.verified.connect(lambda page: self.show_page())
-        self.show_page()
+        session.events.verified.connect(lambda page: self.refresh())
+        self.refresh()
 
     # -- OCR here? -----------------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 -- Qt's name
         super().showEvent(event)
         if self.unavailable is None:
             self.check_ocr()
-            self.show_page()
+            self.refresh()
 
     def check_ocr(self) -> str:
         """Whether OCR runs here (Tesseract, the language data): the install line, "" when it does."""
@@ -147,12 +143,12 @@ class VerifyPanel(QWidget):
     # -- page and document ---------------------------------------------------------------------
     def _on_document(self) -> None:
         self.cancel(quiet=True)
-        self.show_page()
+        self.refresh()
 
-    def show_page(self) -> None:
+    def refresh(self) -> None:
         """The current page's result if it was verified, else what can be done."""
         busy = self.worker is not None
-        self.run_button.setEnabled(not self.unavailable and not busy and self.session.facts is not None)
+        self.run_button.setEnabled(not self.unavailable and not busy and self.facts is not None)
         self.cancel_button.setEnabled(busy)
         result = self.session.verification
         self._show(result)
@@ -162,7 +158,7 @@ class VerifyPanel(QWidget):
             self.status.setText(f"Verifying page {self.running_page}…")
         elif busy:
             return  # the worker's progress is on show
-        elif self.session.facts is None:
+        elif self.facts is None:
             self.status.setText("No page loaded.")
         elif result is None:
             self.status.setText(
@@ -180,10 +176,16 @@ class VerifyPanel(QWidget):
                 "Click a font, a confusion row or a glyph to select its glyphs on the page."
             )
 
+    def show_page(self, state: PageState) -> None:
+        self.refresh()
+
+    def show_no_page(self, state: PageState) -> None:
+        self.refresh()
+
     # -- running -------------------------------------------------------------------------------
     def verify(self) -> Worker | None:
         """Verify the current page in a worker; returns it, None when nothing runs."""
-        facts, source = self.session.facts, self.session.source
+        facts, source = self.facts, self.session.source
         if self.check_ocr() or facts is None or self.worker is not None:
             return None
         if source is None:
@@ -208,7 +210,7 @@ class VerifyPanel(QWidget):
         self.worker, self.running_page = worker, page
         self.status.setText(f"Page {page}: starting…")
         self.pool.start(worker, priority=-1)
-        self.show_page()
+        self.refresh()
         return worker
 
     def cancel(self, quiet: bool = False) -> None:
@@ -218,7 +220,7 @@ class VerifyPanel(QWidget):
             return
         worker.cancel()
         page, self.worker, self.running_page = self.running_page, None, 0
-        self.show_page()
+        self.refresh()
         if not quiet:
             self.status.setText(f"Verifying page {page} was cancelled.")
 
@@ -233,19 +235,19 @@ class VerifyPanel(QWidget):
         self.session.set_verification(page, result)
         for key in L.VERIFY_LAYERS:  # what a user verified for is the ink's verdict: on the page
             self.session.set_layer_visible(key, True)
-        self.show_page()
+        self.refresh()
 
     def _failed(self, worker: Worker, message: str) -> None:
         if worker is not self.worker:
             return
         self.worker, self.running_page = None, 0
-        self.show_page()
+        self.refresh()
         self.status.setText(f"<span style='color:#b71c1c'>Verify failed: {html.escape(message)}</span>")
 
     def _finished(self, worker: Worker) -> None:
         if worker is self.worker:  # ended without a result (cancelled inside the job)
             self.worker, self.running_page = None, 0
-            self.show_page()
+            self.refresh()
 
     # -- showing -------------------------------------------------------------------------------
     def page_counts(self) -> PageCounts | None:
@@ -262,8 +264,7 @@ class VerifyPanel(QWidget):
         self.counts.setText(" · ".join(parts) + f" · <b>{counts.seconds:.2f}</b> s")
         page = result.pages[0]
         keys = {
-            pf.info.font_id: pf.font_key
-            for pf in (self.session.analysis.page.fonts if self.session.analysis else ())
+            pf.info.font_id: pf.font_key for pf in (self.facts.page.fonts if self.facts is not None else ())
         }
         for font in sorted(
             result.fonts, key=lambda f: (f.verdict is not FontVerdict.MAPPING_WRONG, f.font_id)
@@ -356,6 +357,8 @@ class VerifyPanel(QWidget):
         stack = [self.tree.topLevelItem(i) for i in reversed(range(self.tree.topLevelItemCount()))]
         while stack:
             item = stack.pop()
+            if item is None:
+                continue
             out.append(item)
             stack.extend(item.child(i) for i in reversed(range(item.childCount())))
         return out

@@ -1,0 +1,178 @@
+"""The window's docks: built from `registry.PANELS`, arranged, sized, saved and restored.
+
+One job: where the panels are. The table says which panels there are, in which area,
+tabbed with or split under which other, and how big they start; this module turns it into
+docks (`add_panel`), puts each panel in a scroll area of its own (`ColumnScroll`), sizes the
+columns from the window's size, and keeps saved layouts only when they were made with the
+same set of docks.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QScrollArea, QTabBar, QToolBar, QWidget
+
+from glyphscope.inspector.gui.panels import add_panel, registry
+from glyphscope.inspector.gui.workers import WorkerPool
+from glyphscope.inspector.session import Session
+
+LEFT_COLUMN = "legend"  # the narrow left column (Layers): never narrower than its panel needs
+RIGHT_COLUMN = "text"  # the first dock of the right column, which sets its width
+LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.14, 190, 260  # the left column: a share of the window, bounded
+RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 1280, 486 px at 1600
+
+
+class ColumnScroll(QScrollArea):
+    """A panel's dock content: scrolls when the panel needs more room than its dock has, so
+    that one wide or tall panel never widens a side column or grows the window."""
+
+    MIN_HEIGHT = 120
+
+    def __init__(self, keep_width: bool = False) -> None:
+        super().__init__()
+        self.keep_width = keep_width  # the legend grows rows as a page loads: the column follows
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 -- Qt's name
+        widget = self.widget()
+        hint = widget.minimumSizeHint() if widget is not None else QSize(0, 0)
+        width = 60
+        if self.keep_width:  # no sideways bar in the left column
+            width = max(width, hint.width() + self.verticalScrollBar().sizeHint().width())
+        return QSize(width, min(hint.height(), self.MIN_HEIGHT))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 -- Qt's name
+        widget = self.widget()
+        return widget.sizeHint() if widget is not None else super().sizeHint()
+
+
+class Docks:
+    """The docks of one window, by panel name (`docks`) with their panels (`widgets`)."""
+
+    def __init__(self, window: QMainWindow, menu: QMenu) -> None:
+        self.window = window
+        self.menu = menu  # View › Panels
+        self.docks: dict[str, QDockWidget] = {}
+        self.widgets: dict[str, QWidget] = {}
+        self.default_state = QByteArray()
+        self.restored = False
+
+    def build(self, session: Session, pool: WorkerPool) -> None:
+        """Every panel of `registry.PANELS`, in order; each subscribes to the session itself."""
+        w = self.window
+        specs = registry.PANELS
+        for spec in specs:
+            widget = spec.build(session, pool)
+            self.widgets[spec.name] = widget
+            self.docks[spec.name] = add_panel(
+                w,
+                widget,
+                spec.name,
+                spec.area,
+                title=spec.title,
+                tabify_with=self.docks[spec.tab_with] if spec.tab_with else None,
+                below=self.docks[spec.below] if spec.below else None,
+                menu=self.menu,
+            )
+        for spec in specs:
+            self._scroll(spec.name)
+        for spec in specs:
+            if spec.front:
+                self.docks[spec.name].raise_()
+            if spec.hidden:
+                self.docks[spec.name].hide()
+        # The window's minimum size was taken while panels were unwrapped: take it again.
+        layout = w.layout()
+        if layout is not None:
+            layout.invalidate()
+            layout.activate()
+        self.apply_sizes()
+        self.tidy_tab_bars()
+
+    def _scroll(self, name: str) -> None:
+        """Every panel sits in a scroll area of its dock: one that grows wider than its side
+        column (a long unwrapped label) scrolls there instead of widening the column, and
+        with it every panel of that side, at the canvas's expense. Panels that wrap their
+        text never show a scroll bar."""
+        scroll = ColumnScroll(keep_width=name == LEFT_COLUMN)
+        scroll.setObjectName(f"scroll.{name}")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(self.widgets[name])
+        self.docks[name].setWidget(scroll)
+
+    def apply_sizes(self, widths: bool = True) -> None:
+        """The heights (and `widths`) the table declares (a height below 1 is a share of the window's)."""
+        height = max(self.window.height(), 500)
+        columns = [(s.name, s.width) for s in registry.PANELS if widths and s.width and s.name in self.docks]
+        heights = [
+            (s.name, int(s.height * height if s.height < 1 else s.height))
+            for s in registry.PANELS
+            if s.height and s.name in self.docks
+        ]
+        area = {s.name: s.area for s in registry.PANELS}
+        rows = [
+            [(n, h) for n, h in heights if area[n] == side] for side in sorted({area[n] for n, _ in heights})
+        ]
+        for orientation, sizes in (
+            (Qt.Orientation.Horizontal, columns),
+            *((Qt.Orientation.Vertical, r) for r in rows),
+        ):
+            if sizes:  # one call per area: Qt shares a vertical resize among the docks of one area
+                self.window.resizeDocks(
+                    [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
+                )
+
+    def tidy_tab_bars(self) -> None:
+        """Dock tabs show their whole title (scroll arrows when there is no room), never "Text: …"."""
+        for bar in self.window.findChildren(QTabBar):
+            if bar.parent() is self.window:
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+
+    def _min_width(self, name: str) -> int:
+        widget = self.widgets.get(name)
+        return widget.minimumSizeHint().width() if widget is not None else 0
+
+    def default_sizes(self) -> None:
+        """Side columns sized from the window so the canvas keeps most of it (1280×800 and up)."""
+        width = max(self.window.width(), 800)
+        left = int(min(max(width * LEFT_SHARE, LEFT_MIN, self._min_width(LEFT_COLUMN) + 2), LEFT_MAX))
+        right = int(min(max(width * RIGHT_SHARE - RIGHT_LESS, RIGHT_MIN), RIGHT_MAX))
+        columns = [
+            (self.docks[n], w) for n, w in ((LEFT_COLUMN, left), (RIGHT_COLUMN, right)) if n in self.docks
+        ]
+        self.window.resizeDocks([d for d, _ in columns], [w for _, w in columns], Qt.Orientation.Horizontal)
+        self.apply_sizes(widths=False)
+
+    def reveal(self, name: str) -> None:
+        """Show a dock and bring its tab to the front."""
+        dock = self.docks.get(name)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
+
+    # -- saved layouts ----------------------------------------------------------------------------
+    def layout_version(self) -> int:
+        """Changes whenever the set of docks and toolbars changes, so stale layouts are not restored."""
+        w = self.window
+        widgets = [*w.findChildren(QDockWidget), *w.findChildren(QToolBar)]
+        names = sorted(x.objectName() for x in widgets)
+        return zlib.crc32("\n".join(names).encode()) & 0x7FFFFFFF
+
+    def restore(self, settings: QSettings) -> None:
+        # The layout as built: what "Reset window layout" returns to, and the fallback when a
+        # saved state comes from a version with other panels (restoreState then refuses it).
+        self.default_state = self.window.saveState(self.layout_version())
+        state = settings.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restored = self.window.restoreState(state, self.layout_version())
+
+    def save(self, settings: QSettings) -> None:
+        settings.setValue("window/state", self.window.saveState(self.layout_version()))
+
+    def reset(self) -> None:
+        self.window.restoreState(self.default_state, self.layout_version())
+        self.default_sizes()
+        self.tidy_tab_bars()
