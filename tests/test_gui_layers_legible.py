@@ -135,7 +135,7 @@ def test_every_layer_count_shows_in_full(
     dense_pdf(path, 20000, pages=1)
     w = window
     w.resize(*size)
-    w.default_dock_sizes()
+    w.docks.default_sizes()
     open_file(qtbot, w, DEMO)  # the column is sized for the demo's counts (3 digits at most)
     open_file(qtbot, w, path)
     qtbot.wait(50)

@@ -7,7 +7,6 @@ loads pages; it shows what the controller says (status bar, canvas, dialogs) and
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QTimer, Signal
@@ -79,7 +78,7 @@ class MainWindow(WindowPanels, QMainWindow):
             s,
             self.pool,
             ask_password=lambda name, wrong: dialogs.ask_password(self, name, wrong),
-            show_error=functools.partial(dialogs.show_error, self),
+            show_error=self._show_error,
             parent=self,
         )
         self.last_error: tuple[str, str] | None = None  # dialogs.show_error keeps the last one here
@@ -346,6 +345,10 @@ class MainWindow(WindowPanels, QMainWindow):
                 self.open_path(url.toLocalFile())
                 event.acceptProposedAction()
                 return
+
+    def _show_error(self, title: str, message: str) -> None:
+        """The controller's errors in the one error box (looked up when shown: tests replace it)."""
+        dialogs.show_error(self, title, message)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 -- Qt's name
         self.save_settings()
