@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSpinBox, QToolBar
+from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSpinBox, QToolBar, QToolButton
 
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.text import mode_title
@@ -90,10 +90,11 @@ TOOLBAR = (
     "",
     "probe",
     "find",
+    "tools",
     "",
     "mode",
 )
-"""The toolbar, left to right ("" a separator; page_spin and mode are the window's widgets)."""
+"""The toolbar, left to right ("" a separator; page_spin, tools and mode are the window's widgets)."""
 EXPORTS: tuple[tuple[str, Callable[[Exporter], object]], ...] = (
     ("Glyph records as &JSON…", lambda ex: ex.glyphs_json()),
     ("Glyph records as &CSV…", lambda ex: ex.glyphs_csv()),
@@ -111,6 +112,7 @@ class Chrome:
     recent_menu: QMenu
     layers_menu: QMenu
     panels_menu: QMenu
+    tools_menu: QMenu  # the panels that start closed (registry `hidden`), one click from the toolbar
     mode_group: QActionGroup
     annotation_group: QActionGroup
     page_spin: QSpinBox
@@ -216,6 +218,14 @@ def build_chrome(window: MainWindow) -> Chrome:
         mode_combo.addItem(mode_title(mode), mode)
     mode_combo.setToolTip("The text mode: the same choice as the tabs of the Text panel")
     mode_combo.currentIndexChanged.connect(lambda i: session.set_mode(MODES[i]))
+    tools_menu = QMenu("Tools", window)
+    tools_menu.setObjectName("tools_menu")
+    tools_button = QToolButton()
+    tools_button.setObjectName("tools_button")
+    tools_button.setText("Tools")
+    tools_button.setToolTip("Open a tool panel: content stream, stepper, tuning, OCR verify, other engines")
+    tools_button.setMenu(tools_menu)
+    tools_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
     bar = QToolBar("Main", window)
     bar.setObjectName("toolbar.main")
     window.addToolBar(bar)
@@ -225,6 +235,8 @@ def build_chrome(window: MainWindow) -> Chrome:
         elif item == "page_spin":
             bar.addWidget(page_spin)
             bar.addWidget(page_count_label)
+        elif item == "tools":
+            bar.addWidget(tools_button)
         elif item == "mode":
             bar.addWidget(QLabel(" Mode "))
             bar.addWidget(mode_combo)
@@ -245,6 +257,7 @@ def build_chrome(window: MainWindow) -> Chrome:
         recent_menu,
         layers_menu,
         panels_menu,
+        tools_menu,
         mode_group,
         annotation_group,
         page_spin,

@@ -24,6 +24,11 @@ LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.14, 190, 260  # the left column: a share of t
 RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 1280, 486 px at 1600
 
 
+ARRANGEMENT = 2
+"""The default arrangement of the docks (registry.PANELS): raised when it changes, so a layout
+saved from the previous one is not restored over it. 2: Find beside the text, the tools closed."""
+
+
 class ColumnScroll(QScrollArea):
     """A panel's dock content: scrolls when the panel needs more room than its dock has, so
     that one wide or tall panel never widens a side column or grows the window."""
@@ -50,9 +55,10 @@ class ColumnScroll(QScrollArea):
 class Docks:
     """The docks of one window, by panel name (`docks`) with their panels (`widgets`)."""
 
-    def __init__(self, window: QMainWindow, menu: QMenu) -> None:
+    def __init__(self, window: QMainWindow, menu: QMenu, tools_menu: QMenu | None = None) -> None:
         self.window = window
         self.menu = menu  # View › Panels
+        self.tools_menu = tools_menu  # the toolbar's Tools: the panels that start closed
         self.docks: dict[str, QDockWidget] = {}
         self.widgets: dict[str, QWidget] = {}
         self.default_state = QByteArray()
@@ -82,6 +88,8 @@ class Docks:
                 self.docks[spec.name].raise_()
             if spec.hidden:
                 self.docks[spec.name].hide()
+                if self.tools_menu is not None:
+                    self.tools_menu.addAction(self.docks[spec.name].toggleViewAction())
         # The window's minimum size was taken while panels were unwrapped: take it again.
         layout = w.layout()
         if layout is not None:
@@ -159,6 +167,8 @@ class Docks:
         w = self.window
         widgets = [*w.findChildren(QDockWidget), *w.findChildren(QToolBar)]
         names = sorted(x.objectName() for x in widgets)
+        # and whenever the default arrangement changes (a saved one would bring the old one back)
+        names.append(f"arrangement {ARRANGEMENT}")
         return zlib.crc32("\n".join(names).encode()) & 0x7FFFFFFF
 
     def restore(self, settings: QSettings) -> None:

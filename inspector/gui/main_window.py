@@ -105,7 +105,7 @@ class MainWindow(WindowPanels, QMainWindow):
         self.timing_label, self.warning_label, self.zoom_label, self.cursor_label = (
             ui.timing_label, ui.warning_label, ui.zoom_label, ui.cursor_label
         )  # fmt: skip
-        self.docks = Docks(self, self.panels_menu)
+        self.docks = Docks(self, self.panels_menu, ui.tools_menu)
         self.docks.build(s, self.pool)
         self.panels: dict[str, QDockWidget] = self.docks.docks  # name -> dock
         self.panel_widgets: dict[str, QWidget] = self.docks.widgets  # name -> the panel inside

@@ -60,7 +60,8 @@ class PanelSpec(Generic[W]):
         front: bool = False,  # its tab is the one shown at first
         width: int | None = None,  # initial dock width in pixels
         height: float | None = None,  # initial dock height: pixels, or a share of the window's (< 1)
-        hidden: bool = False,  # starts closed (View › Panels opens it): tools that would take the canvas's room
+        hidden: bool = False,  # starts closed, opened from the toolbar's Tools menu (or View › Panels, a shortcut):
+        # tools a user opens for a question, so the tab bars of the side column need no scroll arrows
     ) -> None:
         self.name, self.title, self.factory, self.area = name, title, factory, area
         self.below, self.tab_with, self.pool, self.front = below, tab_with, pool, front
@@ -117,12 +118,12 @@ class WindowPanels:
     structure_tree = PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", pool=True)
     objects_panel = PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details")
     probe_panel = PanelSpec("probe", "Region probe", ProbePanel, tab_with="glyph_table")
-    content_stream = PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", pool=True)
-    find_panel = PanelSpec("find", "Find", FindPanel, "bottom", tab_with="glyph_table", pool=True)
-    tuning = PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table")
+    content_stream = PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
+    find_panel = PanelSpec("find", "Find", FindPanel, tab_with=FIRST_TEXT, pool=True)
+    tuning = PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", hidden=True)
     compare_panel = PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", pool=True, height=260, hidden=True)
-    verify_panel = PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", pool=True)
-    stepper_panel = PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", pool=True)
+    verify_panel = PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
+    stepper_panel = PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
     # fmt: on
 
 
