@@ -89,7 +89,7 @@ def test_ctrl_f10_works_before_the_tab_was_opened(qtbot: Any, window: Any, tmp_p
     path.write_bytes(paint_pdf())
     open_file(qtbot, window, path)
     panel = window.stepper_panel
-    assert panel.stepper.trace is None  # behind the glyph table: never traced
+    assert panel.stepper.trace is None and not panel.isVisible()  # closed (Tools): never traced
     window.session.select([1], "test")
     messages: list[str] = []
     window.session.events.status.connect(messages.append)

@@ -9,9 +9,13 @@ same set of docks.
 
 from __future__ import annotations
 
+import functools
 import zlib
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QScrollArea, QTabBar, QToolBar, QWidget
 
 from glyphscope.inspector.gui.panels import add_panel, registry
@@ -22,6 +26,13 @@ LEFT_COLUMN = "legend"  # the narrow left column (Layers): never narrower than i
 RIGHT_COLUMN = "text"  # the first dock of the right column, which sets its width
 LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.14, 190, 260  # the left column: a share of the window, bounded
 RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 1280, 486 px at 1600
+
+
+@runtime_checkable
+class HasShortcuts(Protocol):
+    """A panel with keys of its own that the window binds (see `Docks._bind_keys`)."""
+
+    def window_shortcuts(self) -> list[tuple[str, Callable[[], object]]]: ...
 
 
 ARRANGEMENT = 2
@@ -83,6 +94,7 @@ class Docks:
             )
         for spec in specs:
             self._scroll(spec.name)
+            self._bind_keys(spec.name)
         for spec in specs:
             if spec.front:
                 self.docks[spec.name].raise_()
@@ -97,6 +109,20 @@ class Docks:
             layout.activate()
         self.apply_sizes()
         self.tidy_tab_bars()
+
+    def _bind_keys(self, name: str) -> None:
+        """A panel's keys (its `window_shortcuts()`), on the window: a key opens and raises the
+        panel, then acts, whether the panel was closed, behind a tab or never shown."""
+        widget = self.widgets[name]
+        bindings = widget.window_shortcuts() if isinstance(widget, HasShortcuts) else []
+        for key, action in bindings:
+            shortcut = QShortcut(QKeySequence(key), self.window)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(functools.partial(self._key, name, action))
+
+    def _key(self, name: str, action: Callable[[], object]) -> None:
+        self.reveal(name)
+        action()
 
     def _scroll(self, name: str) -> None:
         """Every panel sits in a scroll area of its dock: one that grows wider than its side

@@ -17,12 +17,13 @@ then does what it says.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import QColor, QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -211,6 +212,13 @@ class StepperPanel(InFrontPanel, PagePanel):
         splitter.splitterMoved.connect(self._on_split)
         layout.addWidget(splitter, 1)
 
+        self._last_row = -1
+        self.stepper.changed.connect(self._on_step)
+        session.events.document.connect(lambda doc: self._clear())
+
+    def window_shortcuts(self) -> list[tuple[str, Callable[[], object]]]:
+        """The stepper's keys (STEPPER_KEYS), bound by the window (docks.Docks): they work, and
+        open the panel, even while it is closed or behind another tab."""
         slots: tuple[Callable[[], object], ...] = (  # in the order of STEPPER_KEYS
             self.stepper.forward,
             self.stepper.back,
@@ -219,14 +227,10 @@ class StepperPanel(InFrontPanel, PagePanel):
             self.toggle_break,
             self.go_to_selected_glyph,
         )
-        for (key, _what), action in zip(STEPPER_KEYS, slots, strict=True):
-            shortcut = QShortcut(QKeySequence(key), self)
-            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda a=action: self.with_trace(a))
-
-        self._last_row = -1
-        self.stepper.changed.connect(self._on_step)
-        session.events.document.connect(lambda doc: self._clear())
+        return [
+            (key, functools.partial(self.with_trace, action))
+            for (key, _what), action in zip(STEPPER_KEYS, slots, strict=True)
+        ]
 
     def _on_split(self, position: int, index: int) -> None:
         self._split = True  # the user moved the divider: resizing keeps their split
