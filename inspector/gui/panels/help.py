@@ -37,11 +37,17 @@ PANELS = (  # (title as in View › Panels, what to read there)
         "the source of each step and the width; an unresolved code lists every step tried",
     ),
     ("Structure tree", "the tagged elements holding content of the page; element ↔ glyphs both ways"),
-    ("Objects", "the page's PDF objects (fonts, XObjects, annotations, structure elements), pretty-printed"),
+    (
+        "Objects",
+        "the whole document's objects (trailer, catalog, pages, form fields, outlines, names); "
+        "go to 12 0 R or find a key or value; an object on the page selects its glyphs there",
+    ),
     ("Diagnostics", "what looks wrong on the page, worst first; each finding selects its glyphs"),
+    ("Region probe, Find", "glyphs in a rectangle; every match of a search, and why one failed"),
+    ("Tools (toolbar)", "the panels that start closed; each opens as a tab beside the glyph table:"),
     ("Content stream", "the page's operators; a glyph jumps to the operator that painted it and back"),
     ("Stepper", "run the content stream one operator at a time with the full graphics and text state"),
-    ("Region probe, Find, Tuning", "glyphs in a rectangle; why a search failed; thresholds changed live"),
+    ("Tuning, Verify (OCR)", "thresholds changed live; the ink read by Tesseract against every glyph"),
 )
 
 
@@ -106,7 +112,7 @@ more than {p.line_break:g} × the glyph height.</li>
 <li><b>Culled</b>: a glyph whose box centre lies outside the visible box (CropBox ∩ MediaBox) is in
 no text mode; the canvas extends past the page to show it.</li>
 <li><b>Duplicate</b>: a glyph painted again at (almost) the same place with the same character
-(fake bold, shadows) is dropped; a line links it to the glyph it duplicates.</li>
+(fake bold, shadows) is dropped; a ring above it marks the copy, linked to the glyph it duplicates.</li>
 <li><b>Decode source</b>: ToUnicode, encoding CMap, CID collection, Differences, base encoding, font
 program, then a <i>fallback</i> guess; <i>unresolved</i> when every step failed (Fonts › Codes
 lists each step and what it gave).</li>
