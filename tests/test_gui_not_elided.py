@@ -73,6 +73,7 @@ def test_operands_of_a_long_tj_are_in_the_tooltip(qtbot: Any, window: Any, tmp_p
     w.reveal("content_stream")
     view = w.content_stream.page_view
     model = view.model()
+    qtbot.waitUntil(lambda: model.rowCount() > 0, timeout=TIMEOUT)  # read once it is in front
     row = next(r for r in range(model.rowCount()) if model.index(r, 1).data() == "TJ")
     operands = model.index(row, 2).data()
     # The listing cuts an operand at 80 characters (core/document.py); the tooltip has all it has.

@@ -17,6 +17,7 @@ def col(name: str) -> int:
 def stream_loaded(qtbot, w: MainWindow, form_path: tuple[str, ...] = ()) -> None:
     panel = w.content_stream
     model = panel.page_model if not form_path else panel.form_model
+    w.reveal("content_stream")  # a tool: closed until opened, and read only while in front
 
     qtbot.waitUntil(
         lambda: model.rowCount() > 0 and (not form_path or panel.form_path == form_path), timeout=TIMEOUT

@@ -38,6 +38,15 @@ def _verify(qtbot: Any, window: Any) -> Any:
     return panel
 
 
+def _fonts_in_front(qtbot: Any, window: Any) -> Any:
+    """Bring the Fonts panel forward, as a user clicks its tab: its proposals are made then (not
+    while it sits behind Glyph details). Returns its Proposed pane."""
+    fonts = window.fonts
+    window.reveal("fonts")
+    qtbot.waitUntil(lambda: fonts.in_front() and fonts._proposals is not None, timeout=TIMEOUT)
+    return fonts.proposal
+
+
 @requires_ocr
 def test_verify_in_the_panel_counts_as_verify_document(qtbot, window, tmp_path):
     path = _write(tmp_path, "off.pdf", off_by_one())
@@ -199,8 +208,7 @@ def test_accept_the_ocr_proposal_and_save_a_repaired_copy(qtbot, window, tmp_pat
     open_file(qtbot, window, path)
     assert not window.act_save_repaired.isEnabled()
     _verify(qtbot, window)
-    fonts = window.fonts
-    pane = fonts.proposal
+    pane = _fonts_in_front(qtbot, window)
     proposal = pane.proposal
     assert proposal is not None and ProposalSource.OCR in proposal.sources
     row = next(r for r in proposal.rows if r.code == ord("d"))
@@ -229,7 +237,7 @@ def test_the_offset_proposal_shows_without_ocr_and_saving_over_the_input_is_refu
     path = _write(tmp_path, "shifted.pdf", to_bytes(make_pdf([shown(PANGRAM)], {"/F1": shifted_font})))
     original = path.read_bytes()
     open_file(qtbot, window, path)
-    pane = window.fonts.proposal
+    pane = _fonts_in_front(qtbot, window)
     proposal = pane.proposal
     assert proposal is not None and proposal.sources == (ProposalSource.OFFSET,) and proposal.offset == -1
     row = next(r for r in proposal.rows if r.code == ord("T"))
@@ -264,7 +272,7 @@ def test_a_repair_error_is_a_message(qtbot, window, tmp_path, monkeypatch):
 
     path = _write(tmp_path, "shifted.pdf", to_bytes(make_pdf([shown(PANGRAM)], {"/F1": shifted_font})))
     open_file(qtbot, window, path)
-    window.fonts.proposal.accept_button.click()
+    _fonts_in_front(qtbot, window).accept_button.click()
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise RepairError("no font to repair: glyphscope found no better decoding for the fonts chosen")
@@ -287,7 +295,7 @@ def test_a_type3_font_without_mapping_is_repaired_from_the_ink(qtbot, window, tm
     data, truth = type3_without_mapping()
     path = _write(tmp_path, "type3.pdf", data)
     open_file(qtbot, window, path)
-    assert window.fonts.proposal.proposal is None  # nothing proposed before the ink is read
+    assert _fonts_in_front(qtbot, window).proposal is None  # nothing proposed before the ink is read
     _verify(qtbot, window)
     proposal = window.fonts.proposal.proposal
     assert proposal is not None and proposal.sources == (ProposalSource.OCR,) and proposal.offset is None
@@ -306,7 +314,7 @@ def test_a_type3_font_without_mapping_is_repaired_from_the_ink(qtbot, window, tm
 def test_a_proposal_accepted_before_verifying_is_not_the_one_shown_after(qtbot, window, tmp_path):
     path = _write(tmp_path, "off.pdf", off_by_one())
     open_file(qtbot, window, path)
-    pane = window.fonts.proposal
+    pane = _fonts_in_front(qtbot, window)
     offset_only = pane.proposal
     assert offset_only is not None and offset_only.sources == (ProposalSource.OFFSET,)
     pane.accept_button.click()

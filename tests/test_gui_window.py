@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -437,6 +439,16 @@ def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
     assert seen and seen[0] > 1
 
 
+def _until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Run the event loop until `condition` holds (a panel that catches up when it comes forward)."""
+    from PySide6.QtTest import QTest
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the panel did not catch up"
+        QTest.qWait(20)
+
+
 def shows_page(w: MainWindow, name: str, page: int) -> None:
     """Assert that the registered panel `name` shows `page`, by values computed here from the engine."""
     panel = w.panel_widgets[name]
@@ -463,7 +475,9 @@ def shows_page(w: MainWindow, name: str, page: int) -> None:
         assert panel.model.rowCount() == len(analysis.page.fonts)
     elif name == "glyph_table":
         assert panel.model.rowCount() == len(glyphs)
-    elif name == "content_stream":
+    elif name == "content_stream":  # a tool: read only while in front (opened from Tools)
+        w.reveal(name)
+        _until(lambda: panel.page is not None and panel.page.page_number == page)
         assert panel.page.page_number == page and len(panel.page.glyphs) == len(glyphs)
     elif name in ("probe", "find"):
         assert panel.facts.page.page_number == page and len(panel.facts.page.glyphs) == len(glyphs)

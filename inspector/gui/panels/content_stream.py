@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
@@ -143,7 +144,7 @@ def _table(name: str, model: InstructionModel) -> QTableView:
     return table
 
 
-class ContentStreamPanel(PagePanel):
+class ContentStreamPanel(InFrontPanel, PagePanel):
     source = "content_stream"
     loaded = Signal(int, object)  # page number, form path: instructions are shown
 
@@ -200,10 +201,18 @@ class ContentStreamPanel(PagePanel):
         self._show_facts(None)
 
     def show_page(self, state: PageState) -> None:
-        self._show_facts(state.facts)
+        # Closed or behind a tab: the page's stream is read when the panel comes to the front (a
+        # worker reading it meanwhile would share the interpreter's time with the page being shown).
+        self._show_facts(state.facts if self.in_front() else None)
 
     def show_no_page(self, state: PageState) -> None:
         self._show_facts(None)
+
+    def came_to_front(self) -> None:
+        if self.facts is not None and (
+            self.page is None or self.page.page_number != self.facts.page.page_number
+        ):
+            self._show_facts(self.facts)
 
     def _show_facts(self, facts: PageFacts | None) -> None:
         old_number = self.page.page_number if self.page is not None else None
