@@ -231,6 +231,13 @@ def comparison_of(facts: PageFacts) -> PageComparison | None:
         return None
 
 
+def compare_count(facts: PageFacts) -> int:
+    """Differences the Compare panel found on this page (0 until it has compared it): the
+    legend's count of the "Other engines differ" layer, live (the comparison comes after the page)."""
+    comparison = comparison_of(facts)
+    return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
+
+
 # -- the window's job ------------------------------------------------------------------------------
 
 

@@ -31,7 +31,7 @@ from glyphscope.core.assembly import (
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
-from glyphscope.core.page import ClipRecord, PageBoxes
+from glyphscope.core.page import ClipRecord, InterpretedPage, PageBoxes
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import CullDecision, DuplicateDecision
 from glyphscope.core.visibility import ClippedDecision, HiddenRecord
@@ -291,27 +291,14 @@ def _count(
     return sum(1 for r in records if isinstance(r, kinds) and (test is None or test(r)))
 
 
-class PageFacts:
-    """One analysed page as the views see it: text views per mode (built lazily), counts, explanations."""
+class ModeTexts:
+    """The page's text in every mode, by readiness: which modes are assembled, which is shown for
+    a mode (structure without structure shows plain) and why, and their text views (built lazily)."""
 
     def __init__(self, analysis: PageAnalysis) -> None:
         self.analysis = analysis
-        self.page = analysis.page
-        self.classified = analysis.classified
         self._views: dict[str, TextView] = {}
-        self._form_index: dict[tuple[str, ...], int] | None = None
-        self._counts: dict[str, dict[str, int]] = {}
-        self._runs: dict[str, list[GlyphRun]] = {}
-        self._decision_index: dict[str, tuple[PointIndex, list[MarkedDecision]]] = {}
-        self._gap_summary: dict[str, tuple[int, int, int]] = {}
-        self._hidden: dict[int, HiddenRecord] | None = None  # paint index → visibility record
-        self._pass_records: (
-            tuple[dict[int, list[CullDecision]], dict[int, list[DuplicateDecision]]] | None
-        ) = None
         self.failures: dict[str, str] = {}  # mode → why its text could not be assembled
-        self._annotations: list[AnnotationDecision] | None = None
-        # The OCR cross-check of this page (Session.set_verification), None until verified
-        self.verification: VerifyResult | None = None
 
     def view(self, mode: str) -> TextView:
         view = self._views.get(mode)
@@ -331,7 +318,7 @@ class PageFacts:
         """Whether `mode` and the mode shown for it (`shown_mode`) are both assembled."""
         return self.ready(mode) and self.ready(self.shown_mode(mode))
 
-    def pending_modes(self) -> tuple[str, ...]:
+    def pending(self) -> tuple[str, ...]:
         """The modes still being assembled (in MODES order); a mode that failed is not pending."""
         return tuple(m for m in MODES if not self.ready(m) and m not in self.failures)
 
@@ -369,6 +356,91 @@ class PageFacts:
             return "articles"
         return "plain"
 
+
+class DecisionMarks:
+    """The word-gap and line-break decisions of a mode where the canvas marks them: the mark
+    nearest a point (hover, click) and the legend's summary of the word gaps."""
+
+    def __init__(self, analysis: PageAnalysis, modes: ModeTexts) -> None:
+        self.page, self.modes = analysis.page, modes
+        self._index: dict[str, tuple[PointIndex, list[MarkedDecision]]] = {}
+        self._gap_summary: dict[str, tuple[int, int, int]] = {}
+
+    def word_gap_summary(self, mode: str) -> tuple[int, int, int]:
+        """(gaps, spaces inserted, near misses) of the mode's word-gap decisions (cached: the
+        legend asks on every revisit of the page)."""
+        shown = self.modes.shown_mode(mode)
+        cached = self._gap_summary.get(shown)
+        if cached is None:
+            gaps = self.modes.view(shown).word_gaps
+            inserted = sum(1 for d in gaps if d.inserted)
+            cached = self._gap_summary[shown] = (len(gaps), inserted, sum(1 for d in gaps if is_near_miss(d)))
+        return cached
+
+    def near(self, point: Point, mode: str, radius: float) -> MarkedDecision | None:
+        """The word-gap or line-break decision of `mode` whose mark is nearest `point` within
+        `radius` (user space), or None. Marks are where the overlays draw them (`decision_point`)."""
+        shown = self.modes.shown_mode(mode)
+        index = self._index.get(shown)
+        if index is None:
+            view = self.modes.view(shown)
+            glyphs = self.page.glyphs
+            n = len(glyphs)
+            records: list[MarkedDecision] = []
+            points: list[Point] = []
+            for d in (*view.word_gaps, *view.line_breaks):
+                if 0 <= d.before < n and 0 <= d.after < n:
+                    p = decision_point(glyphs, d)
+                    if p is not None:
+                        records.append(d)
+                        points.append(p)
+            index = self._index[shown] = (PointIndex(points), records)
+        found = index[0].nearest(point, radius) if index[1] else None
+        return None if found is None else index[1][found]
+
+
+class FormColours:
+    """The colour of each Form XObject on the page: its glyphs and its BBox are drawn in it."""
+
+    def __init__(self, page: InterpretedPage) -> None:
+        self.page = page
+        self._index: dict[tuple[str, ...], int] | None = None
+
+    @property
+    def index(self) -> dict[tuple[str, ...], int]:
+        """Each distinct form path on the page (in order of first use) -> colour index."""
+        if self._index is None:
+            index: dict[tuple[str, ...], int] = {}
+            for form in self.page.forms:
+                index.setdefault(tuple(form.form_path), len(index))
+            glyphs = self.page.glyphs
+            runs = getattr(glyphs, "runs", None)  # a table's runs: one look per text-showing operator
+            for g in runs if runs is not None else glyphs:
+                if g.form_path and g.form_path not in index:
+                    index[g.form_path] = len(index)
+            self._index = index
+        return self._index
+
+    @property
+    def colours(self) -> dict[tuple[str, ...], str]:
+        """Each distinct form path on the page -> the colour its glyphs and BBox are drawn in."""
+        return {path: form_colour(i) for path, i in self.index.items()}
+
+
+class GlyphFates:
+    """What happened to each glyph, in words and records: its status, visibility class and clip,
+    the cull and duplicate records naming it, the annotations, and every decision that touched it."""
+
+    def __init__(self, analysis: PageAnalysis, modes: ModeTexts) -> None:
+        self.analysis, self.modes = analysis, modes
+        self.page, self.classified = analysis.page, analysis.classified
+        self._runs: dict[str, list[GlyphRun]] = {}
+        self._hidden: dict[int, HiddenRecord] | None = None  # paint index → visibility record
+        self._pass_records: (
+            tuple[dict[int, list[CullDecision]], dict[int, list[DuplicateDecision]]] | None
+        ) = None
+        self._annotations: list[AnnotationDecision] | None = None
+
     @property
     def annotation_decisions(self) -> list[AnnotationDecision]:
         """One per annotation of the page (in /Annots order): drawn and in the text, or why not."""
@@ -386,107 +458,6 @@ class PageFacts:
 
     def runs_of(self, indices: Iterable[int]) -> list[GlyphRun]:
         return glyph_runs(self.page.glyphs, list(indices), getattr(self.analysis, "params", None))
-
-    def word_gap_summary(self, mode: str) -> tuple[int, int, int]:
-        """(gaps, spaces inserted, near misses) of the mode's word-gap decisions (cached: the
-        legend asks on every revisit of the page)."""
-        shown = self.shown_mode(mode)
-        cached = self._gap_summary.get(shown)
-        if cached is None:
-            gaps = self.view(shown).word_gaps
-            inserted = sum(1 for d in gaps if d.inserted)
-            cached = self._gap_summary[shown] = (len(gaps), inserted, sum(1 for d in gaps if is_near_miss(d)))
-        return cached
-
-    def decision_near(self, point: Point, mode: str, radius: float) -> MarkedDecision | None:
-        """The word-gap or line-break decision of `mode` whose mark is nearest `point` within
-        `radius` (user space), or None. Marks are where the overlays draw them (`decision_point`)."""
-        shown = self.shown_mode(mode)
-        index = self._decision_index.get(shown)
-        if index is None:
-            view = self.view(shown)
-            glyphs = self.page.glyphs
-            n = len(glyphs)
-            records: list[MarkedDecision] = []
-            points: list[Point] = []
-            for d in (*view.word_gaps, *view.line_breaks):
-                if 0 <= d.before < n and 0 <= d.after < n:
-                    p = decision_point(glyphs, d)
-                    if p is not None:
-                        records.append(d)
-                        points.append(p)
-            index = self._decision_index[shown] = (PointIndex(points), records)
-        found = index[0].nearest(point, radius) if index[1] else None
-        return None if found is None else index[1][found]
-
-    @property
-    def form_index(self) -> dict[tuple[str, ...], int]:
-        """Each distinct form path on the page (in order of first use) -> colour index."""
-        if self._form_index is None:
-            index: dict[tuple[str, ...], int] = {}
-            for form in self.page.forms:
-                index.setdefault(tuple(form.form_path), len(index))
-            glyphs = self.page.glyphs
-            runs = getattr(glyphs, "runs", None)  # a table's runs: one look per text-showing operator
-            for g in runs if runs is not None else glyphs:
-                if g.form_path and g.form_path not in index:
-                    index[g.form_path] = len(index)
-            self._form_index = index
-        return self._form_index
-
-    @property
-    def form_colours(self) -> dict[tuple[str, ...], str]:
-        """Each distinct form path on the page -> the colour its glyphs and BBox are drawn in."""
-        return {path: form_colour(i) for path, i in self.form_index.items()}
-
-    def layer_counts(self, mode: str) -> dict[str, int]:
-        """The number the legend shows for every layer, each counted by its own entry of the layer
-        registry (inspector.layers) on the engine's records.
-
-        A layer counted on a mode's text (LayerSpec.counted_on) is left out while that text is
-        still being assembled: the legend shows it as pending. Each count is made once (the
-        legend asks on every stage of the page); live ones (compare, OCR) every time."""
-        from glyphscope.inspector.layers import count_layers
-
-        counts = self._counts.setdefault(mode, {})
-        count_layers(self, mode, live=False, into=counts)
-        return {**counts, **count_layers(self, mode, live=True)}
-
-    def decode_source_counts(self) -> dict[DecodeSource, int]:
-        """Glyphs per decode source, off the page's column when it has one."""
-        glyphs = self.page.glyphs
-        column = getattr(glyphs, "source", None)
-        return Counter(column if column is not None else (g.decode_source for g in glyphs))
-
-    def compare_count(self) -> int:
-        """Differences the Compare panel found on this page (0 until it has compared it): live,
-        not cached with the other counts, since the comparison arrives after the page."""
-        from glyphscope.inspector.compare_page import comparison_of
-
-        comparison = comparison_of(self)
-        return 0 if comparison is None else sum(len(e.differences) for e in comparison.engines)
-
-    def verify_counts(self) -> dict[str, int]:
-        """The OCR layers' counts (glyphs whose ink reads other, regions of ink without glyphs);
-        none until the page is verified (the legend shows them as not run)."""
-        result = self.verification
-        if result is None or not result.pages:
-            return {}
-        page = result.pages[0]
-        return {
-            INK_DISAGREES: sum(1 for g in page.glyphs if g.verdict is GlyphVerdict.INK_READS_OTHER),
-            INK_WITHOUT_GLYPHS: len(page.ink_without_glyphs),
-        }
-
-    # -- visibility ------------------------------------------------------------------------
-    def visibility_counts(self) -> dict[str, int]:
-        """Glyphs per hidden class (the legend's counts of the visibility layers)."""
-        counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
-        vis = self.classified.visibility
-        if vis is not None:
-            for r in vis.records:
-                counts[r.kind] += 1
-        return counts
 
     def visibility_of(self, paint_index: int) -> str:
         """The glyph's class: visible, invisible_mode, clipped, transparent, same_as_background, covered."""
@@ -515,7 +486,6 @@ class PageFacts:
         clips = self.page.clips
         return clips[record.clip_id] if 0 <= record.clip_id < len(clips) else None
 
-    # -- explanations ----------------------------------------------------------------------
     def status_of(self, paint_index: int) -> str:
         return str(self.classified.status[paint_index].value)
 
@@ -551,15 +521,82 @@ class PageFacts:
             elif d.duplicate_of == paint_index:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
         glyphs = self.page.glyphs
-        mode = self.shown_mode(mode)
+        mode = self.modes.shown_mode(mode)
         for m in (mode, "plain") if mode != "plain" else (mode,):
-            for d in self.view(m).decisions_for(paint_index):
+            for d in self.modes.view(m).decisions_for(paint_index):
                 if d.after == paint_index:
                     where = f"after #{d.before} {_char(glyphs, d.before)}"
                 else:
                     where = f"before #{d.after} {_char(glyphs, d.after)}"
                 lines.append(f"{m}, {where}: {describe(d)}")
         return lines
+
+
+class LegendCounts:
+    """The numbers the legend shows: every layer's count (each made by its entry of the layer
+    registry), glyphs per decode source and per hidden class, the OCR layers' counts."""
+
+    def __init__(self, facts: PageFacts) -> None:
+        self.facts = facts
+        self._by_mode: dict[str, dict[str, int]] = {}
+
+    def layers(self, mode: str) -> dict[str, int]:
+        """The number the legend shows for every layer, each counted by its own entry of the layer
+        registry (inspector.layers) on the engine's records.
+
+        A layer counted on a mode's text (LayerSpec.counted_on) is left out while that text is
+        still being assembled: the legend shows it as pending. Each count is made once (the
+        legend asks on every stage of the page); live ones (compare, OCR) every time."""
+        from glyphscope.inspector.layers import count_layers
+
+        counts = self._by_mode.setdefault(mode, {})
+        count_layers(self.facts, mode, live=False, into=counts)
+        return {**counts, **count_layers(self.facts, mode, live=True)}
+
+    def decode_sources(self) -> dict[DecodeSource, int]:
+        """Glyphs per decode source, off the page's column when it has one."""
+        glyphs = self.facts.page.glyphs
+        column = getattr(glyphs, "source", None)
+        return Counter(column if column is not None else (g.decode_source for g in glyphs))
+
+    def verify(self) -> dict[str, int]:
+        """The OCR layers' counts (glyphs whose ink reads other, regions of ink without glyphs);
+        none until the page is verified (the legend shows them as not run)."""
+        result = self.facts.verification
+        if result is None or not result.pages:
+            return {}
+        page = result.pages[0]
+        return {
+            INK_DISAGREES: sum(1 for g in page.glyphs if g.verdict is GlyphVerdict.INK_READS_OTHER),
+            INK_WITHOUT_GLYPHS: len(page.ink_without_glyphs),
+        }
+
+    def visibility(self) -> dict[str, int]:
+        """Glyphs per hidden class (the legend's counts of the visibility layers)."""
+        counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
+        vis = self.facts.classified.visibility
+        if vis is not None:
+            for r in vis.records:
+                counts[r.kind] += 1
+        return counts
+
+
+class PageFacts:
+    """One analysed page as the views see it, by job: the text of every mode and its readiness
+    (`modes`), each glyph's fate (`fates`), the decision marks (`marks`), the forms' colours
+    (`forms`) and the legend's numbers (`counts`); the OCR cross-check once the page is verified."""
+
+    def __init__(self, analysis: PageAnalysis) -> None:
+        self.analysis = analysis
+        self.page = analysis.page
+        self.classified = analysis.classified
+        self.modes = ModeTexts(analysis)
+        self.fates = GlyphFates(analysis, self.modes)
+        self.marks = DecisionMarks(analysis, self.modes)
+        self.forms = FormColours(analysis.page)
+        self.counts = LegendCounts(self)
+        # The OCR cross-check of this page (Session.set_verification), None until verified
+        self.verification: VerifyResult | None = None
 
 
 class PageImage(Protocol):

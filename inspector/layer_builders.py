@@ -127,7 +127,7 @@ def glyph_outlines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     page_style = Style(PAGE_STREAM_COLOUR, 0.8, line_alpha=120, fades=FADE_FLOOR)
     form_styles = {
         path: Style(colour, 1.0, line_alpha=190, fades=FADE_FLOOR)
-        for path, colour in facts.form_colours.items()
+        for path, colour in facts.forms.colours.items()
     }
     glyphs = facts.page.glyphs
     if isinstance(glyphs, GlyphTable):  # the page's columns: no record made for a quad
@@ -145,7 +145,7 @@ def glyph_outlines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 def form_bboxes(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     b = ShapeBuilder(spec.key, _page_rect(facts))
-    colours = facts.form_colours
+    colours = facts.forms.colours
     for form in facts.page.forms:
         colour = colours.get(tuple(form.form_path), FORM_COLOURS[0])
         b.polygon(Style(colour, 1.5, dash=True), form.bbox)
@@ -164,7 +164,7 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
     labelled above it with its subtype, field and value (or why it is left out), the label a click
     target."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
-    for decision in facts.annotation_decisions:
+    for decision in facts.fates.annotation_decisions:
         annotation = decision.annotation
         rect = annotation.rect
         if rect is None:
@@ -190,7 +190,7 @@ def culled(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     glyphs = facts.page.glyphs
     for c in facts.classified.culls:
         b.underline(style, glyphs[c.paint_index].quad)
-    for run in facts.culled_runs:
+    for run in facts.fates.culled_runs:
         first = glyphs[run.glyphs[0]]
         # Above the run's first glyph, on a light box: readable even off the rendered page.
         b.labels.append(Label(quad_rect(first.quad), run.text, spec.colour, background="#fff3f3"))
@@ -251,7 +251,7 @@ def structure_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes
     """Glyphs underlined in their MCID's colour (untagged dotted grey), the path in structure order,
     "MCID n" above the first glyph of each."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
-    view = facts.view("structure")
+    view = facts.modes.view("structure")
     if not view.available:
         return b.finish()
     glyphs = facts.page.glyphs
@@ -276,7 +276,7 @@ def structure_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes
 
 
 def columns(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    view = facts.view("columns")
+    view = facts.modes.view("columns")
     glyphs = facts.page.glyphs
     b = ShapeBuilder(spec.key, _page_rect(facts))
     for col in view.columns:
@@ -348,7 +348,7 @@ def actual_text(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     from glyphscope.inspector.engine import baseline_ends
 
-    view = facts.view("layout")
+    view = facts.modes.view("layout")
     b = ShapeBuilder(spec.key, _page_rect(facts))
     style = Style(spec.colour, 1.0)
     for line in view.baselines:
@@ -363,7 +363,7 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     with a ring on its top."""
     from glyphscope.inspector.engine import is_near_miss
 
-    view = facts.view(facts.shown_mode(mode))
+    view = facts.modes.view(facts.modes.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
     b = ShapeBuilder(spec.key, _page_rect(facts))
@@ -402,7 +402,7 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 
 def line_breaks(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    view = facts.view(facts.shown_mode(mode))
+    view = facts.modes.view(facts.modes.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
     b = ShapeBuilder(spec.key, _page_rect(facts))
@@ -420,9 +420,9 @@ def line_breaks(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 def reading_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """One numbered arrow per line of the mode's text: the order is read from the numbers."""
-    shown = facts.shown_mode(mode)
+    shown = facts.modes.shown_mode(mode)
     b = ShapeBuilder(spec.key, _page_rect(facts))
-    _order_arrows(b, facts, facts.view(shown).lines(), spec.colour, shown)
+    _order_arrows(b, facts, facts.modes.view(shown).lines(), spec.colour, shown)
     return b.finish()
 
 
@@ -646,24 +646,24 @@ def count_duplicates(facts: PageFacts, mode: str) -> int:
 
 def count_decoded(source: DecodeSource) -> Count:
     def count(facts: PageFacts, mode: str) -> int:
-        return facts.decode_source_counts().get(source, 0)
+        return facts.counts.decode_sources().get(source, 0)
 
     return count
 
 
 def count_word_gaps(facts: PageFacts, mode: str) -> int:
-    return _count(facts.analysis.texts[facts.shown_mode(mode)].decisions, WordGapDecision)
+    return _count(facts.analysis.texts[facts.modes.shown_mode(mode)].decisions, WordGapDecision)
 
 
 def count_line_breaks(facts: PageFacts, mode: str) -> int:
-    decisions = facts.analysis.texts[facts.shown_mode(mode)].decisions
+    decisions = facts.analysis.texts[facts.modes.shown_mode(mode)].decisions
     return sum(
         1 for d in decisions if isinstance(d, (LineBreakDecision, ColumnChangeDecision)) and d.is_break
     )
 
 
 def count_lines(facts: PageFacts, mode: str) -> int:
-    return len(facts.view(facts.shown_mode(mode)).lines())  # one numbered arrow per line
+    return len(facts.modes.view(facts.modes.shown_mode(mode)).lines())  # one numbered arrow per line
 
 
 def count_tagged(facts: PageFacts, mode: str) -> int:
@@ -692,17 +692,19 @@ def count_actual_text(facts: PageFacts, mode: str) -> int:
 
 def count_hidden(kind: VisibilityClass) -> Count:
     def count(facts: PageFacts, mode: str) -> int:
-        return facts.visibility_counts().get(kind, 0)
+        return facts.counts.visibility().get(kind, 0)
 
     return count
 
 
 def count_differences(facts: PageFacts, mode: str) -> int:
-    return facts.compare_count()
+    from glyphscope.inspector.compare_page import compare_count
+
+    return compare_count(facts)
 
 
 def count_verified(key: str) -> Count:
     def count(facts: PageFacts, mode: str) -> int | None:
-        return facts.verify_counts().get(key)  # None: the page is not verified
+        return facts.counts.verify().get(key)  # None: the page is not verified
 
     return count

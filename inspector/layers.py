@@ -5,7 +5,7 @@ text it is drawn from and the text it is counted on, the other names `render --l
 the HTML report accept for it, its count and its drawing (inspector/layer_builders.py, in the
 Qt-free vocabulary of inspector/layer_shapes.py). The legend, the canvas
 (gui/overlays.py turns the shapes into QPainterPaths), the headless image, the report,
-`PageFacts.layer_counts` and the tests all read this table.
+`PageFacts.counts.layers` and the tests all read this table.
 """
 
 from __future__ import annotations
@@ -332,7 +332,7 @@ def texts_ready(facts: PageFacts, needs: str | None, mode: str) -> bool:
     """Whether the text `needs` (a mode, SHOWN, or None: the page alone) is assembled."""
     if needs is None:
         return True
-    return facts.shown_ready(mode) if needs == SHOWN else facts.ready(needs)
+    return facts.modes.shown_ready(mode) if needs == SHOWN else facts.modes.ready(needs)
 
 
 def count_layers(

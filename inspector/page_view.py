@@ -80,10 +80,10 @@ def page_state(view: PageBundle | None, mode: str | None = None, page_number: in
         return PageState(Stage.LOADING, n, mode=mode, message=f"Loading page {n}…")
     if mode is None:
         return PageState(Stage.READY, n, facts)
-    failed = facts.failures.get(mode)
+    failed = facts.modes.failures.get(mode)
     if failed is not None:
         return PageState(Stage.TEXT_FAILED, n, facts, mode, message=failed)
-    if not facts.shown_ready(mode):
+    if not facts.modes.shown_ready(mode):
         return PageState(
             Stage.TEXT_PENDING,
             n,
@@ -92,5 +92,10 @@ def page_state(view: PageBundle | None, mode: str | None = None, page_number: in
             message=f"Assembling the {mode_name(mode)} text… (the page is shown first, its texts follow)",
         )
     return PageState(
-        Stage.READY, n, facts, mode, shown_mode=facts.shown_mode(mode), fallback=facts.fallback_reason(mode)
+        Stage.READY,
+        n,
+        facts,
+        mode,
+        shown_mode=facts.modes.shown_mode(mode),
+        fallback=facts.modes.fallback_reason(mode),
     )

@@ -128,7 +128,7 @@ def fates_of(facts: Any, i: int) -> list[GlyphFate]:
     classified = facts.classified
     status = classified.status[i]
     fates: list[GlyphFate] = []
-    note = facts.hidden_note(i)  # why a reader cannot see it, "" when visible
+    note = facts.fates.hidden_note(i)  # why a reader cannot see it, "" when visible
     if status is GlyphStatus.CULLED:
         fates.append(GlyphFate(Fate.CULLED, "culled (box centre outside the visible box)"))
     elif status is GlyphStatus.DUPLICATE:
@@ -142,7 +142,7 @@ def fates_of(facts: Any, i: int) -> list[GlyphFate]:
         fates.append(GlyphFate(Fate.EXCLUDED, f"excluded by --annotations {switch}"))
     else:
         fates.append(GlyphFate(Fate.KEPT, "kept"))
-    kind = facts.visibility_of(i)
+    kind = facts.fates.visibility_of(i)
     if status is GlyphStatus.KEPT and kind == VisibilityClass.CLIPPED:
         fates.append(GlyphFate(Fate.CLIPPED, f"clipped ({note}: kept by --keep-clipped)"))
     elif status is not GlyphStatus.HIDDEN and kind in DROPPABLE_HIDDEN:
@@ -185,9 +185,9 @@ def probe_region(facts: Any, page_number: int, rect: Rect, mode: str) -> ProbeRe
             ProbeEntry(
                 i,
                 g.unicode,
-                facts.status_of(i),
+                facts.fates.status_of(i),
                 tuple(fates_of(facts, i)),
-                tuple(facts.explain(i, mode)),
+                tuple(facts.fates.explain(i, mode)),
             )
         )
     return result

@@ -83,8 +83,8 @@ def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages
         assert _choices(SimpleNamespace(glyphs=page.glyphs)) == _choices(SimpleNamespace(glyphs=records))
         facts = PageFacts(SimpleNamespace(page=page, classified=None))
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
-        assert facts.form_index == plain.form_index
-        assert facts.decode_source_counts() == plain.decode_source_counts()
+        assert facts.forms.index == plain.forms.index
+        assert facts.counts.decode_sources() == plain.counts.decode_sources()
 
 
 def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any]) -> None:

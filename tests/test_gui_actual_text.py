@@ -19,7 +19,7 @@ def test_actual_text_layer_details_and_switch(qtbot, window, tmp_path: Path) -> 
     open_file(qtbot, w, path)
     assert w.text_panels["plain"].editor.toPlainText() == "Total 42 EUR"
     assert LAYER_BY_KEY["actual_text"].label == "ActualText"
-    assert w.bundle.facts.layer_counts("plain")["actual_text"] == 1
+    assert w.bundle.facts.counts.layers("plain")["actual_text"] == 1
 
     # the layer: the span's two glyphs outlined, the replacement above them, a marker explaining it
     w.session.set_layer_visible("actual_text", True)

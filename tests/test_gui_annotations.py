@@ -59,7 +59,7 @@ def test_the_annotations_layer_outlines_each_rect_and_a_label_click_shows_field_
     path.write_bytes(_form([TEXT_FIELD, HIDDEN_NOTE]))
     open_file(qtbot, w, path)
     assert w.session.layers["annotations"]  # on by default: the answer to "where is my field?"
-    assert w.bundle.facts.layer_counts(w.session.mode)["annotations"] == 2
+    assert w.bundle.facts.counts.layers(w.session.mode)["annotations"] == 2
     drawing = w.canvas.layer_items["annotations"].drawing
     labels = {label.of[0::3]: label.text for label in drawing.labels}  # above each /Rect's top-left
     assert labels == {

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 def _facts(path: Path, page: int) -> PageFacts:
     facts = PageFacts(analyze_page(open_document(path), page))
     for mode in MODES:
-        facts.view(mode)
+        facts.modes.view(mode)
     return facts
 
 
@@ -93,7 +93,7 @@ def test_reading_order_numbers_are_painted_left_of_their_line(qapp: Any, zoom: f
     facts = _facts(DEMO, 1)
     image, transform = _paint(facts, "reading_order", zoom)
     glyphs = facts.page.glyphs
-    lines = [line for line in facts.view("plain").lines() if line]
+    lines = [line for line in facts.modes.view("plain").lines() if line]
     assert len(lines) > 5
     drawn = 0
     for line in lines:

@@ -20,7 +20,7 @@ def test_legend_counts_the_compare_layer_once_the_comparison_is_there(qtbot, win
     legend = w.panel_widgets["legend"]
     qtbot.waitUntil(lambda: panel.comparison is not None and panel.worker is None, timeout=TIMEOUT)
     assert len(panel.differences()) == 1  # pdfminer keeps the culled slug
-    assert legend.count("compare") == 1 == w.bundle.facts.layer_counts(w.session.mode)["compare"]
+    assert legend.count("compare") == 1 == w.bundle.facts.counts.layers(w.session.mode)["compare"]
     assert legend.count("culled") == len(w.bundle.analysis.classified.culls)
     go_to(qtbot, w, 2)
     assert legend.count("compare") == 0  # not compared yet: nothing to count

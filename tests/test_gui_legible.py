@@ -413,7 +413,7 @@ def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
     pdf.save(path)
     w = window
     open_file(qtbot, w, path)
-    near = [d for d in w.bundle.facts.view("plain").word_gaps if is_near_miss(d)]
+    near = [d for d in w.bundle.facts.modes.view("plain").word_gaps if is_near_miss(d)]
     assert len(near) == 1 and near[0].value == pytest.approx(1.896, abs=0.01) and near[0].inserted
     w.session.set_layer_visible("word_gaps", True)
     drawing = w.canvas.layer_items["word_gaps"].drawing
@@ -437,9 +437,9 @@ def test_a_cjk_gap_space_shows_as_inserted(qtbot, window, tmp_path) -> None:
     w = window
     open_file(qtbot, w, path)
     facts = w.bundle.facts
-    gaps = facts.view("plain").word_gaps
+    gaps = facts.modes.view("plain").word_gaps
     assert [d.verdict for d in gaps] == ["cjk_pair", "cjk_gap"]
-    assert facts.word_gap_summary("plain")[:2] == (2, 1)
+    assert facts.marks.word_gap_summary("plain")[:2] == (2, 1)
     assert "space inserted (1)" in w.legend.keys.text()
     drawing = w.bundle.overlays.layer("word_gaps", "plain")
     colours = [part.style.colour for part in drawing.parts if part.style.width == 1.5]

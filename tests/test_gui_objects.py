@@ -114,7 +114,7 @@ def test_objects_of_the_page_show_on_it(qtbot: Any, window: Any, tmp_path: Path)
     # The other way: the decision selected elsewhere selects the annotation here.
     session.select_decision(None)
     panel.select_node(page2)
-    session.select_decision(session.facts.annotation_decisions[0], "canvas")
+    session.select_decision(session.facts.fates.annotation_decisions[0], "canvas")
     assert panel.selected_node() is annotation
 
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector.engine import PageBundle, PageFacts
+from glyphscope.inspector.engine import ModeTexts, PageBundle, PageFacts
 from glyphscope.inspector.gui.panels.base import FALLBACK_STYLE, PagePanel
 from glyphscope.inspector.page_view import PageState, Stage
 from glyphscope.inspector.session import Session
@@ -74,7 +74,7 @@ def test_page_panel_waits_for_its_mode_and_shows_the_fallback(qtbot, demo_pdf: P
     session.set_page(2)
     bundle = _bundle(doc, 2)
     pending = {"structure"}
-    monkeypatch.setattr(PageFacts, "shown_ready", lambda self, mode: mode not in pending)
+    monkeypatch.setattr(ModeTexts, "shown_ready", lambda self, mode: mode not in pending)
     session.set_mode("structure")
     session.set_view(bundle)
     assert panel.calls[-1] == ("none", Stage.TEXT_PENDING, 2) and panel.facts is bundle.facts

@@ -57,7 +57,7 @@ def test_glyphs_first_then_the_mode_on_screen_then_every_mode(
     assert len(held) == 1
     facts = w.bundle.facts
     glyphs = w.bundle.analysis.page.glyphs
-    assert facts.pending_modes() == MODES
+    assert facts.modes.pending() == MODES
     assert w.complete_view is None
     legend = w.legend
     assert legend.count("glyphs") == len(glyphs)
@@ -73,18 +73,18 @@ def test_glyphs_first_then_the_mode_on_screen_then_every_mode(
 
     assert "every mode's text" not in w.timing_label.text()
     let_go(qtbot, w, held)
-    assert facts.pending_modes() == ()
+    assert facts.modes.pending() == ()
     qtbot.waitUntil(lambda: 10 not in w.loader.completing, timeout=TIMEOUT)  # its worker's `finished`
     assert "every mode's text at" in w.timing_label.text()  # the status bar says when they came
     texts = w.bundle.analysis.texts
     for mode in MODES:
         panel = w.text_panels[mode]
-        shown = facts.shown_mode(mode)
+        shown = facts.modes.shown_mode(mode)
         assert panel.view is not None and panel.editor.toPlainText() == texts[shown].text, mode
     gaps = [d for d in texts["plain"].decisions if isinstance(d, WordGapDecision)]
     assert legend.count("word_gaps") == len(gaps) > 0
     assert len(items["word_gaps"].drawing.markers) == len(gaps)
-    assert legend.count("columns") == facts.layer_counts("plain")["columns"]
+    assert legend.count("columns") == facts.counts.layers("plain")["columns"]
     assert gui_thread_assemblies == []  # the worker assembled every mode; the GUI thread only read
 
 
@@ -130,7 +130,7 @@ def test_texts_that_cannot_be_assembled_say_so_instead_of_waiting(
     for mode in MODES:
         panel = w.text_panels[mode]
         assert panel.view is None and "text could not be assembled: RuntimeError: boom" in panel.header.text()
-    assert w.bundle.facts.pending_modes() == ()
+    assert w.bundle.facts.modes.pending() == ()
     assert w.legend.count("glyphs") == len(w.bundle.analysis.page.glyphs)  # the page itself stands
 
 
@@ -145,8 +145,8 @@ def test_the_page_is_complete_on_the_workers_last_word_not_when_its_modes_look_r
         w.open_path(demo_pdf, page=2)
     bundle, facts = w.bundle, w.bundle.facts
     for mode in MODES:  # as a worker that ran ahead would have
-        facts.view(mode)
-    assert facts.pending_modes() == () and not bundle.texts_complete
+        facts.modes.view(mode)
+    assert facts.modes.pending() == () and not bundle.texts_complete
     with qtbot.assertNotEmitted(w.page_complete):
         w.session.texts_ready(bundle)  # the first `texts`: panels fill in, the page is not complete yet
     assert w.complete_view is None and w.text_panels["layout"].view is not None

@@ -117,7 +117,7 @@ def test_export_text_glyphs_png_and_triage_report(qtbot, window, demo_pdf, tmp_p
     glyphs = facts.page.glyphs
 
     path = ex.page_text(str(tmp_path / "p8.txt"), mode="layout")
-    assert path.read_text(encoding="utf-8") == facts.view("layout").text
+    assert path.read_text(encoding="utf-8") == facts.modes.view("layout").text
 
     path = ex.glyphs_json(str(tmp_path / "p8.json"))
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -149,7 +149,7 @@ def test_export_text_glyphs_png_and_triage_report(qtbot, window, demo_pdf, tmp_p
         ex.document_text(mode="plain")
     text = Path(blocker.args[1]).read_text(encoding="utf-8")
     pages = text.split("\f")
-    assert len(pages) == 15 and pages[7] == facts.view("plain").text
+    assert len(pages) == 15 and pages[7] == facts.modes.view("plain").text
 
     with qtbot.waitSignal(
         ex.exported, timeout=60_000, check_params_cb=lambda kind, p: kind == "triage report"

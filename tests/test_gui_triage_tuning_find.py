@@ -25,7 +25,7 @@ def test_tuning_word_gap_changes_text_live_with_a_diff_and_reset_restores(qtbot,
     page_before = w.bundle.analysis.page
     assert "PDF Reference Manual" in plain.editor.toPlainText().splitlines()
     assert w.tuning.diff is not None and w.tuning.diff.equal
-    inserted_before = sum(1 for d in w.bundle.facts.view("plain").word_gaps if d.inserted)
+    inserted_before = sum(1 for d in w.bundle.facts.modes.view("plain").word_gaps if d.inserted)
 
     # The user types 0.5 in the spin box: applied after the debounce, without re-interpreting.
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
@@ -45,7 +45,7 @@ def test_tuning_word_gap_changes_text_live_with_a_diff_and_reset_restores(qtbot,
     # The diff's left side is the page product under the default thresholds.
     assert w.tuning.default_text("plain") == analyze_page(w.session.document, 2).texts["plain"].text
     # Canvas layers and legend follow the new decisions.
-    inserted_after = sum(1 for d in w.bundle.facts.view("plain").word_gaps if d.inserted)
+    inserted_after = sum(1 for d in w.bundle.facts.modes.view("plain").word_gaps if d.inserted)
     assert inserted_after < inserted_before
     assert f"space inserted ({inserted_after})" in w.legend.keys.text()
     # Other modes re-assembled too; the diff follows the mode.
@@ -132,7 +132,7 @@ def test_find_highlights_hits_and_f3_steps_across_pages(qtbot, window, demo_pdf)
     assert len({h.page for h in panel.hits}) >= 3
     hit = panel.current_hit()
     assert hit is not None and hit.page == 2
-    view = w.bundle.facts.view("plain")
+    view = w.bundle.facts.modes.view("plain")
     assert view.text[hit.start : hit.end].lower() == "correct extractor"
     assert w.session.selection == set(view.glyphs_for(hit.start, hit.end))
     assert w.session.selection_source == "find"
@@ -148,7 +148,7 @@ def test_find_highlights_hits_and_f3_steps_across_pages(qtbot, window, demo_pdf)
         qtbot.keyClick(w, Qt.Key.Key_F3)
     assert panel.current == first + 1
     assert w.session.page_number == nxt.page
-    view = w.bundle.facts.view("plain")
+    view = w.bundle.facts.modes.view("plain")
     qtbot.waitUntil(lambda: w.session.selection == set(view.glyphs_for(nxt.start, nxt.end)), timeout=TIMEOUT)
     if nxt.page != 2:
         with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):

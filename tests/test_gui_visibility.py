@@ -41,7 +41,7 @@ def test_visibility_layers_counted_and_the_clip_of_a_selected_glyph_drawn(
     w.resize(1280, 800)
     open_file(qtbot, w, hidden_pdf)
     facts = w.bundle.facts
-    counts = facts.layer_counts(w.session.mode)
+    counts = facts.counts.layers(w.session.mode)
     assert {
         k: counts[k] for k in ("invisible_mode", "clipped", "transparent", "same_as_background", "covered")
     } == {
@@ -59,7 +59,7 @@ def test_visibility_layers_counted_and_the_clip_of_a_selected_glyph_drawn(
     marker = canvas.layer_items["clipped"].drawing.markers[0]
     assert "clipped by the path set at instruction 7 (W)" in marker.text
     # selecting a clipped glyph draws its clip path; a visible one draws none
-    clipped = next(i for i in range(len(facts.page.glyphs)) if facts.visibility_of(i) == "clipped")
+    clipped = next(i for i in range(len(facts.page.glyphs)) if facts.fates.visibility_of(i) == "clipped")
     w.session.select({clipped}, "test")
     qtbot.wait(50)
     box = canvas.selection_item.clip.boundingRect()

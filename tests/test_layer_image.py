@@ -20,7 +20,7 @@ SCALE = 2.0
 def _page(page: int) -> tuple[PageFacts, Image.Image, tuple[float, ...]]:
     facts = PageFacts(analyze_page(open_document(DEMO), page))
     for mode in MODES:
-        facts.view(mode)
+        facts.modes.view(mode)
     frame = frame_boxes(facts.page.boxes)
     w, h = display_size(frame, SCALE)
     return facts, Image.new("RGB", (round(w), round(h)), "white"), page_matrix(frame, SCALE)
@@ -47,7 +47,7 @@ def test_every_layer_the_page_has_is_drawn_and_glyph_outlines_leave_the_letters_
     assert drawn == ["glyphs", "reading_order"]  # not compared, not verified: nothing to draw
     glyphs = facts.page.glyphs
     outlined = 0
-    for line in facts.view("plain").lines()[:20]:
+    for line in facts.modes.view("plain").lines()[:20]:
         x0, y0, x1, y1 = _box(matrix, quad_rect(glyphs[line[0]].quad))
         if x1 - x0 < 6 or y1 - y0 < 6:
             continue

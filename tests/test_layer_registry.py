@@ -48,7 +48,7 @@ DENSE = (
 def _facts(path: Path, page: int) -> PageFacts:
     facts = PageFacts(analyze_page(open_document(path), page))
     for mode in MODES:
-        facts.view(mode)  # every text assembled: every layer can be drawn and counted
+        facts.modes.view(mode)  # every text assembled: every layer can be drawn and counted
     return facts
 
 
@@ -100,7 +100,7 @@ def test_each_layer_is_declared_once_with_everything_the_views_read() -> None:
 def test_counts_and_drawings_of_a_layer_agree(page: int) -> None:
     """Each layer's count (the legend's number) is what its drawing shows, on every demo page."""
     facts = _facts(DEMO, page)
-    counts = facts.layer_counts("plain")
+    counts = facts.counts.layers("plain")
     shapes = _all_shapes(facts)
     quads = {key: sum(len(p.quads) // 8 for p in s.parts) for key, s in shapes.items()}
     lines = {key: sum(len(p.segments) // 4 for p in s.parts) for key, s in shapes.items()}
@@ -128,7 +128,7 @@ def test_a_layer_counted_on_a_text_is_pending_until_that_text_is_assembled() -> 
 
     pending = PageFacts(analyze_page(open_document(DEMO), 1))
     pending.analysis.texts.ready = NotAssembled.ready  # type: ignore[attr-defined]
-    counts = pending.layer_counts("plain")
+    counts = pending.counts.layers("plain")
     assert "word_gaps" in counts and "columns" not in counts and "structure_order" not in counts
     assert counts["glyphs"] == len(pending.page.glyphs)
 
@@ -233,7 +233,7 @@ def test_labels_sit_beside_the_box_they_name(zoom: float) -> None:
                     assert box[3] <= named[1] - gap, (key, label.text)
                 checked[label.place] += 1
             if key == "reading_order":  # each number names its line's first glyph
-                lines = [line for line in facts.view("plain").lines() if line]
+                lines = [line for line in facts.modes.view("plain").lines() if line]
                 firsts = [quad_rect(glyphs[line[0]].quad) for line in lines]
                 assert [lab.of for lab in shapes.labels] == firsts
     assert checked[Place.LEFT] > 50 and checked[Place.ABOVE] > 10
@@ -250,7 +250,7 @@ def test_reading_order_arrows_run_under_the_letters() -> None:
         glyphs = facts.page.glyphs
         shafts = [p for p in shapes.parts if len(p.segments)]
         segs = [tuple(p.segments[k : k + 4]) for p in shafts for k in range(0, len(p.segments), 4)]
-        for line in facts.view("plain").lines():
+        for line in facts.modes.view("plain").lines():
             q = glyphs[line[0]].quad
             if abs(q[1][1] - q[0][1]) > 1e-6 or q[3][1] <= q[0][1]:
                 continue  # not horizontal and upright

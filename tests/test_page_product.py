@@ -302,12 +302,12 @@ def test_a_glyphs_explanation_names_its_cull_and_every_copy_dropped_as_its_dupli
     content = b"BT /F1 10 Tf 100 700 Td (A) Tj ET BT /F1 10 Tf 100.2 700 Td (A) Tj ET "
     content += b"BT /F1 10 Tf 100.4 700 Td (A) Tj ET BT /F1 10 Tf 900 700 Td (B) Tj ET"
     facts = PageFacts(analyze_page(open_document(to_bytes(make_pdf([content]))), 1))
-    kept = facts.explain(0, "plain")
+    kept = facts.fates.explain(0, "plain")
     assert kept[:2] == [
         "kept; glyph #1 was dropped as its duplicate",
         "kept; glyph #2 was dropped as its duplicate",
     ]
-    assert facts.explain(2, "plain")[0] == (
+    assert facts.fates.explain(2, "plain")[0] == (
         "glyph #2 dropped as a duplicate of glyph #0: offset 0.40 pt along ≤ 0.93 pt and 0.00 pt across ≤ 1.85 pt"
     )
-    assert facts.explain(3, "plain")[0].startswith("culled: box centre (")
+    assert facts.fates.explain(3, "plain")[0].startswith("culled: box centre (")

@@ -7,7 +7,7 @@ from pathlib import Path
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector.engine import PageBundle, PageFacts
+from glyphscope.inspector.engine import ModeTexts, PageBundle, PageFacts
 from glyphscope.inspector.page_view import NO_PAGE, Stage, page_state
 
 
@@ -59,12 +59,12 @@ def test_a_mode_ready_with_its_fallback(demo_pdf: Path) -> None:
 
 def test_a_mode_pending_then_failed(demo_pdf: Path, monkeypatch) -> None:
     bundle, facts = _facts(demo_pdf, 2)
-    monkeypatch.setattr(PageFacts, "shown_ready", lambda self, mode: mode != "layout")
+    monkeypatch.setattr(ModeTexts, "shown_ready", lambda self, mode: mode != "layout")
     pending = page_state(bundle, "layout", 2)
     assert pending.stage is Stage.TEXT_PENDING and pending.facts is facts and not pending.ready
     assert pending.message.startswith("Assembling the Layout text…")
     assert page_state(bundle, "plain", 2).ready  # another mode is not held up
-    facts.failures["layout"] = "layout: the grid needs 40,000 columns (budget 10,000)"
+    facts.modes.failures["layout"] = "layout: the grid needs 40,000 columns (budget 10,000)"
     failed = page_state(bundle, "layout", 2)
     assert failed.stage is Stage.TEXT_FAILED and failed.failed
     assert failed.message == "layout: the grid needs 40,000 columns (budget 10,000)"

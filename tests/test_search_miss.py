@@ -26,7 +26,7 @@ def doc():
 
 def miss(query: str):
     a = analyze_page(doc(), 1, DEFAULT_PARAMETERS)
-    return explain_miss(1, a.page.glyphs, a.classified, PageFacts(a).view("plain"), query)
+    return explain_miss(1, a.page.glyphs, a.classified, PageFacts(a).modes.view("plain"), query)
 
 
 def test_each_miss_states_its_kind():

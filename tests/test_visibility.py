@@ -442,7 +442,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
     )
     assert "2 clipped" in clipped.summary()
     # Find: a hit on white text says so; a clipped word is explained
-    view = facts.view("plain")
+    view = facts.modes.view("plain")
     (hit,) = find_in_text(1, view.text, query_pattern("ABCD"), hidden_note(a.classified, view.page_text))
     assert hit.note == "hidden text: present but white on the white page (nothing painted under it)"
     assert hit.context.endswith(" — " + hit.note)
@@ -453,11 +453,11 @@ def test_probe_and_find_explain_hidden_text_in_words():
     assert "clipped by the path set at instruction 10 (W)" in miss.message
     assert "--keep-clipped" in miss.message
     # details: the glyph's decisions say its visibility
-    assert facts.explain(0, "plain")[0].startswith(
+    assert facts.fates.explain(0, "plain")[0].startswith(
         "visibility same_as_background: glyph #0 is present but white"
     )
-    assert facts.visibility_of(4) == "clipped" and facts.clip_of(4).bbox == (0.0, 0.0, 10.0, 10.0)
-    counts = facts.layer_counts("plain")
+    assert facts.fates.visibility_of(4) == "clipped" and facts.fates.clip_of(4).bbox == (0.0, 0.0, 10.0, 10.0)
+    counts = facts.counts.layers("plain")
     assert {
         k: counts[k] for k in ("invisible_mode", "clipped", "transparent", "same_as_background", "covered")
     } == {

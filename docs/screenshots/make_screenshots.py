@@ -197,7 +197,7 @@ def page_reset() -> None:
 def decision_details() -> None:
     w = window(SMALL, page=2)
     layers(w, word_gaps=True)
-    gaps = w.bundle.facts.view(w.session.mode).word_gaps
+    gaps = w.bundle.facts.modes.view(w.session.mode).word_gaps
     record = next(d for d in gaps if d.inserted)
     w.session.select_decision(record, "canvas")  # what a click on the mark does
     settle()
@@ -367,7 +367,7 @@ def report_html() -> None:
 def demo_word_gaps() -> None:
     w = window(SMALL, page=3)  # negative Tc given back by TJ: no invented spaces
     layers(w, word_gaps=True)
-    text = w.bundle.facts.view("plain").text
+    text = w.bundle.facts.modes.view("plain").text
     glyphs = w.bundle.facts.page.glyphs
     nine = next(i for i, g in enumerate(glyphs) if g.unicode == "9" and g.font_size > 15)
     centre_on_glyph(w, nine + 6, 3.0)

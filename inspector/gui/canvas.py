@@ -664,8 +664,8 @@ class PageView(QGraphicsView):
             radius = MARKER_PIXELS / max(self.zoom, 1e-3)
             mode = self.session.mode
             d = (
-                facts.decision_near(p, mode, radius)
-                if facts is not None and facts.shown_ready(mode)
+                facts.marks.near(p, mode, radius)
+                if facts is not None and facts.modes.shown_ready(mode)
                 else None
             )
             return (describe(d) + _numbers(d)) if d is not None else ""

@@ -92,7 +92,7 @@ def write_text(path: str | Path, text: str) -> Path:
 
 
 def page_text(facts: PageFacts, mode: str) -> str:
-    return str(facts.view(mode).text)
+    return str(facts.modes.view(mode).text)
 
 
 def document_text_job(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QAbstractScrollArea, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from glyphscope.inspector import layers as L
+from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.session import Session
 
 COUNT_MIN_WIDTH = 26  # px: three digits; a count with more widens its label, and the column follows
@@ -69,7 +68,7 @@ class LegendPanel(QWidget):
         self.keys.setTextFormat(Qt.TextFormat.RichText)
         outer.addWidget(self.keys)
         outer.addStretch(1)
-        self._facts: Any = None
+        self._facts: PageFacts | None = None
         session.events.layers.connect(self._on_layer)
         session.events.mode.connect(lambda mode: self.set_counts(self._facts))
         session.events.view.connect(lambda view: self.set_counts(session.facts))
@@ -83,7 +82,7 @@ class LegendPanel(QWidget):
             check.setChecked(visible)
         if key == "compare" and self._facts is not None and key in self.counts:
             # The comparison arrives after the page (the Compare panel redraws the layer): recount.
-            self.counts[key].setText(str(self._facts.layer_counts(self.session.mode).get(key, 0)))
+            self.counts[key].setText(str(self._facts.counts.layers(self.session.mode).get(key, 0)))
 
     def _column_follows(self) -> None:
         """The panel's minimum width grew (a wider count): the scroll area it sits in asks its dock
@@ -99,15 +98,15 @@ class LegendPanel(QWidget):
         text = self.counts[key].text()
         return int(text) if text.isdigit() else None
 
-    def set_counts(self, facts: Any) -> None:
-        """Counts of the current page from the engine's records (`PageFacts.layer_counts`)."""
+    def set_counts(self, facts: PageFacts | None) -> None:
+        """Counts of the current page from the engine's records (`PageFacts.counts.layers`)."""
         self._facts = facts
         if facts is None:
             for label in self.counts.values():
                 label.setText("–")
             self.keys.setText("")
             return
-        counts = facts.layer_counts(self.session.mode)
+        counts = facts.counts.layers(self.session.mode)
         widened = False
         for key, label in self.counts.items():
             pending = key in L.COUNTED_ON_TEXTS and key not in counts
@@ -128,11 +127,11 @@ class LegendPanel(QWidget):
             self._column_follows()
         rows = ["<b>Glyph origins</b>"]
         rows.append(_key_row(L.PAGE_STREAM_COLOUR, "page stream"))
-        for path, colour in facts.form_colours.items():
+        for path, colour in facts.forms.colours.items():
             rows.append(_key_row(colour, "form " + " › ".join(path)))
         rows.append(f"<b>Word gaps ({self.session.mode})</b>")
-        if facts.shown_ready(self.session.mode):
-            gaps, inserted, near = facts.word_gap_summary(self.session.mode)
+        if facts.modes.shown_ready(self.session.mode):
+            gaps, inserted, near = facts.marks.word_gap_summary(self.session.mode)
             counted = (f" ({inserted})", f" ({gaps - inserted})", f" ({near})")
         else:
             counted = (" (…)",) * 3  # the mode's text is being assembled

@@ -121,7 +121,7 @@ class PageOverlays:
 
     def __init__(self, facts: PageFacts) -> None:
         self.facts = facts
-        self.form_colours = facts.form_colours
+        self.form_colours = facts.forms.colours
         self.static: dict[str, LayerDrawing] = {}
         self.by_mode: dict[str, dict[str, LayerDrawing]] = {}
         self.bounds = glyph_bounds(facts.page.glyphs)  # where glyphs were painted, off the page too

@@ -28,7 +28,7 @@ def clip_path(facts: PageFacts | None, selection: Iterable[int]) -> QPainterPath
     seen: set[int] = set()
     clips = facts.page.clips
     for i in sorted(selection):
-        record = facts.visibility_record(i)
+        record = facts.fates.visibility_record(i)
         if not isinstance(record, ClippedDecision) or record.clip_id in seen:
             continue
         seen.add(record.clip_id)

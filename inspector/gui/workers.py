@@ -259,7 +259,7 @@ def load_page_job(
             # (complete_page_job, once the page is on screen: a worker sharing the interpreter
             # lock with the GUI thread while it paints would halve the painting's speed).
             facts = PageFacts(bundle.analysis)
-            facts.layer_counts(mode)
+            facts.counts.layers(mode)
             bundle.overlays = build_overlays(facts, mode, prebuild)
             bundle.facts = facts
         except Exception as exc:
@@ -284,20 +284,20 @@ def complete_page_job(
     glyphs = facts.page.glyphs
     if hasattr(glyphs, "keep_records"):
         glyphs.keep_records()  # the views and panels read records over and over: all made here, once
-    first = [m for m in dict.fromkeys(("plain", facts.shown_mode(mode))) if not facts.ready(m)]
+    first = [m for m in dict.fromkeys(("plain", facts.modes.shown_mode(mode))) if not facts.modes.ready(m)]
     for group in (first, None):
-        for m in facts.pending_modes() if group is None else group:
+        for m in facts.modes.pending() if group is None else group:
             token.check()
             try:
-                _ = facts.view(m).kinds
+                _ = facts.modes.view(m).kinds
             except Exception as exc:  # that mode's panel says so; the page and its other modes stand
-                facts.failures[m] = f"{m} text could not be assembled: {type(exc).__name__}: {exc}"
+                facts.modes.failures[m] = f"{m} text could not be assembled: {type(exc).__name__}: {exc}"
         token.check()
         if isinstance(overlays, PageOverlays):
             prebuild_ready(overlays, mode, prebuild)
-        if facts.shown_ready(mode):  # the legend's numbers, counted here rather than on the GUI thread
-            facts.word_gap_summary(mode)
-            facts.layer_counts(mode)
+        if facts.modes.shown_ready(mode):  # the legend's numbers, counted here rather than on the GUI thread
+            facts.marks.word_gap_summary(mode)
+            facts.counts.layers(mode)
         if group is not None:
             timings["own mode"] = time.perf_counter() - t
             yield Partial(bundle)  # the page's own text, decisions and their layers are in
@@ -355,9 +355,9 @@ def reassemble_bundle(
     analysis = reassemble(bundle.analysis, params)
     token.check()
     facts = PageFacts(analysis)
-    for m in facts.pending_modes():  # every mode at once: tuning shows its effect on all of them
-        facts.view(m)
-    facts.layer_counts(mode)
+    for m in facts.modes.pending():  # every mode at once: tuning shows its effect on all of them
+        facts.modes.view(m)
+    facts.counts.layers(mode)
     overlays = build_overlays(facts, mode, prebuild)
     timings = {"reassemble": time.perf_counter() - t0}
     timings["total"] = timings["reassemble"]
@@ -534,7 +534,7 @@ class PageLoader(QObject):
     def _done(self, bundle: PageBundle, generation: int) -> None:
         if generation != self.generation:
             return
-        pending = bundle.facts is not None and bool(bundle.facts.pending_modes())
+        pending = bundle.facts is not None and bool(bundle.facts.modes.pending())
         bundle.texts_complete = not pending
         self.cache.put(bundle)
         self.page_ready.emit(bundle)
@@ -583,8 +583,8 @@ class PageLoader(QObject):
         facts = bundle.facts
         if generation != self.generation or facts is None:
             return
-        for m in facts.pending_modes():
-            facts.failures[m] = f"{m} text could not be assembled: {message}"
+        for m in facts.modes.pending():
+            facts.modes.failures[m] = f"{m} text could not be assembled: {message}"
         self._completed(bundle, generation)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:

@@ -110,11 +110,11 @@ class GlyphDetailsPanel(PagePanel):
                 g = glyphs[i]
                 rows.append(
                     f"<tr><td><a href='glyph:{i}'>#{i}</a></td><td>{html.escape(g.text)}</td>"
-                    f"<td>{html.escape(g.font_key)}</td><td>{facts.status_of(i)}</td></tr>"
+                    f"<td>{html.escape(g.font_key)}</td><td>{facts.fates.status_of(i)}</td></tr>"
                 )
         more = f"<p>… and {len(selection) - 200} more</p>" if len(selection) > 200 else ""
         # As text: the engine's plain lines of the selected glyphs (culled slugs, duplicates...).
-        runs = facts.runs_of(selection[:5000])
+        runs = facts.fates.runs_of(selection[:5000])
         lines = "<br>".join(f"“{html.escape(r.text[:300])}”" for r in runs[:40])
         if len(runs) > 40:
             lines += f"<br>… and {len(runs) - 40} more lines"
@@ -180,7 +180,7 @@ class GlyphDetailsPanel(PagePanel):
         if not 0 <= i < len(glyphs):
             return f"<p>Glyph #{i} is not on this page.</p>"
         g: Glyph = glyphs[i]
-        status = facts.status_of(i)
+        status = facts.fates.status_of(i)
         dup = facts.classified.duplicate_of[i]
         char = html.escape(g.unicode) if g.unicode else "<i>unresolved</i>"
         code_point = " ".join(f"U+{ord(c):04X}" for c in g.unicode) or "—"
@@ -209,7 +209,7 @@ class GlyphDetailsPanel(PagePanel):
         parts.append(self.actual_text_html(facts, i))  # what the text writes for it, first
         if g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK):
             parts.append(self.chain_html(facts.page, g))
-        decisions = facts.explain(i, self.session.mode)
+        decisions = facts.fates.explain(i, self.session.mode)
         if decisions:
             items = "".join(f"<li>{html.escape(d)}</li>" for d in decisions)
             parts.append(f"<p><b>Decisions</b></p><ul>{items}</ul>")
@@ -248,7 +248,7 @@ class GlyphDetailsPanel(PagePanel):
         span = next((s for s in getattr(facts.page, "actual_text", ()) if i in s), None)
         if span is None:
             return ""
-        mode = facts.shown_mode(self.session.mode)
+        mode = facts.modes.shown_mode(self.session.mode)
         record = next(
             (d for d in facts.analysis.texts[mode].decisions_of(ActualTextDecision) if d.span == span), None
         )

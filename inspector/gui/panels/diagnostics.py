@@ -265,7 +265,7 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         facts = self.facts
         if facts is None or not d.glyphs:
             return ""
-        runs = facts.runs_of(d.glyphs[:5000])
+        runs = facts.fates.runs_of(d.glyphs[:5000])
         if not runs:
             return ""
         shown = "".join(

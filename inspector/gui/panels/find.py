@@ -136,7 +136,7 @@ class FindPanel(BackgroundJobPanel, PagePanel):
 
     def _select_pending(self) -> None:
         facts = self.facts
-        if facts is None or self._pending is None or not facts.ready(self.mode):
+        if facts is None or self._pending is None or not facts.modes.ready(self.mode):
             return  # a hit to select waits for its page's text (`texts` calls again)
         pending, self._pending = self._pending, None
         if pending.page == facts.page.page_number:
@@ -173,7 +173,7 @@ class FindPanel(BackgroundJobPanel, PagePanel):
             )
             return None
         page = self.facts.page.page_number
-        view = self.facts.view(self.mode)
+        view = self.facts.modes.view(self.mode)
         pattern = query_pattern(query, self.case_sensitive)
         here = find_in_text(page, view.text, pattern, hidden_note(self.facts.classified, view.page_text))
         self.hits = list(here)
@@ -347,7 +347,7 @@ class FindPanel(BackgroundJobPanel, PagePanel):
         if isinstance(target, Hit):
             if self.facts is None:
                 return
-            glyphs = self.facts.view(self.mode).glyphs_for(target.start, target.end)
+            glyphs = self.facts.modes.view(self.mode).glyphs_for(target.start, target.end)
         else:
             glyphs = list(target.glyphs)
         self.session.select(glyphs, self.source)

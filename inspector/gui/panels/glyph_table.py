@@ -522,7 +522,7 @@ class GlyphTablePanel(PagePanel):
         if self.group_combo.currentText() != "runs" or self.facts is None:
             self.run_model.set_runs([], None)
             return
-        runs = self.facts.runs_of(self.model.rows)
+        runs = self.facts.fates.runs_of(self.model.rows)
         self.run_model.set_runs(runs, self.model.classified)
 
     def _on_runs_selected(self, *_: object) -> None:

@@ -368,7 +368,7 @@ class ObjectsPanel(InFrontPanel, QWidget):
             return
         if node.annotation >= 0 and node.role in ("annotation", "field"):
             facts = self.session.facts
-            decisions = facts.annotation_decisions if facts is not None else []
+            decisions = facts.fates.annotation_decisions if facts is not None else []
             if node.annotation < len(decisions):
                 self._linking = True  # its decision coming back must not move the selection here
                 try:

@@ -176,7 +176,7 @@ class ProbePanel(PagePanel):
         items: list[QTreeWidgetItem] = []
         if self.facts is None:
             return items
-        for run in self.facts.runs_of(list(entries)[: MAX_ROWS * 4]):
+        for run in self.facts.fates.runs_of(list(entries)[: MAX_ROWS * 4]):
             members = [entries[i] for i in run.glyphs if i in entries]
             fates: dict[Fate, int] = {}
             for e in members:

@@ -117,7 +117,7 @@ class TextPanel(PagePanel):
         assert facts is not None and shown is not None  # READY with a mode
         self._updating = True
         try:
-            self.view = facts.view(shown)
+            self.view = facts.modes.view(shown)
             self.editor.setPlainText(self.view.text)
             self.header.setText(self.describe(facts))
             self.fallback = state.fallback
@@ -131,9 +131,9 @@ class TextPanel(PagePanel):
         visible = len(facts.classified.visible)
         lines = view.text.count("\n") + 1 if view.text else 0
         base = f"{len(view.text)} characters, {lines} lines from {visible} visible glyphs"
-        reason = facts.fallback_reason(self.mode)
+        reason = facts.modes.fallback_reason(self.mode)
         if reason is not None:
-            shown = facts.shown_mode(self.mode)
+            shown = facts.modes.shown_mode(self.mode)
             what = "No usable structure" if self.mode == "structure" else f"No {mode_title(self.mode)} order"
             instead = (
                 f"<b>{mode_title(shown)}</b> text" if shown != self.mode else "<b>plain</b> reading order"
@@ -306,16 +306,16 @@ class TextTabs(PagePanel):
             if not (0 <= i < self.tabs.count()):
                 break
             tip, colour = MODE_TIPS.get(mode, mode), default
-            if facts is not None and not facts.shown_ready(mode):
+            if facts is not None and not facts.modes.shown_ready(mode):
                 tip = f"{tip}\nOn this page: being assembled (the page is shown first, its texts follow)"
             elif facts is not None:
-                reason = facts.fallback_reason(mode)
+                reason = facts.modes.fallback_reason(mode)
                 if reason is not None:
-                    shown = mode_title(facts.shown_mode(mode))
+                    shown = mode_title(facts.modes.shown_mode(mode))
                     tip = f"{tip}\nOn this page: {reason} (showing {shown} text instead)"
                     colour = QColor(FALLBACK_TAB_COLOUR)
                 elif mode == "auto":
-                    tip = f"{tip}\nOn this page: {mode_title(facts.auto_order())} order"
+                    tip = f"{tip}\nOn this page: {mode_title(facts.modes.auto_order())} order"
             self.tabs.setTabText(i, mode_title(mode))
             self.tabs.setTabToolTip(i, tip)
             self.tabs.setTabTextColor(i, colour)

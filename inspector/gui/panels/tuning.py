@@ -510,14 +510,14 @@ class TuningPanel(PagePanel):
             self.diff_view.setHtml("")
             return
         mode = self.session.mode
-        if not facts.ready(mode):
+        if not facts.modes.ready(mode):
             self.diff = None
             self.diff_label.setText(
                 f"<b>Page {facts.page.page_number}, {mode} mode</b>: assembling its text…"
             )
             self.diff_view.setHtml("")
             return
-        current = facts.view(mode).text
+        current = facts.modes.view(mode).text
         default = self.default_text(mode) or ""
         self.diff = text_diff(default, current)
         params = facts.analysis.params
