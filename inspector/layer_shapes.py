@@ -133,8 +133,24 @@ class Part:
         self.bounds = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
 
 
+class MarkerLookup:
+    """A layer drawing's markers (decision marks), the one nearest a point found through an
+    index made on first use: the Qt-free shapes and the window's drawing of them share it."""
+
+    markers: list[Marker]
+    _marker_index: PointIndex | None
+
+    def marker_near(self, p: Point, radius: float) -> Marker | None:
+        if not self.markers:
+            return None
+        if self._marker_index is None:
+            self._marker_index = PointIndex([m.point for m in self.markers])
+        i = self._marker_index.nearest(p, radius)
+        return None if i is None else self.markers[i]
+
+
 @dataclass(slots=True)
-class LayerShapes:
+class LayerShapes(MarkerLookup):
     key: str
     parts: list[Part] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
@@ -145,14 +161,6 @@ class LayerShapes:
     # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
     fade_height: float = 0.0
     _marker_index: PointIndex | None = None
-
-    def marker_near(self, p: Point, radius: float) -> Marker | None:
-        if not self.markers:
-            return None
-        if self._marker_index is None:
-            self._marker_index = PointIndex([m.point for m in self.markers])
-        i = self._marker_index.nearest(p, radius)
-        return None if i is None else self.markers[i]
 
 
 class ShapeBuilder:

@@ -24,3 +24,19 @@ def go_to(qtbot: Any, w: Any, page: int) -> None:
         return
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT, check_params_cb=lambda n: n == page):
         w.session.set_page(page)
+
+
+def still_at(qtbot: Any, canvas: Any, scene: Any) -> Any:
+    """Where the scene point `scene` shows in the canvas once the view has stopped moving: after a
+    zoom or a layer toggled on, a scroll bar may come or go a moment later and shift the page."""
+    from PySide6.QtTest import QTest
+
+    seen: list[Any] = []
+
+    def still() -> bool:
+        QTest.qWait(40)
+        seen.append(canvas.mapFromScene(scene))
+        return len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3]
+
+    qtbot.waitUntil(still, timeout=TIMEOUT)
+    return seen[-1]

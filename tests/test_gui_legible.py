@@ -15,7 +15,7 @@ from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
 from glyphscope.inspector.layer_shapes import Place
-from tests.gui import TIMEOUT, go_to, open_file
+from tests.gui import TIMEOUT, go_to, open_file, still_at
 
 SLUGS = ["Job 4711 — Plate K — 2026-12-02", "Slug: demo.pdf p7 K 100% C 100% M 100% Y 100%"]
 
@@ -364,7 +364,7 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
     canvas.set_zoom(6.0)
     scene = canvas.page_to_scene.map(QPointF(*marker.point))
     canvas.centerOn(scene)
-    pos = canvas.mapFromScene(scene)
+    pos = still_at(qtbot, canvas, scene)
     qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert w.session.decision is gap
     assert w.session.selection == {gap.before, gap.after}  # the click did not clear the selection
@@ -380,7 +380,7 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
     assert in_front(w, "details")
     # Where the mark is now: Glyph details coming forward may re-lay the docks out (later, on a
     # loaded machine), which moves the canvas under a fixed position.
-    tip = canvas.tooltip_at(canvas.mapFromScene(scene))
+    tip = canvas.tooltip_at(still_at(qtbot, canvas, scene))
     assert tip.startswith(gap.describe()) and f"threshold {gap.threshold:g}" in tip
 
     # With the Word gaps layer off, hovering the gap still explains it; a click selects the glyph.

@@ -26,7 +26,7 @@ from glyphscope.inspector.gui.panels import registry
 from glyphscope.inspector.gui.panels.registry import PanelSpec
 from glyphscope.inspector.layers import LAYER_KEYS
 from tests.conftest import corpus_file
-from tests.gui import TIMEOUT, go_to, open_file
+from tests.gui import TIMEOUT, go_to, open_file, still_at
 
 
 def click_glyph(qtbot, w: MainWindow, paint_index: int) -> None:
@@ -314,7 +314,7 @@ def test_hover_shows_user_space_cursor_and_decision_tooltips(qtbot, window, demo
     canvas.set_zoom(4.0)
     scene = canvas.page_to_scene.map(QPointF(*marker.point))
     canvas.centerOn(scene)
-    pos = canvas.mapFromScene(scene)
+    pos = still_at(qtbot, canvas, scene)
     assert canvas.tooltip_at(pos) == (
         f"{gap.describe()}\nword_gap: verdict inserted, value {gap.value:g}, threshold {gap.threshold:g}"
     )

@@ -18,7 +18,7 @@ from typing import Protocol
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
-from glyphscope.core.geometry import Point, Quad
+from glyphscope.core.geometry import Quad
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
@@ -29,6 +29,7 @@ from glyphscope.inspector.layer_shapes import (
     Label,
     LayerShapes,
     Marker,
+    MarkerLookup,
     Part,
     Style,
     fits,
@@ -50,7 +51,7 @@ class QtPart:
 
 
 @dataclass(slots=True)
-class LayerDrawing:
+class LayerDrawing(MarkerLookup):
     """One layer's shapes as QPainterPaths; labels and markers are the shapes' own."""
 
     key: str
@@ -60,14 +61,6 @@ class LayerDrawing:
     arrows: int = 0
     fade_height: float = 0.0
     _marker_index: PointIndex | None = None
-
-    def marker_near(self, p: Point, radius: float) -> Marker | None:
-        if not self.markers:
-            return None
-        if self._marker_index is None:
-            self._marker_index = PointIndex([m.point for m in self.markers])
-        i = self._marker_index.nearest(p, radius)
-        return None if i is None else self.markers[i]
 
 
 def qt_path(part: Part) -> QPainterPath:
