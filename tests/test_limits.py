@@ -214,6 +214,9 @@ def test_a_predictor_bomb_in_a_tounicode_is_a_reason_not_a_gigabyte():
     pdf.pages[0].Resources.Font.F1.ToUnicode = bomb
     data, reason = stream_bytes(bomb)
     assert data is None and reason is not None and "1,000,000,000 bytes" in reason
+    bomb.DecodeParms = pikepdf.Dictionary(Predictor=12, Columns=1e308, Colors=1e308)  # no finite row
+    data, reason = stream_bytes(bomb)
+    assert data is None and reason is not None and f"{1 << 62:,} bytes" in reason
     page = open_document(to_bytes(pdf)).interpret(1)
     assert "".join(g.unicode for g in page.glyphs) == "A"  # the ToUnicode is unreadable: the encoding reads
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 
@@ -110,7 +111,8 @@ def predictor_row_bytes(stream: pikepdf.Stream) -> int:
             for key, default in (("/Columns", 1), ("/Colors", 1), ("/BitsPerComponent", 8))
         )
         if columns > 0 and colors > 0 and bits > 0:
-            largest = max(largest, int(-(-columns * colors * bits // 8)))
+            row = -(-columns * colors * bits // 8)
+            largest = max(largest, int(row) if math.isfinite(row) else 1 << 62)  # 1e308 columns: no row fits
     return largest
 
 
