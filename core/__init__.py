@@ -7,8 +7,9 @@ pay for the interpreter, the fonts and pikepdf at start-up.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from glyphscope.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document, open_document
@@ -38,11 +39,11 @@ _LAZY = {
 }
 
 
+_find = lazy_names(__name__, _LAZY)
+
+
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'glyphscope.core' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return _find(name)
 
 
 def __dir__() -> list[str]:

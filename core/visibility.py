@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from glyphscope.core.decision_protocol import number_json
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph_table import GEOM_STRIDE, PassColumns
+from glyphscope.core.lazy import lazy_names
 from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
@@ -426,11 +427,8 @@ _RECORD_NAMES = frozenset(
 """The names of core/visibility_records.py read from here (a test keeps them in step)."""
 
 
-def __getattr__(name: str) -> object:
-    if name not in _RECORD_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from glyphscope.core import visibility_records
+_find = lazy_names(__name__, dict.fromkeys(_RECORD_NAMES, "glyphscope.core.visibility_records"))
 
-    value = getattr(visibility_records, name)
-    globals()[name] = value  # found once: later reads are plain attribute reads
-    return value
+
+def __getattr__(name: str) -> object:
+    return _find(name)

@@ -71,14 +71,9 @@ def __getattr__(name: str) -> Any:
         from glyphscope.core.version import package_version
 
         return package_version()
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'glyphscope' has no attribute {name!r}")
-    import importlib
+    from glyphscope.core.lazy import lazy_names
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # found once: later reads are plain attribute reads
-    return value
+    return lazy_names(__name__, _LAZY)(name)
 
 
 def __dir__() -> list[str]:

@@ -113,9 +113,13 @@ def test_hostile_pages_in_the_middle_keep_their_place_and_the_rest_goes_on(
         assert texts[:3] == ["page 1", "page 2", "page 3"] and texts[-3:] == ["page 6", "page 7", "page 8"]
 
 
-def test_a_page_that_raises_is_that_pages_error_in_page_order(
-    forked: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _break_page_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Page 3's analysis raises ValueError("page 3 is broken"); the others read as always.
+
+    glyphscope.model binds `analyze_page` when first imported: it is imported before the patch,
+    or a later test's pages would keep the broken function for the rest of the run."""
+    import glyphscope.model  # noqa: F401
+
     real = analysis.analyze_page
 
     def failing(doc: object, n: int, *args: object, **kwargs: object) -> object:
@@ -124,6 +128,12 @@ def test_a_page_that_raises_is_that_pages_error_in_page_order(
         return real(doc, n, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analysis, "analyze_page", failing)
+
+
+def test_a_page_that_raises_is_that_pages_error_in_page_order(
+    forked: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break_page_3(monkeypatch)
     runs = {}
     for jobs in (1, 2):
         errors: list[tuple[int, str]] = []
@@ -289,14 +299,7 @@ def test_the_librarys_whole_document_text_is_the_pages_texts_whatever_the_jobs()
 def test_the_librarys_whole_document_text_raises_a_failing_page_when_due(
     forked: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = analysis.analyze_page
-
-    def failing(doc: object, n: int, *args: object, **kwargs: object) -> object:
-        if n == 3:
-            raise ValueError("page 3 is broken")
-        return real(doc, n, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(analysis, "analyze_page", failing)
+    _break_page_3(monkeypatch)
     with glyphscope.open(DEMO) as pdf:
         for jobs in (1, 2):
             texts = pdf.texts(jobs=jobs)

@@ -146,6 +146,7 @@ def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> Non
         "glyphscope.core",
         "glyphscope.core.errors",
         "glyphscope.core.gcpause",
+        "glyphscope.core.lazy",  # the package's names-on-first-use mechanism, standard library only
         "glyphscope.core.limits",
         "glyphscope.core.version",  # the metadata read, standard library only
         "glyphscope.inspector",

@@ -18,6 +18,7 @@ from glyphscope.core.assembly.page_text import CharMap, PageText
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.glyph_table import flow_glyphs
+from glyphscope.core.lazy import lazy_names
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 if TYPE_CHECKING:
@@ -140,15 +141,11 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+_find = lazy_names(__name__, _LAZY)
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # found once: later reads are plain attribute reads
-    return value
+
+def __getattr__(name: str) -> object:
+    return _find(name)
 
 
 __all__ = [
