@@ -35,6 +35,21 @@ if TYPE_CHECKING:
     from glyphscope.core.page import InterpretedPage
 
 HEADERS = ("Code", "Glyphs", "Glyph name", "CID", "GID", "Unicode", "Decoded by", "Width")
+FOLDED = ("Glyph name", "CID", "GID", "Decoded by")
+"""Columns said once above the table when every row has the same value (a simple font has no CIDs,
+a Type0 font no glyph names, most fonts one decoding step): `uniform_columns`."""
+
+SOURCE_WORDS = {
+    DecodeSource.TOUNICODE: "ToUnicode",
+    DecodeSource.ENCODING_CMAP: "encoding CMap",
+    DecodeSource.CID_COLLECTION: "CID collection",
+    DecodeSource.DIFFERENCES: "Differences",
+    DecodeSource.BASE_ENCODING: "base encoding",
+    DecodeSource.FONT_PROGRAM: "font program",
+    DecodeSource.FALLBACK: "FALLBACK",
+    DecodeSource.UNRESOLVED: "UNRESOLVED",
+}
+"""A decoding step in words (the Fonts tables' "Decoded by"): the alarming two in capitals."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +66,46 @@ class FontCodeRow:
         return code_hex(e.code, e.code_bytes)
 
     def cells(self) -> tuple[str, ...]:
+        """The row's values, short enough for a narrow dock: where each came from is in `sources`."""
         e = self.explanation
-        name = f"/{e.glyph_name} ({e.glyph_name_source})" if e.glyph_name else "—"
+        name = f"/{e.glyph_name}" if e.glyph_name else "—"
         cid = str(e.cid) if e.cid is not None else "—"
-        gid = f"{e.gid} ({e.gid_source})" if e.gid is not None else "—"
+        gid = str(e.gid) if e.gid is not None else "—"
         uni = describe_unicode(self.engine_unicode) if self.engine_unicode else "UNRESOLVED"
-        width = f"{e.width * 1000:g} ({e.width_source})"
-        return (self.code, str(self.count), name, cid, gid, uni, self.engine_source.value, width)
+        source = SOURCE_WORDS.get(self.engine_source, self.engine_source.value)
+        return (self.code, str(self.count), name, cid, gid, uni, source, f"{e.width * 1000:g}")
+
+    def sources(self) -> tuple[str, ...]:
+        """Where each of `cells` came from ("" where the value says it all), column by column."""
+        e = self.explanation
+        return (
+            "",
+            "",
+            e.glyph_name_source if e.glyph_name else "",
+            e.cid_source if e.cid is not None else "",
+            e.gid_source if e.gid is not None else "",
+            "",
+            "",
+            e.width_source,
+        )
 
     def chain_text(self) -> list[str]:
         """Every step of the chain with what it gave (the answering one marked)."""
         return chain_lines(self.explanation)
+
+
+def uniform_columns(rows: list[FontCodeRow]) -> dict[str, str]:
+    """The `FOLDED` columns whose cell is the same in every row, with that cell: the panel hides
+    them and says the value once."""
+    if not rows:
+        return {}
+    cells = [r.cells() for r in rows]
+    uniform = {}
+    for name in FOLDED:
+        c = HEADERS.index(name)
+        if all(row[c] == cells[0][c] for row in cells):
+            uniform[name] = cells[0][c]
+    return uniform
 
 
 def _mark(step: ChainStep) -> str:

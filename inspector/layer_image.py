@@ -16,6 +16,7 @@ from glyphscope.inspector.layer_shapes import (
     HATCH_SPACING_PX,
     HATCH_WIDTH_PX,
     LABEL_BACKGROUND_ALPHA,
+    LabelSpace,
     LayerShapes,
     Part,
     Style,
@@ -139,8 +140,7 @@ def draw_labels(
     else:  # Pillow's bitmap font (built without FreeType): four fifths of its box above the baseline
         height = font.getbbox("Ag")[3]
         ascent, descent = round(height * 0.8), round(height * 0.2)
-    line = ascent + descent
-    taken: set[tuple[int, int]] = set()  # as the window: a crowded label is left for a closer look
+    space = LabelSpace()  # as the window: a label that would overprint another waits for a closer look
     for label in shapes.labels:
         x0, y0, x1, y1 = label.of
         named = screen_bounds(_apply(matrix, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
@@ -148,10 +148,8 @@ def draw_labels(
         if not fits(label, named, width):
             continue
         box = label_box(label, named, width, ascent, descent)
-        cell = (int(box[0] // (line * 2)), int(box[1] // line))
-        if cell in taken:
+        if not space.claim(box):
             continue
-        taken.add(cell)
         if label.background:
             draw.rectangle(box, fill=_rgba(label.background, LABEL_BACKGROUND_ALPHA))
         x, y = text_origin(box, ascent)

@@ -319,6 +319,34 @@ def label_box(label: Label, named: ScreenRect, width: float, ascent: float, desc
     return (named[0] - px, bottom - height - py, named[0] + width + px, bottom + py)
 
 
+class LabelSpace:
+    """The screen boxes of the labels drawn so far: a label whose box would overprint one of them
+    is left out (drawn when a closer zoom parts them). Boxes are kept in buckets of BUCKET_PX, so
+    a page of thousands of labels checks only its neighbours."""
+
+    BUCKET_PX = 64.0
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[int, int], list[ScreenRect]] = {}
+
+    def _cells(self, box: ScreenRect) -> Iterable[tuple[int, int]]:
+        b = self.BUCKET_PX
+        for i in range(math.floor(box[0] / b), math.floor(box[2] / b) + 1):
+            for j in range(math.floor(box[1] / b), math.floor(box[3] / b) + 1):
+                yield (i, j)
+
+    def claim(self, box: ScreenRect) -> bool:
+        """Take `box` if it overlaps no box taken before; whether it was free."""
+        cells = list(self._cells(box))
+        for cell in cells:
+            for o in self.buckets.get(cell, ()):
+                if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                    return False
+        for cell in cells:
+            self.buckets.setdefault(cell, []).append(box)
+        return True
+
+
 def text_origin(box: ScreenRect, ascent: float) -> tuple[float, float]:
     """Where a label's text starts (its baseline's left end) inside `label_box`'s box."""
     return (box[0] + LABEL_PAD_PX[0], box[1] + LABEL_PAD_PX[1] + ascent)

@@ -12,7 +12,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.explain import NOT_REACHED
 from glyphscope.core.glyph import DecodeSource
-from glyphscope.inspector.font_table import font_code_rows
+from glyphscope.inspector.font_table import font_code_rows, uniform_columns
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
 
@@ -57,16 +57,9 @@ def test_simple_font_rows_code_name_unicode_width() -> None:
     assert (e.unicode, e.source) == ("A", DecodeSource.DIFFERENCES) == (a.engine_unicode, a.engine_source)
     assert e.width == 0.667 and e.width_source == "/Widths[1] (FirstChar 1)"
     assert e.cid is None and e.gid is None
-    assert a.cells() == (
-        "<02>",
-        "2",
-        "/A (Differences)",
-        "—",
-        "—",
-        "U+0041 “A”",
-        "differences",
-        "667 (/Widths[1] (FirstChar 1))",
-    )
+    # Short cells for a narrow dock; where each value came from, column by column, for its tooltip.
+    assert a.cells() == ("<02>", "2", "/A", "—", "—", "U+0041 “A”", "Differences", "667")
+    assert a.sources() == ("", "", "Differences", "", "", "", "", "/Widths[1] (FirstChar 1)")
     low = rows["<61>"].explanation
     assert (low.glyph_name, low.glyph_name_source, low.unicode) == ("a", "WinAnsiEncoding", "a")
     assert low.source is DecodeSource.BASE_ENCODING
@@ -97,7 +90,20 @@ def test_unresolved_glyph_lists_every_step_and_what_it_gave() -> None:
         ("guess", "no guess applies (the font's tables are trusted for this code)", False),
     ]
     assert row.chain_text()[1] == "✗ Differences: /g1 is not in the Adobe Glyph List (nor uniXXXX/uXXXX)"
-    assert row.cells()[5] == "UNRESOLVED"
+    assert row.cells()[5] == row.cells()[6] == "UNRESOLVED"
+
+
+def test_columns_with_one_value_in_every_row_are_said_once() -> None:
+    _, rows = rows_of(simple_pdf())
+    # A simple font: no CID or GID in any row; its three codes decoded three ways, named two ways.
+    assert uniform_columns(list(rows.values())) == {"CID": "—", "GID": "—"}
+    assert uniform_columns([rows["<02>"]]) == {
+        "Glyph name": "/A",
+        "CID": "—",
+        "GID": "—",
+        "Decoded by": "Differences",
+    }
+    assert uniform_columns([]) == {}
 
 
 def test_composite_font_rows_cid_and_w_width() -> None:

@@ -625,3 +625,54 @@ def test_the_font_codes_table_fits_its_tab_without_scrolling_sideways(qtbot, dem
     shown = [c for c in range(codes.model().columnCount()) if not codes.isColumnHidden(c)]
     assert sum(codes.columnWidth(c) for c in shown) <= codes.viewport().width()
     assert codes.horizontalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_font_codes_take_the_column_while_shown_and_every_cell_is_whole(qtbot, demo_pdf, size) -> None:
+    """Fonts › Codes → Unicode shows at least 12 codes with the font and the chain, nothing cut
+    short and nothing to scroll to, and gives the column back when another tab is shown."""
+    from PySide6.QtWidgets import QScrollArea
+
+    w = window_at(qtbot, size, demo_pdf, 10)
+    groups = [w.panels[n] for n in ("text", "details", "glyph_table")]
+    w.reveal("fonts")
+    fonts = w.fonts
+    qtbot.waitUntil(lambda: fonts.model.rowCount() == 4, timeout=TIMEOUT)
+    qtbot.wait(50)
+    before = [d.height() for d in (groups[0], w.panels["fonts"], groups[2])]
+    fonts.select_font("/FB")
+    fonts.tabs.setCurrentWidget(fonts.codes_split)  # a click on the tab
+    codes = fonts.codes
+    row = codes.verticalHeader().defaultSectionSize()
+    qtbot.waitUntil(lambda: codes.viewport().height() >= 12 * row, timeout=TIMEOUT)
+    assert w.panels["fonts"].height() > before[1] + 100  # its group took the room
+    assert fonts.codes_model.rowCount() == 21
+    panel_scroll = w.findChild(QScrollArea, "scroll.fonts")
+    assert panel_scroll.verticalScrollBar().maximum() == 0  # the panel fits its dock: nothing below
+    # /FB is a simple font decoded by its base encoding alone: no CID/GID columns, the step said once.
+    shown = [c for c in range(codes.model().columnCount()) if not codes.isColumnHidden(c)]
+    assert [codes.model().headerData(c, Qt.Orientation.Horizontal) for c in shown] == [
+        "Code",
+        "Glyphs",
+        "Glyph name",
+        "Unicode",
+        "Width",
+    ]
+    assert "all decoded by base encoding" in fonts.chain.toPlainText()
+    for view in (codes, fonts.table):  # every shown cell whole: no "U…D", no "/g1 (…nces)"
+        for c in (c for c in range(view.model().columnCount()) if not view.isColumnHidden(c)):
+            assert view.columnWidth(c) >= view.sizeHintForColumn(c), (view.objectName(), c)
+        assert view.horizontalScrollBar().maximum() == 0
+    space = codes.model().index(0, 0)
+    assert codes.model().data(space.siblingAtColumn(2)) == "/space"
+    tip = codes.model().data(space.siblingAtColumn(7), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Width: 278, from ") and "✔ base encoding" in tip
+    w.reveal("details")  # another tab of the group: the column as it was
+    qtbot.waitUntil(
+        lambda: all(
+            abs(d.height() - h) <= 4
+            for d, h in zip(groups, before, strict=True)  # the group's front dock
+        ),
+        timeout=TIMEOUT,
+    )
+    w.close()

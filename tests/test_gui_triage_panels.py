@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.diagnostics import Severity
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
@@ -103,7 +105,13 @@ def test_fonts_panel_facts_and_selection_both_ways(qtbot, window, demo_pdf) -> N
     assert row is not None
     assert model.cell(row, col("ToUnicode")) == "no"
     assert model.cell(row, col("Unresolved")) == "5"
-    assert "UNRESOLVED 5" in model.cell(row, col("Decoded by"))
+    assert model.cell(row, col("Decoded by")) == "UNRESOLVED 5"  # the card and tooltip: with its count
+    assert model.shown(row, col("Decoded by")) == "UNRESOLVED"  # the table: the count is in Glyphs
+    assert model.shown(row, col("Glyphs")) == "5"
+    assert len(model.fonts[row].info.problems) == 1 and model.shown(row, col("Problems")) == "1 problem"
+    problem = model.fonts[row].info.problems[0].message
+    assert model.data(model.index(row, col("Problems")), Qt.ItemDataRole.ToolTipRole) == f"• {problem}"
+    assert problem in w.fonts.card.toPlainText()  # the whole message in the Font card
     fn_glyphs = {g.paint_index for g in page.glyphs if g.font_key == "/FN"}
     assert w.session.selection == fn_glyphs and w.session.selection_source == "fonts"
     assert "unresolved" in w.fonts.label.text()

@@ -553,7 +553,7 @@ def test_a_panel_is_added_by_one_line_of_the_registry(qtbot, demo_pdf, monkeypat
     assert dock.objectName() == "dock.echo" and dock.windowTitle() == "Page echo"
     action = next(a for a in w.panels_menu.actions() if a.text() == "Page echo")
     echo = w.panel_widgets["echo"]
-    assert echo.objectName() == "panel.echo" and dock.widget().widget() is echo  # in its scroll area
+    assert echo.objectName() == "panel.echo" and dock.widget().widget().panel is echo  # in its scroll area
     open_file(qtbot, w, demo_pdf, page=3)
     assert echo.text() == f"page 3: {len(analyze_page(w.session.document, 3).page.glyphs)} glyphs"
     go_to(qtbot, w, 6)

@@ -67,3 +67,20 @@ def test_hatching_is_sparse_diagonal_lines() -> None:
     share = _coloured(image, inside) / (140 * 140)
     assert 0.5 / HATCH_SPACING_PX < share < 2.0 / HATCH_SPACING_PX  # one pixel in eight, about
     assert _coloured(image, (0, 0, 18, 200)) == 0  # nothing outside the region
+
+
+def test_a_label_that_would_overprint_one_drawn_is_left_out() -> None:
+    from glyphscope.inspector.layer_shapes import LabelSpace
+
+    space = LabelSpace()
+    assert space.claim((10.0, 10.0, 110.0, 24.0))
+    # Overlapping by 1 px in x and in y (the form widgets' labels at Fit page overlapped so): refused.
+    assert not space.claim((109.0, 23.0, 200.0, 37.0))
+    # Touching edges share no pixel: drawn, as is a box on the far side of a bucket line.
+    assert space.claim((110.0, 10.0, 200.0, 24.0))
+    assert space.claim((10.0, 24.0, 110.0, 38.0))
+    assert space.claim((500.0, 500.0, 640.0, 514.0))
+    # A box spanning several buckets still finds the one it overlaps (bucket 64 px).
+    assert not space.claim((0.0, 0.0, 700.0, 11.0))
+    refused = [space.claim((60.0 + k, 30.0, 70.0 + k, 31.0)) for k in range(3)]
+    assert refused == [False, False, False]  # inside the second box drawn

@@ -14,9 +14,19 @@ import zlib
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+import shiboken6
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, SignalInstance
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QScrollArea, QTabBar, QToolBar, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QMainWindow,
+    QMenu,
+    QScrollArea,
+    QTabBar,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.workers import WorkerPool
@@ -26,6 +36,17 @@ LEFT_COLUMN = "legend"  # the narrow left column (Layers): never narrower than i
 RIGHT_COLUMN = "text"  # the first dock of the right column, which sets its width
 LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.14, 190, 260  # the left column: a share of the window, bounded
 RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 1280, 486 px at 1600
+
+
+ROOM_SHARE = 0.72  # a panel in use that needs room (Fonts › Codes) takes this share of its column
+
+
+@runtime_checkable
+class NeedsRoom(Protocol):
+    """A panel that needs most of its column's height while a part of it is in use: it emits
+    `wants_room(True)` then, `wants_room(False)` when done (see `Docks.room_for`)."""
+
+    wants_room: SignalInstance
 
 
 @runtime_checkable
@@ -44,7 +65,7 @@ class ColumnScroll(QScrollArea):
     """A panel's dock content: scrolls when the panel needs more room than its dock has, so
     that one wide or tall panel never widens a side column or grows the window."""
 
-    MIN_HEIGHT = 120
+    MIN_HEIGHT = 72  # a group can shrink to about three lines while another takes room
 
     def __init__(self, keep_width: bool = False) -> None:
         super().__init__()
@@ -63,6 +84,27 @@ class ColumnScroll(QScrollArea):
         return widget.sizeHint() if widget is not None else super().sizeHint()
 
 
+class PanelFit(QWidget):
+    """A panel's holder in its scroll area, which asks for the panel's *minimum* height at a width.
+    QScrollArea gives a widget whose layout wraps text (a label with word wrap) its preferred
+    height for the width, so such a panel scrolled inside a dock that could hold it, its tables
+    squeezed to nothing below the fold; held here, its tables take the room the dock has and
+    scroll inside, and the panel scrolls only when even its minimum does not fit."""
+
+    def __init__(self, panel: QWidget) -> None:
+        super().__init__()
+        self.panel = panel
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(panel)
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 -- Qt's name
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            return layout.minimumHeightForWidth(width)
+        return super().heightForWidth(width)
+
+
 class Docks:
     """The docks of one window, by panel name (`docks`) with their panels (`widgets`)."""
 
@@ -74,6 +116,7 @@ class Docks:
         self.widgets: dict[str, QWidget] = {}
         self.default_state = QByteArray()
         self.restored = False
+        self.room: tuple[str, list[float]] | None = None  # the panel given room, the shares before
 
     def build(self, session: Session, pool: WorkerPool) -> None:
         """Every panel of `registry.PANELS`, in order; each subscribes to the session itself."""
@@ -95,6 +138,9 @@ class Docks:
         for spec in specs:
             self._scroll(spec.name)
             self._bind_keys(spec.name)
+            widget = self.widgets[spec.name]
+            if isinstance(widget, NeedsRoom):
+                widget.wants_room.connect(functools.partial(self.room_for, spec.name))
         for spec in specs:
             if spec.front:
                 self.docks[spec.name].raise_()
@@ -133,7 +179,7 @@ class Docks:
         scroll.setObjectName(f"scroll.{name}")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(self.widgets[name])
+        scroll.setWidget(PanelFit(self.widgets[name]))
         self.docks[name].setWidget(scroll)
 
     def apply_sizes(self, widths: bool = True) -> None:
@@ -157,6 +203,47 @@ class Docks:
                 self.window.resizeDocks(
                     [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
                 )
+
+    def _groups(self, name: str) -> tuple[str, list[str]]:
+        """The dock group `name` is a tab of (named by its first dock), and the groups of its
+        column in order (the docks the table gives a height)."""
+        spec = {s.name: s for s in registry.PANELS}
+        anchor = name
+        while spec[anchor].tab_with:
+            anchor = spec[anchor].tab_with or anchor
+        column = [s.name for s in registry.PANELS if s.height and s.area == spec[anchor].area]
+        return anchor, [n for n in column if n in self.docks]
+
+    def room_for(self, name: str, wanted: bool) -> None:
+        """Give the group of panel `name` ROOM_SHARE of its column's height while the panel needs
+        it (`NeedsRoom`), the other groups sharing the rest; give the column back as it was when
+        the panel is done (the shares, so a window resized meanwhile keeps its proportions)."""
+        if not shiboken6.isValid(self.window) or not self.window.isVisible():
+            self.room = None
+            return
+        anchor, groups = self._groups(name)
+        if anchor not in groups or len(groups) < 2:
+            return
+        docks = [self.docks[n] for n in groups]
+        heights = [self._group_height(d) for d in docks]
+        total = sum(heights)
+        if wanted:
+            if self.room is None:
+                self.room = (name, [h / total for h in heights])
+            rest = (1 - ROOM_SHARE) / (len(groups) - 1)
+            shares = [ROOM_SHARE if n == anchor else rest for n in groups]
+        elif self.room is not None and self.room[0] == name:
+            shares = self.room[1]
+            self.room = None
+        else:
+            return
+        self.window.resizeDocks(docks, [int(total * share) for share in shares], Qt.Orientation.Vertical)
+
+    def _group_height(self, dock: QDockWidget) -> int:
+        """The height of the tab group `dock` heads: of whichever of its docks is in front."""
+        group = [dock, *self.window.tabifiedDockWidgets(dock)]
+        shown = [d for d in group if d.isVisible() and not d.visibleRegion().isEmpty()]
+        return (shown or group)[0].height()
 
     def tidy_tab_bars(self) -> None:
         """Dock tabs show their whole title (scroll arrows when there is no room), never "Text: …"."""
@@ -209,6 +296,7 @@ class Docks:
         settings.setValue("window/state", self.window.saveState(self.layout_version()))
 
     def reset(self) -> None:
+        self.room = None
         self.window.restoreState(self.default_state, self.layout_version())
         self.default_sizes()
         self.tidy_tab_bars()

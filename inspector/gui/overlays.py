@@ -27,6 +27,7 @@ from glyphscope.inspector.layer_shapes import (
     FADE_FLOOR,
     LABEL_BACKGROUND_ALPHA,
     Label,
+    LabelSpace,
     LayerShapes,
     Marker,
     MarkerLookup,
@@ -265,8 +266,8 @@ def paint_labels(
     painter.resetTransform()
     painter.setFont(font)
     metrics = painter.fontMetrics()
-    ascent, descent, line = metrics.ascent(), metrics.descent(), metrics.height()
-    taken: set[tuple[int, int]] = set()  # label cells already drawn: crowded labels are skipped
+    ascent, descent = metrics.ascent(), metrics.descent()
+    space = LabelSpace()  # the labels drawn: one that would overprint them is skipped
     for label in labels:
         x0, y0, x1, y1 = label.of
         if not reach.intersects(page_to_scene.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))):
@@ -277,10 +278,8 @@ def paint_labels(
         if not fits(label, named, width):
             continue  # what it names is smaller than its name on screen: zoom in to read it
         box = label_box(label, named, width, ascent, descent)
-        cell = (int(box[0] // (line * 2)), int(box[1] // line))
-        if cell in taken:
-            continue  # at this zoom it would overprint the one drawn there: zoom in to read it
-        taken.add(cell)
+        if not space.claim(box):
+            continue  # at this zoom it would overprint one drawn there: zoom in to read it
         if label.background:
             painter.setPen(Qt.PenStyle.NoPen)
             fill = QColor(label.background)

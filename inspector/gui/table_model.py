@@ -67,30 +67,34 @@ def fit_columns(view: QTableView, minimum: int = 40) -> None:
     """Shrink the widest columns of a table view (as sized to their contents) until the shown
     ones fit its viewport: one cap for all, the largest that fits, so narrow columns keep their
     size and long cells elide (in the middle, with the whole value as tooltip) instead of making
-    the panel scroll sideways. Stretching columns take what is left."""
+    the panel scroll sideways. A stretching column counts with what its cells need, so it is
+    capped like the others and never starved by them; it takes what is left."""
     from PySide6.QtWidgets import QHeaderView
 
     header = view.horizontalHeader()
     shown = [c for c in range(header.count()) if not view.isColumnHidden(c)]
     stretch = [c for c in shown if header.sectionResizeMode(c) == QHeaderView.ResizeMode.Stretch]
-    fixed = [c for c in shown if c not in stretch]
     width = view.viewport().width()
     bar = view.verticalScrollBar()
     if not bar.isVisible() and view.verticalHeader().length() > view.viewport().height():
         width -= bar.sizeHint().width()  # the rows will need a vertical scroll bar: fit beside it
-    room = width - len(stretch) * max(minimum, header.minimumSectionSize())
-    widths = {c: view.columnWidth(c) for c in fixed}
-    if not widths or sum(widths.values()) <= room:
+    needs = {
+        c: max(view.sizeHintForColumn(c), header.sectionSizeHint(c), minimum)
+        if c in stretch
+        else view.columnWidth(c)
+        for c in shown
+    }
+    if not needs or sum(needs.values()) <= width:
         return
-    low, high = minimum, max(widths.values())
+    low, high = minimum, max(needs.values())
     while low < high:  # the largest cap whose capped widths still fit
         cap = (low + high + 1) // 2
-        if sum(min(w, cap) for w in widths.values()) <= room:
+        if sum(min(w, cap) for w in needs.values()) <= width:
             low = cap
         else:
             high = cap - 1
-    for c, w in widths.items():
-        if w > low:
+    for c, w in needs.items():
+        if w > low and c not in stretch:
             view.setColumnWidth(c, low)
 
 

@@ -7,9 +7,10 @@ single font selects its row.
 from __future__ import annotations
 
 import html
+import unicodedata
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,7 +32,13 @@ from glyphscope.core.font_stats import FontStats, PageFontStats
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
-from glyphscope.inspector.font_table import FontCodeRow, font_code_rows, text_verdict
+from glyphscope.inspector.font_table import (
+    SOURCE_WORDS,
+    FontCodeRow,
+    font_code_rows,
+    text_verdict,
+    uniform_columns,
+)
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
@@ -45,18 +52,8 @@ if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.inspector.engine import PageFacts
 
-SOURCE_SHORT = {
-    DecodeSource.TOUNICODE: "ToUnicode",
-    DecodeSource.ENCODING_CMAP: "encoding CMap",
-    DecodeSource.CID_COLLECTION: "CID collection",
-    DecodeSource.DIFFERENCES: "Differences",
-    DecodeSource.BASE_ENCODING: "base encoding",
-    DecodeSource.FONT_PROGRAM: "font program",
-    DecodeSource.FALLBACK: "FALLBACK",
-    DecodeSource.UNRESOLVED: "UNRESOLVED",
-}
-
 CARD_ONLY = (  # the panel's summary line counts the fonts without ToUnicode
+    "Unresolved",  # "Decoded by" says UNRESOLVED (in red) with the count
     "ToUnicode",
     "Type",
     "Base font",
@@ -64,6 +61,7 @@ CARD_ONLY = (  # the panel's summary line counts the fonts without ToUnicode
     "Widths",
     "Embedded",
 )  # in the Font card; the header menu shows them
+CHAIN_HEIGHT = 64  # px of decoding chain kept above a long code table (its steps scroll)
 MAX_COLUMN = 220  # px, before the columns are fitted to the panel (table_model.fit_columns)
 HEADERS = (  # what triage needs first, then the font's identity
     "Key",
@@ -145,7 +143,7 @@ class FontTableModel(RowsModel):
             return str(self.entries[row].selected.count)
         if name == "Decoded by":  # most first; equal counts in the order the page first used them
             most = sorted(sources.items(), key=lambda kv: kv[1], reverse=True)
-            return ", ".join(f"{SOURCE_SHORT.get(s, s.value)} {n}" for s, n in most)
+            return ", ".join(f"{SOURCE_WORDS.get(s, s.value)} {n}" for s, n in most)
         if name == "Unresolved":
             n = self.unresolved(row)
             return str(n) if n else ""
@@ -158,16 +156,34 @@ class FontTableModel(RowsModel):
             return "" if check is None else ocr_cell(check)
         return ""
 
+    def shown(self, row: int, column: int) -> str:
+        """The cell as the table shows it in a narrow dock: the whole value (`cell`) where it is
+        short; a count of problems, the verdict's first word, the decoding step without its count
+        when it is the only one. The tooltip and the Font card have the whole value."""
+        name = HEADERS[column]
+        if name == "Decoded by":
+            sources = self.entries[row].selected.sources
+            if len(sources) == 1:
+                return SOURCE_WORDS.get(next(iter(sources)), next(iter(sources)).value)
+        if name == "Problems":
+            n = len(self.entries[row].page_font.info.problems)
+            return f"{n} problem{'s' if n != 1 else ''}" if n else ""
+        if name == "Text":
+            return self.cell(row, column).split(":", 1)[0]
+        return self.cell(row, column)
+
     def cell_data(self, row: int, column: int, role: int) -> str | QColor | None:
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.shown(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
             text = self.cell(row, column)
-            if role == Qt.ItemDataRole.ToolTipRole:
-                info = self.entries[row].page_font.info
-                check = self.checks.get(info.font_id)
-                if HEADERS[column] == "OCR" and check is not None:
-                    return f"OCR cross-check: {check.verdict.value} — {check.reason}"
-                return f"{text}\n\nobject {info.font_id}" if HEADERS[column] != "Problems" else text or None
-            return text
+            info = self.entries[row].page_font.info
+            check = self.checks.get(info.font_id)
+            if HEADERS[column] == "OCR" and check is not None:
+                return f"OCR cross-check: {check.verdict.value} — {check.reason}"
+            if HEADERS[column] == "Problems":
+                return "\n".join(f"• {p.message}" for p in info.problems) or None
+            return f"{text}\n\nobject {info.font_id}"
         if role == Qt.ItemDataRole.ForegroundRole:
             name = HEADERS[column]
             if name == "Unresolved" and self.unresolved(row):
@@ -175,8 +191,12 @@ class FontTableModel(RowsModel):
             info = self.entries[row].page_font.info
             if name == "Problems" and info.problems:
                 return QColor("#b25e00")
+            if name == "Decoded by" and self.unresolved(row):
+                return QColor("#c62828")
             if name == "Decoded by" and self.entries[row].selected.fallback:
                 return QColor("#b25e00")
+            if name == "Text" and self.cell(row, column).startswith("garbled"):
+                return QColor("#c62828")
             if name == "ToUnicode" and not info.has_tounicode:
                 return QColor("#757575")
             check = self.checks.get(info.font_id)
@@ -328,7 +348,12 @@ class CodeTableModel(RowsModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._cells[r][column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(row.chain_text())
+            whole = self._cells[r][column]
+            if CODE_HEADERS[column] == "Unicode" and row.engine_unicode:
+                whole += " " + " + ".join(unicodedata.name(c, f"U+{ord(c):04X}") for c in row.engine_unicode)
+            source = row.sources()[column]
+            head = f"{CODE_HEADERS[column]}: {whole}" + (f", from {source}" if source else "")
+            return "\n".join([head, "", *row.chain_text()])
         if role == Qt.ItemDataRole.ForegroundRole:
             if row.engine_source is DecodeSource.UNRESOLVED:
                 return QColor("#c62828")
@@ -346,15 +371,21 @@ class CodeTableModel(RowsModel):
 def _size_columns(view: QTableView) -> None:
     """Columns as wide as their contents (up to MAX_COLUMN), then fitted into the view: cells that
     do not fit elide in the middle (their tooltip is whole), the panel never scrolls sideways."""
-    view.resizeColumnsToContents()
-    for col in range(view.horizontalHeader().count()):
-        if view.columnWidth(col) > MAX_COLUMN:
-            view.setColumnWidth(col, MAX_COLUMN)
+    header = view.horizontalHeader()
+    for col in range(header.count()):  # not the stretching one: sized to its contents, it would stay so
+        if header.sectionResizeMode(col) != QHeaderView.ResizeMode.Stretch and not view.isColumnHidden(col):
+            view.resizeColumnToContents(col)
+            if view.columnWidth(col) > MAX_COLUMN:
+                view.setColumnWidth(col, MAX_COLUMN)
     fit_columns(view)
 
 
 class FontsPanel(InFrontPanel, PagePanel):
     source = "fonts"
+    wants_room = Signal(bool)
+    """True while the code table is in front: its dock group takes most of the column's height
+    (docks.Docks.room_for), so that a dozen codes show with the font list and the chain; False
+    when it goes behind."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -374,18 +405,21 @@ class FontsPanel(InFrontPanel, PagePanel):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setMinimumHeight(44)  # its header and one font (the Codes tab folds it so)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(HEADERS.index("Problems"), QHeaderView.ResizeMode.Stretch)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         header.setToolTip("Right-click to show or hide columns")
-        for column, name in enumerate(HEADERS):
-            self.table.setColumnHidden(column, name in CARD_ONLY or name == "OCR")  # OCR: once verified
+        self.column_actions: list[QAction] = []  # the header menu: the columns a user wants
+        for name in HEADERS:
             action = QAction(name, header, checkable=True)
             action.setChecked(name not in CARD_ONLY)
-            action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
+            action.toggled.connect(lambda on: self._apply_columns())
             header.addAction(action)
+            self.column_actions.append(action)
+        self._apply_columns()
         self.card = QTextBrowser()
         self.card.setObjectName("fonts.card")
         # Codes → Unicode of the selected font, and the decoding chain of the selected code.
@@ -404,20 +438,23 @@ class FontsPanel(InFrontPanel, PagePanel):
         )
         self.chain = QTextBrowser()
         self.chain.setObjectName("fonts.chain")
-        self.chain.setMinimumHeight(90)
-        codes_split = QSplitter(Qt.Orientation.Vertical)
+        self.chain.setMinimumHeight(60)
+        self.codes_split = codes_split = QSplitter(Qt.Orientation.Vertical)
         codes_split.addWidget(self.chain)  # first: in a short dock the chain must stay in view
         codes_split.addWidget(self.codes)
         codes_split.setChildrenCollapsible(False)
-        codes_split.setSizes([130, 170])
+        codes_split.setSizes([70, 290])
         self.tabs = QTabWidget()
         self.tabs.setObjectName("fonts.tabs")
         self.tabs.addTab(self.card, "Font")
         self.tabs.addTab(codes_split, "Codes → Unicode")
         self.proposal = ProposalPane(session)
         self.tabs.addTab(self.proposal, "Proposed")
+        self.tabs.currentChanged.connect(lambda index: self._ask_room())
+        self._room = False
+        self._list_sizes: list[int] = []  # the font list's share before the codes took room
         self._proposals: dict[str, FontProposal] | None = None  # None: not made for this page yet
-        splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 1)
@@ -430,6 +467,11 @@ class FontsPanel(InFrontPanel, PagePanel):
         # The codes table is sized while its tab may be hidden (no real width yet): fit it again
         # whenever its viewport gets a size, so it never scrolls sideways.
         self.codes.viewport().installEventFilter(self)
+        codes_split.installEventFilter(self)  # a few codes leave their room to the chain
+        self._fit_split = QTimer(self)
+        self._fit_split.setSingleShot(True)
+        self._fit_split.setInterval(0)
+        self._fit_split.timeout.connect(self._fit_codes_split)
         self._codes_font: FontStats | None = None  # the font entry whose codes are listed
         self._analysis: PageAnalysis | None = None
         session.events.selection.connect(self._on_selection)
@@ -437,14 +479,24 @@ class FontsPanel(InFrontPanel, PagePanel):
 
     def _on_verified(self) -> None:
         self.model.set_checks(self.session.verification)
-        self._show_ocr_column()
+        self._apply_columns()
         self._update_proposals()
 
-    def _show_ocr_column(self) -> None:
-        """The OCR column is shown once the page is verified (empty before, it would only take room)."""
-        column = HEADERS.index("OCR")
-        if self.table.isColumnHidden(column) == bool(self.model.checks):
-            self.table.setColumnHidden(column, not self.model.checks)
+    def _apply_columns(self) -> None:
+        """The columns a user wants (the header menu), less those that would say nothing on this
+        page: OCR before the page is verified, Form when every font is the page's own."""
+        m = self.model
+        idle = {
+            "OCR": not m.checks,
+            "Form": all(not f.form_path for f in m.fonts),
+        }
+        changed = False
+        for column, (name, action) in enumerate(zip(HEADERS, self.column_actions, strict=True)):
+            hidden = not action.isChecked() or idle.get(name, False)
+            if self.table.isColumnHidden(column) != hidden:
+                self.table.setColumnHidden(column, hidden)
+                changed = True
+        if changed:
             _size_columns(self.table)
 
     @property
@@ -469,6 +521,30 @@ class FontsPanel(InFrontPanel, PagePanel):
 
     def came_to_front(self) -> None:
         self._show_proposal(self.selected_rows())
+        self._ask_room()
+
+    def went_behind(self) -> None:
+        self._ask_room(False)
+
+    def _ask_room(self, room: bool | None = None) -> None:
+        if room is None:
+            room = self.tabs.currentWidget() is self.codes_split and self.in_front()
+        if room == self._room:
+            return
+        self._room = room
+        sizes = self.splitter.sizes()
+        if room:  # the font list down to its selected row: the codes and the chain get the rest
+            self._list_sizes = sizes
+            rows = self.table.verticalHeader().defaultSectionSize()
+            keep = self.table.horizontalHeader().height() + rows + 2 * self.table.frameWidth()
+            self.splitter.setStretchFactor(0, 0)  # the dock grows next: the codes take it all
+            self.splitter.setSizes([keep, sum(sizes) - keep])
+            self.table.scrollTo(self.table.currentIndex())
+        else:
+            self.splitter.setStretchFactor(0, 1)
+            if self._list_sizes:
+                self.splitter.setSizes(self._list_sizes)
+        self.wants_room.emit(room)
 
     def _show_proposal(self, rows: list[int]) -> None:
         """The selected font's proposal; with no font selected, the first font that has one."""
@@ -481,6 +557,8 @@ class FontsPanel(InFrontPanel, PagePanel):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 -- Qt's name
         if event.type() == QEvent.Type.Resize and watched is self.codes.viewport():
             _size_columns(self.codes)
+        if event.type() == QEvent.Type.Resize and watched is self.codes_split:
+            self._fit_split.start()  # after the splitter has shared out its new size
 
         return False
 
@@ -503,7 +581,7 @@ class FontsPanel(InFrontPanel, PagePanel):
             self._show_card([])  # the table's selection handler is muted here: the card starts empty
             self.model.set_fonts(self._analysis.fonts if self._analysis is not None else None)
             self.model.set_checks(facts.verification if facts is not None else None)
-            self._show_ocr_column()
+            self._apply_columns()
             self._update_proposals()
             _size_columns(self.table)
         finally:
@@ -522,13 +600,18 @@ class FontsPanel(InFrontPanel, PagePanel):
             parts.append(f"<span style='color:#b25e00'>{problems} with problems</span>")
         if unresolved:
             parts.append(f"<span style='color:#c62828'>{unresolved} unresolved glyphs</span>")
-        self.label.setText(" · ".join(parts) + ". Select a font to highlight its glyphs.")
+        self.label.setText(" · ".join(parts))
         self._on_selection(self.session.selection, "")
 
     def _show_card(self, rows: list[int]) -> None:
         """Every fact of the (first) selected font, readable however narrow the dock is."""
         if not rows:
-            self.card.setHtml("")
+            self.card.setHtml(
+                "<span style='color:#616161'>Select a font to highlight its glyphs on the page, see "
+                "its facts here and its codes under Codes → Unicode.</span>"
+                if self.model.fonts
+                else ""
+            )
             return
         m = self.model
         r = rows[0]
@@ -562,14 +645,33 @@ class FontsPanel(InFrontPanel, PagePanel):
         except Exception as exc:  # noqa: BLE001 -- a broken font object must not break the panel
             rows, problem = [], f"{type(exc).__name__}: {exc}"
         self.codes_model.set_rows(rows)
+        self._fit_codes_split()
+        uniform = uniform_columns(rows)  # said once here instead of in every row
+        for column, name in enumerate(CODE_HEADERS):
+            self.codes.setColumnHidden(column, name in uniform)
         _size_columns(self.codes)
         unresolved = sum(1 for r in rows if r.engine_source is DecodeSource.UNRESOLVED)
         summary = f"<b>{html.escape(page_font.font_key)}</b>: {len(rows)} distinct codes on this page"
         if unresolved:
-            summary += f", <span style='color:#c62828'>{unresolved} unresolved</span>"
+            every = "all" if unresolved == len(rows) else str(unresolved)
+            summary += f", <span style='color:#c62828'>{every} unresolved</span>"
+        elif "Decoded by" in uniform:
+            summary += f", all decoded by <b>{html.escape(uniform['Decoded by'])}</b>"
         if problem:
             summary += f"<br><span style='color:#b71c1c'>{html.escape(problem)}</span>"
         self.chain.setHtml(summary + ". Select a code to see every step of its decoding chain.")
+
+    def _fit_codes_split(self) -> None:
+        """The code table as tall as its rows (all of them, if they fit beside CHAIN_HEIGHT of
+        chain); the chain takes the rest. A handle the user drags stays where it is put until the
+        tab is resized or another font listed."""
+        total = sum(self.codes_split.sizes())
+        if total <= 0:
+            return
+        codes = self.codes
+        rows = codes.verticalHeader().length() + codes.horizontalHeader().height() + 2 * codes.frameWidth()
+        height = max(min(rows, total - CHAIN_HEIGHT), codes.minimumSizeHint().height())
+        self.codes_split.setSizes([total - height, height])
 
     def _on_code_selected(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.codes.selectionModel().selectedRows()})

@@ -29,6 +29,9 @@ class InFrontPanel:
     def came_to_front(self) -> None:
         """The panel is on screen now: do what was put off while it was behind another tab."""
 
+    def went_behind(self) -> None:
+        """The panel's dock went behind another tab of its group, or closed."""
+
     def showEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
         super().showEvent(event)  # type: ignore[misc]
         self._hook_dock()
@@ -41,8 +44,14 @@ class InFrontPanel:
         while parent is not None and not isinstance(parent, QDockWidget):
             parent = parent.parentWidget()
         if parent is not None:
-            parent.visibilityChanged.connect(lambda visible: self._check_soon() if visible else None)
+            parent.visibilityChanged.connect(self._dock_visibility)
             self._dock_hooked = True
+
+    def _dock_visibility(self, visible: bool) -> None:
+        if visible:
+            self._check_soon()
+        elif shiboken6.isValid(self):
+            self.went_behind()
 
     def _check_soon(self) -> None:
         """Once the tab switch is laid out (and once more: a window manager may map it later)."""
