@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, QRect, Qt
 
 from glyphscope.core.document import open_document
 from glyphscope.inspector import layers as L
@@ -73,6 +73,15 @@ def test_verify_in_the_panel_counts_as_verify_document(qtbot, window, tmp_path):
         top.text(0) == f"/F1 Helvetica ({font.font_id}): mapping_wrong — {font.reason} · {font.glyphs} glyphs"
     )
     assert top.child(0).text(1) == f"“{font.confusion[0].decoded}” → “{font.confusion[0].ink}”"
+    # The sentence spans every column and is read whole: its row is as tall as the text wrapped there.
+    tree = panel.tree
+    metrics = tree.fontMetrics()
+    span = tree.viewport().width() - tree.indentation() - 8
+    need = metrics.boundingRect(
+        QRect(0, 0, span, 100_000), int(Qt.TextFlag.TextWordWrap), top.text(0)
+    ).height()
+    qtbot.waitUntil(lambda: tree.visualItemRect(top).height() >= need, timeout=30_000)
+    assert tree.textElideMode() == Qt.TextElideMode.ElideNone
     # the layers are on, with counts, once the page is verified
     assert window.session.layers[L.INK_DISAGREES] and window.session.layers[L.INK_WITHOUT_GLYPHS]
     assert window.legend.count(L.INK_DISAGREES) == counts.ink_reads_other

@@ -20,7 +20,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QHeaderView, QStyledItemDelegate, QStyleOptionViewItem
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QTableView, QTreeView
@@ -69,8 +69,6 @@ def fit_columns(view: QTableView, minimum: int = 40) -> None:
     size and long cells elide (in the middle, with the whole value as tooltip) instead of making
     the panel scroll sideways. A stretching column counts with what its cells need, so it is
     capped like the others and never starved by them; it takes what is left."""
-    from PySide6.QtWidgets import QHeaderView
-
     header = view.horizontalHeader()
     shown = [c for c in range(header.count()) if not view.isColumnHidden(c)]
     stretch = [c for c in shown if header.sectionResizeMode(c) == QHeaderView.ResizeMode.Stretch]
@@ -128,7 +126,14 @@ class _WrapDelegate(QStyledItemDelegate):
         self.view = view
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
-        width = self.view.header().sectionSize(index.column())
+        header = self.view.header()
+        spanned = index.column() == 0 and self.view.isFirstColumnSpanned(index.row(), index.parent())
+        if (
+            not spanned
+            and header.sectionResizeMode(index.column()) == QHeaderView.ResizeMode.ResizeToContents
+        ):
+            return super().sizeHint(option, index)  # sized to its one line: measured without a width
+        width = self.view.viewport().width() if spanned else header.sectionSize(index.column())
         if index.column() == 0:
             width -= self.view.indentation() * (_depth(index) + int(self.view.rootIsDecorated()))
         measured = QStyleOptionViewItem(option)

@@ -32,6 +32,7 @@ from glyphscope.inspector import layers as L
 from glyphscope.inspector import ocr
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
+from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.page_view import PageState
 from glyphscope.inspector.session import Session
@@ -102,11 +103,11 @@ class VerifyPanel(PagePanel):
         self.tree = QTreeWidget()
         self.tree.setObjectName("verify.tree")
         self.tree.setHeaderLabels(list(HEADERS))
-        header = self.tree.header()  # every column in view, long cells elided (their tooltip is whole)
+        wrap_rows(self.tree)  # a font's verdict and reason read whole, over the lines they need
+        header = self.tree.header()  # every column in view
         header.setStretchLastSection(False)
         for column, mode in enumerate(COLUMN_MODES):
             header.setSectionResizeMode(column, mode)
-        self.tree.setUniformRowHeights(True)
         self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
         layout.addWidget(self.tree, 1)
 
