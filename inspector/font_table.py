@@ -35,9 +35,10 @@ if TYPE_CHECKING:
     from glyphscope.core.page import InterpretedPage
 
 HEADERS = ("Code", "Glyphs", "Glyph name", "CID", "GID", "Unicode", "Decoded by", "Width")
-FOLDED = ("Glyph name", "CID", "GID", "Decoded by")
-"""Columns said once above the table when every row has the same value (a simple font has no CIDs,
-a Type0 font no glyph names, most fonts one decoding step): `uniform_columns`."""
+FOLDED = ("Glyph name", "CID", "GID")
+"""Columns hidden when no row has a value (a simple font has no CIDs, a Type0 font no glyph
+names); "Decoded by" is hidden when every row has the same, said once above the table
+(`uniform_columns`)."""
 
 SOURCE_WORDS = {
     DecodeSource.TOUNICODE: "ToUnicode",
@@ -95,16 +96,18 @@ class FontCodeRow:
 
 
 def uniform_columns(rows: list[FontCodeRow]) -> dict[str, str]:
-    """The `FOLDED` columns whose cell is the same in every row, with that cell: the panel hides
-    them and says the value once."""
+    """The columns the panel hides, with the one value they would show in every row: `FOLDED`
+    columns that are "—" in every row, and "Decoded by" when every code was decoded the same way
+    (said once instead)."""
     if not rows:
         return {}
     cells = [r.cells() for r in rows]
     uniform = {}
-    for name in FOLDED:
+    for name in (*FOLDED, "Decoded by"):
         c = HEADERS.index(name)
-        if all(row[c] == cells[0][c] for row in cells):
-            uniform[name] = cells[0][c]
+        value = cells[0][c]
+        if all(row[c] == value for row in cells) and (name == "Decoded by" or value == "—"):
+            uniform[name] = value
     return uniform
 
 

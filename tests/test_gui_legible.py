@@ -635,17 +635,18 @@ def test_the_font_codes_take_the_column_while_shown_and_every_cell_is_whole(qtbo
 
     w = window_at(qtbot, size, demo_pdf, 10)
     groups = [w.panels[n] for n in ("text", "details", "glyph_table")]
-    w.reveal("fonts")
     fonts = w.fonts
     qtbot.waitUntil(lambda: fonts.model.rowCount() == 4, timeout=TIMEOUT)
     qtbot.wait(50)
-    before = [d.height() for d in (groups[0], w.panels["fonts"], groups[2])]
+    before = [d.height() for d in groups]  # Glyph details in front
+    w.reveal("fonts")
+    qtbot.waitUntil(lambda: w.panels["fonts"].height() > before[1] + 100, timeout=TIMEOUT)
     fonts.select_font("/FB")
     fonts.tabs.setCurrentWidget(fonts.codes_split)  # a click on the tab
     codes = fonts.codes
     row = codes.verticalHeader().defaultSectionSize()
     qtbot.waitUntil(lambda: codes.viewport().height() >= 12 * row, timeout=TIMEOUT)
-    assert w.panels["fonts"].height() > before[1] + 100  # its group took the room
+    assert row <= fonts.table.viewport().height() < 2 * row  # the font list folded to its selected row
     assert fonts.codes_model.rowCount() == 21
     panel_scroll = w.findChild(QScrollArea, "scroll.fonts")
     assert panel_scroll.verticalScrollBar().maximum() == 0  # the panel fits its dock: nothing below
@@ -675,4 +676,48 @@ def test_the_font_codes_take_the_column_while_shown_and_every_cell_is_whole(qtbo
         ),
         timeout=TIMEOUT,
     )
+    w.close()
+
+
+def test_a_panel_brought_to_the_front_that_does_not_fit_its_dock_takes_the_room_it_needs(
+    qtbot, demo_pdf
+) -> None:
+    """At 1280×800 a panel whose minimum is taller than its third of the column (Diagnostics, Fonts)
+    gets most of the column while in front, so nothing of it hides below a scroll bar; the column
+    goes back when a panel that fits is shown in that group, or in a group the room squeezed."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from glyphscope.inspector.gui.docks import ROOM_SHARE
+
+    w = window_at(qtbot, (1280, 800), demo_pdf, 10)
+    column = [w.panels[n] for n in ("text", "details", "glyph_table")]
+    qtbot.wait(50)
+    laid_out = [d.height() for d in column]
+    assert w.docks.room is None  # as built: the three front panels fit
+
+    def heights_back() -> bool:
+        fronts = [w.panels[n] for n in w.docks._fronts.values()]
+        return w.docks.room is None and all(
+            abs(d.height() - h) <= 4 for d, h in zip(fronts, laid_out, strict=True)
+        )
+
+    def fits(name: str) -> bool:
+        return w.findChild(QScrollArea, f"scroll.{name}").verticalScrollBar().maximum() == 0
+
+    w.reveal("diagnostics")
+    qtbot.waitUntil(lambda: w.docks.room is not None and fits("diagnostics"), timeout=TIMEOUT)
+    assert w.docks.room[0] == "glyph_table"
+    total = sum(laid_out)
+    assert abs(w.panels["diagnostics"].height() - ROOM_SHARE * total) <= 0.03 * total
+    assert w.diagnostics.tree.height() >= 110  # three findings at least
+
+    w.reveal("find")  # fits the text group as laid out, not the sliver the room left it
+    qtbot.waitUntil(heights_back, timeout=TIMEOUT)
+    assert fits("find")
+
+    w.reveal("fonts")  # the room moves to the middle group
+    qtbot.waitUntil(lambda: w.docks.room is not None and w.docks.room[0] == "details", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: fits("fonts"), timeout=TIMEOUT)
+    w.reveal("structure_tree")  # another tab of that group, which fits: the column goes back
+    qtbot.waitUntil(heights_back, timeout=TIMEOUT)
     w.close()

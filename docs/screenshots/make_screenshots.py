@@ -294,6 +294,25 @@ def panel_font_codes() -> None:
     close(w)
 
 
+@shot
+def font_codes_1280() -> None:
+    """Fonts › Codes → Unicode at 1280×800 on a real form: the panel's group has taken the column."""
+    path = CORPUS / "pdfjs__issue6127.pdf"
+    if not path.exists():
+        print("no corpus: font-codes-1280 skipped")
+        return
+    w = window(SMALL, path)
+    w.reveal("fonts")
+    wait_until(lambda: w.fonts.model.rowCount() > 0)
+    w.fonts.select_font("/T1_0")  # three glyphs, none with a Unicode value
+    w.fonts.tabs.setCurrentWidget(w.fonts.codes_split)
+    settle(500)
+    w.fonts.codes.selectRow(0)
+    settle()
+    save(w, "font-codes-1280")
+    close(w)
+
+
 # -- 10. readable panels, Help ---------------------------------------------------------------------
 
 

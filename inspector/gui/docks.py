@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, SignalInstance
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -38,15 +38,7 @@ LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.14, 190, 260  # the left column: a share of t
 RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 1280, 486 px at 1600
 
 
-ROOM_SHARE = 0.72  # a panel in use that needs room (Fonts › Codes) takes this share of its column
-
-
-@runtime_checkable
-class NeedsRoom(Protocol):
-    """A panel that needs most of its column's height while a part of it is in use: it emits
-    `wants_room(True)` then, `wants_room(False)` when done (see `Docks.room_for`)."""
-
-    wants_room: SignalInstance
+ROOM_SHARE = 0.72  # a panel brought to the front that does not fit its dock takes this share of its column
 
 
 @runtime_checkable
@@ -116,7 +108,12 @@ class Docks:
         self.widgets: dict[str, QWidget] = {}
         self.default_state = QByteArray()
         self.restored = False
-        self.room: tuple[str, list[float]] | None = None  # the panel given room, the shares before
+        self.room: tuple[str, list[float]] | None = None  # the group given room, the column's shares before
+        self._fronts: dict[str, str] = {}  # each group of the column: the dock in front, when last settled
+        self._settle = QTimer(window)  # once the tab switch is laid out
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(0)
+        self._settle.timeout.connect(self.settle_room)
 
     def build(self, session: Session, pool: WorkerPool) -> None:
         """Every panel of `registry.PANELS`, in order; each subscribes to the session itself."""
@@ -138,9 +135,7 @@ class Docks:
         for spec in specs:
             self._scroll(spec.name)
             self._bind_keys(spec.name)
-            widget = self.widgets[spec.name]
-            if isinstance(widget, NeedsRoom):
-                widget.wants_room.connect(functools.partial(self.room_for, spec.name))
+            self.docks[spec.name].visibilityChanged.connect(lambda visible: self._settle.start())
         for spec in specs:
             if spec.front:
                 self.docks[spec.name].raise_()
@@ -204,40 +199,92 @@ class Docks:
                     [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
                 )
 
-    def _groups(self, name: str) -> tuple[str, list[str]]:
-        """The dock group `name` is a tab of (named by its first dock), and the groups of its
-        column in order (the docks the table gives a height)."""
+    def _anchor(self, name: str) -> str:
+        """The group (tab group, named by its first dock) panel `name` is a tab of."""
         spec = {s.name: s for s in registry.PANELS}
-        anchor = name
-        while spec[anchor].tab_with:
-            anchor = spec[anchor].tab_with or anchor
-        column = [s.name for s in registry.PANELS if s.height and s.area == spec[anchor].area]
-        return anchor, [n for n in column if n in self.docks]
+        while spec[name].tab_with:
+            name = spec[name].tab_with or name
+        return name
 
-    def room_for(self, name: str, wanted: bool) -> None:
-        """Give the group of panel `name` ROOM_SHARE of its column's height while the panel needs
-        it (`NeedsRoom`), the other groups sharing the rest; give the column back as it was when
-        the panel is done (the shares, so a window resized meanwhile keeps its proportions)."""
+    def _column(self) -> list[str]:
+        """The groups of the side column whose heights the table declares, top to bottom."""
+        return [s.name for s in registry.PANELS if s.height and s.area == "right" and s.name in self.docks]
+
+    def _front(self, anchor: str) -> str | None:
+        """The dock shown in front in group `anchor` (None when none is on screen)."""
+        group = [self.docks[anchor], *self.window.tabifiedDockWidgets(self.docks[anchor])]
+        names = {id(d): n for n, d in self.docks.items()}
+        shown = [d for d in group if d.isVisible() and not d.visibleRegion().isEmpty()]
+        return names.get(id(shown[0])) if shown else None
+
+    def _short(self, name: str, anchor: str, as_now: bool = False) -> bool:
+        """Whether panel `name` needs more height than its group has with no group given room (or
+        `as_now`): its minimum for its width (PanelFit) is taller than its dock's scroll area."""
+        scroll = self.docks[name].widget()
+        if not isinstance(scroll, QScrollArea) or (fit := scroll.widget()) is None:
+            return False
+        width = scroll.viewport().width()
+        need = fit.heightForWidth(width) if fit.hasHeightForWidth() else fit.minimumSizeHint().height()
+        have = scroll.viewport().height()
+        if self.room is not None and not as_now:  # as it would be with no group given room
+            column = self._column()
+            total = sum(self._group_height(self.docks[n]) for n in column)
+            have -= self._group_height(self.docks[anchor]) - int(total * self.room[1][column.index(anchor)])
+        return need > have + 1
+
+    def settle_room(self) -> None:
+        """Room follows the user's eye: a panel brought to the front of its group (a tab click, a
+        key, a link) whose minimum does not fit its dock gets ROOM_SHARE of the column, the other
+        groups sharing the rest, so nothing of it hides below a scroll bar; the column is given
+        back (as the shares it had, so a window resized meanwhile keeps its proportions) when
+        another panel that fits comes to the front of that group. One group has room at a time:
+        the one shown last."""
         if not shiboken6.isValid(self.window) or not self.window.isVisible():
+            return
+        column = self._column()
+        fronts = {a: f for a in column if (f := self._front(a)) is not None}
+        changed = [a for a, f in fronts.items() if self._fronts.get(a) != f]
+        first = not self._fronts
+        self._fronts = fronts
+        if first or len(column) < 2:
+            return  # the window just shown: its panels as built
+        owner = self.room[0] if self.room is not None else None
+        want = next((a for a in changed if self._short(fronts[a], a)), None)
+        if want is None and owner is not None and owner not in changed:
+            # Another group's tab changed to a panel that fits it as laid out: the room stays,
+            # unless that panel does not fit the little the room left it (the column goes back).
+            squeezed = any(self._short(fronts[a], a, as_now=True) for a in changed)
+            want = None if squeezed else owner
+        if want == owner:
+            return
+        if self.room is not None:
+            self._resize_column(self.room[1])
             self.room = None
-            return
-        anchor, groups = self._groups(name)
-        if anchor not in groups or len(groups) < 2:
-            return
-        docks = [self.docks[n] for n in groups]
-        heights = [self._group_height(d) for d in docks]
-        total = sum(heights)
-        if wanted:
-            if self.room is None:
-                self.room = (name, [h / total for h in heights])
-            rest = (1 - ROOM_SHARE) / (len(groups) - 1)
-            shares = [ROOM_SHARE if n == anchor else rest for n in groups]
-        elif self.room is not None and self.room[0] == name:
-            shares = self.room[1]
-            self.room = None
-        else:
-            return
-        self.window.resizeDocks(docks, [int(total * share) for share in shares], Qt.Orientation.Vertical)
+        if want is not None:
+            heights = [self._group_height(self.docks[n]) for n in column]
+            total = sum(heights)
+            self.room = (want, [h / total for h in heights])
+            rest = (1 - ROOM_SHARE) / (len(column) - 1)
+            self._resize_column([ROOM_SHARE if n == want else rest for n in column])
+
+    def _resize_column(self, shares: list[float]) -> None:
+        """The column's groups at these shares of its height, in whole pixels that add up to it
+        (rounding each down would lose a pixel or two per room given and taken back)."""
+        column = self._column()
+        docks = [self.docks[self._front(n) or n] for n in column]  # a group is resized by its tab in front
+        total = sum(d.height() for d in docks)
+        edges = [round(total * sum(shares[: i + 1]) / sum(shares)) for i in range(len(shares))]
+        sizes = [b - a for a, b in zip([0, *edges[:-1]], edges, strict=True)]
+        asked = list(sizes)
+        for _ in range(3):  # Qt fits the sizes asked to the room it has, give or take a few pixels
+            self.window.resizeDocks(docks, asked, Qt.Orientation.Vertical)
+            layout = self.window.layout()
+            if layout is not None:
+                layout.activate()
+            errors = [want - d.height() for want, d in zip(sizes, docks, strict=True)]
+            if all(abs(e) <= 1 for e in errors):
+                break
+            asked = [a + e for a, e in zip(asked, errors, strict=True)]
 
     def _group_height(self, dock: QDockWidget) -> int:
         """The height of the tab group `dock` heads: of whichever of its docks is in front."""
@@ -297,6 +344,7 @@ class Docks:
 
     def reset(self) -> None:
         self.room = None
+        self._fronts = {}
         self.window.restoreState(self.default_state, self.layout_version())
         self.default_sizes()
         self.tidy_tab_bars()

@@ -125,6 +125,7 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         self.tree.setColumnWidth(0, 92)
         self.tree.setColumnWidth(1, 52)
         wrap_rows(self.tree)  # a finding's message is read whole (and its tooltip says where)
+        self.tree.setMinimumHeight(110)  # three findings at least: the panel takes room to show them
         self.tree.itemSelectionChanged.connect(self._on_finding_selected)
         page_layout.addWidget(self.tree, 3)
         self.detail = detail_label("diagnostics.detail")
@@ -160,6 +161,7 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         self.summary.setHeaderLabels(["Page", "Errors", "Warnings", "Info", "Kinds"])
         self.summary.setRootIsDecorated(False)
         wrap_rows(self.summary)  # the kinds of a page and the file's messages, whole
+        self.summary.setMinimumHeight(90)
         for col, width in enumerate((76, 46, 64, 36)):  # the kinds keep the rest
             self.summary.setColumnWidth(col, width)
         self.summary.itemClicked.connect(self._on_summary_clicked)
@@ -175,6 +177,8 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         self.notes.textChanged.connect(lambda: session.set_notes(self.notes.toPlainText()))
         doc_layout.addWidget(self.notes)
         splitter.addWidget(doc_box)
+        splitter.setStretchFactor(0, 3)  # the page's findings first; the document's summary below
+        splitter.setStretchFactor(1, 2)
         splitter.setSizes([260, 200])
 
         self.scan_button.clicked.connect(self.scan_document)

@@ -10,7 +10,7 @@ import html
 import unicodedata
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -382,10 +382,6 @@ def _size_columns(view: QTableView) -> None:
 
 class FontsPanel(InFrontPanel, PagePanel):
     source = "fonts"
-    wants_room = Signal(bool)
-    """True while the code table is in front: its dock group takes most of the column's height
-    (docks.Docks.room_for), so that a dozen codes show with the font list and the chain; False
-    when it goes behind."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -450,17 +446,17 @@ class FontsPanel(InFrontPanel, PagePanel):
         self.tabs.addTab(codes_split, "Codes → Unicode")
         self.proposal = ProposalPane(session)
         self.tabs.addTab(self.proposal, "Proposed")
-        self.tabs.currentChanged.connect(lambda index: self._ask_room())
-        self._room = False
-        self._list_sizes: list[int] = []  # the font list's share before the codes took room
+        self.tabs.currentChanged.connect(lambda index: self._fold())
+        self._folded = False  # the font list shows its selected row only (the codes are shown)
+        self._list_sizes: list[int] = []  # the font list's share before it folded
         self._proposals: dict[str, FontProposal] | None = None  # None: not made for this page yet
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 3)  # a page has a few fonts and many codes
+        splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([110, 330])
+        splitter.setSizes([160, 280])  # eight fonts, then the card (the codes fold the list)
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._on_rows_selected)
         self.codes.selectionModel().selectionChanged.connect(self._on_code_selected)
@@ -521,30 +517,32 @@ class FontsPanel(InFrontPanel, PagePanel):
 
     def came_to_front(self) -> None:
         self._show_proposal(self.selected_rows())
-        self._ask_room()
+        self._fold()
 
     def went_behind(self) -> None:
-        self._ask_room(False)
+        self._fold_list(False)
 
-    def _ask_room(self, room: bool | None = None) -> None:
-        if room is None:
-            room = self.tabs.currentWidget() is self.codes_split and self.in_front()
-        if room == self._room:
+    def _fold(self) -> None:
+        """With the codes shown the font list folds to its selected row (the dock has most of the
+        column then: docks.Docks.settle_room); it unfolds when the panel goes behind."""
+        self._fold_list(self.in_front() and self.tabs.currentWidget() is self.codes_split)
+
+    def _fold_list(self, fold: bool) -> None:
+        if fold == self._folded:
             return
-        self._room = room
+        self._folded = fold
         sizes = self.splitter.sizes()
-        if room:  # the font list down to its selected row: the codes and the chain get the rest
+        if fold:  # the font list down to its selected row: the codes and the chain get the rest
             self._list_sizes = sizes
             rows = self.table.verticalHeader().defaultSectionSize()
             keep = self.table.horizontalHeader().height() + rows + 2 * self.table.frameWidth()
-            self.splitter.setStretchFactor(0, 0)  # the dock grows next: the codes take it all
+            self.splitter.setStretchFactor(0, 0)  # when the dock grows, the codes take it all
             self.splitter.setSizes([keep, sum(sizes) - keep])
             self.table.scrollTo(self.table.currentIndex())
         else:
             self.splitter.setStretchFactor(0, 1)
             if self._list_sizes:
                 self.splitter.setSizes(self._list_sizes)
-        self.wants_room.emit(room)
 
     def _show_proposal(self, rows: list[int]) -> None:
         """The selected font's proposal; with no font selected, the first font that has one."""
