@@ -721,3 +721,26 @@ def test_a_panel_brought_to_the_front_that_does_not_fit_its_dock_takes_the_room_
     w.reveal("structure_tree")  # another tab of that group, which fits: the column goes back
     qtbot.waitUntil(heights_back, timeout=TIMEOUT)
     w.close()
+
+
+def test_a_layout_saved_while_a_panel_has_room_opens_as_the_user_made_it(qtbot, demo_pdf) -> None:
+    w = window_at(qtbot, (1280, 800), demo_pdf, 10)
+    column = [w.panels[n] for n in ("text", "details", "glyph_table")]
+    qtbot.wait(50)
+    laid_out = [d.height() for d in column]
+    w.reveal("diagnostics")
+    qtbot.waitUntil(lambda: w.docks.room is not None, timeout=TIMEOUT)
+    w.reveal("glyph_table")  # the room is kept while Diagnostics is in front; here it is given back
+    qtbot.waitUntil(lambda: w.docks.room is None, timeout=TIMEOUT)
+    w.reveal("diagnostics")
+    qtbot.waitUntil(lambda: w.docks.room is not None, timeout=TIMEOUT)
+    w.close()  # saved with Diagnostics in front and its room given back first
+    w2 = MainWindow(settings=make_settings())
+    qtbot.addWidget(w2)
+    w2.resize(1280, 800)
+    w2.show()
+    qtbot.wait(100)
+    assert w2.docks.room is None and in_front(w2, "diagnostics")
+    heights = [w2.panels[n].height() for n in ("text", "details", "diagnostics")]
+    assert all(abs(h - was) <= 4 for h, was in zip(heights, laid_out, strict=True)), (heights, laid_out)
+    w2.close()

@@ -340,6 +340,12 @@ class Docks:
             self.restored = self.window.restoreState(state, self.layout_version())
 
     def save(self, settings: QSettings) -> None:
+        """The layout as the user made it: a group's room (settle_room) is given back first, so
+        the next start does not open with one panel's room and no panel in need of it."""
+        if self.room is not None:
+            self._resize_column(self.room[1])
+            self.room = None
+            self._fronts = {}  # the next tab change starts afresh
         settings.setValue("window/state", self.window.saveState(self.layout_version()))
 
     def reset(self) -> None:
