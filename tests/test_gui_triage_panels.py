@@ -138,6 +138,7 @@ def test_content_stream_links_glyphs_and_operators(qtbot, window, demo_pdf) -> N
     panel = w.content_stream
     page = w.bundle.analysis.page
     assert panel.page_model.rowCount() == len(w.session.document.instructions(2))
+    assert not page.forms and panel.form_box.isHidden()  # no form painted here: no form stream part
     g = next(g for g in page.glyphs if g.unicode == "N" and not g.form_path)
     w.session.select({g.paint_index}, "canvas")
     assert panel.page_model.highlighted == {g.token_index}
@@ -160,6 +161,7 @@ def test_content_stream_links_glyphs_and_operators(qtbot, window, demo_pdf) -> N
     assert panel.page_model.highlighted == {use.token_index}
     assert panel.page_model.instructions[use.token_index].operator == "Do"
     stream_loaded(qtbot, w, ("/Fm2", "/Fm3"))
+    assert not panel.form_box.isHidden()
     assert panel.form_model.highlighted == {g.stream_index}
     assert panel.form_model.instructions[g.stream_index].operator in ("Tj", "TJ", "'", '"')
     assert "/Fm3" in panel.form_label.text()

@@ -176,7 +176,7 @@ class ContentStreamPanel(InFrontPanel, PagePanel):
         self.page_view = _table("content_stream.page", self.page_model)
         top_layout.addWidget(self.page_view)
         splitter.addWidget(top)
-        bottom = QWidget()
+        self.form_box = bottom = QWidget()  # shown on pages that paint a Form XObject
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         self.form_label = QLabel("Form stream: select a glyph painted by a Form XObject, or a Do.")
@@ -225,6 +225,9 @@ class ContentStreamPanel(InFrontPanel, PagePanel):
             self._updating = False
             return
         self.tokens = chain_tokens(self.page)
+        self.form_box.setVisible(
+            bool(self.page.forms)
+        )  # no form on the page: its stream's room to the page's
         n = self.page.page_number
         if old_number != n or not self.page_model.instructions:
             self._updating = True
