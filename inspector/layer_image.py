@@ -2,7 +2,8 @@
 
 The same shapes the window paints (inspector/layer_shapes.py, built by the registry's
 builders), in the same styles: outlines, sparse hatching (HATCH_SPACING_PX apart), rings,
-lines and labels beside the box they name (`label_box`, as the window places them).
+lines and labels beside the box they name, off the page's letters (`LabelSpace`, as the window
+places them).
 `matrix` maps user space to image pixels (inspector.rendering.page_matrix).
 """
 
@@ -12,6 +13,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from glyphscope.core.geometry import invert
 from glyphscope.inspector.layer_shapes import (
     HATCH_SPACING_PX,
     HATCH_WIDTH_PX,
@@ -19,13 +21,14 @@ from glyphscope.inspector.layer_shapes import (
     LabelSpace,
     LayerShapes,
     Part,
+    ScreenRect,
     Style,
     fits,
-    label_box,
     outline_opacity,
     screen_bounds,
     text_origin,
 )
+from glyphscope.inspector.spatial import GlyphHitIndex, GridIndex
 
 if TYPE_CHECKING:
     from PIL import Image, ImageDraw, ImageFont
@@ -131,7 +134,11 @@ def draw_labels(
     shapes: LayerShapes,
     matrix: Matrix,
     font: ImageFont.ImageFont | ImageFont.FreeTypeFont,
+    ink: GridIndex | None = None,
+    space: LabelSpace | None = None,
 ) -> None:
+    """The layer's labels, each beside its box where it covers no label of `space` (those drawn
+    so far) and no box of `ink` (the page's glyphs, in user space)."""
     from PIL import ImageDraw, ImageFont
 
     draw = ImageDraw.Draw(image, "RGBA")
@@ -140,15 +147,23 @@ def draw_labels(
     else:  # Pillow's bitmap font (built without FreeType): four fifths of its box above the baseline
         height = font.getbbox("Ag")[3]
         ascent, descent = round(height * 0.8), round(height * 0.2)
-    space = LabelSpace()  # as the window: a label that would overprint another waits for a closer look
+    from_pixels = invert(matrix)
+
+    def covers_ink(box: ScreenRect) -> bool:
+        if ink is None or from_pixels is None:
+            return False
+        corners = [_apply(from_pixels, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+        return ink.meets(screen_bounds(corners))
+
+    space = space if space is not None else LabelSpace()  # as the window
     for label in shapes.labels:
         x0, y0, x1, y1 = label.of
         named = screen_bounds(_apply(matrix, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
         width = draw.textlength(label.text, font=font)
         if not fits(label, named, width):
             continue
-        box = label_box(label, named, width, ascent, descent)
-        if not space.claim(box):
+        box = space.place(label, named, width, ascent, descent, covers_ink if ink is not None else None)
+        if box is None:
             continue
         if label.background:
             draw.rectangle(box, fill=_rgba(label.background, LABEL_BACKGROUND_ALPHA))
@@ -156,8 +171,15 @@ def draw_labels(
         draw.text((x, y - ascent), label.text, fill=_rgba(label.colour, 255), font=font)
 
 
-def draw_shapes(image: Image.Image, shapes: LayerShapes, matrix: Matrix) -> None:
-    """One layer over `image` (RGB or RGBA), in place."""
+def draw_shapes(
+    image: Image.Image,
+    shapes: LayerShapes,
+    matrix: Matrix,
+    ink: GridIndex | None = None,
+    space: LabelSpace | None = None,
+) -> None:
+    """One layer over `image` (RGB or RGBA), in place; its labels kept off the boxes of `ink` and
+    the labels of `space`."""
     from PIL import ImageDraw, ImageFont
 
     draw = ImageDraw.Draw(image, "RGBA")
@@ -167,7 +189,7 @@ def draw_shapes(image: Image.Image, shapes: LayerShapes, matrix: Matrix) -> None
         opacity = outline_opacity(shapes.fade_height * scale, fade) if fade and shapes.fade_height else 1.0
         draw_part(image, draw, part, matrix, opacity)
     if shapes.labels:
-        draw_labels(image, shapes, matrix, ImageFont.load_default(LABEL_PIXELS))
+        draw_labels(image, shapes, matrix, ImageFont.load_default(LABEL_PIXELS), ink, space)
 
 
 def draw_layers(
@@ -178,9 +200,13 @@ def draw_layers(
     from glyphscope.inspector import layers as L
 
     drawn = []
+    ink: GridIndex | None = None  # the page's glyph boxes, made for the first layer with labels
+    space = LabelSpace()  # one for every layer: no label over another layer's
     for key in L.keys_in_order(keys):
         shapes = L.LAYER_BY_KEY[key].shapes(facts, mode)
         if shapes is not None:
-            draw_shapes(image, shapes, matrix)
+            if shapes.labels and ink is None:
+                ink = GlyphHitIndex.of_glyphs(facts.page.glyphs).grid
+            draw_shapes(image, shapes, matrix, ink, space)
             drawn.append(key)
     return drawn

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -306,6 +306,19 @@ def screen_bounds(points: Iterable[tuple[float, float]]) -> ScreenRect:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
+def label_boxes(
+    label: Label, named: ScreenRect, width: float, ascent: float, descent: float
+) -> list[ScreenRect]:
+    """Where a label may go, best first: beside its box on the side it names (`label_box`), then
+    on the opposite side (below, or right), each LABEL_GAP_PX outside the box."""
+    first = label_box(label, named, width, ascent, descent)
+    if label.place is Place.LEFT:
+        shift = (named[2] + LABEL_GAP_PX) - first[0]
+        return [first, (first[0] + shift, first[1], first[2] + shift, first[3])]
+    shift = (named[3] + LABEL_GAP_PX) - first[1]
+    return [first, (first[0], first[1] + shift, first[2], first[3] + shift)]
+
+
 def label_box(label: Label, named: ScreenRect, width: float, ascent: float, descent: float) -> ScreenRect:
     """The screen box of a label's text (its background box grown by LABEL_PAD_PX), beside `named`
     (the screen bounds of `label.of`): outside it by LABEL_GAP_PX, whatever the text's size."""
@@ -320,14 +333,16 @@ def label_box(label: Label, named: ScreenRect, width: float, ascent: float, desc
 
 
 class LabelSpace:
-    """The screen boxes of the labels drawn so far: a label whose box would overprint one of them
-    is left out (drawn when a closer zoom parts them). Boxes are kept in buckets of BUCKET_PX, so
-    a page of thousands of labels checks only its neighbours."""
+    """Where the labels of one drawing of the page (every layer) go: beside the box each names,
+    on the side it prefers or else the opposite one, never over a label drawn before nor (given
+    `ink`) over the page's letters. A label with no such place is left out; a closer zoom makes room for it. Boxes are
+    kept in buckets of BUCKET_PX, so a page of thousands of labels checks only its neighbours."""
 
     BUCKET_PX = 64.0
 
     def __init__(self) -> None:
         self.buckets: dict[tuple[int, int], list[ScreenRect]] = {}
+        self.taken: list[ScreenRect] = []  # in the order drawn
 
     def _cells(self, box: ScreenRect) -> Iterable[tuple[int, int]]:
         b = self.BUCKET_PX
@@ -335,16 +350,39 @@ class LabelSpace:
             for j in range(math.floor(box[1] / b), math.floor(box[3] / b) + 1):
                 yield (i, j)
 
-    def claim(self, box: ScreenRect) -> bool:
-        """Take `box` if it overlaps no box taken before; whether it was free."""
-        cells = list(self._cells(box))
-        for cell in cells:
+    def free(self, box: ScreenRect) -> bool:
+        """No label taken overlaps `box` (touching edges do not)."""
+        for cell in self._cells(box):
             for o in self.buckets.get(cell, ()):
                 if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
                     return False
-        for cell in cells:
-            self.buckets.setdefault(cell, []).append(box)
         return True
+
+    def claim(self, box: ScreenRect) -> bool:
+        """Take `box` if it overlaps no box taken before; whether it was free."""
+        if not self.free(box):
+            return False
+        for cell in self._cells(box):
+            self.buckets.setdefault(cell, []).append(box)
+        self.taken.append(box)
+        return True
+
+    def place(
+        self,
+        label: Label,
+        named: ScreenRect,
+        width: float,
+        ascent: float,
+        descent: float,
+        ink: Callable[[ScreenRect], bool] | None = None,
+    ) -> ScreenRect | None:
+        """The first of `label_boxes` free of labels and (`ink`: whether a screen box covers a
+        glyph of the page) of letters, taken; None when none is."""
+        for box in label_boxes(label, named, width, ascent, descent):
+            if self.free(box) and (ink is None or not ink(box)):
+                self.claim(box)
+                return box
+        return None
 
 
 def text_origin(box: ScreenRect, ascent: float) -> tuple[float, float]:

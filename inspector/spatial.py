@@ -48,6 +48,22 @@ class GridIndex:
                 for gy in range(cy0, cy1 + 1):
                     self.cells.setdefault((gx, gy), []).append(i)
 
+    def meets(self, rect: tuple[float, float, float, float]) -> bool:
+        """Whether any box overlaps `rect` (x0, y0, x1, y1) by more than touching."""
+        c = self.cell
+        x0, y0, x1, y1 = rect
+        if not all(math.isfinite(v) for v in rect):
+            return False
+        if (x1 - x0) * (y1 - y0) > 4096 * c * c:  # wider than most of the grid: every box, once
+            return any(b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3] for b in self.boxes)
+        for gx in range(int(x0 // c), int(x1 // c) + 1):
+            for gy in range(int(y0 // c), int(y1 // c) + 1):
+                for i in self.cells.get((gx, gy), ()):
+                    b = self.boxes[i]
+                    if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
+                        return True
+        return False
+
     def near(self, p: Point, radius: float = 0.0) -> Iterable[int]:
         c = self.cell
         x, y = p

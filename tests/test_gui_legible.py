@@ -744,3 +744,36 @@ def test_a_layout_saved_while_a_panel_has_room_opens_as_the_user_made_it(qtbot, 
     heights = [w2.panels[n].height() for n in ("text", "details", "diagnostics")]
     assert all(abs(h - was) <= 4 for h, was in zip(heights, laid_out, strict=True)), (heights, laid_out)
     w2.close()
+
+
+def test_labels_never_cover_letters_or_each_other_on_a_real_form(qtbot) -> None:
+    """pdf.js issue 6127 (49 widgets, their labels named above each field) at Fit page and 200 %:
+    every label drawn lies clear of every glyph and of every other label; at 200 % more fit."""
+    from tests.conftest import corpus_file
+
+    w = window_at(qtbot, (1280, 800), corpus_file("pdfjs__issue6127.pdf"), 1)
+    canvas = w.canvas
+    glyphs = w.bundle.overlays.hit_index.grid
+
+    def drawn() -> list[tuple[float, float, float, float]]:
+        canvas.viewport().repaint()
+        return canvas.drawn_labels()
+
+    def check(boxes: list[tuple[float, float, float, float]]) -> None:
+        to_page, _ = (canvas.page_to_scene * canvas.viewportTransform()).inverted()
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            corners = [to_page.map(QPointF(x, y)) for x in (x0, x1) for y in (y0, y1)]
+            xs, ys = [p.x() for p in corners], [p.y() for p in corners]
+            assert not glyphs.meets((min(xs), min(ys), max(xs), max(ys))), (i, boxes[i])
+            for o in boxes[:i]:
+                assert not (x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1), (boxes[i], o)
+
+    at_fit = drawn()
+    check(at_fit)
+    assert len(at_fit) >= 1
+    canvas.set_zoom(2.0)
+    qtbot.wait(50)
+    closer = drawn()
+    check(closer)
+    assert len(closer) > len(at_fit)
+    w.close()

@@ -84,3 +84,42 @@ def test_a_label_that_would_overprint_one_drawn_is_left_out() -> None:
     assert not space.claim((0.0, 0.0, 700.0, 11.0))
     refused = [space.claim((60.0 + k, 30.0, 70.0 + k, 31.0)) for k in range(3)]
     assert refused == [False, False, False]  # inside the second box drawn
+
+
+def test_a_label_goes_beside_its_box_where_it_covers_no_letters() -> None:
+    from glyphscope.inspector.layer_shapes import Label, LabelSpace, Place, label_boxes
+    from glyphscope.inspector.spatial import GridIndex
+
+    named = (100.0, 100.0, 200.0, 120.0)  # screen pixels; the text 50 px wide, ascent 9, descent 3
+    above = Label((0.0, 0.0, 1.0, 1.0), "Widget", "#000")
+    # Above, 2 px off the box with 2×1 px of padding; else below, 2 px under it.
+    assert label_boxes(above, named, 50.0, 9.0, 3.0) == [
+        (98.0, 84.0, 152.0, 98.0),
+        (98.0, 122.0, 152.0, 136.0),
+    ]
+    left = Label((0.0, 0.0, 1.0, 1.0), "12", "#000", place=Place.LEFT)
+    assert label_boxes(left, named, 50.0, 9.0, 3.0) == [
+        (44.0, 103.0, 98.0, 117.0),
+        (202.0, 103.0, 256.0, 117.0),
+    ]
+
+    letters = GridIndex([(90.0, 80.0, 160.0, 99.0)])  # a line of text right above the box
+    space = LabelSpace()
+    assert space.place(above, named, 50.0, 9.0, 3.0, letters.meets) == (98.0, 122.0, 152.0, 136.0)
+    # A second label of the same box: above covers the letters, below the first label.
+    assert space.place(above, named, 50.0, 9.0, 3.0, letters.meets) is None
+    assert space.taken == [(98.0, 122.0, 152.0, 136.0)]
+    # Without letters to avoid, the preferred side.
+    assert LabelSpace().place(above, named, 50.0, 9.0, 3.0) == (98.0, 84.0, 152.0, 98.0)
+
+
+def test_the_glyph_grid_says_whether_a_rectangle_meets_a_box() -> None:
+    from glyphscope.inspector.spatial import GridIndex
+
+    grid = GridIndex([(0.0, 0.0, 10.0, 10.0), (100.0, 100.0, 110.0, 104.0)], cell=8.0)
+    assert grid.meets((9.0, 9.0, 20.0, 20.0))
+    assert not grid.meets((10.0, 0.0, 20.0, 10.0))  # touching an edge is not covering
+    assert not grid.meets((20.0, 20.0, 99.0, 99.0))
+    assert grid.meets((105.0, 103.0, 106.0, 200.0))
+    assert grid.meets((-1e6, -1e6, 1e6, 1e6))  # wider than the grid: every box checked once
+    assert not grid.meets((float("nan"), 0.0, 1.0, 1.0))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPainterPath,
+    QPaintEvent,
     QPen,
     QPixmap,
     QPolygonF,
@@ -40,8 +41,10 @@ from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner
 from glyphscope.inspector.gui.rendering import display_size, page_transform
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
+from glyphscope.inspector.layer_shapes import LabelSpace
 from glyphscope.inspector.layers import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.session import Session
+from glyphscope.inspector.spatial import GridIndex
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -83,6 +86,8 @@ class LayerItem(QGraphicsItem):
         self.setZValue(z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.ink: Callable[[], GridIndex | None] = lambda: None  # the page's glyph boxes: labels avoid them
+        self.labels: Callable[[], LabelSpace | None] = lambda: None  # the labels of this paint, all layers
 
     def set_drawing(self, drawing: O.LayerDrawing | None, page_to_scene: QTransform, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -100,7 +105,10 @@ class LayerItem(QGraphicsItem):
         if self.drawing is None:
             return
         exposed = option.exposedRect if not option.exposedRect.isEmpty() else self.rect
-        O.paint_layer(painter, self.drawing, self.page_to_scene, exposed)
+        if self.drawing.labels:
+            O.paint_layer(painter, self.drawing, self.page_to_scene, exposed, self.ink(), self.labels())
+        else:
+            O.paint_layer(painter, self.drawing, self.page_to_scene, exposed)
 
 
 class SelectionItem(QGraphicsItem):
@@ -186,8 +194,12 @@ class PageView(QGraphicsView):
         self.paper = self.scene_.addRect(QRectF(), Qt.PenStyle.NoPen, QBrush(QColor("white")))
         self.paper.setZValue(-1)
         self.layer_items: dict[str, LayerItem] = {}
+        self._paints = 0  # paint events of the view so far
+        self._space, self._space_paint = LabelSpace(), -1
         for z, spec in enumerate(LAYERS):
             item = LayerItem(spec.key, 10 + z)
+            item.ink = self._glyph_boxes
+            item.labels = self._label_space
             item.setVisible(session.layers.get(spec.key, spec.default_visible))
             self.scene_.addItem(item)
             self.layer_items[spec.key] = item
@@ -335,6 +347,26 @@ class PageView(QGraphicsView):
         self.page_item.setScale(1.0 / self.bundle.render_scale)
 
     # -- session events -----------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 -- Qt's name
+        self._paints += 1  # a new paint: the layers' labels share a fresh LabelSpace
+        super().paintEvent(event)
+
+    def drawn_labels(self) -> list[tuple[float, float, float, float]]:
+        """The viewport boxes of the labels the last paint drew (every layer's)."""
+        return list(self._space.taken)
+
+    def _label_space(self) -> LabelSpace:
+        """The labels drawn so far in this paint of the view, by every layer (a label of one layer
+        never covers another's)."""
+        if self._space_paint != self._paints:
+            self._space, self._space_paint = LabelSpace(), self._paints
+        return self._space
+
+    def _glyph_boxes(self) -> GridIndex | None:
+        """The shown page's glyph boxes (the hit index's grid), which labels are kept off."""
+        overlays = _overlays(self.bundle)
+        return overlays.hit_index.grid if overlays is not None else None
+
     def _drawing(self, key: str) -> O.LayerDrawing | None:
         """A layer's drawing, built now only if the layer is shown (hidden ones wait until toggled on)."""
         overlays = _overlays(self.bundle)

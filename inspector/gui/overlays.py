@@ -32,14 +32,14 @@ from glyphscope.inspector.layer_shapes import (
     Marker,
     MarkerLookup,
     Part,
+    ScreenRect,
     Style,
     fits,
-    label_box,
     outline_opacity,
     screen_bounds,
     text_origin,
 )
-from glyphscope.inspector.spatial import GlyphHitIndex, PointIndex, glyph_bounds
+from glyphscope.inspector.spatial import GlyphHitIndex, GridIndex, PointIndex, glyph_bounds
 
 __all__ = ["FADE_FLOOR", "Marker", "Style", "outline_opacity"]  # named through this module
 
@@ -217,8 +217,17 @@ def visible_user_rect(transform: QTransform, exposed: QRectF) -> QRectF:
     return inverse.mapRect(exposed)
 
 
-def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransform, exposed: QRectF) -> None:
-    """Paint one layer; `painter` draws in scene coordinates, `exposed` is in scene coordinates."""
+def paint_layer(
+    painter: QPainter,
+    drawing: LayerDrawing,
+    page_to_scene: QTransform,
+    exposed: QRectF,
+    ink: GridIndex | None = None,
+    space: LabelSpace | None = None,
+) -> None:
+    """Paint one layer; `painter` draws in scene coordinates, `exposed` is in scene coordinates;
+    labels are kept off the boxes of `ink` (the page's glyphs) and the labels of `space` (those
+    the other layers drew in this paint)."""
     user_rect = visible_user_rect(page_to_scene, exposed)
     painter.save()
     painter.setTransform(page_to_scene, True)
@@ -238,7 +247,7 @@ def paint_layer(painter: QPainter, drawing: LayerDrawing, page_to_scene: QTransf
         painter.drawPath(part.path)
     painter.restore()
     if drawing.labels:
-        paint_labels(painter, drawing.labels, page_to_scene, exposed)
+        paint_labels(painter, drawing.labels, page_to_scene, exposed, ink, space)
 
 
 def _meets(bounds: QRectF, rect: QRectF) -> bool:
@@ -252,10 +261,16 @@ def _meets(bounds: QRectF, rect: QRectF) -> bool:
 
 
 def paint_labels(
-    painter: QPainter, labels: Iterable[Label], page_to_scene: QTransform, exposed: QRectF
+    painter: QPainter,
+    labels: Iterable[Label],
+    page_to_scene: QTransform,
+    exposed: QRectF,
+    ink: GridIndex | None = None,
+    space: LabelSpace | None = None,
 ) -> None:
     """Text at a constant screen size, upright whatever the page rotation (drawn in device pixels),
-    each beside the box it names (layer_shapes.label_box): never on it."""
+    each beside the box it names (layer_shapes.LabelSpace): never on it, on another label or on
+    a glyph of `ink`."""
     world = painter.worldTransform()
     zoom = math.hypot(world.m11(), world.m12()) or 1.0
     font = QFont(painter.font())
@@ -267,7 +282,14 @@ def paint_labels(
     painter.setFont(font)
     metrics = painter.fontMetrics()
     ascent, descent = metrics.ascent(), metrics.descent()
-    space = LabelSpace()  # the labels drawn: one that would overprint them is skipped
+    from_device, _ = to_device.inverted()
+
+    def covers_ink(box: ScreenRect) -> bool:
+        xs, ys = (box[0], box[2]), (box[1], box[3])
+        corners = [from_device.map(QPointF(x, y)) for x in xs for y in ys]
+        return ink is not None and ink.meets(screen_bounds((p.x(), p.y()) for p in corners))
+
+    space = space if space is not None else LabelSpace()
     for label in labels:
         x0, y0, x1, y1 = label.of
         if not reach.intersects(page_to_scene.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))):
@@ -277,9 +299,9 @@ def paint_labels(
         width = metrics.horizontalAdvance(label.text)
         if not fits(label, named, width):
             continue  # what it names is smaller than its name on screen: zoom in to read it
-        box = label_box(label, named, width, ascent, descent)
-        if not space.claim(box):
-            continue  # at this zoom it would overprint one drawn there: zoom in to read it
+        box = space.place(label, named, width, ascent, descent, covers_ink if ink is not None else None)
+        if box is None:
+            continue  # at this zoom it would cover letters or a label: zoom in to read it
         if label.background:
             painter.setPen(Qt.PenStyle.NoPen)
             fill = QColor(label.background)
