@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph_table import GEOM_STRIDE
@@ -133,12 +133,26 @@ class Part:
         self.bounds = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
 
 
-class MarkerLookup:
-    """A layer drawing's markers (decision marks), the one nearest a point found through an
-    index made on first use: the Qt-free shapes and the window's drawing of them share it."""
+@dataclass(slots=True)
+class LayerMarks:
+    """What a layer shows besides its outlines, declared once for its Qt-free shapes
+    (`LayerShapes`) and the window's drawing of them (gui.overlays.LayerDrawing): labels, markers
+    (decision marks; the one nearest a point found through an index made on first use), the
+    reading-order arrows and the height below which its faint parts fade."""
 
-    markers: list[Marker]
-    _marker_index: PointIndex | None
+    key: str
+    labels: list[Label] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    arrows: int = 0  # reading-order layers: one numbered arrow per line
+    # Parts with a `fades` style (glyph outlines, "no space" marks) fade out while this height
+    # (user space, the page's typical glyph) is small on screen: at Fit page they would tint
+    # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
+    fade_height: float = 0.0
+    _marker_index: PointIndex | None = None
+
+    def marks(self) -> dict[str, Any]:
+        """The fields declared here (but the index), to make another drawing of the same layer."""
+        return {f.name: getattr(self, f.name) for f in fields(LayerMarks) if not f.name.startswith("_")}
 
     def marker_near(self, p: Point, radius: float) -> Marker | None:
         if not self.markers:
@@ -150,17 +164,10 @@ class MarkerLookup:
 
 
 @dataclass(slots=True)
-class LayerShapes(MarkerLookup):
-    key: str
+class LayerShapes(LayerMarks):
+    """A layer as Qt-free shapes: its outlines (`parts`) and its marks."""
+
     parts: list[Part] = field(default_factory=list)
-    labels: list[Label] = field(default_factory=list)
-    markers: list[Marker] = field(default_factory=list)
-    arrows: int = 0  # reading-order layers: one numbered arrow per line
-    # Parts with a `fades` style (glyph outlines, "no space" marks) fade out while this height
-    # (user space, the page's typical glyph) is small on screen: at Fit page they would tint
-    # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
-    fade_height: float = 0.0
-    _marker_index: PointIndex | None = None
 
 
 class ShapeBuilder:

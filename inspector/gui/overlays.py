@@ -28,9 +28,9 @@ from glyphscope.inspector.layer_shapes import (
     LABEL_BACKGROUND_ALPHA,
     Label,
     LabelSpace,
+    LayerMarks,
     LayerShapes,
     Marker,
-    MarkerLookup,
     Part,
     ScreenRect,
     Style,
@@ -39,7 +39,7 @@ from glyphscope.inspector.layer_shapes import (
     screen_bounds,
     text_origin,
 )
-from glyphscope.inspector.spatial import GlyphHitIndex, GridIndex, PointIndex, glyph_bounds
+from glyphscope.inspector.spatial import GlyphHitIndex, GridIndex, glyph_bounds
 
 __all__ = ["FADE_FLOOR", "Marker", "Style", "outline_opacity"]  # named through this module
 
@@ -52,16 +52,10 @@ class QtPart:
 
 
 @dataclass(slots=True)
-class LayerDrawing(MarkerLookup):
+class LayerDrawing(LayerMarks):
     """One layer's shapes as QPainterPaths; labels and markers are the shapes' own."""
 
-    key: str
     parts: list[QtPart] = field(default_factory=list)
-    labels: list[Label] = field(default_factory=list)
-    markers: list[Marker] = field(default_factory=list)
-    arrows: int = 0
-    fade_height: float = 0.0
-    _marker_index: PointIndex | None = None
 
 
 def qt_path(part: Part) -> QPainterPath:
@@ -103,7 +97,7 @@ def to_drawing(shapes: LayerShapes) -> LayerDrawing:
         )
         for p in shapes.parts
     ]
-    return LayerDrawing(shapes.key, parts, shapes.labels, shapes.markers, shapes.arrows, shapes.fade_height)
+    return LayerDrawing(**shapes.marks(), parts=parts)
 
 
 # ---------------------------------------------------------------------------------------------
