@@ -8,6 +8,7 @@ import html
 import pikepdf
 import pytest
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QLabel
 
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES, WordGapDecision
@@ -780,4 +781,21 @@ def test_labels_never_cover_letters_or_each_other_on_a_real_form(qtbot) -> None:
     closer = drawn()
     check(closer)
     assert len(labels) == 49 and len(shown) < len(labels)  # at Fit page most wait for a closer look
+    w.close()
+
+
+def test_the_opened_file_is_named_whole_in_the_status_bar_and_its_folder_in_the_title(
+    qtbot, demo_pdf
+) -> None:
+    from pathlib import Path
+
+    w = window_at(qtbot, (1280, 800), demo_pdf, 1)
+    message = w.statusBar().currentMessage()
+    assert message == f"Opened {Path(demo_pdf).name} (15 pages)"
+    room = w.statusBar().width() - sum(c.width() for c in w.statusBar().findChildren(QLabel) if c.isVisible())
+    assert w.statusBar().fontMetrics().horizontalAdvance(message) < room  # not cut off at 1280 px
+    assert (
+        w.windowTitle()
+        == f"{Path(demo_pdf).name} ({Path(demo_pdf).parent}) — page 1 of 15 — glyphscope inspector"
+    )
     w.close()

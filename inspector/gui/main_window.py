@@ -251,7 +251,9 @@ class MainWindow(WindowPanels, QMainWindow):
         if warnings:
             self.statusBar().showMessage(f"Opened with warnings: {warnings[0]}", 15000)
         else:
-            self.statusBar().showMessage(f"Opened {path} ({self.session.page_count} pages)", 5000)
+            count = self.session.page_count  # the name: the folder is in the title (a long path was cut off)
+            pages = f"{count} page{'s' if count != 1 else ''}"
+            self.statusBar().showMessage(f"Opened {Path(path).name} ({pages})", 5000)
         if self.session.page_count == 0:
             self.canvas.clear("This document has no pages.")
 
@@ -272,9 +274,9 @@ class MainWindow(WindowPanels, QMainWindow):
         self.page_spin.setValue(n)
         self.page_spin.blockSignals(False)
         self.page_count_label.setText(f" of {count} ")
-        name = s.source.name if s.source else ""
+        where = f"{s.source.name} ({s.source.parent})" if s.source else ""
         self.setWindowTitle(
-            f"{name} — page {n} of {count} — glyphscope inspector" if n else "glyphscope inspector"
+            f"{where} — page {n} of {count} — glyphscope inspector" if n else "glyphscope inspector"
         )
         for act, on in ((self.act_close, has), (self.act_prev, n > 1), (self.act_first, n > 1)):
             act.setEnabled(has and on)
