@@ -62,6 +62,12 @@ def close_quietly(*things: _Closable | None) -> None:
             print(f"glyphscope: closing {thing!r} failed: {exc}", file=sys.stderr)
 
 
+def opened_message(path: str | Path, pages: int) -> str:
+    """The status bar's word on an opened file: its name (the folder is in the window's title; a
+    whole path was cut off at 1280 px) and how many pages."""
+    return f"Opened {Path(path).name} ({pages} page{'s' if pages != 1 else ''})"
+
+
 def open_job(
     source: str, password: str | None, limits: Limits = DEFAULT_LIMITS, *, token: CancelToken
 ) -> Document:

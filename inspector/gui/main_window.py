@@ -31,7 +31,7 @@ from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.actions import build_chrome
 from glyphscope.inspector.gui.canvas import PageView
-from glyphscope.inspector.gui.controller import PageController
+from glyphscope.inspector.gui.controller import PageController, opened_message
 from glyphscope.inspector.gui.docks import Docks
 from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
@@ -251,9 +251,7 @@ class MainWindow(WindowPanels, QMainWindow):
         if warnings:
             self.statusBar().showMessage(f"Opened with warnings: {warnings[0]}", 15000)
         else:
-            count = self.session.page_count  # the name: the folder is in the title (a long path was cut off)
-            pages = f"{count} page{'s' if count != 1 else ''}"
-            self.statusBar().showMessage(f"Opened {Path(path).name} ({pages})", 5000)
+            self.statusBar().showMessage(opened_message(path, self.session.page_count), 5000)
         if self.session.page_count == 0:
             self.canvas.clear("This document has no pages.")
 
