@@ -799,3 +799,17 @@ def test_the_opened_file_is_named_whole_in_the_status_bar_and_its_folder_in_the_
         == f"{Path(demo_pdf).name} ({Path(demo_pdf).parent}) — page 1 of 15 — glyphscope inspector"
     )
     w.close()
+
+
+def test_a_column_the_user_rearranged_is_left_to_them(qtbot, demo_pdf) -> None:
+    w = window_at(qtbot, (1280, 800), demo_pdf, 10)
+    w.panels["details"].setFloating(True)  # the middle group's first dock floated out
+    w.reveal("diagnostics")
+    qtbot.wait(100)
+    assert w.docks.room is None
+    w.panels["details"].setFloating(False)
+    w.panels["text"].close()
+    w.reveal("fonts")
+    qtbot.wait(100)
+    assert w.docks.room is None
+    w.close()

@@ -242,6 +242,9 @@ class Docks:
         if not shiboken6.isValid(self.window) or not self.window.isVisible():
             return
         column = self._column()
+        if any(self.docks[a].isFloating() or self.docks[a].isHidden() for a in column):
+            self.room, self._fronts = None, {}  # the user rearranged the column: theirs to size
+            return
         fronts = {a: f for a in column if (f := self._front(a)) is not None}
         changed = [a for a, f in fronts.items() if self._fronts.get(a) != f]
         first = not self._fronts

@@ -33,8 +33,8 @@ PANELS = (  # (title as in View › Panels, what to read there)
     ),
     (
         "Fonts",
-        "the page's fonts; the Codes → Unicode tab lists code → glyph name → CID/GID → Unicode, "
-        "the source of each step and the width; an unresolved code lists every step tried",
+        "the page's fonts; the Codes → Unicode tab lists code → glyph name → CID/GID → Unicode "
+        "and the width (where each came from in its tooltip); a selected code lists every step tried",
     ),
     ("Structure tree", "the tagged elements holding content of the page; element ↔ glyphs both ways"),
     (
@@ -44,6 +44,11 @@ PANELS = (  # (title as in View › Panels, what to read there)
     ),
     ("Diagnostics", "what looks wrong on the page, worst first; each finding selects its glyphs"),
     ("Region probe, Find", "glyphs in a rectangle; every match of a search, and why one failed"),
+    (
+        "A panel in front",
+        "one that needs more than its third of the side column (Fonts, Diagnostics, …) takes most "
+        "of it; another tab of its group, or a squeezed panel brought forward, gives it back",
+    ),
     ("Tools (toolbar)", "the panels that start closed; each opens as a tab beside the glyph table:"),
     ("Content stream", "the page's operators; a glyph jumps to the operator that painted it and back"),
     ("Stepper", "run the content stream one operator at a time with the full graphics and text state"),
