@@ -199,13 +199,6 @@ class Docks:
                     [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
                 )
 
-    def _anchor(self, name: str) -> str:
-        """The group (tab group, named by its first dock) panel `name` is a tab of."""
-        spec = {s.name: s for s in registry.PANELS}
-        while spec[name].tab_with:
-            name = spec[name].tab_with or name
-        return name
-
     def _column(self) -> list[str]:
         """The groups of the side column whose heights the table declares, top to bottom."""
         return [s.name for s in registry.PANELS if s.height and s.area == "right" and s.name in self.docks]
@@ -228,8 +221,8 @@ class Docks:
         have = scroll.viewport().height()
         if self.room is not None and not as_now:  # as it would be with no group given room
             column = self._column()
-            total = sum(self._group_height(self.docks[n]) for n in column)
-            have -= self._group_height(self.docks[anchor]) - int(total * self.room[1][column.index(anchor)])
+            total = sum(self._height(n) for n in column)
+            have -= self._height(anchor) - int(total * self.room[1][column.index(anchor)])
         return need > have + 1
 
     def settle_room(self) -> None:
@@ -264,7 +257,7 @@ class Docks:
             self._resize_column(self.room[1])
             self.room = None
         if want is not None:
-            heights = [self._group_height(self.docks[n]) for n in column]
+            heights = [self._height(n) for n in column]
             total = sum(heights)
             self.room = (want, [h / total for h in heights])
             rest = (1 - ROOM_SHARE) / (len(column) - 1)
@@ -289,11 +282,9 @@ class Docks:
                 break
             asked = [a + e for a, e in zip(asked, errors, strict=True)]
 
-    def _group_height(self, dock: QDockWidget) -> int:
-        """The height of the tab group `dock` heads: of whichever of its docks is in front."""
-        group = [dock, *self.window.tabifiedDockWidgets(dock)]
-        shown = [d for d in group if d.isVisible() and not d.visibleRegion().isEmpty()]
-        return (shown or group)[0].height()
+    def _height(self, anchor: str) -> int:
+        """The height of group `anchor`: of whichever of its docks is in front."""
+        return self.docks[self._front(anchor) or anchor].height()
 
     def tidy_tab_bars(self) -> None:
         """Dock tabs show their whole title (scroll arrows when there is no room), never "Text: …"."""

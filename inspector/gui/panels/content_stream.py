@@ -225,9 +225,8 @@ class ContentStreamPanel(InFrontPanel, PagePanel):
             self._updating = False
             return
         self.tokens = chain_tokens(self.page)
-        self.form_box.setVisible(
-            bool(self.page.forms)
-        )  # no form on the page: its stream's room to the page's
+        # No form painted on the page: the page's stream gets the form stream's room.
+        self.form_box.setVisible(bool(self.page.forms))
         n = self.page.page_number
         if old_number != n or not self.page_model.instructions:
             self._updating = True

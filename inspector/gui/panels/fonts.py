@@ -576,8 +576,8 @@ class FontsPanel(InFrontPanel, PagePanel):
         try:
             self._analysis = facts.analysis if facts is not None else None
             self._show_codes(None)
-            self._show_card([])  # the table's selection handler is muted here: the card starts empty
             self.model.set_fonts(self._analysis.fonts if self._analysis is not None else None)
+            self._show_card([])  # the table's selection handler is muted here: the card says what to do
             self.model.set_checks(facts.verification if facts is not None else None)
             self._apply_columns()
             self._update_proposals()
