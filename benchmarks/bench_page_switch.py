@@ -243,6 +243,10 @@ def main() -> int:
             w.show()
             first, shown, own, analysed = open_and_paint(w, path)
             glyphs = w.legend.count("glyphs")
+            # Once the neighbouring pages are prefetched: while their analysis runs in the workers
+            # (about 1.5 s after opening the dense file) a step takes 40-60 ms, sharing the
+            # interpreter with them, and the median flipped between 15 and 45 ms from run to run.
+            idle(w)
             step = stepper_steps(w, (glyphs or 1) // 2)
             count = w.session.page_count
             pages = list(visit) if visit else [1, 2, 3, 10, 100, 250, 500, 750, 999, count]
