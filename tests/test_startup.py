@@ -39,6 +39,13 @@ with open(report, "w") as fh:
 """
 
 
+def _saved(tmp_path: Path, pdf: pikepdf.Pdf, name: str) -> Path:
+    """`pdf` written to `tmp_path / name`, for a run of the command line."""
+    path = tmp_path / name
+    pdf.save(path)
+    return path
+
+
 def _run(tmp_path: Path, *argv: str) -> tuple[int, bytes, set[str]]:
     """`glyphscope ARGV` in a fresh interpreter: exit code, stdout, every module it loaded."""
     report = tmp_path / "modules.json"
@@ -83,9 +90,11 @@ NOT_FOR_PLAIN_TEXT = (
 
 
 def test_plain_text_of_a_tounicode_font_loads_only_what_it_uses(tmp_path: Path) -> None:
-    pdf = make_pdf([b"BT /F1 12 Tf 72 700 Td <0048006900210020004F004B> Tj ET"], {"/F1": identity_h_font})
-    path = tmp_path / "type0.pdf"
-    pdf.save(path)
+    path = _saved(
+        tmp_path,
+        make_pdf([b"BT /F1 12 Tf 72 700 Td <0048006900210020004F004B> Tj ET"], {"/F1": identity_h_font}),
+        "type0.pdf",
+    )
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hi! OK")
     assert _loaded(modules, *NOT_FOR_PLAIN_TEXT) == []
@@ -95,9 +104,7 @@ def test_plain_text_of_a_tounicode_font_loads_only_what_it_uses(tmp_path: Path) 
 def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_use(tmp_path: Path) -> None:
     # Helvetica, WinAnsi, no ToUnicode, no /Widths: names from pdfminer's latin_enc through the
     # AGL, advances from pdfminer's standard-14 metrics (H 722, e 556, l 222, o 556 per 1000)
-    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"])
-    path = tmp_path / "helvetica.pdf"
-    pdf.save(path)
+    path = _saved(tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"]), "helvetica.pdf")
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hello")
     # the names of WinAnsi come from core/fonts/latin_glyphs.py: the whole glyph list is not loaded
@@ -118,8 +125,7 @@ def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_u
             )
         },
     )
-    differences.save(tmp_path / "differences.pdf")
-    code, out, modules = _run(tmp_path, "text", str(tmp_path / "differences.pdf"))
+    code, out, modules = _run(tmp_path, "text", str(_saved(tmp_path, differences, "differences.pdf")))
     assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list
     assert "fontTools.agl" in modules
 
@@ -290,9 +296,7 @@ print(during[:1], gc.isenabled(), gc.get_freeze_count() > 0)
 def test_the_collector_sits_out_a_page_commands_imports_and_runs_again_after(
     tmp_path: Path, argv: list[str]
 ) -> None:
-    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"])
-    path = tmp_path / "hello.pdf"
-    pdf.save(path)
+    path = _saved(tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"]), "hello.pdf")
     args = [argv[0], str(path), *argv[1:]] if argv[0] != "verify" else argv
     proc = subprocess.run(
         [sys.executable, "-c", COLLECTOR_PROBE, *args], cwd=REPO, capture_output=True, timeout=120
@@ -331,9 +335,9 @@ NOT_FOR_A_SIMPLE_LATIN_PAGE = (
 
 
 def test_plain_text_of_a_simple_latin_page_loads_no_record_or_mode_it_does_not_use(tmp_path: Path) -> None:
-    pdf = make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"])
-    path = tmp_path / "latin.pdf"
-    pdf.save(path)
+    path = _saved(
+        tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"]), "latin.pdf"
+    )
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hello\nworld")
     assert _loaded(modules, *NOT_FOR_A_SIMPLE_LATIN_PAGE) == []
@@ -349,8 +353,7 @@ def test_what_plain_text_leaves_out_is_loaded_by_the_page_or_command_that_uses_i
             [pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Text, Rect=[0, 0, 10, 10])]
         )
     )
-    path = tmp_path / "hidden.pdf"
-    pdf.save(path)
+    path = _saved(tmp_path, pdf, "hidden.pdf")
     code, out, modules = _run(tmp_path, "decisions", str(path), "--page", "1", "--json")
     assert code == 0
     found = [(d["kind"], d["verdict"], d["value"], d["threshold"]) for d in json.loads(out)["decisions"]]
