@@ -9,6 +9,7 @@ places them).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -21,9 +22,9 @@ from glyphscope.inspector.layer_shapes import (
     LabelSpace,
     LayerShapes,
     Part,
-    ScreenRect,
     Style,
     fits,
+    ink_test,
     outline_opacity,
     screen_bounds,
     text_origin,
@@ -148,13 +149,7 @@ def draw_labels(
         height = font.getbbox("Ag")[3]
         ascent, descent = round(height * 0.8), round(height * 0.2)
     from_pixels = invert(matrix)
-
-    def covers_ink(box: ScreenRect) -> bool:
-        if ink is None or from_pixels is None:
-            return False
-        corners = [_apply(from_pixels, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
-        return ink.meets(screen_bounds(corners))
-
+    covers = ink_test(ink, functools.partial(_apply, from_pixels) if from_pixels is not None else None)
     space = space if space is not None else LabelSpace()  # as the window
     for label in shapes.labels:
         x0, y0, x1, y1 = label.of
@@ -162,7 +157,7 @@ def draw_labels(
         width = draw.textlength(label.text, font=font)
         if not fits(label, named, width):
             continue
-        box = space.place(label, named, width, ascent, descent, covers_ink if ink is not None else None)
+        box = space.place(label, named, width, ascent, descent, covers)
         if box is None:
             continue
         if label.background:

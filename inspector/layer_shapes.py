@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph_table import GEOM_STRIDE
-from glyphscope.inspector.spatial import PointIndex
+from glyphscope.inspector.spatial import GridIndex, PointIndex
 
 if TYPE_CHECKING:
     from glyphscope.inspector.engine import Describable
@@ -390,6 +390,21 @@ class LabelSpace:
                 self.claim(box)
                 return box
         return None
+
+
+def ink_test(
+    glyphs: GridIndex | None, to_page: Callable[[float, float], Point] | None
+) -> Callable[[ScreenRect], bool] | None:
+    """Whether a screen box covers a glyph box of `glyphs` (user space), its corners taken back to
+    the page by `to_page`: the `ink` of `LabelSpace.place` (None: no glyphs to keep off)."""
+    if glyphs is None or to_page is None:
+        return None
+    meets, back = glyphs.meets, to_page
+
+    def covers(box: ScreenRect) -> bool:
+        return meets(screen_bounds(back(x, y) for x in (box[0], box[2]) for y in (box[1], box[3])))
+
+    return covers
 
 
 def text_origin(box: ScreenRect, ascent: float) -> tuple[float, float]:

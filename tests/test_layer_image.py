@@ -123,3 +123,15 @@ def test_the_glyph_grid_says_whether_a_rectangle_meets_a_box() -> None:
     assert grid.meets((105.0, 103.0, 106.0, 200.0))
     assert grid.meets((-1e6, -1e6, 1e6, 1e6))  # wider than the grid: every box checked once
     assert not grid.meets((float("nan"), 0.0, 1.0, 1.0))
+
+
+def test_the_ink_test_takes_a_screen_box_back_to_the_page() -> None:
+    from glyphscope.inspector.layer_shapes import ink_test
+    from glyphscope.inspector.spatial import GridIndex
+
+    glyphs = GridIndex([(10.0, 10.0, 12.0, 14.0)])  # one glyph box, user space
+    covers = ink_test(glyphs, lambda x, y: (x / 4, y / 4))  # 400 %: 4 screen px a point
+    assert covers is not None
+    assert covers((44.0, 44.0, 60.0, 60.0))  # page (11, 11)-(15, 15): on the glyph
+    assert not covers((48.0, 0.0, 80.0, 40.0))  # page (12, 0)-(20, 10): touches its corner only
+    assert ink_test(None, lambda x, y: (x, y)) is None

@@ -18,7 +18,7 @@ from typing import Protocol
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
-from glyphscope.core.geometry import Quad
+from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector import layers as L
@@ -32,9 +32,9 @@ from glyphscope.inspector.layer_shapes import (
     LayerShapes,
     Marker,
     Part,
-    ScreenRect,
     Style,
     fits,
+    ink_test,
     outline_opacity,
     screen_bounds,
     text_origin,
@@ -278,11 +278,11 @@ def paint_labels(
     ascent, descent = metrics.ascent(), metrics.descent()
     from_device, _ = to_device.inverted()
 
-    def covers_ink(box: ScreenRect) -> bool:
-        xs, ys = (box[0], box[2]), (box[1], box[3])
-        corners = [from_device.map(QPointF(x, y)) for x in xs for y in ys]
-        return ink is not None and ink.meets(screen_bounds((p.x(), p.y()) for p in corners))
+    def to_page(x: float, y: float) -> Point:
+        p = from_device.map(QPointF(x, y))
+        return (p.x(), p.y())
 
+    covers = ink_test(ink, to_page)
     space = space if space is not None else LabelSpace()
     for label in labels:
         x0, y0, x1, y1 = label.of
@@ -293,7 +293,7 @@ def paint_labels(
         width = metrics.horizontalAdvance(label.text)
         if not fits(label, named, width):
             continue  # what it names is smaller than its name on screen: zoom in to read it
-        box = space.place(label, named, width, ascent, descent, covers_ink if ink is not None else None)
+        box = space.place(label, named, width, ascent, descent, covers)
         if box is None:
             continue  # at this zoom it would cover letters or a label: zoom in to read it
         if label.background:
