@@ -18,6 +18,7 @@ contains a text. pikepdf objects are touched under the document's lock.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -236,7 +237,7 @@ class ObjectNode:
                 head = f"{ref} obj\n" if ref else ""
                 text = head + pretty(self.value)
                 if isinstance(self.value, pikepdf.Stream):
-                    text = head + stream_facts(self.value) + "\n" + pretty(self.value)
+                    text = head + stream_facts(self.value) + "\n" + text[len(head) :]
                     text += "\nstream\n" + stream_text(self.value, preview) + "\nendstream"
                 if self.role == "annotation" and isinstance(self.value, pikepdf.Dictionary):
                     text += appearance_text(self.value)
@@ -312,23 +313,23 @@ def find_annotation(root: ObjectNode, index: int) -> ObjectNode | None:
     return None
 
 
-def _entries(value: object) -> list[tuple[str, object]]:
-    """A dictionary's (or a stream dictionary's) entries with their keys, an array's items as "[i]".
-    A key whose value is null stays listed: it is how a reference to a missing object reads."""
+def _entries(value: object, limit: int = MAX_CHILDREN) -> tuple[list[tuple[str, object]], int]:
+    """A dictionary's (or a stream dictionary's) first `limit` entries with their keys, an array's
+    items as "[i]", and how many there are in all (the rest are not read). A key whose value is
+    null stays listed: it is how a reference to a missing object reads."""
     if isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)):
-        return [(str(k), v) for k, v in value.items()]
+        items = list(value.items())  # pikepdf makes them all at once (keys() leaves out a missing object)
+        return [(str(k), v) for k, v in items[:limit]], len(items)
     if isinstance(value, pikepdf.Array):
-        return [(f"[{i}]", v) for i, v in enumerate(value)]
-    return []
+        return [(f"[{i}]", v) for i, v in enumerate(itertools.islice(value, limit))], len(value)
+    return [], 0
 
 
 def raw_children(value: object) -> list[ObjectNode]:
-    entries = _entries(value)
-    nodes = [ObjectNode(label, item) for label, item in entries[:MAX_CHILDREN]]
-    if len(entries) > MAX_CHILDREN:
-        nodes.append(
-            note_node(f"… {len(entries) - MAX_CHILDREN:,} more entries not listed (of {len(entries):,})")
-        )
+    entries, total = _entries(value)
+    nodes = [ObjectNode(label, item) for label, item in entries]
+    if total > MAX_CHILDREN:
+        nodes.append(note_node(f"… {total - MAX_CHILDREN:,} more entries not listed (of {total:,})"))
     return nodes
 
 
@@ -988,7 +989,7 @@ def _direct_walk(obj: object) -> Iterator[tuple[tuple[str, ...], object]]:
     stack: list[tuple[object, tuple[str, ...]]] = [(obj, ())]
     while stack:
         value, path = stack.pop()
-        entries = _entries(value)[:MAX_CHILDREN]
+        entries, _ = _entries(value)
         for label, child in entries:
             where = (*path, label)
             yield where, child

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from glyphscope.core.page import PageBoxes
     from glyphscope.core.params import Parameters
 
-GUI_EXTRA_HINT = "pip install 'glyphscope[gui]'"
 # What makes a page's image fail, besides the renderer's own RenderFailed: copying the page.
 _COPY_ERRORS = (pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError)
 
@@ -90,16 +89,6 @@ def render_page(
     except (RenderFailed, *_COPY_ERRORS) as exc:
         pixels, error = None, render_failure(exc)
     return RenderedPage(pixels, error, frame, scale, width, height)
-
-
-def qt_available() -> bool:
-    """Whether PySide6 is installed (the gui extra), found without importing it."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec("PySide6") is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def draw_page(
