@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly import (
@@ -83,10 +83,6 @@ def is_near_miss(d: WordGapDecision) -> bool:
     ):
         return False
     return abs(value - threshold) <= NEAR_MISS * threshold
-
-
-def is_line_break(d: LineBreak) -> bool:
-    return bool(d.is_break)
 
 
 def baseline_ends(b: Baseline) -> tuple[Point, Point]:
@@ -283,12 +279,6 @@ def glyph_runs(
             runs.append(GlyphRun(line.strip(), tuple(members)))
         start = end + 1
     return runs
-
-
-def _count(
-    records: Iterable[object], kinds: type | tuple[type, ...], test: Callable[[Any], bool] | None = None
-) -> int:
-    return sum(1 for r in records if isinstance(r, kinds) and (test is None or test(r)))
 
 
 class ModeTexts:

@@ -110,7 +110,6 @@ class Chrome:
 
     actions: dict[str, QAction]
     recent_menu: QMenu
-    layers_menu: QMenu
     panels_menu: QMenu
     tools_menu: QMenu  # the panels that start closed (registry `hidden`), one click from the toolbar
     mode_group: QActionGroup
@@ -255,7 +254,6 @@ def build_chrome(window: MainWindow) -> Chrome:
     return Chrome(
         actions,
         recent_menu,
-        layers_menu,
         panels_menu,
         tools_menu,
         mode_group,

@@ -194,8 +194,7 @@ class PageView(QGraphicsView):
         self.paper = self.scene_.addRect(QRectF(), Qt.PenStyle.NoPen, QBrush(QColor("white")))
         self.paper.setZValue(-1)
         self.layer_items: dict[str, LayerItem] = {}
-        self._paints = 0  # paint events of the view so far
-        self._space, self._space_paint = LabelSpace(), -1
+        self._space = LabelSpace()  # the labels of the paint under way (or the last one)
         for z, spec in enumerate(LAYERS):
             item = LayerItem(spec.key, 10 + z)
             item.ink = self._glyph_boxes
@@ -348,7 +347,7 @@ class PageView(QGraphicsView):
 
     # -- session events -----------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 -- Qt's name
-        self._paints += 1  # a new paint: the layers' labels share a fresh LabelSpace
+        self._space = LabelSpace()  # a new paint: the layers' labels share a fresh one
         super().paintEvent(event)
 
     def drawn_labels(self) -> list[tuple[float, float, float, float]]:
@@ -358,8 +357,6 @@ class PageView(QGraphicsView):
     def _label_space(self) -> LabelSpace:
         """The labels drawn so far in this paint of the view, by every layer (a label of one layer
         never covers another's)."""
-        if self._space_paint != self._paints:
-            self._space, self._space_paint = LabelSpace(), self._paints
         return self._space
 
     def _glyph_boxes(self) -> GridIndex | None:

@@ -87,14 +87,14 @@ class MainWindow(WindowPanels, QMainWindow):
         self._sized = False  # side columns get their default widths when first shown
         self.canvas = PageView(s, self)
         self.setCentralWidget(self.canvas)
-        ui = self.chrome = build_chrome(self)
+        ui = build_chrome(self)
         a = ui.actions
         self.act_open, self.act_close, self.act_save_repaired = a["open"], a["close"], a["save_repaired"]
         self.act_prev, self.act_next, self.act_first, self.act_last = (
             a["prev_page"], a["next_page"], a["first_page"], a["last_page"]
         )  # fmt: skip
         self.act_zoom_in, self.act_fit_page, self.act_fit_width = a["zoom_in"], a["fit_page"], a["fit_width"]
-        self.act_find, self.act_probe = a["find"], a["probe"]
+        self.act_probe = a["probe"]
         self.page_spin, self.page_count_label, self.mode_combo = (
             ui.page_spin,
             ui.page_count_label,

@@ -154,6 +154,8 @@ def build_overlays(facts: PageFacts, mode: str, prebuild: Iterable[str] = ()) ->
     worker), the rest on demand (`prebuild_ready` once the texts are in)."""
     overlays = PageOverlays(facts)
     prebuild_ready(overlays, mode, prebuild)
+    if any(d.labels for d in (*overlays.static.values(), *overlays.by_mode.get(mode, {}).values())):
+        _ = overlays.hit_index  # labels are kept off the glyphs (LabelSpace): not on the first paint
     return overlays
 
 

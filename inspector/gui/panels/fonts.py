@@ -412,7 +412,7 @@ class FontsPanel(InFrontPanel, PagePanel):
         for name in HEADERS:
             action = QAction(name, header, checkable=True)
             action.setChecked(name not in CARD_ONLY)
-            action.toggled.connect(lambda on: self._apply_columns())
+            action.toggled.connect(lambda on: self._columns_changed())
             header.addAction(action)
             self.column_actions.append(action)
         self._apply_columns()
@@ -475,12 +475,17 @@ class FontsPanel(InFrontPanel, PagePanel):
 
     def _on_verified(self) -> None:
         self.model.set_checks(self.session.verification)
-        self._apply_columns()
+        self._columns_changed()
         self._update_proposals()
 
-    def _apply_columns(self) -> None:
+    def _columns_changed(self) -> None:
+        if self._apply_columns():
+            _size_columns(self.table)
+
+    def _apply_columns(self) -> bool:
         """The columns a user wants (the header menu), less those that would say nothing on this
-        page: OCR before the page is verified, Form when every font is the page's own."""
+        page: OCR before the page is verified, Form when every font is the page's own. Whether
+        a column came or went (the table is then sized again by the caller)."""
         m = self.model
         idle = {
             "OCR": not m.checks,
@@ -492,8 +497,7 @@ class FontsPanel(InFrontPanel, PagePanel):
             if self.table.isColumnHidden(column) != hidden:
                 self.table.setColumnHidden(column, hidden)
                 changed = True
-        if changed:
-            _size_columns(self.table)
+        return changed
 
     @property
     def proposals(self) -> dict[str, FontProposal]:

@@ -66,10 +66,6 @@ class PanelSpec(Generic[W]):
         self.name, self.title, self.factory, self.area = name, title, factory, area
         self.below, self.tab_with, self.pool, self.front = below, tab_with, pool, front
         self.width, self.height, self.hidden = width, height, hidden
-        self.attribute = name
-
-    def __set_name__(self, owner: type, attribute: str) -> None:
-        self.attribute = attribute
 
     @overload
     def __get__(self, instance: None, owner: type) -> PanelSpec[W]: ...
