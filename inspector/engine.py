@@ -529,6 +529,8 @@ class LegendCounts:
     def __init__(self, facts: PageFacts) -> None:
         self.facts = facts
         self._by_mode: dict[str, dict[str, int]] = {}
+        self._sources: Counter[DecodeSource] | None = None  # counted once: the page never changes
+        self._hidden: dict[str, int] | None = None
 
     def layers(self, mode: str) -> dict[str, int]:
         """The number the legend shows for every layer, each counted by its own entry of the layer
@@ -545,9 +547,11 @@ class LegendCounts:
 
     def decode_sources(self) -> dict[DecodeSource, int]:
         """Glyphs per decode source, off the page's column when it has one."""
-        glyphs = self.facts.page.glyphs
-        column = getattr(glyphs, "source", None)
-        return Counter(column if column is not None else (g.decode_source for g in glyphs))
+        if self._sources is None:
+            glyphs = self.facts.page.glyphs
+            column = getattr(glyphs, "source", None)
+            self._sources = Counter(column if column is not None else (g.decode_source for g in glyphs))
+        return self._sources
 
     def verify(self) -> dict[str, int]:
         """The OCR layers' counts (glyphs whose ink reads other, regions of ink without glyphs);
@@ -563,12 +567,14 @@ class LegendCounts:
 
     def visibility(self) -> dict[str, int]:
         """Glyphs per hidden class (the legend's counts of the visibility layers)."""
-        counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
-        vis = self.facts.classified.visibility
-        if vis is not None:
-            for r in vis.records:
-                counts[r.kind] += 1
-        return counts
+        if self._hidden is None:
+            counts = dict.fromkeys(VISIBILITY_LAYERS, 0)
+            vis = self.facts.classified.visibility
+            if vis is not None:
+                for r in vis.records:
+                    counts[r.kind] += 1
+            self._hidden = counts
+        return self._hidden
 
 
 class PageFacts:
