@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from glyphscope.core.geometry import invert
+from glyphscope.core.geometry import apply, invert
 from glyphscope.inspector.layer_shapes import (
     HATCH_SPACING_PX,
     HATCH_WIDTH_PX,
@@ -46,11 +46,6 @@ Pixel = tuple[float, float]
 
 def _rgba(colour: str, alpha: int) -> tuple[int, int, int, int]:
     return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16), max(0, min(255, alpha)))
-
-
-def _apply(matrix: Matrix, x: float, y: float) -> Pixel:
-    a, b, c, d, e, f = matrix
-    return (a * x + c * y + e, b * x + d * y + f)
 
 
 def _dashed(
@@ -108,19 +103,19 @@ def draw_part(
     style = part.style
     fill = _rgba(style.colour, round(style.line_alpha * opacity))
     for shape in part.closed_shapes():
-        corners = [_apply(matrix, x, y) for x, y in shape]
+        corners = [apply(matrix, x, y) for x, y in shape]
         if style.hatch:
             _hatch(image, corners, style)
         _line(draw, [*corners, corners[0]], style, fill)
     s = part.segments
     for k in range(0, len(s), 4):
-        _line(draw, [_apply(matrix, s[k], s[k + 1]), _apply(matrix, s[k + 2], s[k + 3])], style, fill)
+        _line(draw, [apply(matrix, s[k], s[k + 1]), apply(matrix, s[k + 2], s[k + 3])], style, fill)
     for polyline in part.polylines:
-        _line(draw, [_apply(matrix, x, y) for x, y in polyline], style, fill)
+        _line(draw, [apply(matrix, x, y) for x, y in polyline], style, fill)
     m = part.marks
     scale = math.sqrt(abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]))
     for k in range(0, len(m), 3):
-        x, y = _apply(matrix, m[k], m[k + 1])
+        x, y = apply(matrix, m[k], m[k + 1])
         r = max(m[k + 2] * scale, 1.0)
         draw.ellipse(
             (x - r, y - r, x + r, y + r),
@@ -149,11 +144,11 @@ def draw_labels(
         height = font.getbbox("Ag")[3]
         ascent, descent = round(height * 0.8), round(height * 0.2)
     from_pixels = invert(matrix)
-    covers = ink_test(ink, functools.partial(_apply, from_pixels) if from_pixels is not None else None)
+    covers = ink_test(ink, functools.partial(apply, from_pixels) if from_pixels is not None else None)
     space = space if space is not None else LabelSpace()  # as the window
     for label in shapes.labels:
         x0, y0, x1, y1 = label.of
-        named = screen_bounds(_apply(matrix, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+        named = screen_bounds(apply(matrix, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
         width = draw.textlength(label.text, font=font)
         if not fits(label, named, width):
             continue

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph_table import GEOM_STRIDE
-from glyphscope.inspector.spatial import GridIndex, PointIndex
+from glyphscope.inspector.spatial import GridIndex, PointIndex, quad_box
 
 if TYPE_CHECKING:
     from glyphscope.inspector.engine import Describable
@@ -417,11 +417,8 @@ def fits(label: Label, named: ScreenRect, width: float) -> bool:
     return not label.fit or (named[2] - named[0]) >= LABEL_SPAN_SHARE * width
 
 
-def quad_rect(q: Quad | Sequence[Point]) -> Rect:
-    """The user-space bounds of a quad (or any corner list)."""
-    xs = [p[0] for p in q]
-    ys = [p[1] for p in q]
-    return (min(xs), min(ys), max(xs), max(ys))
+quad_rect = quad_box
+"""The user-space bounds of a quad (inspector.spatial.quad_box, under the name the builders use)."""
 
 
 def centre(q: Quad) -> Point:

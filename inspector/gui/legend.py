@@ -82,7 +82,20 @@ class LegendPanel(QWidget):
             check.setChecked(visible)
         if key == "compare" and self._facts is not None and key in self.counts:
             # The comparison arrives after the page (the Compare panel redraws the layer): recount.
-            self.counts[key].setText(str(self._facts.counts.layers(self.session.mode).get(key, 0)))
+            count = self._facts.counts.layers(self.session.mode).get(key, 0)
+            if self._show(self.counts[key], str(count)):
+                self._column_follows()
+
+    @staticmethod
+    def _show(label: QLabel, text: str) -> bool:
+        """A count shown whole: the label widened first when it has more digits than so far;
+        whether it was."""
+        width = count_width(label, text)
+        wider = width > label.minimumWidth()
+        if wider:
+            label.setMinimumWidth(width)
+        label.setText(text)
+        return wider
 
     def _column_follows(self) -> None:
         """The panel's minimum width grew (a wider count): the scroll area it sits in asks its dock
@@ -112,10 +125,7 @@ class LegendPanel(QWidget):
             pending = key in L.COUNTED_ON_TEXTS and key not in counts
             not_run = key in L.VERIFY_LAYERS and key not in counts
             text = "…" if pending else "–" if not_run else str(counts.get(key, 0))
-            if count_width(label, text) > label.minimumWidth():  # more digits than so far: room for all
-                label.setMinimumWidth(count_width(label, text))
-                widened = True
-            label.setText(text)
+            widened = self._show(label, text) or widened
             label.setToolTip(
                 "counted once the text this layer is read from is assembled (a moment)"
                 if pending

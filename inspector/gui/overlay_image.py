@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 
+from glyphscope.inspector import layers as L
+from glyphscope.inspector.layer_shapes import LabelSpace
 from glyphscope.inspector.layers import LAYER_KEYS
 from glyphscope.inspector.page_image import DrawnPage
 
@@ -125,12 +127,12 @@ def draw_page(
             painter.drawImage(QRectF(0, 0, w, h), page_image)
         transform = page_transform(frame, scale)
         exposed = QRectF(0, 0, w, h)
-        wanted = set(layers)
-        for key in LAYER_KEYS:
-            if key in wanted:
-                drawing = overlays.layer(key, mode)
-                if drawing is not None:
-                    paint_layer(painter, drawing, transform, exposed)
+        space = LabelSpace()  # as the window: labels off the letters and off each other
+        for key in L.keys_in_order(layers):
+            drawing = overlays.layer(key, mode)
+            if drawing is not None:
+                ink = overlays.hit_index.grid if drawing.labels else None
+                paint_layer(painter, drawing, transform, exposed, ink, space)
         if render_error:
             paint_banner(painter, f"Page {page_number} {render_error}", QRectF(0, 0, w, h), scale)
     finally:

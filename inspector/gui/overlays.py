@@ -58,21 +58,27 @@ class LayerDrawing(LayerMarks):
     parts: list[QtPart] = field(default_factory=list)
 
 
+def add_quad(
+    path: QPainterPath, x0: float, y0: float, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float
+) -> None:
+    """One quad into `path`: an upright one as a rectangle (one Qt call), else four sides."""
+    if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
+        path.addRect(x0, y0, x1 - x0, y2 - y0)
+        return
+    path.moveTo(x0, y0)
+    path.lineTo(x1, y1)
+    path.lineTo(x2, y2)
+    path.lineTo(x3, y3)
+    path.closeSubpath()
+
+
 def qt_path(part: Part) -> QPainterPath:
     """A part's primitives as one QPainterPath (user space); an upright quad as one rectangle."""
     path = QPainterPath()
     q = part.quads
-    add_rect, move, line, close = path.addRect, path.moveTo, path.lineTo, path.closeSubpath
+    move, line, close = path.moveTo, path.lineTo, path.closeSubpath
     for k in range(0, len(q), 8):
-        x0, y0, x1, y1, x2, y2, x3, y3 = q[k : k + 8]
-        if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
-            add_rect(x0, y0, x1 - x0, y2 - y0)
-            continue
-        move(x0, y0)
-        line(x1, y1)
-        line(x2, y2)
-        line(x3, y3)
-        close()
+        add_quad(path, *q[k : k + 8])
     for polygon in part.polygons:
         path.addPolygon(QPolygonF([QPointF(x, y) for x, y in polygon]))
         close()

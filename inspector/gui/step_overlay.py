@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
+from glyphscope.inspector.gui.overlays import add_quad
 from glyphscope.inspector.stepper import Stepper, stepper_for
 
 if TYPE_CHECKING:
@@ -44,14 +45,7 @@ def _quads_path(glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
             x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
         else:
             (x0, y0), (x1, y1), (x2, y2), (x3, y3) = glyphs[i].quad
-        if y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
-            path.addRect(x0, y0, x1 - x0, y2 - y0)
-            continue
-        path.moveTo(x0, y0)
-        path.lineTo(x1, y1)
-        path.lineTo(x2, y2)
-        path.lineTo(x3, y3)
-        path.closeSubpath()
+        add_quad(path, x0, y0, x1, y1, x2, y2, x3, y3)
     return path
 
 
