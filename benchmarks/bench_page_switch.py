@@ -13,7 +13,7 @@ MainWindow offscreen and prints:
 * after the first visit: switching back to a page already seen (the cache);
 * paint: one full repaint of the canvas with every layer on;
 * step: one stepper step forward from the page's middle glyph, with the repaint it asks for;
-* the renderer process (PDFium runs there, inspector.render_worker): start-up, first page, next pages.
+* the renderer process (PDFium runs there, inspector.render.worker): start-up, first page, next pages.
 
 Targets: median switch after the first visit < 150 ms, first page < 1.5 s;
 overlays of a 20,000-glyph page within 300 ms of the page image, every mode's text within 1.5 s,
@@ -95,8 +95,8 @@ def long_pdf(path: Path, pages: int) -> None:
 
 
 def renderer_timings(tmp: Path) -> tuple[float, float, float]:
-    """(start, first page, median page) in ms for one renderer process (inspector.render_worker)."""
-    from glyphscope.inspector.rendering import RenderProcess, single_page_pdf
+    """(start, first page, median page) in ms for one renderer process (inspector.render.worker)."""
+    from glyphscope.inspector.render.renderer import RenderProcess, single_page_pdf
 
     path = tmp / "letter.pdf"
     long_pdf(path, 1)
@@ -140,7 +140,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="glyphscope-bench-"))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
     from glyphscope.inspector.gui.main_window import MainWindow, make_settings
-    from glyphscope.inspector.layers import LAYER_KEYS
+    from glyphscope.inspector.layers.registry import LAYER_KEYS
 
     def wait(signal, page: int | None = None, timeout: int = 60_000) -> None:
         loop = QEventLoop()

@@ -1,9 +1,9 @@
-"""The page renderer: PDFium (pypdfium2, inspector.render_worker) over the corpus, same run
+"""The page renderer: PDFium (pypdfium2, inspector.render.worker) over the corpus, same run
 as QtPdf when PySide6's QtPdf module is installed (it is not part of any extra any more).
 
     python benchmarks/bench_renderer.py [--pages 3] [--scale 2]
 
-Per page: the one-page copy (inspector.rendering.single_page_pdf) drawn in process by each
+Per page: the one-page copy (inspector.render.renderer.single_page_pdf) drawn in process by each
 renderer, its time, and the pixel difference between the two (QtPdf's transparent
 background composited on white, as the window drew it). Then the renderer process:
 start-up to its first answer, and demo pages through it (pixels included).
@@ -24,14 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._common import corpus_files  # noqa: E402
 from glyphscope.core.document import page_boxes  # noqa: E402
 from glyphscope.core.page_tree_repair import open_pdf  # noqa: E402
-from glyphscope.inspector.render_worker import _render, _warm_up  # noqa: E402
-from glyphscope.inspector.rendering import (  # noqa: E402
+from glyphscope.inspector.render.renderer import (  # noqa: E402
     Pixels,
     RenderProcess,
     page_size_problem,
     render_pixels,
     single_page_pdf,
 )
+from glyphscope.inspector.render.worker import _render, _warm_up  # noqa: E402
 
 
 def qtpdf_renderer() -> Any:

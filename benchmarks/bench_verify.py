@@ -26,7 +26,7 @@ from _common import corpus_files  # noqa: E402
 
 import glyphscope  # noqa: E402
 from glyphscope.core.document import open_document  # noqa: E402
-from glyphscope.inspector.verify import (  # noqa: E402
+from glyphscope.inspector.verify.check import (  # noqa: E402
     FontVerdict,
     VerifyResult,
     propose_mappings,

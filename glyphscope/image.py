@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from glyphscope.core.assembly.decisions import LineBreakDecision, WordGapDecision
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, invert, multiply
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox
-from glyphscope.inspector.page_image import render_page_image
+from glyphscope.inspector.render.page_images import render_page_image
 
 if TYPE_CHECKING:
     from glyphscope.model import BBox, Page, Record

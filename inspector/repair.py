@@ -30,7 +30,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.loader import load_font
 from glyphscope.core.fonts.simple import SimpleFont
-from glyphscope.inspector.font_table import font_object
+from glyphscope.inspector.views.fonts import font_object
 
 BFCHAR_CHUNK = 100
 """bfchar entries per block (a CMap block holds at most 100, ISO 32000-1 §9.10.3)."""

@@ -5,7 +5,7 @@ base64 PNG data URIs, no external resource. Everything that comes from a
 PDF (file names, text, font names, messages) is escaped: PDF text is hostile.
 
 Per file: its findings (one line each, coloured by severity); for the worst
-files also the worst pages rendered by PDFium (inspector.page_image, in its own
+files also the worst pages rendered by PDFium (inspector.render.page_images, in its own
 process) with overlays (the window's own drawing code, when the gui extra is
 installed), the fonts of those pages and the text of the worst page in several
 modes. When rendering fails the report says so instead of failing.
@@ -48,19 +48,19 @@ def e(value: object) -> str:
 
 
 def supported_layers() -> tuple[str, ...]:
-    """Layer names inspector.page_image accepts (the keys of inspector.layers)."""
-    from glyphscope.inspector.layers import LAYER_KEYS
+    """Layer names inspector.render.page_images accepts (the keys of inspector.layers.registry)."""
+    from glyphscope.inspector.layers.registry import LAYER_KEYS
 
     return LAYER_KEYS
 
 
 def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set[str], list[str]]:
     """Map user spellings (word-gaps / word_gaps, any case, the registry's other names such as
-    "forms", "all") to renderer keys (inspector.layers.layers_named).
+    "forms", "all") to renderer keys (inspector.layers.registry.layers_named).
 
     Returns (known keys, unknown names as typed).
     """
-    from glyphscope.inspector.layers import layers_named
+    from glyphscope.inspector.layers.registry import layers_named
 
     offered = set(available)
     known: set[str] = set()
@@ -83,7 +83,7 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
 def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
     """The page with REPORT_LAYERS as a PNG data URI, and the width in CSS pixels to show it at
     (1 px per point, whatever the density)."""
-    from glyphscope.inspector.page_image import page_png
+    from glyphscope.inspector.render.page_images import page_png
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():
@@ -94,8 +94,8 @@ def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
 
 
 def legend() -> str:
-    """What the colours of the page images mean (the layers' own colours, from inspector.layers)."""
-    from glyphscope.inspector.layers import GAP_INSERTED_COLOUR, GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
+    """What the colours of the page images mean (the layers' own colours, from inspector.layers.registry)."""
+    from glyphscope.inspector.layers.registry import GAP_INSERTED_COLOUR, GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     items = [

@@ -157,7 +157,7 @@ def _name(c: str) -> str:
 
 def image_only(lines: tuple[str, ...] = PANGRAMS[:3], dpi: float = 200.0) -> bytes:
     """A page that is one image of text (a scan): ink without any glyph."""
-    from glyphscope.inspector.page_image import render_page_image
+    from glyphscope.inspector.render.page_images import render_page_image
 
     image = render_page_image(right_mapping(lines), 1, scale=dpi / 72.0).convert("L")
     buf = io.BytesIO()

@@ -288,8 +288,8 @@ def test_corpus_annotations_are_read_and_decided() -> None:
 
 
 def test_the_probe_names_an_annotation_glyphs_origin_and_its_exclusion() -> None:
-    from glyphscope.inspector.engine import PageFacts
-    from glyphscope.inspector.probe import Fate, probe_region
+    from glyphscope.inspector.views.page_facts import PageFacts
+    from glyphscope.inspector.views.probe import Fate, probe_region
 
     doc = open_document(_form([TEXT_FIELD]))
     facts = PageFacts(analyze_page(doc, 1, Parameters(annotations="exclude")))
@@ -304,8 +304,8 @@ def test_the_probe_names_an_annotation_glyphs_origin_and_its_exclusion() -> None
 
 
 def test_find_explains_excluded_annotation_text_and_field_values_without_glyphs() -> None:
-    from glyphscope.inspector.engine import text_view
-    from glyphscope.inspector.search import MissKind, explain_miss
+    from glyphscope.inspector.views.page_facts import text_view
+    from glyphscope.inspector.views.search import MissKind, explain_miss
 
     doc = open_document(_form([TEXT_FIELD]))
     a = analyze_page(doc, 1, Parameters(annotations="exclude"))
@@ -323,8 +323,8 @@ def test_find_explains_excluded_annotation_text_and_field_values_without_glyphs(
 
 
 def test_compare_explains_annotation_text_either_way() -> None:
-    from glyphscope.inspector.compare_align import EXTRA, MISSING, Run
-    from glyphscope.inspector.compare_explain import DecisionIndex, explain
+    from glyphscope.inspector.compare.align import EXTRA, MISSING, Run
+    from glyphscope.inspector.compare.explain import DecisionIndex, explain
 
     doc = open_document(_form([TEXT_FIELD]))
     excluded = analyze_page(doc, 1, Parameters(annotations="exclude"))
@@ -349,7 +349,7 @@ def test_compare_explains_annotation_text_either_way() -> None:
 
 
 def test_the_objects_tree_lists_the_field_tree_and_what_a_viewer_draws() -> None:
-    from glyphscope.inspector.object_tree import FIELDS_GROUP, page_object_tree
+    from glyphscope.inspector.views.objects import FIELDS_GROUP, page_object_tree
 
     pdf = pikepdf.Pdf.open(__import__("io").BytesIO(_form([TEXT_FIELD, {**TEXT_FIELD, "F": 2}])))
     widget = pdf.pages[0].obj.Annots[0]

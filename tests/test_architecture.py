@@ -42,10 +42,12 @@ def _contract(contract_id: str) -> dict:
 
 
 def _qt_free_inspector_modules() -> list[str]:
-    """Every module of inspector/ outside gui/, as imported (the package's __init__ has no imports)."""
-    return sorted(
-        f"glyphscope.inspector.{p.stem}" for p in (REPO / "inspector").glob("*.py") if p.stem != "__init__"
-    )
+    """Every module and sub-package of inspector/ outside gui/, as imported (a sub-package's
+    contract covers its modules; the package's __init__ has no imports)."""
+    folder = REPO / "inspector"
+    modules = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+    packages = [p.parent.name for p in folder.glob("*/__init__.py") if p.parent.name != "gui"]
+    return sorted(f"glyphscope.inspector.{name}" for name in modules + packages)
 
 
 def _modules(package: str) -> dict[str, Path]:
@@ -90,7 +92,7 @@ def test_the_contract_catches_a_qt_import(tmp_path: Path) -> None:
         shutil.copy(f, stage)
     for folder in ("core", "inspector"):
         shutil.copytree(REPO / folder, stage / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    search = stage / "inspector" / "search.py"
+    search = stage / "inspector" / "views" / "search.py"
     search.write_text(search.read_text("utf-8") + "\n\nimport PySide6.QtCore  # noqa\n", "utf-8")
     proc = subprocess.run(
         [_lint_imports(), "--no-cache", str(REPO / "pyproject.toml")],
@@ -101,7 +103,7 @@ def test_the_contract_catches_a_qt_import(tmp_path: Path) -> None:
         timeout=300,
     )
     assert proc.returncode != 0
-    assert "glyphscope.inspector.search is not allowed to import PySide6" in proc.stdout, proc.stdout
+    assert "glyphscope.inspector.views.search -> PySide6" in proc.stdout, proc.stdout
 
 
 # ---------------------------------------------------------------- the allowed ways into Qt are lazy
@@ -152,7 +154,7 @@ def test_qt_is_reached_only_lazily_and_only_through_overlay_image() -> None:
         for rule in _contract("inspector-qt-free").get("ignore_imports", [])
     }
     assert lazy == allowed, "the Qt-free layer's ways into Qt must be exactly the contract's ignore_imports"
-    assert lazy == {("glyphscope.inspector.page_image", f"{GUI}.overlay_image")}
+    assert lazy == {("glyphscope.inspector.render.page_images", f"{GUI}.overlay_image")}
 
 
 def test_no_environment_writes_or_module_level_qt_application_in_the_package() -> None:
@@ -241,7 +243,7 @@ HEADLESS = {
     "decisions": ["decisions", "{demo}", "--page", "6", "--mode", "layout", "--json"],
     "triage": ["triage", "{demo}", "--json", "{tmp}/triage.json"],
     "triage-html-no-images": ["triage", "{demo}", "--html", "{tmp}/triage.html", "--no-images"],
-    # the page alone is PDFium's (inspector.rendering): only overlays need Qt
+    # the page alone is PDFium's (inspector.render.renderer): only overlays need Qt
     "render-no-layers": ["render", "{demo}", "--page", "2", "--layers", "none", "-o", "{tmp}/p2.png"],
     "version": ["--version"],
     "help": ["text", "--help"],

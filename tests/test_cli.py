@@ -374,7 +374,7 @@ def test_triage_usage_errors_exit_2(tmp_path):
 def test_triage_progress_line_only_on_a_terminal_and_within_80_columns():
     import time
 
-    from glyphscope.inspector.progress import LINE_WIDTH, Progress
+    from glyphscope.inspector.cli.progress import LINE_WIDTH, Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -449,7 +449,7 @@ def test_render_errors_map_to_exit_codes(files, tmp_path):
 
 
 def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
-    from glyphscope.inspector.layers import LAYER_KEYS
+    from glyphscope.inspector.layers.registry import LAYER_KEYS
     from glyphscope.inspector.report_html import resolve_layers
 
     known, unknown = resolve_layers(
@@ -462,7 +462,7 @@ def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
 
 def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
     from glyphscope.core.params import _SWITCHES, Parameters
-    from glyphscope.inspector.cli import PARAMETER_OPTIONS, build_parser
+    from glyphscope.inspector.cli.commands import PARAMETER_OPTIONS, build_parser
 
     options = {field: option for option, field, _ in PARAMETER_OPTIONS}
     assert set(options) >= _SWITCHES

@@ -12,7 +12,7 @@ pytest.importorskip("PySide6")
 
 from glyphscope.core.document import open_document  # noqa: E402
 from glyphscope.core.glyph_table import GlyphTable, paint_indices, subset  # noqa: E402
-from glyphscope.inspector.spatial import GlyphHitIndex, glyph_bounds  # noqa: E402
+from glyphscope.inspector.views.spatial import GlyphHitIndex, glyph_bounds  # noqa: E402
 from tests.glyph_factory import make_glyph  # noqa: E402
 
 
@@ -75,8 +75,8 @@ def test_panel_statistics_off_the_runs(demo_pages: list[Any]) -> None:
 def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.panels.glyph_table import _choices
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     for page in demo_pages:
         records = list(page.glyphs)
@@ -90,9 +90,9 @@ def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages
 def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
-    from glyphscope.inspector.layers import LAYER_BY_KEY
+    from glyphscope.inspector.layers.registry import LAYER_BY_KEY
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     tagged = 0
     for page in demo_pages:

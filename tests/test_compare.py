@@ -20,10 +20,10 @@ import pytest
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.decision_protocol import fmt
 from glyphscope.core.document import open_document
-from glyphscope.inspector import compare_engines as E
-from glyphscope.inspector.compare_align import Run, align, normalise
-from glyphscope.inspector.compare_explain import DecisionIndex, distance_outside, explain
-from glyphscope.inspector.compare_page import compare_page
+from glyphscope.inspector.compare import engines as E
+from glyphscope.inspector.compare.align import Run, align, normalise
+from glyphscope.inspector.compare.explain import DecisionIndex, distance_outside, explain
+from glyphscope.inspector.compare.page import compare_page
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -354,7 +354,7 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
 
     code = (
         "import sys\n"
-        "from glyphscope.inspector.cli import run\n"
+        "from glyphscope.inspector.cli.commands import run\n"
         f"rc = run(['compare', {str(fixture_pdf)!r}, '--pages', '1', '--engines', 'pdfminer', '-q'], None)\n"
         "assert rc == 0, rc\n"
         "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))))\n"
@@ -368,7 +368,7 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
 
 
 def test_triage_compare_column_gives_each_files_agreement(fixture_pdf: Path, tmp_path: Path) -> None:
-    from glyphscope.inspector.compare_page import document_agreement
+    from glyphscope.inspector.compare.page import document_agreement
 
     expected = document_agreement(str(fixture_pdf), "pdfminer")
     assert expected.pages == 3 and expected.error is None and 0.5 < expected.agreement < 1.0

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings  # noqa: F401 — Qt loaded first: conftest redirects the settings
 
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.compare_page import comparison_of
+from glyphscope.inspector.compare.page import comparison_of
 from glyphscope.inspector.gui.overlays import compare_layer
+from glyphscope.inspector.layers import registry as L
 from tests.gui import TIMEOUT, go_to, open_file
 from tests.pdfbuild import make_pdf
 
@@ -79,7 +79,7 @@ def test_compare_panel_explains_and_selects_and_the_layer_marks_the_glyphs(qtbot
 
 
 def test_absent_engines_are_greyed_with_how_to_install_them(qtbot, window, monkeypatch) -> None:
-    from glyphscope.inspector import compare_engines as E
+    from glyphscope.inspector.compare import engines as E
     from glyphscope.inspector.gui.panels.compare import ComparePanel
 
     monkeypatch.setattr(E.shutil, "which", lambda name: None)

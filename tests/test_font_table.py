@@ -12,7 +12,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.explain import NOT_REACHED
 from glyphscope.core.glyph import DecodeSource
-from glyphscope.inspector.font_table import font_code_rows, uniform_columns
+from glyphscope.inspector.views.fonts import font_code_rows, uniform_columns
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
 

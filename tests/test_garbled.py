@@ -145,7 +145,7 @@ def test_gbk_pairs_in_a_winansi_truetype_font_decode_through_its_3_3_cmap() -> N
 
 def test_the_code_table_explains_a_pair_by_its_code_page() -> None:
     from glyphscope.core.analysis import analyze_page
-    from glyphscope.inspector.font_table import font_code_rows
+    from glyphscope.inspector.views.fonts import font_code_rows
 
     pdf = make_pdf([_gbk_page(GBK_TEXT)], {"/F1": lambda p: gbk_font(p, _gbk_truetype(GBK_TEXT))})
     doc = open_document(to_bytes(pdf))
@@ -182,7 +182,7 @@ def test_triage_scores_the_garbled_share_and_fonts_show_a_verdict(tmp_path: Any)
     from glyphscope.core.analysis import analyze_page
     from glyphscope.core.triage.collect import triage_file
     from glyphscope.core.triage.scoring import W_GARBLED
-    from glyphscope.inspector.font_table import text_verdict
+    from glyphscope.inspector.views.fonts import text_verdict
 
     garbled, clean = tmp_path / "garbled.pdf", tmp_path / "clean.pdf"
     make_pdf([shown(PANGRAM)], {"/F1": shifted_font}).save(garbled)

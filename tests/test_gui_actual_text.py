@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QTextBrowser
 
-from glyphscope.inspector.layers import LAYER_BY_KEY
+from glyphscope.inspector.layers.registry import LAYER_BY_KEY
 from tests.gui import TIMEOUT, open_file
 from tests.pdfbuild import to_bytes
 from tests.test_actual_text import TOTAL, _page

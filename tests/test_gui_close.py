@@ -109,7 +109,7 @@ def test_a_file_opened_before_is_let_go(qtbot, window, tmp_path) -> None:
         return first() is None
 
     qtbot.waitUntil(let_go, timeout=10_000)
-    from glyphscope.inspector.engine import PageBundle
+    from glyphscope.inspector.views.page_facts import PageBundle
 
     texts = [
         "".join(g.unicode for g in b.analysis.page.glyphs)

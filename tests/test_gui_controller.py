@@ -12,7 +12,7 @@ from glyphscope.core.limits import DEFAULT_LIMITS
 from glyphscope.inspector.gui import controller as controller_module
 from glyphscope.inspector.gui.controller import PageController
 from glyphscope.inspector.gui.workers import WorkerPool
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.session import Session
 from tests.conftest import corpus_file
 from tests.gui import TIMEOUT
 

@@ -18,11 +18,11 @@ from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE
-from glyphscope.inspector.layer_shapes import quad_rect
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.layers.shapes import quad_rect
+from glyphscope.inspector.views.page_facts import PageFacts
 from tests.conftest import DEMO, corpus_file
 from tests.gui import open_file
 

@@ -15,7 +15,7 @@ from glyphscope.core.assembly import MODES, WordGapDecision
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
-from glyphscope.inspector.layer_shapes import Place
+from glyphscope.inspector.layers.shapes import Place
 from tests.gui import TIMEOUT, go_to, open_file, still_at
 
 SLUGS = ["Job 4711 — Plate K — 2026-12-02", "Slug: demo.pdf p7 K 100% C 100% M 100% Y 100%"]
@@ -129,7 +129,7 @@ def test_glyph_quads_hover_and_selection_are_outlines(qtbot, window, demo_pdf) -
     assert at_fit < overlays.outline_opacity(drawing.fade_height * scale * 2 / w.canvas.zoom) < 1.0
     assert all(part.style.fades for part in drawing.parts)
     # Word-gap marks: "no space" fades with the outlines, a space inserted stays at full strength.
-    from glyphscope.inspector import layers as L
+    from glyphscope.inspector.layers import registry as L
 
     gaps = w.bundle.overlays.layer("word_gaps", w.session.mode)
     fades = {part.style.colour: part.style.fades for part in gaps.parts}
@@ -393,8 +393,8 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
 
 
 def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
-    from glyphscope.inspector.engine import is_near_miss
-    from glyphscope.inspector.layers import GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
+    from glyphscope.inspector.layers.registry import GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
+    from glyphscope.inspector.views.page_facts import is_near_miss
 
     pdf = pikepdf.new()
     font = pdf.make_indirect(
@@ -429,7 +429,7 @@ def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
 
 def test_a_cjk_gap_space_shows_as_inserted(qtbot, window, tmp_path) -> None:
     """Views ask WordGapDecision.inserted, not verdict == "inserted": a cjk_gap space is a space."""
-    from glyphscope.inspector import layers as L
+    from glyphscope.inspector.layers import registry as L
     from tests.pdfbuild import identity_h_font, identity_tounicode, make_pdf
 
     content = b"BT /F1 10 Tf 72 700 Td <65E5672C> Tj 40 0 Td <8A9E> Tj ET"  # 日本 語
@@ -531,7 +531,7 @@ def test_glyph_details_of_an_unresolved_glyph_list_every_step_of_the_chain(
     assert positions == sorted(positions)  # in the order the decoder runs them
     window.session.select([1], "canvas")  # a resolved glyph: no chain (Fonts › Codes has it)
     assert "Decoding chain" not in window.details.text()
-    from glyphscope.inspector import font_table
+    from glyphscope.inspector.views import fonts as font_table
 
     def broken(*args):
         raise RuntimeError("damaged /Font dictionary")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from glyphscope.core.annotations import AnnotationDecision
-from glyphscope.inspector.object_tree import STREAM_PREVIEW
+from glyphscope.inspector.views.objects import STREAM_PREVIEW
 from tests.gui import TIMEOUT, go_to, open_file
 from tests.test_object_browser import browser_pdf
 from tests.test_object_tree import BIG_STREAM, rich_pdf

@@ -9,10 +9,10 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector.engine import ModeTexts, PageBundle, PageFacts
 from glyphscope.inspector.gui.panels.base import FALLBACK_STYLE, PagePanel
-from glyphscope.inspector.page_view import PageState, Stage
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_facts import ModeTexts, PageBundle, PageFacts
+from glyphscope.inspector.views.page_view import PageState, Stage
+from glyphscope.inspector.views.session import Session
 
 
 class Recorder(PagePanel):

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from glyphscope.inspector.engine import PageBundle
-from glyphscope.inspector.layers import LAYER_KEYS
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.layers.registry import LAYER_KEYS
+from glyphscope.inspector.views.page_facts import PageBundle
+from glyphscope.inspector.views.session import Session
 
 
 class Doc:
@@ -92,8 +92,8 @@ def test_view_is_emitted_once_per_real_change() -> None:
 
 
 def test_session_module_does_not_import_qt() -> None:
-    code = "import sys, glyphscope.inspector.session, glyphscope.inspector.engine, "
-    code += "glyphscope.inspector.layers, glyphscope.inspector.spatial; "
+    code = "import sys, glyphscope.inspector.views.session, glyphscope.inspector.views.page_facts, "
+    code += "glyphscope.inspector.layers.registry, glyphscope.inspector.views.spatial; "
     code += "print([m for m in sys.modules if m.startswith('PySide6')])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from glyphscope.inspector.gui.export import canvas_image
 from glyphscope.inspector.gui.main_window import MainWindow
-from glyphscope.inspector.probe import NO_GLYPHS, Fate, GlyphFate, glyphs_in
+from glyphscope.inspector.views.probe import NO_GLYPHS, Fate, GlyphFate, glyphs_in
 from tests.gui import TIMEOUT, go_to, open_file
 from tests.pdfbuild import make_pdf, to_bytes
 

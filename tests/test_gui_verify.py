@@ -10,10 +10,10 @@ import pytest
 from PySide6.QtCore import QPointF, QRect, Qt
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector import layers as L
-from glyphscope.inspector import ocr
-from glyphscope.inspector.verify import GlyphVerdict, verify_document
-from glyphscope.inspector.verify_view import PageCounts, ProposalSource, repaired_name
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.verify import ocr
+from glyphscope.inspector.verify.check import GlyphVerdict, verify_document
+from glyphscope.inspector.verify.view import PageCounts, ProposalSource, repaired_name
 from tests.gui import TIMEOUT, open_file
 from tests.ocr_pdfs import PANGRAMS, image_only, off_by_one
 from tests.pdfbuild import make_pdf, to_bytes
@@ -140,8 +140,8 @@ def test_cancel_stops_the_check(qtbot, window, tmp_path, monkeypatch):
     cancelled, so the check cannot finish first and no real OCR time is waited for."""
     import threading
 
-    from glyphscope.inspector import verify_view
     from glyphscope.inspector.jobs import Progress
+    from glyphscope.inspector.verify import view as verify_view
 
     entered, released = threading.Event(), threading.Event()
 
@@ -192,7 +192,7 @@ def test_results_are_per_page_and_reset_with_the_document(qtbot, window, tmp_pat
 def test_without_ocr_the_panel_says_how_to_install_it(qtbot, monkeypatch):
     from glyphscope.inspector.gui.panels.verify import VerifyPanel
     from glyphscope.inspector.gui.workers import WorkerPool
-    from glyphscope.inspector.session import Session
+    from glyphscope.inspector.views.session import Session
 
     absent = ocr.OcrStatus(False, "tesserocr", "", "", (), ocr.INSTALL_HINT)
     monkeypatch.setattr(ocr, "ocr_status", lambda: absent)
@@ -276,8 +276,8 @@ def test_the_offset_proposal_shows_without_ocr_and_saving_over_the_input_is_refu
 
 
 def test_a_repair_error_is_a_message(qtbot, window, tmp_path, monkeypatch):
-    from glyphscope.inspector import verify_view
     from glyphscope.inspector.repair import RepairError
+    from glyphscope.inspector.verify import view as verify_view
 
     path = _write(tmp_path, "shifted.pdf", to_bytes(make_pdf([shown(PANGRAM)], {"/F1": shifted_font})))
     open_file(qtbot, window, path)

@@ -24,7 +24,7 @@ from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.panels import registry
 from glyphscope.inspector.gui.panels.registry import PanelSpec
-from glyphscope.inspector.layers import LAYER_KEYS
+from glyphscope.inspector.layers.registry import LAYER_KEYS
 from tests.conftest import corpus_file
 from tests.gui import TIMEOUT, go_to, open_file, still_at
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from glyphscope.inspector.gui.panels.help import HelpGuide
-from glyphscope.inspector.layers import LAYERS
+from glyphscope.inspector.layers.registry import LAYERS
 
 
 def test_help_menu_opens_the_guide_with_legend_decisions_and_keys(qtbot: Any, window: Any) -> None:

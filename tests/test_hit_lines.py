@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector.spatial import GlyphHitIndex
+from glyphscope.inspector.views.spatial import GlyphHitIndex
 from tests.pdfbuild import make_pdf, to_bytes
 
 # An 80 pt "l" squeezed narrow (Tz 10) whose box reaches 16 pt below its baseline, over a 12 pt line

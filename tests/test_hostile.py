@@ -17,7 +17,7 @@ from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.findings import page_findings
-from glyphscope.inspector import cli_io
+from glyphscope.inspector.cli import io as cli_io
 from tests import hostile_files
 from tests.cli_run import run_cli
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes

@@ -1,4 +1,4 @@
-"""The layers drawn without Qt (inspector/layer_image.py): the registry's shapes on a Pillow image."""
+"""The layers drawn without Qt (inspector/layers/painter.py): the registry's shapes on a Pillow image."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from PIL import Image, ImageChops
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.layer_image import draw_layers, draw_shapes
-from glyphscope.inspector.layer_shapes import HATCH_SPACING_PX, ShapeBuilder, Style, quad_rect
-from glyphscope.inspector.rendering import display_size, frame_boxes, page_matrix
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.layers.painter import draw_layers, draw_shapes
+from glyphscope.inspector.layers.shapes import HATCH_SPACING_PX, ShapeBuilder, Style, quad_rect
+from glyphscope.inspector.render.renderer import display_size, frame_boxes, page_matrix
+from glyphscope.inspector.views.page_facts import PageFacts
 from tests.conftest import DEMO
 
 SCALE = 2.0
@@ -70,7 +70,7 @@ def test_hatching_is_sparse_diagonal_lines() -> None:
 
 
 def test_a_label_that_would_overprint_one_drawn_is_left_out() -> None:
-    from glyphscope.inspector.layer_shapes import LabelSpace
+    from glyphscope.inspector.layers.shapes import LabelSpace
 
     space = LabelSpace()
     assert space.claim((10.0, 10.0, 110.0, 24.0))
@@ -87,8 +87,8 @@ def test_a_label_that_would_overprint_one_drawn_is_left_out() -> None:
 
 
 def test_a_label_goes_beside_its_box_where_it_covers_no_letters() -> None:
-    from glyphscope.inspector.layer_shapes import Label, LabelSpace, Place, label_boxes
-    from glyphscope.inspector.spatial import GridIndex
+    from glyphscope.inspector.layers.shapes import Label, LabelSpace, Place, label_boxes
+    from glyphscope.inspector.views.spatial import GridIndex
 
     named = (100.0, 100.0, 200.0, 120.0)  # screen pixels; the text 50 px wide, ascent 9, descent 3
     above = Label((0.0, 0.0, 1.0, 1.0), "Widget", "#000")
@@ -114,7 +114,7 @@ def test_a_label_goes_beside_its_box_where_it_covers_no_letters() -> None:
 
 
 def test_the_glyph_grid_says_whether_a_rectangle_meets_a_box() -> None:
-    from glyphscope.inspector.spatial import GridIndex
+    from glyphscope.inspector.views.spatial import GridIndex
 
     grid = GridIndex([(0.0, 0.0, 10.0, 10.0), (100.0, 100.0, 110.0, 104.0)], cell=8.0)
     assert grid.meets((9.0, 9.0, 20.0, 20.0))
@@ -126,8 +126,8 @@ def test_the_glyph_grid_says_whether_a_rectangle_meets_a_box() -> None:
 
 
 def test_the_ink_test_takes_a_screen_box_back_to_the_page() -> None:
-    from glyphscope.inspector.layer_shapes import ink_test
-    from glyphscope.inspector.spatial import GridIndex
+    from glyphscope.inspector.layers.shapes import ink_test
+    from glyphscope.inspector.views.spatial import GridIndex
 
     glyphs = GridIndex([(10.0, 10.0, 12.0, 14.0)])  # one glyph box, user space
     covers = ink_test(glyphs, lambda x, y: (x / 4, y / 4))  # 400 %: 4 screen px a point

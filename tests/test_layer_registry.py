@@ -1,4 +1,4 @@
-"""The layer registry (inspector/layers.py) and the rule that nothing a layer draws hides the letters.
+"""The layer registry (inspector/layers/registry.py) and the rule that nothing a layer draws hides the letters.
 
 Qt-free: every layer's shapes are built from a page's facts and inspected as numbers —
 no filled shape over a glyph box, hatching sparse and faint, marks beside the glyphs they
@@ -17,10 +17,9 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
 from glyphscope.core.geometry import Rect
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.layer_builders import MARK_LIFT
-from glyphscope.inspector.layer_shapes import (
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.layers.builders import MARK_LIFT
+from glyphscope.inspector.layers.shapes import (
     HATCH_MAX_ALPHA,
     LABEL_GAP_PX,
     UNDERLINE_DROP,
@@ -31,6 +30,7 @@ from glyphscope.inspector.layer_shapes import (
     quad_rect,
     screen_bounds,
 )
+from glyphscope.inspector.views.page_facts import PageFacts
 from tests.conftest import DEMO, corpus_file
 
 # Dense real files: a crop-report table (1,572 glyphs clipped), a form, fake-bold duplicates,

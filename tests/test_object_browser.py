@@ -8,7 +8,7 @@ from typing import Any
 import pikepdf
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector.object_tree import find_font, page_object_tree, pretty
+from glyphscope.inspector.views.objects import find_font, page_object_tree, pretty
 from tests.pdfbuild import helvetica, make_pdf, to_bytes
 
 PAGE = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET /Fm1 Do"

@@ -172,9 +172,9 @@ def test_along_the_text_the_boxes_agree_with_pdfplumber_on_a_rotated_page(rotate
 
 
 def test_display_matrix_is_the_windows_page_matrix() -> None:
-    """One geometry for records, images and the window (inspector/rendering.py, no Qt)."""
+    """One geometry for records, images and the window (inspector/render/renderer.py, no Qt)."""
     from glyphscope.core.page import PageBoxes
-    from glyphscope.inspector.rendering import page_matrix
+    from glyphscope.inspector.render.renderer import page_matrix
 
     media = (50.0, 100.0, 662.0, 892.0)
     for rotate in (0, 90, 180, 270):

@@ -12,7 +12,7 @@ import pikepdf
 import pytest
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector.object_tree import (
+from glyphscope.inspector.views.objects import (
     DOCUMENT_FIELDS_GROUP,
     FONTS_GROUP,
     MAX_CHILDREN,
@@ -327,7 +327,7 @@ def test_a_predictor_bomb_is_shown_not_decoded() -> None:
     gigabyte in qpdf: the preview says why it is not decoded instead."""
     import zlib
 
-    from glyphscope.inspector.object_tree import stream_text
+    from glyphscope.inspector.views.objects import stream_text
 
     pdf = pikepdf.new()
     bomb = pdf.make_stream(b"")

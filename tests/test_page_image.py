@@ -1,4 +1,4 @@
-"""The one renderer's page images (inspector.page_image, PDFium in its own process), headless."""
+"""The one renderer's page images (inspector.render.page_images, PDFium in its own process), headless."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pikepdf
 import pytest
 from PIL import ImageOps
 
-from glyphscope.inspector.page_image import PageImageError, render_page_image
+from glyphscope.inspector.render.page_images import PageImageError, render_page_image
 
 
 def form_pdf(need_appearances: bool = True) -> bytes:

@@ -24,7 +24,7 @@ from glyphscope.core.structure_use import UNTAGGED_TRUST_RATIO, structure_use
 from glyphscope.core.textops import document_pages_text, write_document_pages
 from glyphscope.core.triage import PageCollector, triage_file
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.search import search_document_job
+from glyphscope.inspector.views.search import search_document_job
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 
 K = DiagnosticKind
@@ -296,7 +296,7 @@ def test_whole_document_search_goes_through_the_page_product(monkeypatch) -> Non
 
 
 def test_a_glyphs_explanation_names_its_cull_and_every_copy_dropped_as_its_duplicate():
-    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     # "A" struck three times (a triple-strike bold), then "B" outside the media box
     content = b"BT /F1 10 Tf 100 700 Td (A) Tj ET BT /F1 10 Tf 100.2 700 Td (A) Tj ET "

@@ -1,4 +1,4 @@
-"""The page-view contract (inspector.page_view): each stage of a page, read without a window."""
+"""The page-view contract (inspector.views.page_view): each stage of a page, read without a window."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES
 from glyphscope.core.document import open_document
-from glyphscope.inspector.engine import ModeTexts, PageBundle, PageFacts
-from glyphscope.inspector.page_view import NO_PAGE, Stage, page_state
+from glyphscope.inspector.views.page_facts import ModeTexts, PageBundle, PageFacts
+from glyphscope.inspector.views.page_view import NO_PAGE, Stage, page_state
 
 
 def _facts(demo_pdf: Path, page: int) -> tuple[PageBundle, PageFacts]:

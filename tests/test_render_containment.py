@@ -1,6 +1,6 @@
 """The renderer cannot take the window or `render` down.
 
-PDFium runs in a child process (inspector.render_worker). These tests swap that child for small
+PDFium runs in a child process (inspector.render.worker). These tests swap that child for small
 stand-ins that crash, hang, run out of memory or answer "no image", and check that the
 page then shows "could not be rendered: <reason>" over a blank page with its overlays,
 that the window stays usable, and that page sizes are checked before they reach Qt.
@@ -19,8 +19,8 @@ import pikepdf
 import pytest
 
 from glyphscope.core.page import PageBoxes
-from glyphscope.inspector import rendering
-from glyphscope.inspector.rendering import (
+from glyphscope.inspector.render import renderer as rendering
+from glyphscope.inspector.render.renderer import (
     MAX_PAGE_SIDE,
     MAX_RENDER_PIXELS,
     RenderFailed,
@@ -58,7 +58,7 @@ NO_IMAGE = [
     sys.executable,
     "-c",
     "import sys\n"
-    "from glyphscope.inspector.render_worker import read_message, write_message\n"
+    "from glyphscope.inspector.render.worker import read_message, write_message\n"
     "while read_message(sys.stdin.buffer) is not None:\n"
     "    write_message(sys.stdout.buffer, {'ok': False, 'reason': 'PDFium returned no image'})\n",
 ]
@@ -173,7 +173,7 @@ def test_real_renderer_process_renders_and_stays_warm(tmp_path) -> None:
 def test_the_renderer_process_runs_under_a_memory_limit(tmp_path) -> None:
     """PDFium allocating without bound fails in its own process (bad_alloc), not on the machine:
     its address space is limited to 4 GiB."""
-    from glyphscope.inspector.render_worker import MEMORY_LIMIT
+    from glyphscope.inspector.render.worker import MEMORY_LIMIT
 
     process = RenderProcess()
     try:

@@ -78,7 +78,7 @@ def test_fonts_option_and_caller_proposals(tmp_path: Path) -> None:
 def test_from_ocr_without_tesseract_says_how_to_install_it_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from glyphscope.inspector import ocr
+    from glyphscope.inspector.verify import ocr
 
     def missing(lang: str) -> ocr.OcrStatus:
         raise ocr.OcrUnavailable("OCR is not installed: " + ocr.INSTALL_HINT)

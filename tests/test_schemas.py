@@ -287,8 +287,8 @@ def test_a_decision_needs_before_and_after_or_a_glyph(samples) -> None:
 def test_window_glyph_export_is_the_cli_document(demo: str, page: int, tmp_path: Path) -> None:
     from glyphscope.core.analysis import analyze_page
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.export import write_glyphs_json
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     doc = open_document(demo)
     try:

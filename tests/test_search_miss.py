@@ -1,13 +1,13 @@
-"""Why a search misses (inspector/search.py): each explanation states its kind as a MissKind, and
+"""Why a search misses (inspector/views/search.py): each explanation states its kind as a MissKind, and
 the document search decides on the kind, never on the message's wording."""
 
 from __future__ import annotations
 
 from glyphscope.core.analysis import DEFAULT_PARAMETERS, analyze_page
 from glyphscope.core.document import open_document
-from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.search import MissKind, explain_miss, search_document_job
+from glyphscope.inspector.views.page_facts import PageFacts
+from glyphscope.inspector.views.search import MissKind, explain_miss, search_document_job
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 
 PAGE = (

@@ -19,7 +19,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from glyphscope.inspector.cli import SUBCOMMANDS, build_parser
+from glyphscope.inspector.cli.commands import SUBCOMMANDS, build_parser
 from tests.pdfbuild import identity_h_font, make_pdf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,10 +76,10 @@ NOT_FOR_PLAIN_TEXT = (
     "importlib.resources",
     "json",
     "glyphscope.core.serialize",
-    "glyphscope.inspector.compare_cli",
-    "glyphscope.inspector.compare_engines",
-    "glyphscope.inspector.triage_options",
-    "glyphscope.inspector.triage_cli",
+    "glyphscope.inspector.cli.compare",
+    "glyphscope.inspector.compare.engines",
+    "glyphscope.inspector.cli.triage_options",
+    "glyphscope.inspector.cli.triage",
     # a one-page document is read in this process: no worker, so no multiprocessing
     "multiprocessing",
     "glyphscope.core.triage",
@@ -156,8 +156,9 @@ def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> Non
         "glyphscope.core.limits",
         "glyphscope.core.version",  # the metadata read, standard library only
         "glyphscope.inspector",
-        "glyphscope.inspector.cli",
-        "glyphscope.inspector.cli_io",
+        "glyphscope.inspector.cli",  # the package's door: a docstring, no imports
+        "glyphscope.inspector.cli.commands",
+        "glyphscope.inspector.cli.io",
     }, sorted(ours)
     assert _loaded(modules, "pikepdf", "fontTools", "pdfminer", "PySide6") == []
 

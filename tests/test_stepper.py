@@ -1,4 +1,4 @@
-"""The content-stream stepper: core/trace.py, inspector/stepper.py and the Stepper panel."""
+"""The content-stream stepper: core/trace.py, inspector/views/stepper.py and the Stepper panel."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from glyphscope.core.document import open_document
 from glyphscope.core.trace import trace_page
-from glyphscope.inspector.stepper import Stepper, format_value
+from glyphscope.inspector.views.stepper import Stepper, format_value
 from tests.pdfbuild import helvetica, make_pdf, to_bytes
 
 PAGE = (

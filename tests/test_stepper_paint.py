@@ -11,7 +11,7 @@ import pytest
 
 from glyphscope.core.document import open_document
 from glyphscope.core.trace import PageTrace, TraceColour, trace_page
-from glyphscope.inspector.stepper import colour_rgb, format_value
+from glyphscope.inspector.views.stepper import colour_rgb, format_value
 from tests.pdfbuild import make_pdf, to_bytes
 
 PAGE = (

@@ -8,7 +8,7 @@ from typing import Any
 import pikepdf
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector.structure_tree import page_structure_tree
+from glyphscope.inspector.views.structure import page_structure_tree
 from tests.pdfbuild import make_pdf, to_bytes
 
 CONTENT = (

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from glyphscope.core.document import open_document
-from glyphscope.inspector import ocr
-from glyphscope.inspector.verify import (
+from glyphscope.inspector.verify import ocr
+from glyphscope.inspector.verify.check import (
     MIN_GLYPHS_READ,
     NOISY_CODE_MIN_READS,
     RIGHT_MIN_AGREEMENT,

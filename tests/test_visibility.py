@@ -419,9 +419,15 @@ def test_triage_percent_hidden_per_class_and_the_score_counts_it(tmp_path):
 
 
 def test_probe_and_find_explain_hidden_text_in_words():
-    from glyphscope.inspector.engine import PageFacts
-    from glyphscope.inspector.probe import Fate, GlyphFate, probe_region
-    from glyphscope.inspector.search import MissKind, explain_miss, find_in_text, hidden_note, query_pattern
+    from glyphscope.inspector.views.page_facts import PageFacts
+    from glyphscope.inspector.views.probe import Fate, GlyphFate, probe_region
+    from glyphscope.inspector.views.search import (
+        MissKind,
+        explain_miss,
+        find_in_text,
+        hidden_note,
+        query_pattern,
+    )
 
     a = analysis(WHITE_AND_CLIPPED)
     facts = PageFacts(a)
@@ -471,7 +477,7 @@ def test_probe_and_find_explain_hidden_text_in_words():
 
 def test_every_visibility_class_has_a_layer():
     from glyphscope.core.visibility_class import HIDDEN_CLASSES
-    from glyphscope.inspector.layers import LAYER_BY_KEY, VISIBILITY_LAYERS
+    from glyphscope.inspector.layers.registry import LAYER_BY_KEY, VISIBILITY_LAYERS
 
     assert set(VISIBILITY_LAYERS) == set(HIDDEN_CLASSES)
     assert all(k in LAYER_BY_KEY for k in VISIBILITY_LAYERS)

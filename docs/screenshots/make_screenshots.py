@@ -43,7 +43,7 @@ def fresh_settings() -> None:
 fresh_settings()
 
 from glyphscope import demo_pdf  # noqa: E402
-from glyphscope.inspector import layers as L  # noqa: E402
+from glyphscope.inspector.layers import registry as L  # noqa: E402
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings  # noqa: E402
 
 DEMO = Path(demo_pdf())

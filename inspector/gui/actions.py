@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSpinBox, QToolBar, QToo
 
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.text import mode_title
-from glyphscope.inspector.layers import LAYER_BY_KEY, LAYER_KEYS
-from glyphscope.inspector.session import MODES
+from glyphscope.inspector.layers.registry import LAYER_BY_KEY, LAYER_KEYS
+from glyphscope.inspector.views.session import MODES
 
 if TYPE_CHECKING:
     from glyphscope.inspector.gui.export import Exporter

@@ -35,23 +35,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector.engine import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
-from glyphscope.inspector.layer_shapes import LabelSpace
-from glyphscope.inspector.layers import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.spatial import GridIndex
+from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
+from glyphscope.inspector.layers.shapes import LabelSpace
+from glyphscope.inspector.views.page_facts import describe
+from glyphscope.inspector.views.session import Session
+from glyphscope.inspector.views.spatial import GridIndex
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.geometry import Quad
     from glyphscope.core.glyph import Glyph
     from glyphscope.core.page import PageBoxes
-    from glyphscope.inspector.engine import PageBundle
+    from glyphscope.inspector.views.page_facts import PageBundle
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
@@ -714,7 +714,7 @@ def _numbers(record: object) -> str:
     """The verdict, value and threshold of a decision record, on a line of their own."""
     if isinstance(record, str) or record is None:
         return ""
-    from glyphscope.inspector.engine import decision_numbers
+    from glyphscope.inspector.views.page_facts import decision_numbers
 
     return "\n" + decision_numbers(record)
 

@@ -4,7 +4,7 @@ No widget here: `PageController` drives the Session (the model) from the worker 
 page loader, and says what happened through signals; the window shows them (status bar,
 canvas, dialogs). Tests drive it with a Session and a pool alone, no QMainWindow.
 
-The stages of a page (inspector.page_view): `open_path` → `Session.set_document` → `set_page`
+The stages of a page (inspector.views.page_view): `open_path` → `Session.set_document` → `set_page`
 → the loader's preview (image only) → the analysed page (`page_shown`) → the text of every
 mode (`page_complete`), then the neighbours are prefetched. New thresholds re-assemble the
 page on screen (on this thread for small pages, in a worker for big ones); new budgets
@@ -24,7 +24,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from glyphscope.core.errors import PasswordRequired, WrongPassword
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.params import Parameters
-from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.workers import (
     PageLoader,
@@ -35,7 +34,8 @@ from glyphscope.inspector.gui.workers import (
     render_job,
 )
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_facts import PageBundle
+from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QImage

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.inspector.gui.panels import add_panel, registry
 from glyphscope.inspector.gui.workers import WorkerPool
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.session import Session
 
 LEFT_COLUMN = "legend"  # the narrow left column (Layers): never narrower than its panel needs
 RIGHT_COLUMN = "text"  # the first dock of the right column, which sets its width

@@ -21,11 +21,11 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from glyphscope.core.params import Parameters
 from glyphscope.core.serialize import GlyphJSON, glyphs_json, to_json
-from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.rendering import MAX_RENDER_PIXELS
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.jobs import CancelToken, JobFunction, Progress
+from glyphscope.inspector.views.page_facts import PageFacts
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document

@@ -6,9 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import QAbstractScrollArea, QCheckBox, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.views.page_facts import PageFacts
+from glyphscope.inspector.views.session import Session
 
 COUNT_MIN_WIDTH = 26  # px: three digits; a count with more widens its label, and the column follows
 

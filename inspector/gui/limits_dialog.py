@@ -12,7 +12,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from glyphscope.inspector.session import Session
+    from glyphscope.inspector.views.session import Session
 
 from PySide6.QtWidgets import (
     QAbstractSpinBox,

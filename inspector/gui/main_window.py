@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.params import Parameters
-from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.actions import build_chrome
 from glyphscope.inspector.gui.canvas import PageView
@@ -39,8 +38,9 @@ from glyphscope.inspector.gui.panels.registry import WindowPanels
 from glyphscope.inspector.gui.panels.text import TextPanel
 from glyphscope.inspector.gui.repair_copy import RepairSaver
 from glyphscope.inspector.gui.workers import PageLoader, WorkerPool, alive
-from glyphscope.inspector.layers import LAYER_KEYS
-from glyphscope.inspector.session import MODES, Session
+from glyphscope.inspector.layers.registry import LAYER_KEYS
+from glyphscope.inspector.views.page_facts import PageBundle
+from glyphscope.inspector.views.session import MODES, Session
 
 MAX_RECENT = 10
 SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"

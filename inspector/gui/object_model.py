@@ -1,4 +1,4 @@
-"""The Objects panel's tree model: Qt's view of inspector/object_tree.py's nodes, without copies.
+"""The Objects panel's tree model: Qt's view of inspector/views/objects.py's nodes, without copies.
 
 Each index points at its ObjectNode; a node's rows appear when a view asks to open it
 (`canFetchMore` / `fetchMore`), so a 352-page book or a file whose objects refer to each
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from glyphscope.inspector.object_tree import ObjectNode
+from glyphscope.inspector.views.objects import ObjectNode
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document

@@ -1,11 +1,11 @@
 """Overlays drawn over PDFium's page image without a window (`glyphscope render`, HTML reports).
 
-The page itself comes from the one renderer (inspector.page_image.render_page: PDFium in
+The page itself comes from the one renderer (inspector.render.page_images.render_page: PDFium in
 its own process); Qt only draws the overlays over it, with the canvas's own code
 (`rendering.page_transform` and `overlays.paint_layer`), so they line up with the glyphs
 exactly as in the window. Drawing needs a Qt application: `offscreen_app()` returns the
 running one or starts one on the offscreen platform, without touching the environment.
-This module is the only way the Qt-free layer (`inspector.page_image`) reaches Qt, and
+This module is the only way the Qt-free layer (`inspector.render.page_images`) reaches Qt, and
 only lazily (pyproject.toml [tool.importlinter]).
 """
 
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPen
 
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.layer_shapes import LabelSpace
-from glyphscope.inspector.layers import LAYER_KEYS
-from glyphscope.inspector.page_image import DrawnPage
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.layers.registry import LAYER_KEYS
+from glyphscope.inspector.layers.shapes import LabelSpace
+from glyphscope.inspector.render.page_images import DrawnPage
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -106,10 +106,10 @@ def draw_page(
 
     from glyphscope.core.analysis import analyze_page
     from glyphscope.core.params import DEFAULT_PARAMETERS
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays, paint_layer
     from glyphscope.inspector.gui.rendering import page_transform, qimage
-    from glyphscope.inspector.page_image import render_page
+    from glyphscope.inspector.render.page_images import render_page
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
     rendered = render_page(doc, page_number, scale, analysis.page.boxes)
@@ -170,7 +170,7 @@ def draw_png(
     params: Parameters | None = None,
     palette: bool = True,
 ) -> DrawnPage:
-    """`draw_page` as inspector.page_image.DrawnPage (PNG bytes)."""
+    """`draw_page` as inspector.render.page_images.DrawnPage (PNG bytes)."""
     drawn = draw_page(doc, page_number, layers, scale, mode, params)
     image = drawn.image
     return DrawnPage(png_bytes(image, palette), image.width(), image.height(), drawn.render_error)

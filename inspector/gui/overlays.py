@@ -1,6 +1,6 @@
-"""The layers' shapes (inspector/layer_shapes.py) as QPainterPaths, and the code that paints them.
+"""The layers' shapes (inspector/layers/shapes.py) as QPainterPaths, and the code that paints them.
 
-What a layer draws is declared in the registry (inspector/layers.py) and built Qt-free;
+What a layer draws is declared in the registry (inspector/layers/registry.py) and built Qt-free;
 here each part becomes one QPainterPath, once per page (in a worker thread: QPainterPath is
 not a QObject). Parts are split into tiles, so painting a zoomed-in view touches only the
 tiles the exposed rectangle meets. The canvas items and the headless renderer call the same
@@ -21,9 +21,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.visibility_class import VisibilityClass
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.layer_shapes import (
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.layers.shapes import (
     FADE_FLOOR,
     LABEL_BACKGROUND_ALPHA,
     Label,
@@ -39,7 +38,8 @@ from glyphscope.inspector.layer_shapes import (
     screen_bounds,
     text_origin,
 )
-from glyphscope.inspector.spatial import GlyphHitIndex, GridIndex, glyph_bounds
+from glyphscope.inspector.views.page_facts import PageFacts
+from glyphscope.inspector.views.spatial import GlyphHitIndex, GridIndex, glyph_bounds
 
 __all__ = ["FADE_FLOOR", "Marker", "Style", "outline_opacity"]  # named through this module
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsTextItem, QStyleOptionGraphicsItem, QWidget
 
 if TYPE_CHECKING:
-    from glyphscope.inspector.engine import PageBundle
+    from glyphscope.inspector.views.page_facts import PageBundle
 
 BANNER_BACKGROUND = QColor(255, 243, 205, 235)
 BANNER_BORDER = QColor("#b26a00")

@@ -1,8 +1,8 @@
-"""The window's side of the renderer: PDFium's pixels (inspector.rendering) as QImages.
+"""The window's side of the renderer: PDFium's pixels (inspector.render.renderer) as QImages.
 
-The page is drawn by PDFium in the renderer process (inspector.render_worker); Qt only
+The page is drawn by PDFium in the renderer process (inspector.render.worker); Qt only
 wraps the RGBA bytes it sends back in a QImage for display, and maps user space to
-the scene with `page_transform` (inspector.rendering.page_matrix as a QTransform).
+the scene with `page_transform` (inspector.render.renderer.page_matrix as a QTransform).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Callable
 from PySide6.QtGui import QImage, QTransform
 
 from glyphscope.core.page import PageBoxes
-from glyphscope.inspector import rendering as _rendering
-from glyphscope.inspector.rendering import (
+from glyphscope.inspector.render import renderer as _rendering
+from glyphscope.inspector.render.renderer import (
     FALLBACK_FRAME,
     MAX_PAGE_SIDE,
     MAX_RENDER_PIXELS,
@@ -72,12 +72,12 @@ def qimage(pixels: Pixels) -> QImage:
 def render_pdf_bytes(
     data: bytes, boxes: PageBoxes, scale: float, should_stop: Callable[[], bool] | None = None
 ) -> QImage:
-    """inspector.rendering.render_pdf_bytes as a QImage."""
+    """inspector.render.renderer.render_pdf_bytes as a QImage."""
     return qimage(_rendering.render_pdf_bytes(data, boxes, scale, should_stop))
 
 
 class PageRenderer(_rendering.PageRenderer):
-    """inspector.rendering.PageRenderer whose images are QImages (the canvas shows them)."""
+    """inspector.render.renderer.PageRenderer whose images are QImages (the canvas shows them)."""
 
     def render(  # type: ignore[override]
         self, page_number: int, boxes: PageBoxes, scale: float, should_stop: Callable[[], bool] | None = None

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.repair import RepairReport, same_file
-from glyphscope.inspector.verify_view import repair_copy_job, repaired_name, repaired_summary
+from glyphscope.inspector.verify.view import repair_copy_job, repaired_name, repaired_summary
 
 if TYPE_CHECKING:
     from glyphscope.inspector.gui.main_window import MainWindow

@@ -1,7 +1,7 @@
 """The stepper's canvas layer: glyphs painted so far, the current instruction's glyphs, the pen.
 
 Self-contained: the canvas creates it with one line and it follows the session's
-`Stepper` (inspector/stepper.py) on its own. Paths of the painted prefix are cached
+`Stepper` (inspector/views/stepper.py) on its own. Paths of the painted prefix are cached
 in blocks of glyphs, so one step redraws at most one partial block plus cached paths.
 """
 
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphTable
 from glyphscope.inspector.gui.overlays import add_quad
-from glyphscope.inspector.stepper import Stepper, stepper_for
+from glyphscope.inspector.views.stepper import Stepper, stepper_for
 
 if TYPE_CHECKING:
     from glyphscope.inspector.gui.canvas import PageView

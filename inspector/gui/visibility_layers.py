@@ -1,7 +1,7 @@
 """The clip path of a selected clipped glyph, drawn on the canvas over the layers.
 
 The visibility classes' own layers (one per class a reader cannot see) are declared in the
-layer registry (inspector/layers.py) and drawn Qt-free (inspector/layer_builders.py).
+layer registry (inspector/layers/registry.py) and drawn Qt-free (inspector/layers/builders.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from PySide6.QtGui import QPainterPath, QPolygonF
 
 from glyphscope.core.page import clip_paths
 from glyphscope.core.visibility import MAX_CLIP_CHAIN, ClippedDecision
-from glyphscope.inspector.engine import PageFacts
-from glyphscope.inspector.layer_shapes import Style
+from glyphscope.inspector.layers.shapes import Style
+from glyphscope.inspector.views.page_facts import PageFacts
 
 CLIP_STYLE = Style("#c62828", 2.0, line_alpha=255, dash=True)  # an outline: the letters inside stay readable
 MAX_CLIPS_DRAWN = 8  # distinct clip paths drawn for one selection

@@ -20,8 +20,8 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QImage
 
 from glyphscope.core.limits import Limits
-from glyphscope.inspector.engine import PageBundle
 from glyphscope.inspector.jobs import Cancelled, CancelToken, JobFunction, Partial, Progress
+from glyphscope.inspector.views.page_facts import PageBundle
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -198,9 +198,9 @@ def load_page_job(
     renderer cannot draw is a blank page with its overlays and the reason
     (`render_error`), a page over WINDOW_GLYPH_BUDGET shows its first glyphs and says so.
     """
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays
     from glyphscope.inspector.gui.rendering import display_size, frame_boxes, render_failure
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -346,8 +346,8 @@ def reassemble_bundle(
     """The same page under other thresholds: passes and assembly re-run, no re-interpretation,
     no re-rendering (live tuning). Fast pages run this on the GUI thread, big ones in a worker."""
     from glyphscope.core.analysis import reassemble
-    from glyphscope.inspector.engine import PageFacts
     from glyphscope.inspector.gui.overlays import build_overlays
+    from glyphscope.inspector.views.page_facts import PageFacts
 
     t0 = time.perf_counter()
     if bundle.analysis is None:

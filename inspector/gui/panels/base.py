@@ -1,6 +1,6 @@
 """The one base class of the page-scoped panels: the staged page's states, implemented once.
 
-A page reaches the window in stages (inspector.page_view): loading, an error, the page
+A page reaches the window in stages (inspector.views.page_view): loading, an error, the page
 without the text of a mode, a mode whose text failed, then ready (maybe with a fallback
 reason). `PagePanel` subscribes to the session's `view` and `texts` events (and `mode` when
 it follows the session's mode), reduces the view to a `PageState`, shows the waiting or
@@ -16,10 +16,10 @@ import html
 
 from PySide6.QtWidgets import QLabel, QWidget
 
-from glyphscope.inspector import page_view
-from glyphscope.inspector.engine import PageBundle, PageFacts
-from glyphscope.inspector.page_view import NO_PAGE, PageState, Stage
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views import page_view
+from glyphscope.inspector.views.page_facts import PageBundle, PageFacts
+from glyphscope.inspector.views.page_view import NO_PAGE, PageState, Stage
+from glyphscope.inspector.views.session import Session
 
 FAILURE_COLOUR = "#b71c1c"
 FALLBACK_STYLE = "background:#fff3cd; color:#5d4037; padding:3px; border:1px solid #ffe08a"

@@ -4,7 +4,7 @@ One column per engine (glyphscope's own text first), differences highlighted in
 the colours of the canvas layer "Other engines differ"; clicking a difference —
 in a column or in the list below — selects its glyphs on the canvas and shows
 the glyphscope decision that explains it. Engines run in the worker pool, each
-in its own process with a time limit (inspector/compare_engines.py); their texts
+in its own process with a time limit (inspector/compare/engines.py); their texts
 are kept per page, so new thresholds or another mode only re-align.
 """
 
@@ -31,21 +31,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector import layers as L
-from glyphscope.inspector.compare_engines import EngineText, detect_engines
-from glyphscope.inspector.compare_page import (
+from glyphscope.inspector.compare.engines import EngineText, detect_engines
+from glyphscope.inspector.compare.page import (
     KIND_TITLES,
     Difference,
     PageComparison,
     attach_comparison,
     compare_page_job,
 )
-from glyphscope.inspector.engine import PageFacts
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.views.page_facts import PageFacts
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 ROLE = Qt.ItemDataRole.UserRole
 LAYER = "compare"

@@ -32,13 +32,13 @@ from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document, Instruction
     from glyphscope.core.page import FormUse, InterpretedPage
-    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.views.page_facts import PageFacts
 
 TEXT_SHOWING = {"Tj", "TJ", "'", '"'}
 HIGHLIGHT = QColor("#ffeb3b")

@@ -13,17 +13,17 @@ from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
-from glyphscope.inspector.engine import describe
 from glyphscope.inspector.gui.panels.base import PagePanel
-from glyphscope.inspector.object_tree import annotation_source
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.verify import GlyphVerdict
-from glyphscope.inspector.verify_view import glyph_checks, ink_summary
+from glyphscope.inspector.verify.check import GlyphVerdict
+from glyphscope.inspector.verify.view import glyph_checks, ink_summary
+from glyphscope.inspector.views.objects import annotation_source
+from glyphscope.inspector.views.page_facts import describe
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
     from glyphscope.core.page import InterpretedPage, PageFont
-    from glyphscope.inspector.engine import Describable, PageFacts
+    from glyphscope.inspector.views.page_facts import Describable, PageFacts
 
 APPEARANCE_CHARS = 6000  # of an annotation's dictionary and appearance stream; Objects has all of it
 
@@ -284,8 +284,8 @@ class GlyphDetailsPanel(PagePanel):
 
     def chain_html(self, page: InterpretedPage, g: Glyph) -> str:
         """Every step of the decoding chain tried for this glyph's code and what each gave (the
-        explanation Fonts › Codes shows: inspector.font_table)."""
-        from glyphscope.inspector.font_table import chain_lines, glyph_chain
+        explanation Fonts › Codes shows: inspector.views.fonts)."""
+        from glyphscope.inspector.views.fonts import chain_lines, glyph_chain
 
         if self.session.document is None:
             return ""

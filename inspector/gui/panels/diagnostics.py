@@ -35,14 +35,14 @@ from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
-    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.views.page_facts import PageFacts
 
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 SEVERITY_COLOURS = {Severity.ERROR: "#c62828", Severity.WARNING: "#b25e00", Severity.INFO: "#1565c0"}

@@ -24,7 +24,7 @@ from glyphscope.core.assembly.document_text import FORM_FEED, join_page_texts, w
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
-from glyphscope.inspector.session import MODES, Session
+from glyphscope.inspector.views.session import MODES, Session
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document

@@ -29,8 +29,8 @@ from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.search import (
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.search import (
     Hit,
     MissExplanation,
     SearchResult,
@@ -40,7 +40,7 @@ from glyphscope.inspector.search import (
     query_pattern,
     search_document_job,
 )
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.session import Session
 
 ROLE = Qt.ItemDataRole.UserRole
 MAX_LISTED = 2000

@@ -31,26 +31,26 @@ from PySide6.QtWidgets import (
 from glyphscope.core.font_stats import FontStats, PageFontStats
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
-from glyphscope.inspector.font_table import HEADERS as CODE_HEADERS
-from glyphscope.inspector.font_table import (
+from glyphscope.inspector.gui.panels.base import PagePanel
+from glyphscope.inspector.gui.panels.in_front import InFrontPanel
+from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
+from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
+from glyphscope.inspector.verify.check import FontCheck, FontVerdict, VerifyResult
+from glyphscope.inspector.verify.view import FontProposal, ProposalSource, font_proposals
+from glyphscope.inspector.views.fonts import HEADERS as CODE_HEADERS
+from glyphscope.inspector.views.fonts import (
     SOURCE_WORDS,
     FontCodeRow,
     font_code_rows,
     text_verdict,
     uniform_columns,
 )
-from glyphscope.inspector.gui.panels.base import PagePanel
-from glyphscope.inspector.gui.panels.in_front import InFrontPanel
-from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
-from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.verify import FontCheck, FontVerdict, VerifyResult
-from glyphscope.inspector.verify_view import FontProposal, ProposalSource, font_proposals
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
-    from glyphscope.inspector.engine import PageFacts
+    from glyphscope.inspector.views.page_facts import PageFacts
 
 CARD_ONLY = (  # the panel's summary line counts the fonts without ToUnicode
     "Unresolved",  # "Decoded by" says UNRESOLVED (in red) with the count
@@ -325,7 +325,7 @@ SOURCE_SHORT_TITLES = {ProposalSource.OFFSET: "offset", ProposalSource.OCR: "OCR
 
 
 class CodeTableModel(RowsModel):
-    """One row per distinct code the selected font painted (inspector.font_table rows)."""
+    """One row per distinct code the selected font painted (inspector.views.fonts rows)."""
 
     HEADERS = CODE_HEADERS
 

@@ -45,12 +45,12 @@ from PySide6.QtWidgets import (
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable
 from glyphscope.core.passes import ClassifiedGlyphs
-from glyphscope.inspector import engine
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.table_model import RowsModel
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views import page_facts as engine
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 ALL = "(all)"
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """Help › How to read the page: a short guide inside the app (legend, decisions, panels, keys).
 
 Built from the tables it describes, so it cannot fall behind them: the layers
-and their colours from inspector/layers.py, the thresholds from
+and their colours from inspector/layers/registry.py, the thresholds from
 core/params.py, the keyboard shortcuts from the window's own actions plus the
 stepper's keys, the panels from panels/registry.py.
 """
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 from glyphscope.core.params import DEFAULT_PARAMETERS
 from glyphscope.inspector.gui.panels.shared import STEPPER_KEYS
-from glyphscope.inspector.layers import LAYERS, NEAR_MISS, PAGE_STREAM_COLOUR
+from glyphscope.inspector.layers.registry import LAYERS, NEAR_MISS, PAGE_STREAM_COLOUR
 
 MOUSE = (
     ("Ctrl+wheel", "zoom around the pointer"),

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.inspector.gui.object_model import ObjectTreeModel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
-from glyphscope.inspector.object_tree import (
+from glyphscope.inspector.views.objects import (
     FONTS_GROUP,
     STREAM_PREVIEW,
     DocumentTree,
@@ -51,7 +51,7 @@ from glyphscope.inspector.object_tree import (
     find_font,
     parse_ref,
 )
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.session import Session
 
 OBJECT_SHARE = 0.58  # of the tree's width for the Object column (labels are longer than values)
 MIN_OBJECT_COLUMN = 160  # px

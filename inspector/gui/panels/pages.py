@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
-from glyphscope.inspector.engine import PageBundle
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_facts import PageBundle
+from glyphscope.inspector.views.session import Session
 
 
 class PageListModel(QAbstractListModel):

@@ -21,9 +21,9 @@ from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.base import PagePanel
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.probe import Fate, ProbeEntry, ProbeResult, probe_region
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.probe import Fate, ProbeEntry, ProbeResult, probe_region
+from glyphscope.inspector.views.session import Session
 
 MAX_ROWS = 3000
 ROLE = Qt.ItemDataRole.UserRole

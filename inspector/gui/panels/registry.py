@@ -32,7 +32,7 @@ from glyphscope.inspector.gui.panels.text import TextTabs
 from glyphscope.inspector.gui.panels.tuning import TuningPanel
 from glyphscope.inspector.gui.panels.verify import VerifyPanel
 from glyphscope.inspector.gui.workers import WorkerPool
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.session import Session
 
 
 class HasPanels(Protocol):

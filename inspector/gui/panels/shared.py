@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from glyphscope.inspector.verify import FontVerdict
+from glyphscope.inspector.verify.check import FontVerdict
 
 STEPPER_KEYS = (  # (key, what it does): the stepper binds them, the Help guide lists them
     ("F10", "step to the next instruction"),

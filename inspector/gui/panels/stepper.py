@@ -46,9 +46,9 @@ from glyphscope.inspector.gui.panels.shared import STEPPER_KEYS
 from glyphscope.inspector.gui.table_model import RowsModel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.stepper import StateRow, Stepper, colour_rgb, stepper_for
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
+from glyphscope.inspector.views.stepper import StateRow, Stepper, colour_rgb, stepper_for
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document

@@ -3,7 +3,7 @@
 Selecting an element selects the glyphs of every MCID under it, so the canvas
 and the text panels show them; selecting glyphs (canvas, text, table) selects
 the element that holds the first one's MCID. The tree is read in a worker when
-the panel is shown (inspector/structure_tree.py).
+the panel is shown (inspector/views/structure.py).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.structure_tree import PageStructureTree, StructElement, page_structure_tree
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
+from glyphscope.inspector.views.structure import PageStructureTree, StructElement, page_structure_tree
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document

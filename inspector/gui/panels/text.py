@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.gui.panels.base import PagePanel
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import MODES, Session
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import MODES, Session
 
 if TYPE_CHECKING:
-    from glyphscope.inspector.engine import PageFacts, TextView
+    from glyphscope.inspector.views.page_facts import PageFacts, TextView
 
 MODE_TITLES = {
     "plain": "Plain",

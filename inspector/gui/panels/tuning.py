@@ -33,8 +33,8 @@ from glyphscope.core.analysis import PageAnalysis, reassemble
 from glyphscope.core.attribute_docs import attribute_docs
 from glyphscope.core.params import CHOICES, DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.gui.panels.base import PagePanel
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 DEBOUNCE_MS = 150
 MAX_DEFAULTS = 4  # pages whose default-threshold product is kept (each holds its classification)

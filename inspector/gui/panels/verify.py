@@ -28,16 +28,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector import layers as L
-from glyphscope.inspector import ocr
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
-from glyphscope.inspector.page_view import PageState
-from glyphscope.inspector.session import Session
-from glyphscope.inspector.verify import FontVerdict, GlyphVerdict, VerifyResult
-from glyphscope.inspector.verify_view import PageCounts, verify_page_job
+from glyphscope.inspector.layers import registry as L
+from glyphscope.inspector.verify import ocr
+from glyphscope.inspector.verify.check import FontVerdict, GlyphVerdict, VerifyResult
+from glyphscope.inspector.verify.view import PageCounts, verify_page_job
+from glyphscope.inspector.views.page_view import PageState
+from glyphscope.inspector.views.session import Session
 
 ROLE = Qt.ItemDataRole.UserRole  # an item's glyphs (paint indices) to select
 HEADERS = ("Code", "Decoded → ink reads", "Glyphs", "Confidence")

@@ -1,0 +1,1 @@
+"""Overlay layers: the registry, their builders, the Qt-free shapes and the headless painter."""

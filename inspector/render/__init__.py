@@ -1,0 +1,1 @@
+"""Page images: the PDFium renderer, its own process, and Pillow page images."""

@@ -1,0 +1,220 @@
+"""Headless page images: PDFium's rendering (inspector.render.renderer, in its own process) as
+Pillow images and PNGs. No Qt: `render`, `triage --html` and `page.to_image()` work without
+the gui extra.
+
+The image covers the page's whole MediaBox, as the window draws it (glyphs the CropBox
+hides are shown too), with /Rotate applied and form fields drawn. Overlay layers are the
+registry's shapes (inspector.layers.registry): drawn antialiased by the window's own painter
+(gui.overlay_image, the one way this module reaches Qt, lazily) when PySide6 is there, and
+by Pillow (inspector.layers.painter) when it is not, so `render --layers` and the report's
+images have their overlays on a headless install too.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+import pikepdf
+
+from glyphscope.inspector.render.renderer import (
+    Pixels,
+    RenderFailed,
+    clamp_scale,
+    display_size,
+    frame_boxes,
+    page_size_problem,
+    render_failure,
+    render_pdf_bytes,
+    single_page_pdf,
+)
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from glyphscope.core.document import Document
+    from glyphscope.core.page import PageBoxes
+    from glyphscope.core.params import Parameters
+
+# What makes a page's image fail, besides the renderer's own RenderFailed: copying the page.
+_COPY_ERRORS = (pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError)
+
+
+class PageImageError(Exception):
+    """No image of the page: `str(exc)` says why in one line."""
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """PDFium's image of a page (None when it could not be drawn, with the reason) and its
+    frame: the boxes and scale every overlay is laid out with (inspector.render.renderer.page_matrix)."""
+
+    pixels: Pixels | None
+    render_error: str | None
+    frame: PageBoxes
+    scale: float
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class DrawnPage:
+    """A page drawn for `render` or the HTML report: the PNG, its size and why the page itself
+    is missing (None when rendered)."""
+
+    png: bytes
+    width: int
+    height: int
+    render_error: str | None = None
+
+
+def render_page(
+    doc: Document, page_number: int, scale: float, boxes: PageBoxes | None = None
+) -> RenderedPage:
+    """Page `page_number` of `doc` at `scale` px/pt (clamped): never raises for the page's content."""
+    boxes = doc.page_boxes(page_number) if boxes is None else boxes
+    frame = frame_boxes(boxes)
+    scale = clamp_scale(boxes, scale)
+    w, h = display_size(frame, scale)
+    width, height = max(1, round(w)), max(1, round(h))
+    try:
+        problem = page_size_problem(boxes)
+        if problem is not None:
+            raise RenderFailed(problem)
+        pixels: Pixels | None = render_pdf_bytes(single_page_pdf(doc.pdf, page_number, boxes), boxes, scale)
+        error = None
+    except (RenderFailed, *_COPY_ERRORS) as exc:
+        pixels, error = None, render_failure(exc)
+    return RenderedPage(pixels, error, frame, scale, width, height)
+
+
+def draw_page(
+    doc: Document,
+    page_number: int,
+    layers: Iterable[str],
+    scale: float = 2.0,
+    mode: str = "plain",
+    params: Parameters | None = None,
+    palette: bool = True,
+) -> DrawnPage:
+    """The page with `layers` drawn over it, as PNG (`palette`: 8-bit indexed colours, ~5× smaller).
+
+    A page PDFium cannot draw is a blank page of its (clamped) size with a banner saying why
+    (and the overlays), as in the window.
+    """
+    wanted = set(layers)
+    if wanted:
+        try:
+            from glyphscope.inspector.gui.overlay_image import draw_png  # Qt: antialiased overlays
+        except ImportError:  # no gui extra, or Qt's libraries are missing: Pillow draws them
+            pass
+        else:
+            return draw_png(doc, page_number, wanted, scale, mode, params, palette)
+    facts = None
+    boxes = None
+    if wanted:
+        from glyphscope.core.analysis import analyze_page
+        from glyphscope.core.params import DEFAULT_PARAMETERS
+        from glyphscope.inspector.views.page_facts import PageFacts
+
+        analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
+        facts, boxes = PageFacts(analysis), analysis.page.boxes
+    rendered = render_page(doc, page_number, scale, boxes)
+    image = page_or_blank(rendered)
+    if facts is not None:
+        from glyphscope.inspector.layers.painter import draw_layers
+        from glyphscope.inspector.render.renderer import page_matrix
+
+        image = image.convert("RGBA")
+        draw_layers(image, facts, wanted, mode, page_matrix(rendered.frame, rendered.scale))
+        image = image.convert("RGB")
+    if rendered.render_error:
+        paint_banner(image, f"Page {page_number} {rendered.render_error}", rendered.scale)
+    return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error)
+
+
+def page_png(
+    doc: Document, page_number: int, layers: Iterable[str], scale: float = 2.0, palette: bool = True
+) -> bytes:
+    """`draw_page` as PNG bytes."""
+    return draw_page(doc, page_number, layers, scale, palette=palette).png
+
+
+def page_or_blank(rendered: RenderedPage) -> Image.Image:
+    """The rendered page as an RGB Pillow image, or a white page of its size when it has none."""
+    from PIL import Image
+
+    if rendered.pixels is None:
+        return Image.new("RGB", (rendered.width, rendered.height), "white")
+    return rendered.pixels.to_pil().convert("RGB")
+
+
+def paint_banner(image: Image.Image, text: str, scale: float = 2.0) -> None:
+    """The window's page banner (gui.page_banner's colours) drawn with Pillow: top-left, wrapped."""
+    import textwrap
+
+    from PIL import ImageDraw, ImageFont
+
+    size = max(13, min(40, round(6.5 * scale)))
+    font = ImageFont.load_default(size)
+    margin = 8
+    chars = max(10, int(min(260.0 * scale, image.width - 2 * margin) / (0.55 * size)))
+    lines = textwrap.wrap(text, chars) or [text]
+    draw = ImageDraw.Draw(image)
+    body = "\n".join(lines)
+    left, top, right, bottom = draw.multiline_textbbox((margin + 6, margin + 4), body, font=font)
+    draw.rounded_rectangle(
+        (margin, margin, right + 6, bottom + 4), radius=4, fill=(255, 243, 205), outline=(0xB2, 0x6A, 0x00)
+    )
+    draw.multiline_text((margin + 6, margin + 4), body, fill=(0x4E, 0x34, 0x2E), font=font)
+
+
+def png_bytes(image: Image.Image, palette: bool = True) -> bytes:
+    """`image` as PNG; `palette` converts to 8-bit indexed colour (smaller, looks the same)."""
+    if palette:
+        image = image.convert("RGB").quantize(256)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def render_page_image(
+    source: str | Path | bytes | BinaryIO,
+    page_number: int,
+    *,
+    scale: float = 1.0,
+    password: str | None = None,
+) -> Image.Image:
+    """Page `page_number` (1-based) at `scale` pixels per point: the whole MediaBox, rotated, form
+    fields drawn (RGBA). PageImageError with the reason when the page has no image."""
+    from glyphscope.core.document import page_boxes
+    from glyphscope.core.page_tree_repair import open_pdf
+
+    data: str | Path | BinaryIO = (
+        io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray)) else source
+    )
+    try:
+        pdf = open_pdf(data, password or "")
+    except (pikepdf.PdfError, OSError, ValueError) as exc:
+        raise PageImageError(
+            f"the PDF could not be opened for rendering ({type(exc).__name__}: {exc})"
+        ) from None
+    try:
+        if not 1 <= page_number <= len(pdf.pages):
+            raise PageImageError(
+                f"page {page_number} is out of range: the document has {len(pdf.pages)} page(s)"
+            )
+        try:
+            boxes = page_boxes(pdf.pages[page_number - 1].obj)
+            problem = page_size_problem(boxes)
+            if problem is not None:
+                raise RenderFailed(problem)
+            pixels = render_pdf_bytes(single_page_pdf(pdf, page_number, boxes), boxes, scale)
+        except (RenderFailed, *_COPY_ERRORS) as exc:
+            raise PageImageError(f"page {page_number} {render_failure(exc)}") from None
+    finally:
+        pdf.close()
+    return pixels.to_pil()

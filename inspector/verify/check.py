@@ -1,0 +1,791 @@
+"""The ink as ground truth: OCR characters aligned to glyphs by position, verdicts per glyph,
+font and page, and the code → Unicode mapping the ink proposes (issue 26). No Qt.
+
+An OCR character (a Tesseract symbol with its pixel box) belongs to the visible glyph whose box
+covers the largest share of it (at least SYMBOL_MIN_OVERLAP): positions decide, never text.
+A glyph's ink is its characters in reading order, so a ligature glyph "ﬁ" reads "fi". The
+glyph's decoded text and its ink are compared case-sensitively after `equivalent_text`
+(NFKC, which expands ligatures, and one form for quotes and dashes).
+
+Thresholds (every one is named here, used once, and listed in the README):
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Callable, Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from glyphscope.core.geometry import Matrix, Rect
+from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
+from glyphscope.inspector.jobs import Progress
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.inspector.verify.ocr import OcrPage, OcrWord
+
+DEFAULT_DPI = 300.0
+"""Pages are rendered for OCR at this resolution (Tesseract reads 10 pt text well from ~300 dpi)."""
+SYMBOL_MIN_OVERLAP = 0.5
+"""An OCR character belongs to a glyph when the glyph's box covers at least this share of its box."""
+CONFIDENT_READ = 60.0
+"""A glyph's ink counts for or against its font (agreement, verdict) when Tesseract's confidence
+in every character of it is at least this (0–100)."""
+VOTE_MIN_CONF = 60.0
+"""Reads at least this confident vote for a code's proposed Unicode."""
+VOTE_MIN_SHARE = 0.5
+"""A code's proposal is the reading more than this share of its votes agree on."""
+NOISY_CODE_MIN_READS = 3
+"""A code with at least this many confident reads, none of whose readings (its own text included)
+more than VOTE_MIN_SHARE of them agree on, is noise, not a mapping: its reads are left out of the
+agreement (dot leaders, which Tesseract reads as `e`, `s`, `c` … by turns)."""
+MIN_GLYPHS_READ = 10
+"""A font with fewer confident reads than this: cannot tell (too few glyphs)."""
+MIN_LETTER_SHARE = 0.5
+"""A font whose confident reads are less than this share letters or digits: cannot tell (symbols)."""
+MAX_OFF_INK_SHARE = 0.5
+"""A font more than this share of whose glyphs lie in no OCR word: cannot tell (its glyphs do not
+sit on the ink: the positions the engine computes differ from the rendering, or the ink is not
+read at all)."""
+UPRIGHT_SLOPE = 0.2
+"""Only glyphs written left to right in the page image, at most this slope off horizontal, are
+compared (Tesseract reads upright lines; turned or vertical text is counted in `not_upright`)."""
+MAX_FOREIGN_SHARE = 0.5
+"""A font whose confidently read glyphs decode, more than this share, to a script none of the OCR
+languages reads (Chinese read with eng): cannot tell (the ink's reading means nothing)."""
+MIN_MEAN_CONF = 75.0
+"""A font whose reads have a mean confidence below this: cannot tell (low confidence)."""
+RIGHT_MIN_AGREEMENT = 0.90
+"""Agreement at least this: mapping right."""
+WRONG_MAX_AGREEMENT = 0.50
+"""Agreement at most this: mapping wrong (between the two: cannot tell)."""
+INK_WORD_MIN_CONF = 60.0
+"""An OCR word at least this confident, holding a letter or digit, that meets no glyph is ink without a glyph."""
+REGION_GAP = 1.0
+"""Ink words closer than this × the taller word's height join one region."""
+INK_MARGIN = 0.15
+"""A visible glyph has ink when its centre lies in an OCR word's box widened by this × the word's height."""
+
+THRESHOLDS = {
+    "symbol_min_overlap": SYMBOL_MIN_OVERLAP,
+    "confident_read": CONFIDENT_READ,
+    "vote_min_conf": VOTE_MIN_CONF,
+    "vote_min_share": VOTE_MIN_SHARE,
+    "noisy_code_min_reads": NOISY_CODE_MIN_READS,
+    "min_glyphs_read": MIN_GLYPHS_READ,
+    "min_letter_share": MIN_LETTER_SHARE,
+    "max_off_ink_share": MAX_OFF_INK_SHARE,
+    "upright_slope": UPRIGHT_SLOPE,
+    "max_foreign_share": MAX_FOREIGN_SHARE,
+    "min_mean_conf": MIN_MEAN_CONF,
+    "right_min_agreement": RIGHT_MIN_AGREEMENT,
+    "wrong_max_agreement": WRONG_MAX_AGREEMENT,
+    "ink_word_min_conf": INK_WORD_MIN_CONF,
+    "region_gap": REGION_GAP,
+    "ink_margin": INK_MARGIN,
+}
+
+_EQUIVALENT = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",
+        "\u00ad": "-",
+        "\u2022": "•",
+        "\u00b7": "•",
+    }
+)
+
+
+def equivalent_text(text: str) -> str:
+    """`text` as compared: NFKC (ligatures expanded, compatibility forms folded), one quote and
+    one dash form, whitespace dropped; case kept."""
+    return "".join(unicodedata.normalize("NFKC", text).translate(_EQUIVALENT).split())
+
+
+SCRIPTS = {
+    # Unicode character-name prefix → Tesseract languages that read the script
+    "CJK": ("chi_sim", "chi_tra", "jpn", "kor", "chi_sim_vert", "chi_tra_vert", "jpn_vert"),
+    "HIRAGANA": ("jpn", "jpn_vert"),
+    "KATAKANA": ("jpn", "jpn_vert"),
+    "HANGUL": ("kor", "kor_vert"),
+    "ARABIC": ("ara", "fas", "urd", "pus", "uig", "snd"),
+    "HEBREW": ("heb", "yid"),
+    "CYRILLIC": ("rus", "ukr", "bul", "srp", "bel", "mkd", "kaz", "kir", "mon", "tgk", "uzb_cyrl"),
+    "GREEK": ("ell", "grc"),
+    "DEVANAGARI": ("hin", "mar", "nep", "san"),
+    "THAI": ("tha",),
+}
+"""Scripts Tesseract reads only with their own language data (the Latin languages read none)."""
+
+
+def foreign_script(text: str, lang: str) -> bool:
+    """Whether `text` holds a letter of a script none of `lang`'s languages ("eng+deu") reads."""
+    langs = set(lang.split("+"))
+    for c in text:
+        if not c.isalpha():
+            continue
+        name = unicodedata.name(c, "")
+        for prefix, readers in SCRIPTS.items():
+            if name.startswith(prefix) and not langs.intersection(readers):
+                return True
+    return False
+
+
+class GlyphVerdict(StrEnum):
+    AGREES = "agrees"  # the ink reads what the glyph decodes to
+    INK_READS_OTHER = "ink_reads_other"  # the ink reads something else
+    NO_INK_READ = "no_ink_read"  # no OCR character fell on the glyph
+
+
+class FontVerdict(StrEnum):
+    MAPPING_RIGHT = "mapping_right"
+    MAPPING_WRONG = "mapping_wrong"
+    CANNOT_TELL = "cannot_tell"
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphCheck:
+    """One visible glyph and what its ink reads. `bbox` in user space (x0, y0, x1, y1)."""
+
+    page: int
+    paint_index: int
+    font_id: str
+    font_key: str
+    code: int
+    decoded: str  # the glyph's Unicode ("" unresolved)
+    verdict: GlyphVerdict
+    ink: str | None  # what the ink reads (None: nothing)
+    conf: float | None  # the lowest confidence of its characters
+    bbox: Rect
+
+    @property
+    def confident(self) -> bool:
+        return self.conf is not None and self.conf >= CONFIDENT_READ
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "page": self.page,
+            "paint_index": self.paint_index,
+            "font_id": self.font_id,
+            "font_key": self.font_key,
+            "code": self.code,
+            "decoded": self.decoded,
+            "verdict": self.verdict.value,
+            "ink": self.ink,
+            "conf": None if self.conf is None else round(self.conf, 1),
+            "bbox": [round(v, 2) for v in self.bbox],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Confusion:
+    """Glyphs of one code decoded to `decoded` whose ink reads `ink`."""
+
+    code: int
+    decoded: str
+    ink: str
+    count: int
+    mean_conf: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "decoded": self.decoded,
+            "ink": self.ink,
+            "count": self.count,
+            "mean_conf": round(self.mean_conf, 1),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FontCheck:
+    """One font over every page read: counts, agreement, confusion, verdict, proposed mapping."""
+
+    font_id: str
+    font_keys: tuple[str, ...]
+    base_font: str
+    glyphs: int  # visible glyphs with ink to compare (spaces left out)
+    agrees: int
+    reads_other: int
+    no_ink: int
+    confident_reads: int  # glyphs whose read counts (conf ≥ CONFIDENT_READ)
+    agreement: float | None  # agreeing share of the confident reads
+    mean_conf: float | None
+    letter_share: float | None
+    verdict: FontVerdict
+    reason: str
+    confusion: tuple[Confusion, ...]
+    proposed: dict[int, str] | None  # code → Unicode from the ink's votes (mapping wrong only)
+    recovered: float | None = None  # set by benchmarks: share of glyphs the proposal maps right
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "font_id": self.font_id,
+            "font_keys": list(self.font_keys),
+            "base_font": self.base_font,
+            "glyphs": self.glyphs,
+            "agrees": self.agrees,
+            "reads_other": self.reads_other,
+            "no_ink": self.no_ink,
+            "confident_reads": self.confident_reads,
+            "agreement": None if self.agreement is None else round(self.agreement, 4),
+            "mean_conf": None if self.mean_conf is None else round(self.mean_conf, 1),
+            "letter_share": None if self.letter_share is None else round(self.letter_share, 4),
+            "verdict": self.verdict.value,
+            "reason": self.reason,
+            "confusion": [c.to_json() for c in self.confusion],
+            "proposed_mapping": None
+            if self.proposed is None
+            else [{"code": c, "unicode": u} for c, u in sorted(self.proposed.items())],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class InkRegion:
+    """Text-like ink that meets no glyph (a scan, outlines, an unrendered field). `bbox` user space."""
+
+    bbox: Rect
+    text: str
+    words: int
+    mean_conf: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bbox": [round(v, 2) for v in self.bbox],
+            "text": self.text,
+            "words": self.words,
+            "mean_conf": round(self.mean_conf, 1),
+        }
+
+
+@dataclass(slots=True)
+class PageCheck:
+    """One page: its glyph checks, ink without glyphs, visible glyphs without ink."""
+
+    page: int
+    dpi: float
+    glyphs: list[GlyphCheck] = field(default_factory=list)
+    ink_without_glyphs: list[InkRegion] = field(default_factory=list)
+    glyphs_without_ink: list[GlyphCheck] = field(default_factory=list)
+    ocr_words: int = 0
+    not_upright: int = 0  # visible glyphs left out: turned or vertical text (UPRIGHT_SLOPE)
+    seconds: float = 0.0
+    error: str | None = None
+
+    def counts(self) -> Counter[GlyphVerdict]:
+        return Counter(g.verdict for g in self.glyphs)
+
+    def to_json(self, glyphs: bool = True) -> dict[str, object]:
+        c = self.counts()
+        out: dict[str, object] = {
+            "page": self.page,
+            "dpi": self.dpi,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "ocr_words": self.ocr_words,
+            "not_upright": self.not_upright,
+            "counts": {v.value: c.get(v, 0) for v in GlyphVerdict},
+            "ink_without_glyphs": [r.to_json() for r in self.ink_without_glyphs],
+            "glyphs_without_ink": [
+                {"paint_index": g.paint_index, "decoded": g.decoded, "bbox": [round(v, 2) for v in g.bbox]}
+                for g in self.glyphs_without_ink
+            ],
+        }
+        if glyphs:
+            out["glyphs"] = [g.to_json() for g in self.glyphs]
+        return out
+
+
+@dataclass(slots=True)
+class VerifyResult:
+    """Every page read and every font over them: what `glyphscope verify` reports."""
+
+    pages: list[PageCheck]
+    fonts: list[FontCheck]
+    lang: str
+    dpi: float
+
+    def font(self, font_id: str) -> FontCheck:
+        for f in self.fonts:
+            if f.font_id == font_id:
+                return f
+        raise KeyError(font_id)
+
+
+# ---------------------------------------------------------------------------- one page
+
+
+def _candidates(analysis: PageAnalysis, matrix: Matrix) -> tuple[list[Glyph], list[Glyph], int]:
+    """(the visible, upright glyphs that paint ink, every glyph of the page, how many visible glyphs
+    were left out as not upright)."""
+    from glyphscope.core.visibility_class import VisibilityClass
+
+    classified = analysis.classified
+    classes = classified.visibility.classes if classified.visibility else None
+    visible = []
+    turned = 0
+    a, b, c, d = matrix[:4]
+    for g in classified.visible:
+        if g.unicode and (g.unicode.isspace() or all(ord(c) <= 0x20 for c in g.unicode)):
+            continue  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
+        if classes is not None and VisibilityClass(classes[g.paint_index]) is not VisibilityClass.VISIBLE:
+            continue
+        dx, dy = g.direction
+        x, y = a * dx + c * dy, b * dx + d * dy  # the writing direction in the image
+        if g.wmode != 0 or x <= 0.0 or abs(y) > UPRIGHT_SLOPE * x:
+            turned += 1  # Tesseract reads upright lines: turned text is not compared
+            continue
+        visible.append(g)
+    return visible, list(classified.glyphs), turned
+
+
+class _Grid:
+    """Boxes bucketed in square cells, for the boxes meeting a query box."""
+
+    def __init__(self, boxes: Sequence[Rect], cell: float) -> None:
+        self.cell = max(cell, 1.0)
+        self.boxes = boxes
+        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for i, b in enumerate(boxes):
+            for key in self._keys(b):
+                self.cells[key].append(i)
+
+    def _keys(self, b: Rect) -> Iterable[tuple[int, int]]:
+        c = self.cell
+        for x in range(int(b[0] // c), int(b[2] // c) + 1):
+            for y in range(int(b[1] // c), int(b[3] // c) + 1):
+                yield (x, y)
+
+    def meeting(self, b: Rect) -> set[int]:
+        found: set[int] = set()
+        for key in self._keys(b):
+            found.update(self.cells.get(key, ()))
+        return {i for i in found if _intersection(self.boxes[i], b) > 0.0 or _touches(self.boxes[i], b)}
+
+
+def _intersection(a: Rect, b: Rect) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _touches(a: Rect, b: Rect) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _area(b: Rect) -> float:
+    return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
+
+
+def page_matrix(analysis: PageAnalysis, scale: float) -> Matrix:
+    """User space → the page image's pixels (the whole MediaBox, /Rotate applied, `scale` px/pt)."""
+    boxes = analysis.page.boxes
+    return display_matrix(boxes.media_box, boxes.rotate, scale)
+
+
+def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
+    """Align `ocr` (read from the page image at `dpi`) to the page's glyphs: the page's checks."""
+    scale = dpi / 72.0
+    matrix = page_matrix(analysis, scale)
+    visible, every, turned = _candidates(analysis, matrix)
+    boxes = [quad_bbox(g.quad, matrix) for g in visible]
+    heights = sorted(b[3] - b[1] for b in boxes)
+    grid = _Grid(boxes, heights[len(heights) // 2] if heights else 64.0)
+
+    assigned = _assign(ocr, visible, boxes, grid)
+    fonts = {(f.font_key, f.form_path): f for f in analysis.page.fonts}
+    result = PageCheck(analysis.page_number, dpi, ocr_words=len(ocr.words), not_upright=turned)
+    for i, g in enumerate(visible):
+        pf = fonts.get((g.font_key, g.form_path))
+        font_id = g.font_id or (pf.info.font_id if pf else g.font_key)
+        bbox = user_rect(boxes[i], matrix)
+        symbols = [ocr.symbols[k] for k in assigned.get(i, ())]
+        if not symbols:
+            verdict, ink, conf = GlyphVerdict.NO_INK_READ, None, None
+        else:
+            ink = "".join(s.text for s in symbols)
+            conf = min(s.conf for s in symbols)
+            same = equivalent_text(g.unicode) == equivalent_text(ink)
+            verdict = GlyphVerdict.AGREES if same else GlyphVerdict.INK_READS_OTHER
+        result.glyphs.append(
+            GlyphCheck(
+                analysis.page_number,
+                g.paint_index,
+                font_id,
+                g.font_key,
+                g.code,
+                g.unicode,
+                verdict,
+                ink,
+                conf,
+                bbox,
+            )
+        )
+
+    # visible glyphs with no ink: centre in no OCR word box. Only glyphs of letters and digits:
+    # Tesseract reads no word in dot leaders, rules or stray punctuation, which are drawn all the same
+    word_boxes = [_widened(w.box) for w in ocr.words]
+    word_grid = _Grid(word_boxes, heights[len(heights) // 2] if heights else 64.0)
+    for i, check in enumerate(result.glyphs):
+        if not any(c.isalnum() for c in check.decoded):
+            continue
+        b = boxes[i]
+        cx, cy = (b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0
+        point = (cx, cy, cx, cy)
+        if not any(
+            wb[0] <= cx <= wb[2] and wb[1] <= cy <= wb[3]
+            for wb in (word_boxes[j] for j in word_grid.meeting(point))
+        ):
+            result.glyphs_without_ink.append(check)
+
+    # text-like ink meeting no glyph of any kind (hidden ones too: an OCR layer has its glyphs)
+    all_boxes = [quad_bbox(g.quad, matrix) for g in every]
+    all_grid = _Grid(all_boxes, heights[len(heights) // 2] if heights else 64.0)
+    lonely = [
+        w
+        for w in ocr.words
+        if w.conf >= INK_WORD_MIN_CONF
+        and any(c.isalnum() for c in w.text)
+        and not all_grid.meeting(tuple(float(v) for v in w.box))  # type: ignore[arg-type]
+    ]
+    result.ink_without_glyphs = [
+        InkRegion(user_rect(box, matrix), text, n, conf) for box, text, n, conf in _regions(lonely)
+    ]
+    return result
+
+
+def _assign(
+    ocr: OcrPage, visible: Sequence[Glyph], boxes: Sequence[Rect], grid: _Grid
+) -> dict[int, list[int]]:
+    """Glyph (index into `visible`) → its OCR characters (indices into ocr.symbols), in reading order.
+
+    Word by word: Tesseract's word boxes are tight and reliable, its character boxes less so
+    (the LSTM engine places some far off). So the glyphs whose centres lie in a word's box, in
+    order along the word, take its characters in order when the counts match, a ligature glyph
+    taking as many as its text expands to (NFKC: "ﬁ" two). Otherwise each character goes to
+    the glyph box covering most of its own box (SYMBOL_MIN_OVERLAP)."""
+    assigned: dict[int, list[int]] = defaultdict(list)
+    for w in ocr.words:
+        start, end = w.symbols
+        wbox = _widened(w.box)
+        inside = [
+            i
+            for i in grid.meeting(wbox)
+            if wbox[0] <= (boxes[i][0] + boxes[i][2]) / 2.0 <= wbox[2]
+            and wbox[1] <= (boxes[i][1] + boxes[i][3]) / 2.0 <= wbox[3]
+        ]
+        horizontal = (w.box[2] - w.box[0]) >= (w.box[3] - w.box[1]) or len(inside) < 2
+        inside.sort(key=lambda i: (boxes[i][0] + boxes[i][2]) if horizontal else (boxes[i][1] + boxes[i][3]))
+        widths = [max(1, len(equivalent_text(visible[i].unicode))) for i in inside]
+        if inside and sum(widths) == end - start:
+            k = start
+            for i, n in zip(inside, widths):
+                assigned[i].extend(range(k, k + n))
+                k += n
+            continue
+        for k in range(start, end):
+            sbox: Rect = tuple(float(v) for v in ocr.symbols[k].box)  # type: ignore[assignment]
+            area = _area(sbox)
+            if area <= 0.0:
+                continue
+            best, best_share = -1, SYMBOL_MIN_OVERLAP
+            for i in sorted(grid.meeting(sbox)):
+                share = _intersection(boxes[i], sbox) / area
+                if share > best_share or (best < 0 and share >= best_share):
+                    best, best_share = i, share
+            if best >= 0:
+                assigned[best].append(k)
+    return assigned
+
+
+def _widened(box: tuple[int, int, int, int]) -> Rect:
+    m = INK_MARGIN * (box[3] - box[1])
+    return (box[0] - m, box[1] - m, box[2] + m, box[3] + m)
+
+
+def _regions(ws: Sequence[OcrWord]) -> list[tuple[Rect, str, int, float]]:
+    """Words merged into regions: words nearer than REGION_GAP × height join (union-find)."""
+    parent = list(range(len(ws)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(ws):
+        for j in range(i + 1, len(ws)):
+            b = ws[j].box
+            gap = REGION_GAP * max(a.box[3] - a.box[1], b[3] - b[1])
+            if (
+                a.box[0] - gap <= b[2]
+                and b[0] - gap <= a.box[2]
+                and a.box[1] - gap <= b[3]
+                and b[1] - gap <= a.box[3]
+            ):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(ws)):
+        groups[find(i)].append(i)
+    out = []
+    for members in groups.values():
+        mw = [ws[i] for i in members]
+        box: Rect = (
+            float(min(w.box[0] for w in mw)),
+            float(min(w.box[1] for w in mw)),
+            float(max(w.box[2] for w in mw)),
+            float(max(w.box[3] for w in mw)),
+        )
+        out.append((box, " ".join(w.text for w in mw), len(mw), sum(w.conf for w in mw) / len(mw)))
+    out.sort(key=lambda r: (r[0][1], r[0][0]))
+    return out
+
+
+# ---------------------------------------------------------------------------- fonts over pages
+
+
+def check_fonts(
+    pages: Sequence[PageCheck], base_fonts: dict[str, str] | None = None, lang: str = "eng"
+) -> list[FontCheck]:
+    """Per font (by object, `font_id`) over every page: counts, agreement, confusion, verdict and,
+    for a wrong mapping, the mapping the ink proposes."""
+    by_font: dict[str, list[GlyphCheck]] = defaultdict(list)
+    off_ink: set[tuple[int, int]] = set()
+    for p in pages:
+        for g in p.glyphs:
+            by_font[g.font_id].append(g)
+        off_ink.update((p.page, g.paint_index) for g in p.glyphs_without_ink)
+    return [
+        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink)
+        for fid, checks in by_font.items()
+    ]
+
+
+def _consistent(confident: list[GlyphCheck]) -> list[GlyphCheck]:
+    """The confident reads without those of noisy codes (NOISY_CODE_MIN_READS): a wrong mapping
+    reads one other thing code after code, noise reads anything."""
+    by_code: dict[int, Counter[str]] = defaultdict(Counter)
+    for g in confident:
+        by_code[g.code][equivalent_text(g.ink or "")] += 1
+    noisy = {
+        code
+        for code, reads in by_code.items()
+        if (total := sum(reads.values())) >= NOISY_CODE_MIN_READS
+        and reads.most_common(1)[0][1] <= VOTE_MIN_SHARE * total
+    }
+    return [g for g in confident if g.code not in noisy] if noisy else confident
+
+
+def _font_check(
+    font_id: str, checks: list[GlyphCheck], base_font: str, lang: str, off_ink: set[tuple[int, int]]
+) -> FontCheck:
+    agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
+    other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
+    no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
+    confident = _consistent([g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ and g.confident])
+    read = [g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ]
+    agreement = (
+        sum(1 for g in confident if g.verdict is GlyphVerdict.AGREES) / len(confident) if confident else None
+    )
+    mean_conf = sum(g.conf or 0.0 for g in read) / len(read) if read else None
+    letter_share = (
+        sum(1 for g in confident if any(c.isalnum() for c in g.ink or "")) / len(confident)
+        if confident
+        else None
+    )
+    foreign = (
+        sum(1 for g in confident if foreign_script(g.decoded, lang)) / len(confident) if confident else 0.0
+    )
+    wordlike = [g for g in checks if any(c.isalnum() for c in g.decoded)]  # what OCR can find in words
+    off = sum(1 for g in wordlike if (g.page, g.paint_index) in off_ink) / len(wordlike) if wordlike else 0.0
+    if len(confident) < MIN_GLYPHS_READ:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"too few glyphs read: {len(confident)} < {MIN_GLYPHS_READ}",
+        )
+    elif off > MAX_OFF_INK_SHARE:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"glyphs off the ink: {100 * off:.1f} % lie in no OCR word > {100 * MAX_OFF_INK_SHARE:g} %",
+        )
+    elif foreign > MAX_FOREIGN_SHARE:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"script not read: {100 * foreign:.1f} % of the glyphs decode to a script {lang} does not read "
+            f"> {100 * MAX_FOREIGN_SHARE:g} %",
+        )
+    elif mean_conf is not None and mean_conf < MIN_MEAN_CONF:
+        verdict, reason = FontVerdict.CANNOT_TELL, f"low confidence: mean {mean_conf:.1f} < {MIN_MEAN_CONF:g}"
+    elif letter_share is not None and letter_share < MIN_LETTER_SHARE:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"symbols: {100 * letter_share:.1f} % letters or digits < {100 * MIN_LETTER_SHARE:g} %",
+        )
+    elif agreement is not None and agreement >= RIGHT_MIN_AGREEMENT:
+        verdict, reason = (
+            FontVerdict.MAPPING_RIGHT,
+            f"agreement {100 * agreement:.1f} % ≥ {100 * RIGHT_MIN_AGREEMENT:g} %",
+        )
+    elif agreement is not None and agreement <= WRONG_MAX_AGREEMENT:
+        verdict, reason = (
+            FontVerdict.MAPPING_WRONG,
+            f"agreement {100 * (agreement or 0.0):.1f} % ≤ {100 * WRONG_MAX_AGREEMENT:g} %",
+        )
+    else:
+        verdict, reason = (
+            FontVerdict.CANNOT_TELL,
+            f"agreement {100 * (agreement or 0.0):.1f} % between {100 * WRONG_MAX_AGREEMENT:g} % and "
+            f"{100 * RIGHT_MIN_AGREEMENT:g} %",
+        )
+    groups: dict[tuple[int, str, str], list[float]] = defaultdict(list)
+    for g in checks:
+        if g.verdict is GlyphVerdict.INK_READS_OTHER:
+            groups[(g.code, g.decoded, g.ink or "")].append(g.conf or 0.0)
+    confusion = tuple(
+        sorted(
+            (
+                Confusion(code, dec, ink, len(cs), sum(cs) / len(cs))
+                for (code, dec, ink), cs in groups.items()
+            ),
+            key=lambda c: (-c.count, c.code, c.ink),
+        )
+    )
+    proposed = propose_for(checks) if verdict is FontVerdict.MAPPING_WRONG else None
+    keys = tuple(sorted({g.font_key for g in checks}))
+    return FontCheck(
+        font_id,
+        keys,
+        base_font,
+        len(checks),
+        agrees,
+        other,
+        no_ink,
+        len(confident),
+        agreement,
+        mean_conf,
+        letter_share,
+        verdict,
+        reason,
+        confusion,
+        proposed,
+    )
+
+
+def propose_for(checks: Iterable[GlyphCheck]) -> dict[int, str]:
+    """Code → Unicode by majority of confident reads (VOTE_MIN_CONF, VOTE_MIN_SHARE) over all
+    occurrences; codes without a clear majority are left out."""
+    votes: dict[int, Counter[str]] = defaultdict(Counter)
+    for g in checks:
+        if g.ink and g.conf is not None and g.conf >= VOTE_MIN_CONF:
+            votes[g.code][unicodedata.normalize("NFC", g.ink)] += 1
+    out: dict[int, str] = {}
+    for code, counter in votes.items():
+        text, n = counter.most_common(1)[0]
+        if n / sum(counter.values()) > VOTE_MIN_SHARE:
+            out[code] = text
+    return out
+
+
+def propose_mappings(result: VerifyResult) -> dict[str, dict[int, str]]:
+    """For every font whose mapping is wrong: its code → Unicode table from the ink's votes,
+    keyed by the font object's id ("12 0 R"; the resource name for a direct font). The API
+    `glyphscope repair --from-ocr` reads."""
+    return {f.font_id: dict(f.proposed) for f in result.fonts if f.proposed is not None}
+
+
+# ---------------------------------------------------------------------------- a document
+
+
+def verify_document(
+    doc: Document,
+    source: str | bytes,
+    pages: Sequence[int],
+    *,
+    lang: str = "eng",
+    dpi: float = DEFAULT_DPI,
+    password: str | None = None,
+    timeout: float | None = None,
+    on_page: Callable[[PageCheck], None] | None = None,
+) -> VerifyResult:
+    """OCR each of `pages` of `doc` (rendered from `source`, the same file, at `dpi`), align it to
+    the page's glyphs and judge every font over all of them. A page that fails (rendering, OCR,
+    the engine) gets its `error` and the others go on; OcrUnavailable is raised before any page."""
+    import time
+
+    from glyphscope.core.analysis import analyze_page
+    from glyphscope.inspector.verify.ocr import check_languages
+
+    check_languages(lang)
+    checks: list[PageCheck] = []
+    base_fonts: dict[str, str] = {}
+    for n in pages:
+        started = time.perf_counter()
+        try:
+            analysis = analyze_page(doc, n)
+            for pf in analysis.page.fonts:
+                base_fonts.setdefault(pf.info.font_id, pf.info.base_font)
+            steps = verify_page_steps(
+                analysis, source, lang=lang, dpi=dpi, password=password, timeout=timeout
+            )
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    check = done.value
+                    break
+        except Exception as exc:  # one page never takes down the rest
+            check = PageCheck(n, dpi, error=str(exc) or type(exc).__name__)
+        check.seconds = time.perf_counter() - started
+        checks.append(check)
+        if on_page is not None:
+            on_page(check)
+    return VerifyResult(checks, check_fonts(checks, base_fonts, lang), lang, dpi)
+
+
+VERIFY_STEPS = 3
+"""The steps of one page (`verify_page_steps`): render, OCR, align."""
+
+
+def verify_page_steps(
+    analysis: PageAnalysis,
+    source: str | bytes,
+    *,
+    lang: str = "eng",
+    dpi: float = DEFAULT_DPI,
+    password: str | None = None,
+    timeout: float | None = None,
+) -> Generator[Progress, None, PageCheck]:
+    """One page of `verify_document`, step by step (a job: it yields Progress between the steps, so
+    the window can show them and cancel between them): render the page at `dpi`, OCR it, align."""
+    from glyphscope.inspector.render.page_images import render_page_image
+    from glyphscope.inspector.verify.ocr import OCR_TIMEOUT_SECONDS, run_ocr
+
+    n = analysis.page_number
+    yield Progress(0, VERIFY_STEPS, f"page {n}: rendering at {dpi:g} dpi")
+    image = render_page_image(source, n, scale=dpi / 72.0, password=password)
+    yield Progress(1, VERIFY_STEPS, f"page {n}: reading the ink (Tesseract, {lang})")
+    ocr = run_ocr(image, lang, timeout or OCR_TIMEOUT_SECONDS)
+    yield Progress(2, VERIFY_STEPS, f"page {n}: aligning {len(ocr.symbols)} characters to the glyphs")
+    return check_page(analysis, ocr, dpi)

@@ -1,0 +1,108 @@
+"""`triage --verify`: each file's OCR agreement and how many fonts the ink says are mapped wrong,
+as two more columns (off by default: OCR costs about a second a page). Self-contained, like
+`--compare`: triage's report code calls `verify_column` once and the two `with_verify_*` helpers."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from glyphscope.inspector.cli.io import with_columns_before_file
+
+VERIFY_MAX_PAGES = 10
+"""Pages of each file `triage --verify` reads (the first ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentVerify:
+    """One file's OCR cross-check over its first pages."""
+
+    agreement: float | None  # agreeing share of the confident reads over every font; None: nothing read
+    fonts_wrong: int | None  # fonts whose verdict is mapping_wrong; None: not verified
+    pages: int  # pages verified
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agreement": None if self.agreement is None else round(self.agreement, 4),
+            "fonts_wrong": self.fonts_wrong,
+            "pages": self.pages,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyColumn:
+    values: list[DocumentVerify]  # one per row, in the rows' order
+
+
+def document_verify(
+    path: str, password: str | None = None, max_pages: int = VERIFY_MAX_PAGES
+) -> DocumentVerify:
+    """The OCR cross-check of the PDF at `path` over its first `max_pages` pages; never raises for a bad
+    file or a failing page: the result carries the error."""
+    from glyphscope.core.document import open_document
+    from glyphscope.inspector.verify.check import FontVerdict, verify_document
+
+    try:
+        doc = open_document(path, password)
+    except Exception as exc:
+        return DocumentVerify(None, None, 0, str(exc) or type(exc).__name__)
+    try:
+        pages = range(1, min(doc.page_count, max_pages) + 1)
+        result = verify_document(doc, path, pages, password=password)
+    except Exception as exc:
+        return DocumentVerify(None, None, 0, str(exc) or type(exc).__name__)
+    finally:
+        doc.close()
+    reads = sum(f.confident_reads for f in result.fonts)
+    agreeing = sum(round((f.agreement or 0.0) * f.confident_reads) for f in result.fonts)
+    done = sum(1 for p in result.pages if p.error is None)
+    errors = [f"page {p.page}: {p.error}" for p in result.pages if p.error]
+    return DocumentVerify(
+        agreeing / reads if reads else None,
+        sum(1 for f in result.fonts if f.verdict is FontVerdict.MAPPING_WRONG),
+        done,
+        "; ".join(errors) or None,
+    )
+
+
+def verify_column(
+    args: argparse.Namespace,
+    rows: list[Any],
+    password: str | None,
+    sources: dict[str, str | Path] | None = None,
+) -> VerifyColumn | None:
+    """The `--verify` columns for `rows` (triage's TriageRow; None without the option)."""
+    if not getattr(args, "verify", False):
+        return None
+    values = []
+    for row in rows:
+        if row.failed:
+            values.append(DocumentVerify(None, None, 0, "the file could not be read"))
+            continue
+        values.append(document_verify(str((sources or {}).get(row.file, row.file)), password))
+    return VerifyColumn(values)
+
+
+def with_verify_column(table: str, column: VerifyColumn | None) -> str:
+    """`table` (header, then one line per row) with `%ocr` and `wrong` before the file column."""
+    if column is None:
+        return table
+    agree = ["%ocr"] + ["-" if v.agreement is None else f"{100.0 * v.agreement:.1f}" for v in column.values]
+    wrong = ["wrong"] + ["-" if v.fonts_wrong is None else str(v.fonts_wrong) for v in column.values]
+    return with_columns_before_file(table, [agree, wrong])
+
+
+def with_verify_json(report: dict[str, Any], column: VerifyColumn | None) -> dict[str, Any]:
+    """The JSON report with `verify`: each row's OCR agreement and fonts wrong (same order as `rows`)."""
+    if column is None:
+        return report
+    return report | {
+        "verify": {
+            "max_pages": VERIFY_MAX_PAGES,
+            "rows": [{"file": r["file"], **v.to_json()} for r, v in zip(report["rows"], column.values)],
+        }
+    }
