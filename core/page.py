@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.
 
 @dataclass(frozen=True, slots=True)
 class PageBoxes:
+    """The page's boxes and rotation, and the box its glyphs are culled to."""
+
     media_box: Rect
     crop_box: Rect  # as inherited / defaulted to the MediaBox
     visible_box: Rect  # CropBox ∩ MediaBox (spec §5)
