@@ -99,8 +99,10 @@ def corpus(rounds: int) -> None:
             times[path][1].append(_wall(b))
     ours = [statistics.median(v[0]) for v in times.values()]
     theirs = [statistics.median(v[1]) for v in times.values()]
-    print(f"  total       glyphscope {sum(ours):6.2f} s   pdf2txt.py {sum(theirs):6.2f} s   "
-          f"pdf2txt.py / glyphscope {sum(theirs) / sum(ours):5.2f}×   (target ≥ 1.5)")
+    print(
+        f"  total       glyphscope {sum(ours):6.2f} s   pdf2txt.py {sum(theirs):6.2f} s   "
+        f"pdf2txt.py / glyphscope {sum(theirs) / sum(ours):5.2f}×   (target ≥ 1.5)"
+    )
     print(
         f"  median file glyphscope {statistics.median(ours) * 1000:6.0f} ms  pdf2txt.py "
         f"{statistics.median(theirs) * 1000:6.0f} ms   (target: glyphscope ≤ pdf2txt.py)"

@@ -43,7 +43,19 @@ _CHARSET = (
 )
 # INFO (14), its skip, flags, min and max width; NEGATE (21), the charset; FAILURE (0) ends
 # INFO's charset; IN (13) with its skip, NEGATE, the charset; FAILURE, then SUCCESS (1).
-_PROGRAM = ((14, 1), (107, 1), (4, 1), (1, 2), (21, 1), *_CHARSET, (13, 1), (104, 1), (21, 1), *_CHARSET, (1, 1))
+_PROGRAM = (
+    (14, 1),
+    (107, 1),
+    (4, 1),
+    (1, 2),
+    (21, 1),
+    *_CHARSET,
+    (13, 1),
+    (104, 1),
+    (21, 1),
+    *_CHARSET,
+    (1, 1),
+)
 
 
 def _program() -> list[int]:
@@ -54,9 +66,8 @@ def seed_patterns() -> None:
     """Put the XML 1.0 illegal-characters pattern, built from its program, in `re`'s cache
     (see the module docstring); a no-op where the engine or the cache is not the one expected."""
     try:
-        import re
-
         import _sre
+        import re
 
         cache = getattr(re, "_cache", None)
         if _sre.MAGIC != _MAGIC or _sre.CODESIZE != _CODESIZE or not isinstance(cache, dict):
