@@ -145,6 +145,11 @@ class OffsetMeasure:
             f"({self.letters} letters{where}; {', '.join(self.blocks) or 'no block'})"
         )
 
+    def short(self) -> str:
+        """The measurement in a few words, as each code's evidence quotes it."""
+        codes = f", codes {_hex(self.codes[0])}–{_hex(self.codes[1])}" if self.codes else ""
+        return f"offset {self.k:+d} ({self.words} words{codes}, {', '.join(self.blocks) or 'no block'})"
+
     def to_json(self) -> dict[str, object]:
         return {
             "k": self.k,
@@ -551,10 +556,10 @@ def _font_evidence(
             seen = attested.get(code, 0)
             where = f"in {seen} of them" if seen else "not in the measured words"
             if offset_holds:
-                detail = f"{measure.sentence()}: {current} → {offset_text} ({where}; {block_of(offset_text)})"
+                detail = f"{measure.short()}: {current} → {offset_text} ({where}; {block_of(offset_text)})"
             else:
                 detail = (
-                    f"{measure.sentence()}: {current} → {offset_text} lands in {block_of(offset_text)}, "
+                    f"{measure.short()}: {current} → {offset_text} lands in {block_of(offset_text)}, "
                     f"outside the blocks it was measured on — a guess"
                 )
             evidence.append(Evidence(Source.OFFSET, offset_text, detail, offset_holds))

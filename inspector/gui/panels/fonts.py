@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.font_stats import FontStats, PageFontStats
+from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.gui.panels.base import PagePanel
@@ -261,27 +262,6 @@ class ProposalPane(QWidget):
         self.reject_button.setObjectName("fonts.proposal.reject")
         self.reject_button.setToolTip("Leave this font as it is in a repaired copy")
         self.reject_button.clicked.connect(lambda: self.decide(False))
-        row.addWidget(self.accept_button)
-        row.addWidget(self.reject_button)
-        row.addWidget(self.label, 1)
-        layout.addLayout(row)
-        self.table = QTableWidget(0, len(self.HEADERS))
-        self.table.setObjectName("fonts.proposal.table")
-        self.table.setHorizontalHeaderLabels(list(self.HEADERS))
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(20)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-            | QAbstractItemView.EditTrigger.AnyKeyPressed
-        )
-        header = self.table.horizontalHeader()
-        for c in range(len(self.HEADERS) - 1):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(self.HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
-        self.table.itemChanged.connect(self._typed)
-        codes_row = QHBoxLayout()
         self.confirm_button = QPushButton("Confirm")
         self.confirm_button.setObjectName("fonts.proposal.confirm")
         self.confirm_button.setToolTip("Write the proposed character of the selected codes, doubtful or not")
@@ -294,21 +274,58 @@ class ProposalPane(QWidget):
         self.reset_button.setObjectName("fonts.proposal.reset")
         self.reset_button.setToolTip("Forget your decision on the selected codes: the evidence decides")
         self.reset_button.clicked.connect(self.reset_selected)
-        self.hint = QLabel("Double-click a Proposed cell to type the right character.")
-        self.hint.setObjectName("fonts.proposal.hint")
-        self.hint.setStyleSheet("color:#616161")
+        row.addWidget(self.accept_button)
+        row.addWidget(self.reject_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addWidget(self.label)
+        codes_row = QHBoxLayout()  # a narrow dock holds three buttons a row
         for w in (self.confirm_button, self.leave_out_button, self.reset_button):
             codes_row.addWidget(w)
-        codes_row.addWidget(self.hint, 1)
+        codes_row.addStretch(1)
+        self.table = QTableWidget(0, len(self.HEADERS))
+        self.table.setObjectName("fonts.proposal.table")
+        self.table.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.table.horizontalHeaderItem(self.PROPOSED).setToolTip("Double-click to type the right character")
+        self.table.setToolTip(
+            "Select codes to Confirm or Leave out; double-click a Proposed cell to type the right character"
+        )
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        header = self.table.horizontalHeader()
+        for c in range(len(self.HEADERS) - 1):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(self.HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.itemChanged.connect(self._typed)
+        self.table.setMinimumHeight(120)  # its header and five codes
+        self.table.itemSelectionChanged.connect(self._show_selected)
         layout.addLayout(codes_row)
+        self.selected = QLabel("")
+        self.selected.setObjectName("fonts.proposal.selected")
+        self.selected.setWordWrap(True)
+        self.selected.setTextFormat(Qt.TextFormat.RichText)
         self.preview = QTextBrowser()
         self.preview.setObjectName("fonts.proposal.preview")
         self.preview.setToolTip("This page's text as the repaired copy will read it")
+        self.preview.setMinimumHeight(60)
+        below = QWidget()  # under the table: the selected code's evidence, then the preview
+        below_layout = QVBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        below_layout.addWidget(self.selected)
+        below_layout.addWidget(self.preview, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
-        split.addWidget(self.preview)
+        split.addWidget(below)
         split.setChildrenCollapsible(False)
-        split.setSizes([200, 100])
+        split.setSizes([180, 160])
         layout.addWidget(split, 1)
         session.events.proposals.connect(lambda font_id: self.set_proposal(self.proposal, self.analysis))
         self.set_proposal(None)
@@ -352,6 +369,13 @@ class ProposalPane(QWidget):
             return []
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         return [p.rows[r].code for r in rows if 0 <= r < len(p.rows)]
+
+    def code_bytes(self) -> int:
+        """Bytes of the shown font's codes (a Type0 font's are two)."""
+        ev = self.proposal.evidence if self.proposal is not None else None
+        if ev is None:
+            return 1
+        return 2 if ev.subtype == "Type0" else ev.code_bytes
 
     def _editable(self) -> bool:
         return self.proposal is not None and self.proposal.code_page is None
@@ -410,13 +434,29 @@ class ProposalPane(QWidget):
         editable = self._editable()
         for button in (self.confirm_button, self.leave_out_button, self.reset_button):
             button.setEnabled(editable)
-        self.hint.setVisible(editable)
         self._filling = True
         try:
+            selected = self.selected_codes() if proposal is not None else []
             self._fill(proposal)
+            self._reselect(selected)
+            self.selected.setVisible(self._editable() or bool(selected))
         finally:
             self._filling = False
+        self._show_selected()
         self._show_preview()
+
+    def _reselect(self, codes: list[int]) -> None:
+        """The rows of `codes` selected again after the table was filled anew (a decision refills it)."""
+        p = self.proposal
+        if p is None or not codes:
+            return
+        model = self.table.selectionModel()
+        for r, row in enumerate(p.rows):
+            if row.code in codes:
+                model.select(
+                    self.table.model().index(r, 0),
+                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+                )
 
     def _fill(self, proposal: FontProposal | None) -> None:
         if proposal is None:
@@ -450,6 +490,7 @@ class ProposalPane(QWidget):
             extra = ""
             if ev is not None and ev.offset is not None:
                 extra += f"<br>{html.escape(ev.offset.sentence())}"
+                self.label.setToolTip(ev.offset.sentence())
             if ev is not None and ev.ink_is_substitute and proposal.ocr:
                 extra += (
                     "<br><span style='color:#b25e00'>The font is not embedded: the page's ink is the "
@@ -457,13 +498,14 @@ class ProposalPane(QWidget):
                 )
             self.label.setText(f"{head}{len(proposal.rows)} codes from {sources}: {counts}{extra}")
         self.table.setRowCount(len(proposal.rows))
+        nbytes = self.code_bytes()
         for r, row in enumerate(proposal.rows):
             state = self.row_state(row)
             decided = self.decisions().get(row.code)
             proposed = decided if state in ("typed", "confirmed") and decided else row.proposed
             cells = (
-                code_label(row.code),
-                row.current if row.current.strip() else repr(row.current) if row.current else "—",
+                code_label(row.code, nbytes),
+                shown_text(row.current),
                 proposed,
                 state,
                 evidence_cell(row),
@@ -482,6 +524,29 @@ class ProposalPane(QWidget):
                 item.setToolTip(tip)
                 self.table.setItem(r, c, item)
 
+    def _show_selected(self) -> None:
+        """The selected code's evidence in whole sentences (the Evidence column is narrow)."""
+        p = self.proposal
+        codes = self.selected_codes()
+        row = p.row(codes[0]) if p is not None and len(codes) == 1 else None
+        if row is None:
+            self.selected.setText(
+                f"{len(codes)} codes selected"
+                if len(codes) > 1
+                else "Select a code to see its evidence; double-click Proposed to type the right character."
+            )
+            return
+        state = self.row_state(row)
+        colour = ROW_COLOURS.get(state, ("", ""))[0] or "#212121"
+        self.selected.setText(
+            f"<b>{html.escape(code_label(row.code, self.code_bytes()))}</b> {html.escape(shown_text(row.current))} → "
+            f"<b>{html.escape(row.proposed or '—')}</b> <span style='color:{colour}'>{html.escape(state)}</span>: "
+            f"{html.escape(row.reason)}"
+        )
+        self.selected.setToolTip(
+            "\n".join(e.detail + ("" if e.counts else " (not counted)") for e in row.evidence)
+        )
+
     def _show_preview(self) -> None:
         p, analysis = self.proposal, self.analysis
         if p is None or analysis is None:
@@ -498,16 +563,26 @@ class ProposalPane(QWidget):
             style = PREVIEW_STYLES.get(kind)
             parts.append(f"<span style='{style}'>{escaped}</span>" if style else escaped)
         self.preview.setHtml(
-            "<div style='color:#616161'>Preview: this page as the repaired copy reads "
-            "(<span style='color:#1565c0'>changed</span>, "
-            "<span style='color:#b25e00; background:#fff3e0'>left out: �</span>)</div>"
-            f"<pre style='white-space:pre-wrap'>{''.join(parts)}</pre>"
+            "<div style='color:#616161'>Preview of the copy (<span style='color:#1565c0'>changed</span>, "
+            "<span style='color:#b25e00; background:#fff3e0'>left out �</span>):</div>"
+            f"<pre style='white-space:pre-wrap; margin-top:2px'>{''.join(parts)}</pre>"
         )
 
 
-def code_label(code: int) -> str:
-    """A code as the editor lists it: decimal and hex, two or four hex digits."""
-    return f"{code} (0x{code:04X})" if code > 0xFF else f"{code} (0x{code:02X})"
+def shown_text(text: str) -> str:
+    """A code's text as a cell shows it: control characters and blanks by their code point."""
+    if not text:
+        return "—"
+    if text == " ":
+        return "space"
+    if all(c.isprintable() and not c.isspace() for c in text):
+        return text
+    return " ".join(f"U+{ord(c):04X}" for c in text)
+
+
+def code_label(code: int, code_bytes: int = 1) -> str:
+    """A code as the editor lists it, as the Codes tab does: `<E3>`, `<0108>`."""
+    return code_hex(code, 2 if code > 0xFF else code_bytes)
 
 
 def evidence_cell(row: ProposalRow) -> str:
@@ -535,6 +610,7 @@ EVIDENCE_WORDS = {
     Source.CODE_PAGE: "code page",
     Source.USER: "typed",
 }
+GREY_ITEM = " style='color:#757575'"  # evidence shown but not counted
 STATE_COLOURS = {"accepted": "#2e7d32", "rejected": "#757575", "not decided": "#b25e00"}
 ROW_STATES = ("supported", "doubtful", "confirmed", "typed", "left out")
 ROW_COLOURS = {  # (text, background) of a code's row by what the copy does with it
@@ -755,9 +831,9 @@ class FontsPanel(InFrontPanel, PagePanel):
         self._fold_list(False)
 
     def _fold(self) -> None:
-        """With the codes shown the font list folds to its selected row (the dock has most of the
+        """With the codes (or the mapping editor) shown the font list folds to its selected row (the dock has most of the
         column then: docks.Docks.settle_room); it unfolds when the panel goes behind."""
-        self._fold_list(self.in_front() and self.tabs.currentWidget() is self.codes_split)
+        self._fold_list(self.in_front() and self.tabs.currentWidget() in (self.codes_split, self.proposal))
 
     def _fold_list(self, fold: bool) -> None:
         if fold == self._folded:
