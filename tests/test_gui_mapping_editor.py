@@ -54,7 +54,7 @@ def test_every_code_is_listed_with_its_evidence_and_the_doubtful_ones_in_their_c
     assert cells[4] == "offset “a”"
     tip = pane.table.item(r, 4).toolTip()
     assert tip.endswith(
-        "offset +29 (42 words, codes 0x25–0x5D, Basic Latin): D → a (in 22 of them; Basic Latin)"
+        "offset +29 (42 words, codes 0x25–0x5D, Basic Latin): D → a (in 23 of them; Basic Latin)"
     )
     r = _row_of(pane, POLISH_GIDS["ł"])
     cells = [pane.table.item(r, c).text() for c in range(5)]
