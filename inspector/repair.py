@@ -242,13 +242,13 @@ def repair(
     with pikepdf.open(src, password=password or "") as pdf:
         for key, font in _fonts_of(pdf):
             font_id = _font_id(key, font)
-            written = report.mappings.get(font_id)
-            if written is None:
+            table = report.mappings.get(font_id)
+            if table is None:
                 continue
             nbytes = report.code_bytes.get(font_id, 1)
             if str(font.get("/Subtype")) == "/Type0":
                 nbytes = 2
-            font.ToUnicode = pdf.make_stream(tounicode_cmap(written, nbytes))
+            font.ToUnicode = pdf.make_stream(tounicode_cmap(table, nbytes))
         if report.code_pages:
             _write_spans(pdf, report)
         pdf.save(dst)

@@ -531,7 +531,7 @@ def _font_evidence(
             if code > 0xFF and text:
                 pair = code.to_bytes(2, "big").hex().upper()
                 detail = f"code page {f.code_page}: pair {pair} → {text} (written as ActualText)"
-                evidence = (Evidence(Source.CODE_PAGE, text, detail),)
+                pair_evidence = (Evidence(Source.CODE_PAGE, text, detail),)
                 rows.append(
                     CodeRow(
                         code,
@@ -539,7 +539,7 @@ def _font_evidence(
                         text,
                         Status.SUPPORTED,
                         "read through the code page",
-                        evidence,
+                        pair_evidence,
                         f.painted[code],
                     )
                 )

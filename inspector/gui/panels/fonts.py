@@ -286,7 +286,9 @@ class ProposalPane(QWidget):
         self.table = QTableWidget(0, len(self.HEADERS))
         self.table.setObjectName("fonts.proposal.table")
         self.table.setHorizontalHeaderLabels(list(self.HEADERS))
-        self.table.horizontalHeaderItem(self.PROPOSED).setToolTip("Double-click to type the right character")
+        proposed_header = self.table.horizontalHeaderItem(self.PROPOSED)
+        if proposed_header is not None:
+            proposed_header.setToolTip("Double-click to type the right character")
         self.table.setToolTip(
             "Select codes to Confirm or Leave out; double-click a Proposed cell to type the right character"
         )
@@ -409,7 +411,8 @@ class ProposalPane(QWidget):
         r = next((i for i, row in enumerate(p.rows) if row.code == code), None)
         if r is not None:
             item = self.table.item(r, self.PROPOSED)
-            item.setText(text)  # _typed records it
+            if item is not None:
+                item.setText(text)  # _typed records it
 
     def _typed(self, item: QTableWidgetItem) -> None:
         p = self.proposal
