@@ -198,3 +198,61 @@ def test_on_the_fonts_own_ink_confident_votes_support_a_code_and_one_weak_vote_d
     row = ev.row(weak)
     assert row is not None and (row.proposed, row.status) == (truth[weak], Status.DOUBTFUL)
     assert row.reason == "too few or weak votes" and not row.evidence[0].counts
+
+
+FRENCH = (
+    "Le café de la gare est fermé le dimanche matin",
+    "Les élèves préfèrent étudier à la bibliothèque",
+    "Une journée très agréable pour une promenade",
+    "Nous avons mangé une crème brûlée délicieuse",
+)
+
+
+def _french_off_by_one(path: Path) -> None:
+    """Helvetica (WinAnsi) whose /ToUnicode maps every code, accented ones too, one character up."""
+    import pikepdf
+
+    from tests.pdfbuild import helvetica, make_pdf
+
+    codes = [*range(0x20, 0x7F), *range(0xC0, 0x100)]
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Up def /CMapType 2 def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n%d beginbfchar\n"
+        % len(codes)
+        + b"".join(b"<%02X> <%04X>\n" % (c, c + 1) for c in codes)
+        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+
+    def font(pdf: pikepdf.Pdf) -> pikepdf.Object:
+        f = helvetica(pdf)
+        f.ToUnicode = pdf.make_stream(cmap)
+        return f
+
+    ops = [b"BT /F1 11 Tf 72 720 Td 15 TL", *(b"(" + s.encode("cp1252") + b") Tj T*" for s in FRENCH), b"ET"]
+    make_pdf([b"\n".join(ops)], {"/F1": font}).save(path)
+
+
+def test_an_accented_letter_outside_the_measured_block_is_written_when_the_encoding_agrees(
+    tmp_path: Path,
+) -> None:
+    src = tmp_path / "french.pdf"
+    _french_off_by_one(src)
+    (ev,) = document_evidence(src).values()
+    assert ev.offset is not None and ev.offset.k == -1 and ev.offset.blocks == ("Basic Latin",)
+    e_acute = ev.row(0xE9)
+    assert e_acute is not None and (e_acute.current, e_acute.proposed) == ("ê", "é")
+    assert e_acute.status is Status.SUPPORTED and e_acute.reason == "the offset and the font's encoding agree"
+    assert [(e.source, e.text, e.counts) for e in e_acute.evidence] == [
+        (Source.OFFSET, "é", False),
+        (Source.CODE_PAGE, "é", True),
+    ]
+    assert e_acute.evidence[1].detail == "the font's encoding (WinAnsiEncoding) names é at 0xE9"
+    assert ev.doubtful() == []
+    out = tmp_path / "fixed.pdf"
+    repair(src, out)
+    after = _reader("pdftotext", "-enc", "UTF-8", str(out), "-")
+    if after is not None:
+        assert [line for line in after.splitlines() if line.strip()] == list(FRENCH)
+    drawn = _reader("mutool", "draw", "-q", "-F", "txt", str(out))
+    if drawn is not None:
+        assert [line for line in drawn.splitlines() if line.strip()] == list(FRENCH)

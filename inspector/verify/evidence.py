@@ -11,6 +11,9 @@ gathered from four sources:
   The offset holds for codes whose shifted text falls in a measured block (MEASURED_BLOCK_SHARE):
   an offset measured on ASCII letters says nothing about a code that lands in Latin Extended-A —
   glyph ids follow the alphabet for ASCII only, so `ł` (glyph 227) shifted by +29 reads `Ā`.
+* **code page**: for a simple font with a /ToUnicode, its /Encoding's reading of the code (a
+  ToUnicode off by a constant leaves the encoding right): it supports a code when it agrees with
+  the offset or the ink, never alone. For byte-pair fonts the code page (GBK …) reads each pair.
 * **OCR**: the ink's votes for the code (count, mean confidence), from a `VerifyResult`. They
   count only where the ink is the font's own drawing: a font that is not embedded is drawn by
   the renderer's substitute, whose ink says nothing about the codes (`ink_is_substitute`).
@@ -277,6 +280,7 @@ class _Font:
     words: list[list[tuple[int, str]]] = field(default_factory=list)  # pen words: (code, text)
     program: dict[int, tuple[str, str]] = field(default_factory=dict)  # code → (text, detail)
     unpainted: dict[int, str] = field(default_factory=dict)  # one-byte codes not painted: current text
+    encoding: dict[int, tuple[str, str]] = field(default_factory=dict)  # code → (text, detail)
 
 
 def _pen_words(analysis: PageAnalysis, indices: Sequence[int]) -> list[list[tuple[int, str]]]:
@@ -372,6 +376,31 @@ def _program_readings(
                     out[code] = (text, f"{table.kind}: glyph “{name}” → {text}" if name else table.kind)
         except Exception:  # noqa: BLE001 -- a broken program is no evidence, never an error
             return {}
+    return out
+
+
+def _encoding_readings(obj: object, font_key: str, encoding: str) -> dict[int, tuple[str, str]]:
+    """code → (text, detail) through a simple font's /Encoding (its /Differences or base table by
+    glyph name), when the font has a /ToUnicode: then the encoding is a reading independent of the
+    one the text has now (a ToUnicode off by a constant leaves the encoding right). Guesses
+    (Windows-1252 for a font without a table) are no evidence."""
+    import pikepdf
+
+    from glyphscope.core.fonts.loader import load_font
+    from glyphscope.core.glyph import DecodeSource
+
+    if not isinstance(obj, pikepdf.Dictionary) or "/ToUnicode" not in obj:
+        return {}
+    bare = pikepdf.Dictionary({k: v for k, v in obj.items() if k != "/ToUnicode"})
+    font = load_font(bare, font_key)
+    out: dict[int, tuple[str, str]] = {}
+    for code in range(256):
+        text, source = font.unicode(code)
+        if text and source in (DecodeSource.DIFFERENCES, DecodeSource.BASE_ENCODING):
+            out[code] = (
+                text,
+                f"the font's encoding ({encoding.split(' (')[0]}) names {text} at {_hex(code)}",
+            )
     return out
 
 
@@ -479,6 +508,8 @@ def gather(
                 if isinstance(loaded, SimpleFont) and f.code_page is None:
                     for code in range(256):
                         f.unpainted[code] = loaded.unicode(code)[0]
+                    if obj is not None:
+                        f.encoding = _encoding_readings(obj, pf.font_key, loaded.info.encoding)
             if garbled and verdict is not None:
                 f.offset = f.offset if f.offset is not None else verdict.offset
                 f.code_page = f.code_page or verdict.code_page
@@ -549,6 +580,7 @@ def _font_evidence(
         program = f.program.get(code)
         if program is not None:
             evidence.append(Evidence(Source.FONT_PROGRAM, program[0], program[1]))
+        encoded = f.encoding.get(code)
         offset_text = shifted(current, measure.k) if measure is not None else None
         offset_holds = False
         if measure is not None and offset_text is not None:
@@ -585,9 +617,15 @@ def _font_evidence(
                     f"or one at {OCR_SINGLE_CONF:g}+)"
                 )
             evidence.append(Evidence(Source.OCR, ocr_text, detail, ocr_strong))
+        if encoded is not None and (offset_text is not None or tally):
+            agrees = encoded[0] in (offset_text, ocr_text)
+            evidence.append(Evidence(Source.CODE_PAGE, encoded[0], encoded[1], agrees))
         proposed, status, reason = _decide(
             current, program, offset_text, offset_holds, ocr_text, ocr_strong, substitute
         )
+        if status is Status.DOUBTFUL and encoded is not None and proposed and encoded[0] == proposed:
+            by = "offset" if proposed == offset_text else "ink"
+            status, reason = Status.SUPPORTED, f"the {by} and the font's encoding agree"
         if status is Status.DOUBTFUL and measure is not None and offset_text is not None and not offset_holds:
             reason = (
                 f"the offset was measured on {', '.join(measure.blocks) or 'no'} letters; "
