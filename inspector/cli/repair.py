@@ -100,9 +100,13 @@ def run_repair(args: argparse.Namespace) -> int:
         print(f"  garbled score: {_score(report.scores.get(font_id))} → {_score(after.get(font_id))}")
         if checked:
             before_check = next((f for f in checked[1].fonts if f.font_id == font_id), None)
+            ev = report.evidence.get(font_id)
+            note = (
+                " (the ink is the renderer's substitute: no evidence)" if ev and ev.ink_is_substitute else ""
+            )
             print(
                 f"  verify agreement: {_share(before_check.agreement if before_check else None)} → "
-                f"{_share(agreement_after.get(font_id))}"
+                f"{_share(agreement_after.get(font_id))}{note}"
             )
     print(f"written: {args.output}")
     return cli.EXIT_OK
