@@ -9,9 +9,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 
 from glyphscope.core.document import open_document
+from glyphscope.inspector.verify import ocr
 from glyphscope.inspector.verify.evidence import Source, Status
 from tests.gui import TIMEOUT, open_file
 from tests.polish_pdf import LINES, POLISH_GIDS, SHIFT, gid, polish_glyph_ids
@@ -154,3 +156,26 @@ def test_a_gbk_font_gets_a_proposal_and_save_writes_actualtext(qtbot, window, tm
         )
         read = subprocess.run(["pdftotext", "-enc", "UTF-8", str(out), "-"], capture_output=True, check=True)
         assert text not in before.stdout.decode() and read.stdout.decode().strip() == text
+
+
+requires_ocr = pytest.mark.skipif(
+    not ocr.ocr_status().available, reason=f"Tesseract is not installed here: {ocr.ocr_status().message}"
+)
+
+
+@requires_ocr
+def test_after_verify_the_substitutes_ink_never_overrides_the_offset(qtbot, window, tmp_path):
+    """The font is not embedded: the renderer draws its substitute, whose ink Tesseract reads. Its
+    votes are listed, not counted: the offset's rows stay as they were."""
+    _, pane = _polish(qtbot, window, tmp_path)
+    before = {r.code: (r.proposed, r.status) for r in pane.proposal.rows}
+    assert window.verify_panel.verify() is not None
+    qtbot.waitUntil(lambda: window.session.verification is not None, timeout=TIMEOUT * 4)
+    qtbot.waitUntil(lambda: pane.proposal is not None and bool(pane.proposal.ocr), timeout=TIMEOUT)
+    p = pane.proposal
+    assert p.evidence is not None and p.evidence.ink_is_substitute
+    assert {r.code: (r.proposed, r.status) for r in p.rows} == before
+    a = p.row(gid("a"))
+    ocr_says = next(e for e in a.evidence if e.source is Source.OCR)
+    assert not ocr_says.counts and "the ink is the renderer's substitute" in ocr_says.detail
+    assert "its OCR votes do not count" in pane.label.text()

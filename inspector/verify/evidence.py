@@ -467,6 +467,7 @@ def gather(
     the OCR cross-check judged wrong, or one in `fonts` (font ids to take whatever their evidence)."""
     from glyphscope.core.fonts.loader import load_font
     from glyphscope.core.fonts.simple import SimpleFont
+    from glyphscope.core.glyph import DecodeSource
     from glyphscope.inspector.views.fonts import font_object
 
     wanted = set(fonts or ())
@@ -486,10 +487,12 @@ def gather(
             if not entry.font.glyphs:
                 continue
             loaded = None
-            if fid not in pairs:
-                obj = font_object(document, analysis.page_number, pf.font_key, tuple(pf.form_path))
-                loaded = load_font(obj, pf.font_key) if obj is not None else None
-                pairs[fid] = loaded.code_page if isinstance(loaded, SimpleFont) else None
+            if fid not in pairs:  # the font is loaded again only when its glyphs are read as pairs
+                pairs[fid] = None
+                if DecodeSource.CODE_PAGE in entry.font.sources:
+                    obj = font_object(document, analysis.page_number, pf.font_key, tuple(pf.form_path))
+                    loaded = load_font(obj, pf.font_key) if obj is not None else None
+                    pairs[fid] = loaded.code_page if isinstance(loaded, SimpleFont) else None
             verdict = stats.verdicts.get(fid)
             garbled = verdict is not None and verdict.garbled
             check = checks.get(fid)

@@ -559,7 +559,8 @@ class ProposalPane(QWidget):
             written = {r.code: r.proposed for r in p.rows}
         else:
             written = p.written(self.decisions())
-        segments = preview_segments(analysis, p.font_id, written)
+        mode = self.session.mode if analysis.texts[self.session.mode].text is not None else "plain"
+        segments = preview_segments(analysis, p.font_id, written, mode)
         parts = []
         for text, kind in segments:
             escaped = html.escape(text)
