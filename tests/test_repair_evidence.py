@@ -256,3 +256,30 @@ def test_an_accented_letter_outside_the_measured_block_is_written_when_the_encod
     drawn = _reader("mutool", "draw", "-q", "-F", "txt", str(out))
     if drawn is not None:
         assert [line for line in drawn.splitlines() if line.strip()] == list(FRENCH)
+
+
+def test_an_embedded_programs_glyph_names_support_the_letters_the_offset_cannot(tmp_path: Path) -> None:
+    """The same Polish text through an embedded TrueType (DejaVu Sans, codes = glyph ids): its post
+    table names glyph 260 `lslash`, so ł is written though the offset does not reach it."""
+    from tests.ocr_pdfs import gid_shift
+
+    built = gid_shift(LINES)
+    if built is None:
+        pytest.skip("DejaVu Sans is not installed")
+    data, truth = built
+    src = tmp_path / "dejavu.pdf"
+    src.write_bytes(data)
+    (ev,) = document_evidence(src).values()
+    assert ev.embedded and not ev.ink_is_substitute and ev.offset is not None and ev.offset.k == SHIFT
+    assert ev.doubtful() == [] and all(r.proposed == truth[r.code] for r in ev.rows if r.code in truth)
+    code = next(c for c, t in truth.items() if t == "ł")
+    row = ev.row(code)
+    assert row is not None and row.reason == "the font program names the glyph"
+    assert row.evidence[0].detail == f"TrueType glyph {code} “lslash” → ł" and row.evidence[0].counts
+    assert row.evidence[1].source is Source.OFFSET and not row.evidence[1].counts
+    out = tmp_path / "fixed.pdf"
+    report = repair(src, out)
+    assert report.left_out[ev.font_id] == []
+    with open_document(out) as doc:
+        glyphs = [g for g in doc.interpret(1).glyphs if g.code in truth]
+    assert glyphs and all(g.unicode == truth[g.code] for g in glyphs)
