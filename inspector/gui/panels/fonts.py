@@ -509,7 +509,7 @@ class ProposalPane(QWidget):
             cells = (
                 code_label(row.code, nbytes),
                 shown_text(row.current),
-                proposed,
+                shown_text(proposed) if proposed else "",
                 state,
                 evidence_cell(row),
             )
