@@ -283,3 +283,14 @@ def test_an_embedded_programs_glyph_names_support_the_letters_the_offset_cannot(
     with open_document(out) as doc:
         glyphs = [g for g in doc.interpret(1).glyphs if g.code in truth]
     assert glyphs and all(g.unicode == truth[g.code] for g in glyphs)
+
+
+def test_which_fonts_the_renderer_draws_with_a_substitute() -> None:
+    from glyphscope.inspector.verify.evidence import drawn_by_substitute
+
+    assert drawn_by_substitute("Type0", "ArialMT", embedded=False)  # glyph ids mean nothing to a substitute
+    assert drawn_by_substitute("TrueType", "ABCDEF+Garamond", embedded=False)
+    assert not drawn_by_substitute("Type1", "Helvetica", embedded=False)  # every reader has it, by name
+    assert not drawn_by_substitute("Type1", "ABCDEF+Times-Bold", embedded=False)
+    assert not drawn_by_substitute("Type3", "", embedded=False)  # its procedures are in the file
+    assert not drawn_by_substitute("Type0", "ArialMT", embedded=True)

@@ -233,6 +233,40 @@ class FontEvidence:
         }
 
 
+STANDARD_14 = frozenset(
+    {
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Italic",
+        "Times-BoldItalic",
+        "Helvetica",
+        "Helvetica-Bold",
+        "Helvetica-Oblique",
+        "Helvetica-BoldOblique",
+        "Courier",
+        "Courier-Bold",
+        "Courier-Oblique",
+        "Courier-BoldOblique",
+        "Symbol",
+        "ZapfDingbats",
+    }
+)
+"""The fonts every reader carries (ISO 32000-1 §9.6.2.2): drawn by glyph name, not substituted."""
+
+
+def drawn_by_substitute(subtype: str, base_font: str, embedded: bool) -> bool:
+    """Whether a renderer draws the font's glyphs with a substitute, so its ink says nothing about
+    the codes: no program in the file (/FontFile, /FontFile2, /FontFile3 absent), other than a
+    Type3 font (its procedures are in the file) and a simple font naming one of the standard 14
+    (drawn by glyph name from the encoding)."""
+    from glyphscope.core.fonts.metrics import strip_subset
+
+    if embedded or subtype == "Type3":
+        return False
+    simple = subtype in ("Type1", "MMType1", "TrueType")
+    return not (simple and strip_subset(base_font) in STANDARD_14)
+
+
 def _hex(code: int) -> str:
     return f"0x{code:04X}" if code > 0xFF else f"0x{code:02X}"
 
@@ -532,7 +566,7 @@ def gather(
     for fid, f in collected.items():
         check = checks.get(fid)
         flagged = getattr(check, "ink_is_substitute", None) if check is not None else None
-        substitute = bool(flagged) or (not f.embedded and f.subtype != "Type3")
+        substitute = bool(flagged) or drawn_by_substitute(f.subtype, f.base_font, f.embedded)
         out[fid] = _font_evidence(
             f, votes.get(fid, {}), confs, substitute, check.verdict.value if check else None
         )
