@@ -283,7 +283,9 @@ def _shift_letters(word: str) -> str:
     return "".join(out)
 
 
-def scan_with_layer(layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dpi: float = 200.0) -> bytes | None:
+def scan_with_layer(
+    layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dpi: float = 200.0
+) -> bytes | None:
     """A scanned page: `lines` drawn into an image (DejaVu Sans, Pillow) that fills a Letter page,
     and over it an invisible (Tr 3) Helvetica text layer, word by word, each word placed on its
     ink and stretched (Tz) to its width, as OCR programs write them. `layer`: "right" (the words
@@ -291,9 +293,8 @@ def scan_with_layer(layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dp
     wrong places), "none" (the image only). None without the font file."""
     if not DEJAVU_SANS.is_file():
         return None
-    from PIL import Image, ImageDraw, ImageFont
-
     from pdfminer.fontmetrics import FONT_METRICS
+    from PIL import Image, ImageDraw, ImageFont
 
     widths = FONT_METRICS["Helvetica"][1]
     px = dpi / 72.0
@@ -335,6 +336,4 @@ def scan_with_layer(layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dp
             content.append(f"/F1 {size_pt:g} Tf {scale:.2f} Tz 1 0 0 1 {x0:.2f} {base:.2f} Tm".encode())
             content.append(_literal(text.encode("latin-1")) + b" Tj")
         content.append(b"ET")
-    return to_bytes(
-        make_pdf([b"\n".join(content)], {"/F1": helvetica}, xobjects={"/Im1": xobject}, pdf=pdf)
-    )
+    return to_bytes(make_pdf([b"\n".join(content)], {"/F1": helvetica}, xobjects={"/Im1": xobject}, pdf=pdf))

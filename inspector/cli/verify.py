@@ -170,5 +170,7 @@ def _print_not_judged(page: PageCheck) -> None:
     left = sum(reasons.values())
     line = f"page {page.page}\tjudged {page.judged} of {page.glyphs_total} glyphs"
     if left:
-        line += f"\tnot judged {left}: " + ", ".join(f"{key.replace('_', ' ')} {n}" for key, n in reasons.items())
+        line += f"\tnot judged {left}: " + ", ".join(
+            f"{key.replace('_', ' ')} {n}" for key, n in reasons.items()
+        )
     sys.stdout.write(line + "\n")

@@ -504,7 +504,9 @@ def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
         if status is GlyphStatus.CLIPPED or kind is VisibilityClass.CLIPPED:
             skipped["clipped"] += 1
             continue
-        space = _is_space(g.unicode)  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
+        space = _is_space(
+            g.unicode
+        )  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
         if kind is not VisibilityClass.VISIBLE:
             if not _on_image(g.center, images):
                 skipped["space" if space else "invisible_without_image"] += 1
@@ -591,7 +593,9 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
         not_upright=turned,
         glyphs_total=len(every),
         skipped=sorted_.skipped,
-        substitute_fonts=frozenset(pf.info.font_id for pf in analysis.page.fonts if ink_is_substitute(pf.info)),
+        substitute_fonts=frozenset(
+            pf.info.font_id for pf in analysis.page.fonts if ink_is_substitute(pf.info)
+        ),
     )
     if sorted_.layer:
         layer_boxes = [quad_bbox(g.quad, matrix) for g in sorted_.layer]
@@ -781,7 +785,9 @@ def settle_pages(pages: Sequence[PageCheck], fonts: Sequence[FontCheck]) -> None
                 settled["low_confidence"] += 1
             elif font is not None and g.code in font.noisy_codes:
                 settled["noisy_code"] += 1
-            elif font is not None and font.verdict is FontVerdict.CANNOT_TELL and font.reason_key != "between":
+            elif (
+                font is not None and font.verdict is FontVerdict.CANNOT_TELL and font.reason_key != "between"
+            ):
                 settled[font.reason_key] += 1
             else:
                 judged += 1
