@@ -75,6 +75,7 @@ def test_words_are_compared_by_their_letters_and_digits_case_left_aside() -> Non
     assert letters("Desiring,") == letters("desiring") == "desiring"
     assert letters("Calif&rr-.la.") == "califrrla"
     assert letters("ﬁle 2024") == "file2024"
+    assert letters("adopté") == letters("ADOPTE") == "adopte" and letters("Łódź") == "łodz"
 
 
 @requires_ocr

@@ -12,7 +12,8 @@ the same. OCR layers are written word by word, so words are compared, not charac
   OCR alike, form one unit (a layer word Tesseract read as two is one unit, not two errors);
 * a unit is compared when every OCR word of it was read with confidence ≥ CONFIDENT_READ and
   it holds a letter or digit; the two sides agree when their letters and digits are the same,
-  case left aside (punctuation and case are Tesseract's commonest slips on a right layer).
+  case and accents left aside (punctuation, case and accents are Tesseract's commonest slips
+  on a right layer).
 
 The layer's agreement is the agreeing share of the compared units; its verdict right (≥
 LAYER_RIGHT_MIN_AGREEMENT), wrong (< LAYER_WRONG_BELOW) or cannot tell (between, too few units,
@@ -71,8 +72,11 @@ class LayerVerdict(StrEnum):
 
 
 def letters(text: str) -> str:
-    """What a layer word and an OCR word are compared by: NFKC, casefolded, letters and digits only."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+    """What a layer word and an OCR word are compared by: letters and digits only, casefolded,
+    accents left aside (NFKD without its combining marks: Tesseract's Latin languages read "é"
+    as "e" often enough, and a layer that drops an accent is not garbage)."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in folded if c.isalnum())
 
 
 @dataclass(frozen=True, slots=True)
