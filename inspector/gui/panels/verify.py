@@ -181,7 +181,7 @@ class VerifyPanel(PagePanel):
         else:
             self.status.setText(
                 f"Page {result.pages[0].page} verified ({html.escape(result.lang)}, {result.dpi:g} dpi). "
-                "Click a font, a confusion row or a glyph to select its glyphs on the page."
+                "Click a font, a confusion row, a layer word or a glyph to select its glyphs on the page."
             )
 
     def show_page(self, state: PageState) -> None:
