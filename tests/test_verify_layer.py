@@ -168,6 +168,7 @@ def test_invisible_glyphs_on_an_image_are_the_layer_others_are_not() -> None:
                 b"q 300 0 0 300 50 400 cm /Im1 Do Q\n"
                 b"BT 3 Tr /F1 20 Tf 72 600 Td (On scan) Tj ET\n"  # on the image: the layer (6 letters)
                 b"BT 3 Tr /F1 20 Tf 72 100 Td (Off) Tj ET\n"  # below it: 3, nothing to read there
+                b"q BT 7 Tr /F1 20 Tf 72 500 Td (Clip) Tj ET Q\n"  # render mode 7 on the image: 4 more
             ],
             {"/F1": helvetica},
             xobjects={"/Im1": image},
@@ -180,11 +181,11 @@ def test_invisible_glyphs_on_an_image_are_the_layer_others_are_not() -> None:
     finally:
         doc.close()
     layer = page.ocr_layer
-    assert layer is not None and layer.glyphs == 6 and layer.checked == 0
-    assert layer.not_checked == {"no_ink_read": 6}  # no OCR word on its glyphs
+    assert layer is not None and layer.glyphs == 10 and layer.checked == 0
+    assert layer.not_checked == {"no_ink_read": 10}  # no OCR word on its glyphs
     assert layer.verdict is LayerVerdict.CANNOT_TELL and layer.reason_key == "too_few_words"
     settle_pages([page], [])
-    assert page.not_judged() == {"no_ink_read": 6, "invisible_without_image": 3, "space": 1}
+    assert page.not_judged() == {"no_ink_read": 10, "invisible_without_image": 3, "space": 1}
 
 
 def _info(subtype: str, base: str, embedded: bool) -> FontInfo:
