@@ -599,7 +599,7 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
     )
     if sorted_.layer:
         layer_boxes = [quad_bbox(g.quad, matrix) for g in sorted_.layer]
-        result.ocr_layer = check_layer(sorted_.layer, layer_boxes, ocr, matrix, ocr.lang)
+        result.ocr_layer = check_layer(sorted_.layer, layer_boxes, ocr, matrix, ocr.lang, CONFIDENT_READ)
     for i, g in enumerate(visible):
         pf = fonts.get((g.font_key, g.form_path))
         font_id = g.font_id or (pf.info.font_id if pf else g.font_key)

@@ -10,7 +10,7 @@ the same. OCR layers are written word by word, so words are compared, not charac
 * a layer word and an OCR word meet when their boxes overlap, across and down, by at least
   LAYER_MIN_OVERLAP of the narrower (and of the shorter) one; the words that meet, layer and
   OCR alike, form one unit (a layer word Tesseract read as two is one unit, not two errors);
-* a unit is compared when every OCR word of it was read with confidence ≥ CONFIDENT_READ and
+* a unit is compared when every OCR word of it was read with confidence ≥ check.CONFIDENT_READ and
   it holds a letter or digit; the two sides agree when their letters and digits are the same,
   case and accents left aside (punctuation, case and accents are Tesseract's commonest slips
   on a right layer).
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from glyphscope.core.glyph import Glyph
     from glyphscope.inspector.verify.ocr import OcrPage
 
-CONFIDENT_READ = 60.0
-"""An OCR word counts for or against the layer when Tesseract's confidence in it is at least this
-(the same bar as a visible glyph's read, check.CONFIDENT_READ)."""
 LAYER_WORD_GAP = 0.3
 """Two layer glyphs of one line farther apart than this × the glyph's height are two words."""
 LAYER_MIN_OVERLAP = 0.5
@@ -196,9 +193,11 @@ def check_layer(
     ocr: OcrPage,
     matrix: Matrix,
     lang: str,
+    min_conf: float,
 ) -> OcrLayerCheck:
     """Compare the layer `glyphs` (paint order, spaces included; `boxes` their boxes in the page
-    image's pixels) with what `ocr` read there."""
+    image's pixels) with what `ocr` read there; an OCR word counts when its confidence is at least
+    `min_conf` (check.CONFIDENT_READ: the bar of a visible glyph's read)."""
     from glyphscope.inspector.verify.check import foreign_script
 
     words = _split_words(glyphs, boxes)
@@ -246,7 +245,7 @@ def check_layer(
         layer_text = " ".join("".join(glyphs[k].unicode for k in words[i]) for i in layer_ids)
         ink_text = " ".join(ocr.words[j].text for j in ocr_ids)
         conf = min(ocr.words[j].conf for j in ocr_ids)
-        if conf < CONFIDENT_READ:
+        if conf < min_conf:
             not_checked["low_confidence"] += glyph_count
             continue
         if not letters(layer_text) and not letters(ink_text):
