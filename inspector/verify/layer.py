@@ -216,14 +216,24 @@ def check_layer(
             i = parent[i]
         return i
 
-    order = sorted(range(len(ocr_boxes)), key=lambda j: ocr_boxes[j][0])
+    # OCR words by band of rows (a word is in every band its box touches): a layer word is tried
+    # against the words of its own bands only, not the whole page
+    heights = sorted(b[3] - b[1] for b in ocr_boxes)
+    band = max(heights[len(heights) // 2], 1.0) if heights else 1.0
+    bands: dict[int, list[int]] = defaultdict(list)
+    for j, ob in enumerate(ocr_boxes):
+        for k in range(int(ob[1] // band), int(ob[3] // band) + 1):
+            bands[k].append(j)
     for i, wb in enumerate(word_boxes):
-        for j in order:
-            ob = ocr_boxes[j]
-            if ob[0] > wb[2]:
-                break
-            if _meet(wb, ob):
-                parent[find(i)] = find(n_layer + j)
+        tried: set[int] = set()
+        for k in range(int(wb[1] // band), int(wb[3] // band) + 1):
+            for j in bands.get(k, ()):
+                ob = ocr_boxes[j]
+                if ob[0] >= wb[2] or ob[2] <= wb[0] or j in tried:
+                    continue  # apart across (most of a row), or tried in the band above
+                tried.add(j)
+                if _meet(wb, ob):
+                    parent[find(i)] = find(n_layer + j)
     units: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     for i in range(n_layer):
         units[find(i)][0].append(i)
