@@ -27,6 +27,7 @@ from glyphscope.inspector.verify.check import (
     PageCheck,
     VerifyResult,
     check_fonts,
+    settle_pages,
     verify_page_steps,
 )
 from glyphscope.inspector.verify.evidence import UNKNOWN, Evidence, FontEvidence, Source, Status, gather
@@ -34,6 +35,7 @@ from glyphscope.inspector.verify.evidence import UNKNOWN, Evidence, FontEvidence
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.document import Document
+    from glyphscope.inspector.verify.layer import OcrLayerCheck
 
 
 def verify_page_job(
@@ -60,7 +62,9 @@ def verify_page_job(
     token.check()
     check.seconds = time.perf_counter() - started
     base_fonts = {pf.info.font_id: pf.info.base_font for pf in analysis.page.fonts}
-    return VerifyResult([check], check_fonts([check], base_fonts, lang), lang, dpi)
+    fonts = check_fonts([check], base_fonts, lang)
+    settle_pages([check], fonts)
+    return VerifyResult([check], fonts, lang, dpi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +77,14 @@ class PageCounts:
     ink_without_glyphs: int
     glyphs_without_ink: int
     seconds: float
+    judged: int = 0
+    not_judged: int = 0  # every glyph of the page not judged (`reasons` says why)
+    reasons: tuple[tuple[str, int], ...] = ()  # (NOT_JUDGED key, glyphs), most first
 
     @classmethod
     def of(cls, page: PageCheck) -> PageCounts:
         c = page.counts()
+        reasons = tuple(page.not_judged().items())
         return cls(
             c.get(GlyphVerdict.AGREES, 0),
             c.get(GlyphVerdict.INK_READS_OTHER, 0),
@@ -84,6 +92,17 @@ class PageCounts:
             len(page.ink_without_glyphs),
             len(page.glyphs_without_ink),
             page.seconds,
+            page.judged,
+            sum(n for _, n in reasons),
+            reasons,
+        )
+
+    def not_judged_line(self) -> str:
+        """ "not judged 12: space 8, too small 4" ("" when every glyph was judged)."""
+        if not self.not_judged:
+            return ""
+        return f"not judged {self.not_judged}: " + ", ".join(
+            f"{key.replace('_', ' ')} {n}" for key, n in self.reasons
         )
 
 
@@ -97,6 +116,14 @@ def glyph_checks(result: VerifyResult | None) -> dict[int, GlyphCheck]:
 def disagreeing(result: VerifyResult | None) -> list[GlyphCheck]:
     """The glyphs whose ink reads other (the canvas layer "Ink disagrees")."""
     return [g for g in glyph_checks(result).values() if g.verdict is GlyphVerdict.INK_READS_OTHER]
+
+
+def layer_summary(layer: OcrLayerCheck) -> str:
+    """The Verify panel's OCR-layer row: verdict, reason and counts in one sentence."""
+    return (
+        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} invisible glyphs over the "
+        f"scan, {layer.checked} checked in {len(layer.words)} words"
+    )
 
 
 def ink_summary(check: GlyphCheck | None) -> str:
