@@ -127,7 +127,7 @@ class PageOverlays:
         the page is shown, so the first hover does not wait)."""
         index = self._hit_index
         if index is None:
-            index = self._hit_index = GlyphHitIndex.of_glyphs(self.facts.page.glyphs)
+            index = self._hit_index = GlyphHitIndex.of_glyphs(self.facts.page.glyphs, self.facts.page.fonts)
         return index
 
     def ready(self, key: str, mode: str) -> bool:

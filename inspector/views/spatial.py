@@ -8,6 +8,7 @@ from typing import Any
 
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph_table import GEOM_STRIDE
+from glyphscope.inspector.views.ink import font_ascents, ink_quads
 
 
 def point_in_quad(p: Point, q: Quad) -> bool:
@@ -112,15 +113,22 @@ def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | N
     return boxes_bounds(quad_box(g.quad) for g in glyphs)
 
 
+NO_BOX = (math.nan, math.nan, math.nan, math.nan)
+"""The box of a glyph without ink (the grid leaves it out)."""
+
 SAME_LINE = 0.25
 """Two glyphs under the pointer are on one line when their baselines lie within this fraction of the
 nearer one's height of each other: then the smaller box wins (a glyph nested in a drop cap)."""
 
 
 class GlyphHitIndex:
-    """Which glyph is under a point: the one whose line is nearest, the smallest box on that line.
+    """Which glyph is under a point: the one whose ink is under it, else the one whose line is
+    nearest, the smallest box on that line.
 
-    Candidates are the quads containing the point and, with a radius, those within it (the pointer
+    With ink quads (views/ink.py), the glyphs whose ink contains the point come first: the
+    one whose baseline is nearest wins, then (on one line) the one whose ink centre is nearest.
+    A tall box ("“", a drop cap "F") then never takes a click on the letters of the next line.
+    When no ink is under the point, candidates are the quads containing the point and, with a radius, those within it (the pointer
     in a word gap). The candidate whose baseline is nearest the point wins; among candidates on
     that line (SAME_LINE) a containing quad beats a near one, then the smaller box, then the later
     painted. So a tall glyph of the line above whose box reaches over this line is never chosen
@@ -128,17 +136,33 @@ class GlyphHitIndex:
     middle line stands in for the baseline.
     """
 
-    def __init__(self, quads: Sequence[Quad], baselines: Sequence[tuple[Point, Point]] | None = None) -> None:
+    def __init__(
+        self,
+        quads: Sequence[Quad],
+        baselines: Sequence[tuple[Point, Point]] | None = None,
+        inks: Sequence[Quad | None] | None = None,
+    ) -> None:
         self.quads = quads
         self.baselines = baselines
         self.boxes = [quad_box(q) for q in quads]
         self.grid = GridIndex(self.boxes)
         self.bounds = boxes_bounds(self.boxes)
+        self.inks = inks
+        self.ink_grid = (
+            GridIndex([quad_box(q) if q is not None else NO_BOX for q in inks], cell=self.grid.cell)
+            if inks is not None
+            else None
+        )
 
     @classmethod
-    def of_glyphs(cls, glyphs: Sequence[Any]) -> GlyphHitIndex:
-        """The index of a page's glyphs, with their baselines."""
-        return cls([g.quad for g in glyphs], [(g.origin, g.glyph_end) for g in glyphs])
+    def of_glyphs(cls, glyphs: Sequence[Any], fonts: Iterable[Any] = ()) -> GlyphHitIndex:
+        """The index of a page's glyphs, with their baselines and their ink (`fonts`: the page's
+        fonts, whose ascents give the em of each glyph)."""
+        return cls(
+            [g.quad for g in glyphs],
+            [(g.origin, g.glyph_end) for g in glyphs],
+            ink_quads(glyphs, font_ascents(fonts)),
+        )
 
     def line_distance(self, i: int, p: Point) -> float:
         """How far the point lies from glyph i's baseline, across the writing direction."""
@@ -162,7 +186,34 @@ class GlyphHitIndex:
         q = self.quads[i]
         return math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1])
 
+    def ink_hit(self, p: Point) -> int | None:
+        """The glyph whose ink contains the point: nearest baseline, then nearest ink centre."""
+        if self.inks is None or self.ink_grid is None:
+            return None
+        inks = self.inks
+        inked = []
+        for i in self.ink_grid.near(p):
+            q = inks[i]
+            if q is not None and point_in_quad(p, q):
+                inked.append((self.line_distance(i, p), i))
+        if not inked:
+            return None
+        nearest = min(inked)
+        tolerance = SAME_LINE * self._height(nearest[1])
+        line = [i for d, i in inked if d <= nearest[0] + tolerance]
+
+        def off_centre(i: int) -> tuple[float, int]:
+            q = inks[i]
+            assert q is not None
+            cx, cy = (q[0][0] + q[2][0]) * 0.5, (q[0][1] + q[2][1]) * 0.5
+            return (math.hypot(p[0] - cx, p[1] - cy), -i)
+
+        return min(line, key=off_centre)
+
     def hit(self, p: Point, radius: float = 0.0) -> int | None:
+        inked = self.ink_hit(p)
+        if inked is not None:
+            return inked
         candidates: list[tuple[float, bool, float, int]] = []  # (line distance, contains, area, i)
         for i in self.grid.near(p, radius):
             x0, y0, x1, y1 = self.boxes[i]
