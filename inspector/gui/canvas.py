@@ -38,13 +38,14 @@ from PySide6.QtWidgets import (
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.gui.selection_item import SelectionItem
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
-from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
+from glyphscope.inspector.gui.visibility_layers import clip_path
 from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.layers.shapes import LabelSpace
 from glyphscope.inspector.views.page_facts import describe
 from glyphscope.inspector.views.session import Session
-from glyphscope.inspector.views.spatial import GridIndex
+from glyphscope.inspector.views.spatial import GridIndex, selection_runs
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -109,45 +110,6 @@ class LayerItem(QGraphicsItem):
             O.paint_layer(painter, self.drawing, self.page_to_scene, exposed, self.ink(), self.labels())
         else:
             O.paint_layer(painter, self.drawing, self.page_to_scene, exposed)
-
-
-class SelectionItem(QGraphicsItem):
-    """The selected glyphs, the hovered glyph, and each selected duplicate's link."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.page_to_scene = QTransform()
-        self.rect = QRectF()
-        self.selection = QPainterPath()
-        self.hover = QPainterPath()
-        self.clip = QPainterPath()  # the clip paths of the selected clipped glyphs
-        self.setZValue(100)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def set_frame(self, page_to_scene: QTransform, rect: QRectF) -> None:
-        self.prepareGeometryChange()
-        self.page_to_scene = page_to_scene
-        self.rect = rect.adjusted(-400, -400, 400, 400)
-
-    def set_paths(self, selection: QPainterPath | None = None, hover: QPainterPath | None = None) -> None:
-        if selection is not None:
-            self.selection = selection
-        if hover is not None:
-            self.hover = hover
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if not self.clip.isEmpty():
-            O.paint_path(painter, self.clip, CLIP_STYLE, self.page_to_scene)
-        if not self.selection.isEmpty():
-            O.paint_path(painter, self.selection, O.SELECTION_STYLE, self.page_to_scene)
-        if not self.hover.isEmpty():
-            O.paint_path(painter, self.hover, O.HOVER_STYLE, self.page_to_scene)
 
 
 class PageView(QGraphicsView):
@@ -258,7 +220,8 @@ class PageView(QGraphicsView):
         for item in self.layer_items.values():
             item.set_drawing(None, QTransform(), QRectF())
         self.selection_item.clip = QPainterPath()
-        self.selection_item.set_paths(QPainterPath(), QPainterPath())
+        self.selection_item.set_runs(())
+        self.selection_item.set_hover(QPainterPath())
         self.paper.setRect(QRectF())
         self.probe_item.setVisible(False)
         self.show_message(message)
@@ -404,30 +367,29 @@ class PageView(QGraphicsView):
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:
             self.selection_item.clip = QPainterPath()
-            self.selection_item.set_paths(QPainterPath())
+            self.selection_item.set_runs(())
             return
         glyphs = self.bundle.analysis.page.glyphs
-        quads = _QuadList(glyphs)
-        path = O.selection_path(quads, sorted(selection))
+        links = QPainterPath()
         classified = self.bundle.analysis.classified
         for i in selection:
             if 0 <= i < len(glyphs):
                 target = classified.duplicate_of[i]
                 if target is not None:
                     a, b = glyphs[i].center, glyphs[target].center
-                    path.moveTo(*a)
-                    path.lineTo(*b)
+                    links.moveTo(*a)
+                    links.lineTo(*b)
         self.selection_item.clip = clip_path(self.bundle.facts, selection)
-        self.selection_item.set_paths(selection=path)
+        self.selection_item.set_runs(selection_runs(glyphs, selection), links)
         if selection and source != "canvas":
             self.ensure_visible(selection)
 
     def _on_hovered(self, paint_index: int | None) -> None:
         if self.bundle is None or self.bundle.analysis is None or paint_index is None:
-            self.selection_item.set_paths(hover=QPainterPath())
+            self.selection_item.set_hover(QPainterPath())
             return
-        self.selection_item.set_paths(
-            hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
+        self.selection_item.set_hover(
+            O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
         )
 
     def ensure_visible(self, selection: frozenset[int]) -> None:

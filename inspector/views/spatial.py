@@ -250,3 +250,45 @@ class PointIndex:
             if d <= best_d:
                 best, best_d = i, d
         return best
+
+
+RUN_GAP = 0.6
+"""Two selected glyphs painted one after the other join one run when the second starts within this
+fraction of the first's height of where the first ended, on its line (SAME_LINE)."""
+
+
+def selection_runs(glyphs: Sequence[Any], indices: Iterable[int]) -> list[Quad]:
+    """The selected glyphs as runs along their lines, one quad each: a run is outlined once, so
+    a selected line (or a whole layer of them) is a few frames around the words, never a fence of
+    per-glyph outlines over the letters. Spaces join a run but never start or end one."""
+    n = len(glyphs)
+    runs: list[Quad] = []
+    first = last = None
+    for i in sorted(i for i in indices if 0 <= i < n):
+        g = glyphs[i]
+        if last is not None and first is not None and _continues(glyphs[last], g, i - last):
+            last = i
+            continue
+        if first is not None and last is not None:
+            runs.append(_run_quad(glyphs[first], glyphs[last]))
+        first = last = i
+    if first is not None and last is not None:
+        runs.append(_run_quad(glyphs[first], glyphs[last]))
+    return runs
+
+
+def _continues(prev: Any, g: Any, step: int) -> bool:
+    if step != 1 or prev.direction != g.direction or prev.wmode or g.wmode:
+        return False
+    height = max(prev.height, g.height, 1e-6)
+    ex, ey = prev.pen_end
+    ox, oy = g.origin
+    if math.hypot(ox - ex, oy - ey) > RUN_GAP * height:
+        return False
+    return abs(prev.height - g.height) <= SAME_LINE * height
+
+
+def _run_quad(a: Any, b: Any) -> Quad:
+    """From the start edge of glyph `a` to the end edge of glyph `b` (one line)."""
+    qa, qb = a.quad, b.quad
+    return (qa[0], qb[1], qb[2], qa[3])
