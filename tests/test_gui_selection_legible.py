@@ -78,7 +78,7 @@ def test_a_whole_layer_selected_over_a_scan_leaves_the_scan_readable(
     assert len(glyphs) == 21 * 40
     before = _grab(qtbot, w)
     w.session.select(range(len(glyphs)), "test")
-    #assert len(w.canvas.selection_item.runs) == 21  # one run a line, not 840 outlines
+    # assert len(w.canvas.selection_item.runs) == 21  # one run a line, not 840 outlines
     after = _grab(qtbot, w)
     # The pixels of the scan under the selection: the text lines' band.
     canvas = w.canvas
