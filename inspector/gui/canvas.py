@@ -573,7 +573,8 @@ class PageView(QGraphicsView):
         self.click(pos, event.modifiers())
 
     def marker_at(self, pos: QPoint) -> O.Marker | None:
-        """The mark of a shown layer under `pos` (view coordinates), the most specific layer first."""
+        """The mark of a shown layer under `pos` (view coordinates), the most specific layer first;
+        else the record of a label under it; else the record of an area it is in (a form field)."""
         if self.bundle is None or self.bundle.overlays is None:
             return None
         p = self.user_point(pos)
@@ -585,6 +586,15 @@ class PageView(QGraphicsView):
                 continue
             drawing = self.layer_items[key].drawing
             marker = drawing.marker_near(p, radius) if drawing is not None else None
+            if marker is not None:
+                return marker
+        # then a label that names a record (drawn this paint, in viewport pixels), then an area
+        for (x0, y0, x1, y1), target in reversed(self._space.targets):
+            if x0 <= pos.x() <= x1 and y0 <= pos.y() <= y1:
+                return target
+        for key in TOOLTIP_LAYERS:
+            drawing = self.layer_items[key].drawing if self.session.layers.get(key) else None
+            marker = drawing.area_at(p) if drawing is not None and drawing.areas else None
             if marker is not None:
                 return marker
         return None

@@ -312,6 +312,8 @@ def paint_labels(
             painter.drawRect(QRectF(QPointF(box[0], box[1]), QPointF(box[2], box[3])))
         painter.setPen(QColor(label.colour))
         painter.drawText(QPointF(*text_origin(box, ascent)), label.text)
+        if label.target is not None:
+            space.targets.append((box, label.target))
     painter.restore()
 
 

@@ -161,8 +161,8 @@ def form_bboxes(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """Each annotation's /Rect: solid when a viewer draws it and its text is read, dashed when not;
-    labelled above it with its subtype, field and value (or why it is left out), the label a click
-    target."""
+    labelled above it with its subtype, field and value (or why it is left out). A click inside the
+    rect or on its label selects the annotation's decision."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     for decision in facts.fates.annotation_decisions:
         annotation = decision.annotation
@@ -178,8 +178,10 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
             name += f" “{annotation.value[:40]}”"
         if not included:
             name += f" — {decision.reason.value.replace('_', ' ')}"
-        b.labels.append(Label(rect, name, spec.colour, fit=True))
-        b.markers.append(Marker((rect[0], rect[3]), decision, tuple(decision.glyphs)))
+        marker = Marker((rect[0], rect[3]), decision, tuple(decision.glyphs))
+        b.labels.append(Label(rect, name, spec.colour, fit=True, target=marker))
+        b.markers.append(marker)
+        b.shapes.areas.append((rect, marker))
     return b.finish()
 
 

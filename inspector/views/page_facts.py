@@ -652,6 +652,16 @@ def decision_point(glyphs: Sequence[Glyph], d: MarkedDecision) -> Point | None:
     return None
 
 
+def counterpart(facts: PageFacts, record: object) -> object | None:
+    """The record of `facts` that stands where `record` stood in an earlier analysis of the page
+    (the same annotation's decision after the annotation switch changed it); `record` itself when
+    the analysis does not remake records of its kind, None when it has no counterpart now."""
+    if isinstance(record, AnnotationDecision):
+        index = record.annotation.index
+        return next((d for d in facts.fates.annotation_decisions if d.annotation.index == index), None)
+    return record
+
+
 def decision_numbers(d: object) -> str:
     """The record's verdict, value and threshold as one line (the numbers its rule compared)."""
 
