@@ -90,6 +90,7 @@ def document_findings_job(
 
 class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
     instruction_requested = Signal(int)  # page-stream token index of a finding
+    wants_room = Signal()  # a finding is shown in full below the list: the window gives it room
     summary_finished = Signal()
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -255,8 +256,13 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         d: Diagnostic = items[0].data(0, ROLE)
         self.activate(d)
 
+    def missing_height(self) -> int:
+        """The finding's text below the list wraps in the panel's own minimum (Docks measures it)."""
+        return 0
+
     def activate(self, d: Diagnostic) -> None:
         self.detail.setText(self._detail_html(d) + self._runs_html(d))
+        self.wants_room.emit()
         if d.glyphs:
             self.session.select(d.glyphs, "diagnostics")
         what = f"{d.kind.value}: {len(d.glyphs)} glyph(s) selected" if d.glyphs else d.kind.value
