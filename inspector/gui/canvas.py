@@ -54,13 +54,14 @@ if TYPE_CHECKING:
     from glyphscope.core.page import PageBoxes
     from glyphscope.inspector.views.page_facts import PageBundle
 
-MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
+MODE_LAYERS = ("word_gaps", "line_breaks", "right_to_left", "reading_order")
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 # Layers whose marks answer hover and click, the most specific first.
 TOOLTIP_LAYERS = (
     "word_gaps",
     "line_breaks",
+    "right_to_left",
     "duplicates",
     "culled",
     *VISIBILITY_LAYERS,

@@ -360,6 +360,56 @@ def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
+def right_to_left(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
+    """Each line holding right-to-left letters: an arrow under it in the order its text is written
+    (right to left when reordered or painted so, solid; left to right when kept as painted,
+    dashed), a mark at the end the text starts from, labelled with the share and the verdict. A
+    click on the mark or the label selects the line's decision, which Glyph details explains."""
+    from glyphscope.inspector.views.page_facts import bidi_lines
+
+    shown = facts.modes.shown_mode(mode)
+    glyphs = facts.page.glyphs
+    b = ShapeBuilder(spec.key, _page_rect(facts))
+    for line in bidi_lines(facts.analysis.texts[shown], glyphs):
+        if not line.glyphs:
+            continue
+        d = line.decision
+        left = min(line.glyphs, key=lambda g: glyphs[g].quad[0][0])
+        right = max(line.glyphs, key=lambda g: glyphs[g].quad[1][0])
+        height = max(glyphs[g].height for g in line.glyphs)
+        drop = 0.12 * height  # just under the descent edge, like an underline
+        a = (glyphs[left].quad[0][0], glyphs[left].quad[0][1] - drop)
+        z = (glyphs[right].quad[1][0], glyphs[right].quad[1][1] - drop)
+        start, end = (z, a) if line.reads_right_to_left else (a, z)
+        style = Style(spec.colour, 1.5, dash=not line.reads_right_to_left)
+        b.segment(style, start, end)
+        ux, uy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / length, uy / length
+        head = min(0.4 * height, length / 3)
+        for side in (1.0, -1.0):  # the arrowhead at the end the text reaches last
+            b.segment(
+                style, end, (end[0] - head * (ux - side * uy * 0.6), end[1] - head * (uy + side * ux * 0.6))
+            )
+        b.mark(Style(spec.colour, 1.5, disc=True), start, max(height * 0.08, 0.6))
+        marker = Marker(start, d, line.glyphs[:1])
+        b.markers.append(marker)
+        words = (
+            f"{'←' if line.reads_right_to_left else '→'} RTL {d.rtl}/{d.strong} {d.verdict.replace('_', ' ')}"
+        )
+        x0 = min(a[0], z[0])
+        x1 = max(a[0], z[0])
+        top = max(glyphs[g].quad[2][1] for g in line.glyphs)
+        b.labels.append(Label((x0, a[1], x1, top), words, spec.colour, fit=True, target=marker))
+    return b.finish()
+
+
+def count_right_to_left(facts: PageFacts, mode: str) -> int:
+    from glyphscope.core.assembly import BidiDecision
+
+    return len(facts.analysis.texts[facts.modes.shown_mode(mode)].decisions_of(BidiDecision))
+
+
 def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """A tick in every gap of the mode's text, coloured by what was decided; a near miss wider,
     with a ring on its top."""

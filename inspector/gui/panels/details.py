@@ -11,13 +11,14 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.verify.check import GlyphVerdict
 from glyphscope.inspector.verify.view import glyph_checks, ink_summary
 from glyphscope.inspector.views.objects import annotation_source
-from glyphscope.inspector.views.page_facts import describe
+from glyphscope.inspector.views.page_facts import BidiLine, bidi_line_of, bidi_lines, describe
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
@@ -81,6 +82,26 @@ COMPACT = (
 
 WIDE_VALUE = 24
 """A value longer than this (a quad's four corners) takes a row of its own."""
+
+
+def bidi_html(line: BidiLine, order_only: bool = False) -> str:
+    """A line's right-to-left decision: share, ends, verdict, and the order it explains (the line
+    as painted, left to right on the page, and as the text writes it)."""
+    d = line.decision
+    order = (
+        f"<tr><td>painted</td><td dir='ltr'>“{html.escape(line.painted)}” (left to right on the page)</td></tr>"
+        f"<tr><td>written</td><td>“{html.escape(line.written)}” "
+        f"({'read from the right: the line was turned to logical order' if d.verdict == 'reordered' else 'as painted'})</td></tr>"
+    )
+    if order_only:
+        return f"<p><b>Order</b></p><table cellspacing=2>{order}</table>"
+    ends = "yes" if d.rtl_ends else "no"
+    return (
+        f"<p><b>Right to left</b> (line {d.line + 1}): <b>{html.escape(d.verdict.replace('_', ' '))}</b> — "
+        f"share {d.rtl} of {d.strong} strong characters = {d.share:.2f} vs {d.share_threshold:g}; "
+        f"first and last strong characters right to left: {ends}</p>"
+        f"<p style='font-size:small'>{html.escape(describe(d))}</p><table cellspacing=2>{order}</table>"
+    )
 
 
 def _at_default(name: str, value: object) -> bool:
@@ -222,6 +243,10 @@ class GlyphDetailsPanel(PagePanel):
                 rows.append((name, f"<a href='glyph:{i}'>#{i}</a> {html.escape(repr(glyphs[i].unicode))}"))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
         extra = self.annotation_html(record) if isinstance(record, AnnotationDecision) else ""
+        if isinstance(record, BidiDecision) and self.facts is not None:
+            text = self.facts.analysis.texts[self.facts.modes.shown_mode(self.session.mode)]
+            line = next((b for b in bidi_lines(text, self.facts.page.glyphs) if b.decision is record), None)
+            extra = bidi_html(line, order_only=True) if line is not None else ""
         return (
             "<div style='background:#fff8e1; padding:4px'>"
             f"<h3>Decision: {html.escape(describe(record))}</h3><table cellspacing=2>{table}</table></div>"
@@ -296,6 +321,10 @@ class GlyphDetailsPanel(PagePanel):
             parts.append(f"<p><b>Decisions</b> ({html.escape(self.session.mode)})</p><ul>{items}</ul>")
         else:
             parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
+        shown = facts.modes.shown_mode(self.session.mode)
+        line = bidi_line_of(facts.analysis.texts[shown], facts.page.glyphs, i)
+        if line is not None:
+            parts.append(bidi_html(line))
         fields = [(name, getattr(g, name)) for name in (*Glyph._fields, "center", "advance", "is_space")]
         shown = [(n, v) for n, v in fields if not _at_default(n, v)]
         quiet = [(n, v) for n, v in fields if _at_default(n, v)]
