@@ -8,7 +8,7 @@ opens that page.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.diagnostics import Diagnostic, Severity
+from glyphscope.core.visibility import ClippedDecision
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
@@ -279,10 +280,24 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         if not runs:
             return ""
         shown = "".join(
-            f"<li>“{html.escape(r.text)}” <small>({len(r.glyphs)} glyphs)</small></li>" for r in runs[:12]
+            f"<li>“{html.escape(r.text)}” <small>({len(r.glyphs)} glyphs){self._clip_of(r.glyphs)}</small></li>"
+            for r in runs[:12]
         )
         more = f"<li>… and {len(runs) - 12} more</li>" if len(runs) > 12 else ""
         return f"<br><b>As text</b>:<ul style='margin:0'>{shown}{more}</ul>"
+
+    def _clip_of(self, glyphs: Sequence[int]) -> str:
+        """Which clip hides a run of clipped glyphs (each run its own: one page's runs are often
+        clipped by different instructions), "" for glyphs that are not clipped."""
+        facts = self.facts
+        if facts is None or not glyphs:
+            return ""
+        wheres = []
+        for i in glyphs:
+            record = facts.fates.visibility_record(i)
+            if isinstance(record, ClippedDecision) and record.where() not in wheres:
+                wheres.append(record.where())
+        return (" — clipped by " + "; ".join(html.escape(w) for w in wheres[:3])) if wheres else ""
 
     @staticmethod
     def _detail_html(d: Diagnostic) -> str:
