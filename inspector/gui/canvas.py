@@ -72,6 +72,7 @@ TOOLTIP_LAYERS = (
     "annotations",
     *VERIFY_LAYERS,  # last: what the ink reads, where no decision mark is nearer
 )
+SCENE_MARGIN_PX = 12.0  # room around the page on screen; Fit leaves 24 px across for it
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
 
@@ -143,6 +144,7 @@ class PageView(QGraphicsView):
         self.page_to_scene = QTransform()
         self.page_rect = QRectF()
         self.content_rect = QRectF()  # the page plus any glyphs painted off it
+        self._scene_base = QRectF()  # what the scene holds before its margin (_apply_scene_rect)
         self.fit_mode = "page"  # "page", "width" or "" (free zoom)
         self._press: QPoint | None = None
         self._pending_scale = 0.0
@@ -260,7 +262,8 @@ class PageView(QGraphicsView):
         self.page_rect = new_rect
         self.page_to_scene = page_transform(boxes, 1.0)
         self.paper.setRect(self.page_rect)
-        self.scene_.setSceneRect(self.page_rect.adjusted(-40, -40, 40, 40))
+        self._scene_base = QRectF(self.page_rect)
+        self._apply_scene_rect()
         if changed:
             self.content_rect = QRectF(self.page_rect)
             self.apply_fit()
@@ -282,7 +285,8 @@ class PageView(QGraphicsView):
             content = content.united(glyph_rect).intersected(
                 self.page_rect.adjusted(-limit, -limit, limit, limit)
             )
-        self.scene_.setSceneRect(content.adjusted(-40, -40, 40, 40))
+        self._scene_base = QRectF(content)
+        self._apply_scene_rect()
         refit = content != self.content_rect
         self.content_rect = content
         if refit:
@@ -414,9 +418,16 @@ class PageView(QGraphicsView):
         t = self.transform()
         return math.hypot(t.m11(), t.m12())
 
+    def _apply_scene_rect(self, zoom: float | None = None) -> None:
+        """The scene: what Fit shows and SCENE_MARGIN_PX of room around it at the zoom, so the page
+        at Fit page sits in the view with no scroll bar (a margin in points outgrew the view)."""
+        margin = SCENE_MARGIN_PX / max(zoom if zoom is not None else self.zoom, 1e-3)
+        self.scene_.setSceneRect(self._scene_base.adjusted(-margin, -margin, margin, margin))
+
     def set_zoom(self, zoom: float, fit_mode: str = "") -> None:
         zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
         self.fit_mode = fit_mode
+        self._apply_scene_rect(zoom)
         self.setTransform(QTransform.fromScale(zoom, zoom))
         self.zoom_changed.emit(zoom)
         self._resolution_timer.start()
