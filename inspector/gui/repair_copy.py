@@ -1,7 +1,8 @@
 """File › Save repaired copy…: the fonts whose proposed mapping was accepted (Fonts panel) get a
 /ToUnicode CMap in a copy of the file, written in a worker by `inspector.repair.repair`.
 
-The default name is `<stem>-repaired.pdf` beside the input; the input itself is refused before
+The default name is `<stem>-repaired.pdf`, in the folder the window saved to last (else Documents),
+not beside the input; the input itself is refused before
 anything runs, and a RepairError (nothing to write, unreadable input) is shown as a message.
 """
 
@@ -11,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.export import ask_save_path
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.repair import RepairReport, same_file
 from glyphscope.inspector.verify.view import repair_copy_job, repaired_name, repaired_summary
@@ -36,9 +37,9 @@ class RepairSaver(QObject):
         self.worker: Worker | None = None
 
     def ask_path(self, suggestion: Path) -> str | None:
-        """The save dialog; tests patch this method."""
-        name, _ = QFileDialog.getSaveFileName(self.window, TITLE, str(suggestion), "PDF files (*.pdf)")
-        return name or None
+        """The save dialog, started where every save dialog of the window starts (the folder saved
+        to last, else Documents: never the customer's folder of the input); tests patch it."""
+        return ask_save_path(self.window, self.window.settings, TITLE, suggestion.name, "PDF files (*.pdf)")
 
     def save(self, path: str | Path | None = None) -> Worker | None:
         """Ask where (unless `path`), refuse the input, and write the copy in a worker; returns it."""
