@@ -694,7 +694,7 @@ def bidi_line_of(text: PageText, glyphs: Sequence[Glyph], paint_index: int) -> B
     return None
 
 
-def counterpart(facts: PageFacts, record: object) -> object | None:
+def counterpart(facts: PageFacts, record: Describable) -> Describable | None:
     """The record of `facts` that stands where `record` stood in an earlier analysis of the page
     (the same annotation's decision after the annotation switch changed it); `record` itself when
     the analysis does not remake records of its kind, None when it has no counterpart now."""

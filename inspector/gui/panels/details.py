@@ -321,17 +321,18 @@ class GlyphDetailsPanel(PagePanel):
             parts.append(f"<p><b>Decisions</b> ({html.escape(self.session.mode)})</p><ul>{items}</ul>")
         else:
             parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
-        shown = facts.modes.shown_mode(self.session.mode)
-        line = bidi_line_of(facts.analysis.texts[shown], facts.page.glyphs, i)
-        if line is not None:
-            parts.append(bidi_html(line))
+        bidi = bidi_line_of(
+            facts.analysis.texts[facts.modes.shown_mode(self.session.mode)], facts.page.glyphs, i
+        )
+        if bidi is not None:
+            parts.append(bidi_html(bidi))
         fields = [(name, getattr(g, name)) for name in (*Glyph._fields, "center", "advance", "is_space")]
-        shown = [(n, v) for n, v in fields if not _at_default(n, v)]
+        telling = [(n, v) for n, v in fields if not _at_default(n, v)]
         quiet = [(n, v) for n, v in fields if _at_default(n, v)]
-        parts.append(f"<p><b>Record</b></p>{_pairs(shown)}")
+        parts.append(f"<p><b>Record</b></p>{_pairs(telling)}")
         if quiet:  # the fields that say "nothing special", on one wrapped line: the record stays whole
-            line = " · ".join(f"<code>{n}</code> {html.escape(_fmt(v))}" for n, v in quiet)
-            parts.append(f"<p style='color:#555; font-size:small'><b>as usual</b>: {line}</p>")
+            usual = " · ".join(f"<code>{n}</code> {html.escape(_fmt(v))}" for n, v in quiet)
+            parts.append(f"<p style='color:#555; font-size:small'><b>as usual</b>: {usual}</p>")
         font = _font_for(facts.page, g)
         if font is not None:
             info = font.info
