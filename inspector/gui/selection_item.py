@@ -15,10 +15,14 @@ from glyphscope.core.geometry import Quad
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE
 
+UNDERLINE_PX = 1.5
 TINT_ALPHA = 36
 """The selection's tint inside a frame: white paper turns a pale orange, black ink stays black."""
 FRAME_MIN_PX = 9.0
 """A run shorter than this on screen is underlined: its frame would be a solid bar at that size."""
+FRAMED_RUNS = 12
+"""A selection of more runs than this (a whole layer, every line of a page) is underlined: frames
+around every line of a page would fence the letters in."""
 
 
 def _quad_polygon(q: Quad) -> QPolygonF:
@@ -63,6 +67,8 @@ class SelectionItem(QGraphicsItem):
         colour = QColor(O.SELECTION_STYLE.colour)
         self.pen = QPen(colour, O.SELECTION_STYLE.width)
         self.pen.setCosmetic(True)
+        self.line_pen = QPen(colour, UNDERLINE_PX)  # under many lines: thinner than a frame
+        self.line_pen.setCosmetic(True)
         colour.setAlpha(TINT_ALPHA)
         self.tint = QBrush(colour)
 
@@ -99,8 +105,9 @@ class SelectionItem(QGraphicsItem):
         if self._paths is None or abs(self._paths[0] - scale) > 1e-6 * max(scale, 1.0):
             frames, lines = QPainterPath(), QPainterPath()
             gap = (O.SELECTION_STYLE.width * 0.5 + 1.0) / scale  # the pen beside the box, not on it
+            framed = len(self.runs) <= FRAMED_RUNS
             for q in self.runs:
-                if _height(q) * scale >= FRAME_MIN_PX:
+                if framed and _height(q) * scale >= FRAME_MIN_PX:
                     frames.addPolygon(_quad_polygon(outset(q, gap)))
                     frames.closeSubpath()
                 else:
@@ -125,8 +132,9 @@ class SelectionItem(QGraphicsItem):
             painter.setBrush(self.tint)
             painter.drawPath(frames)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(lines)
             painter.drawPath(self.links)
+            painter.setPen(self.line_pen)
+            painter.drawPath(lines)
             painter.restore()
         if not self.hover.isEmpty():
             O.paint_path(painter, self.hover, O.HOVER_STYLE, self.page_to_scene)

@@ -252,9 +252,10 @@ class PointIndex:
         return best
 
 
-RUN_GAP = 0.6
+RUN_GAP = 1.5
 """Two selected glyphs painted one after the other join one run when the second starts within this
-fraction of the first's height of where the first ended, on its line (SAME_LINE)."""
+many of the first's heights of where the first ended, on its line (SAME_LINE): the words of a
+line (an OCR layer places each word on its own) make one run."""
 
 
 def selection_runs(glyphs: Sequence[Any], indices: Iterable[int]) -> list[Quad]:
