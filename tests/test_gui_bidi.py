@@ -63,3 +63,5 @@ def test_a_lines_bidi_decision_shows_in_details_and_as_a_marker_whose_click_expl
         "Order" in details and f"painted\n“{ARABIC_PAINTED}”" in details and f"written\n“{ARABIC}”" in details
     )
     assert HEBREW not in details
+    # the order itself: the painted line starts with the year, the written one with its first word
+    assert "\u202d2 · 0 · 2 · 4 · _" in details and "\u202dع · د · د · _ · 2" in details

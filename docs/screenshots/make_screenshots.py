@@ -767,11 +767,40 @@ def annotation_decision() -> None:
 
 
 def _arabic_pdf(path: Path) -> None:
+    """The bidi test's lines (painted in visual order, CIDs = code points), with DejaVu Sans embedded
+    when the system has it (a CIDToGIDMap from its cmap), so the page shows the letters."""
+    import pikepdf
+
     sys.path.insert(0, str(REPO))
     from tests.pdfbuild import to_bytes
     from tests.test_bidi import ARABIC_PAINTED, HEBREW_PAINTED, LATIN_PAINTED, MIXED_PAINTED, _content, _pdf
 
-    path.write_bytes(to_bytes(_pdf(_content(ARABIC_PAINTED, HEBREW_PAINTED, MIXED_PAINTED, LATIN_PAINTED))))
+    pdf = _pdf(_content(ARABIC_PAINTED, HEBREW_PAINTED, MIXED_PAINTED, LATIN_PAINTED))
+    ttf = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if ttf.exists():
+        from fontTools.ttLib import TTFont
+
+        font = TTFont(str(ttf))
+        order = {name: gid for gid, name in enumerate(font.getGlyphOrder())}
+        gids = bytearray(2 * 65536)
+        for cp, name in font.getBestCmap().items():
+            if cp < 65536:
+                gids[2 * cp : 2 * cp + 2] = order[name].to_bytes(2, "big")
+        cid = pdf.pages[0].Resources.Font.F1.DescendantFonts[0]
+        cid.CIDToGIDMap = pdf.make_stream(bytes(gids))
+        cid.FontDescriptor.FontFile2 = pdf.make_stream(ttf.read_bytes())
+        cid.BaseFont = cid.FontDescriptor.FontName = pikepdf.Name("/DejaVuSans")
+        widths = font["hmtx"].metrics
+        scale = 1000 / font["head"].unitsPerEm
+        cid.W = pikepdf.Array(
+            [
+                x
+                for cp, name in sorted(font.getBestCmap().items())
+                if cp < 0x700
+                for x in (cp, [round(widths[name][0] * scale)])
+            ]
+        )
+    path.write_bytes(to_bytes(pdf))
 
 
 @shot
@@ -789,8 +818,8 @@ def arabic_decision() -> None:
         wait_until(lambda item=item: item.drawing is not None)
         marker = item.drawing.markers[0]
         canvas = w.canvas
-        canvas.set_zoom(2.0)
-        canvas.centerOn(canvas.page_to_scene.map(QPointF(marker.point[0] - 60, marker.point[1])))
+        canvas.set_zoom(2.0 if size == SMALL else 2.5)
+        canvas.centerOn(canvas.page_to_scene.map(QPointF(marker.point[0] - 80, marker.point[1] - 20)))
         settle(300)
         pos = canvas.mapFromScene(canvas.page_to_scene.map(QPointF(*marker.point)))
         QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)

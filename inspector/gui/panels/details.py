@@ -88,10 +88,24 @@ def bidi_html(line: BidiLine, order_only: bool = False) -> str:
     """A line's right-to-left decision: share, ends, verdict, and the order it explains (the line
     as painted, left to right on the page, and as the text writes it)."""
     d = line.decision
+    how = (
+        "the text writes it from the right: the line was turned to logical order"
+        if d.verdict == "reordered"
+        else "the text writes it as painted"
+    )
+
+    def first(text: str) -> str:  # the characters in stored order, one by one, left to right
+        chars = [c if not c.isspace() else "_" for c in text[:10]]
+        return "\u202d" + html.escape(" · ".join(chars)) + (" …" if len(text) > 10 else "") + "\u202c"
+
+    # each string alone in its cell: a right-to-left string beside words of ours would be reordered
+    # with them; the two strings look alike on screen, their first characters show the order
     order = (
-        f"<tr><td>painted</td><td dir='ltr'>“{html.escape(line.painted)}” (left to right on the page)</td></tr>"
-        f"<tr><td>written</td><td>“{html.escape(line.written)}” "
-        f"({'read from the right: the line was turned to logical order' if d.verdict == 'reordered' else 'as painted'})</td></tr>"
+        f"<tr><td>painted</td><td>“{html.escape(line.painted)}”</td></tr>"
+        f"<tr><td></td><td>{first(line.painted)}</td></tr>"
+        f"<tr><td>written</td><td>“{html.escape(line.written)}”</td></tr>"
+        f"<tr><td></td><td>{first(line.written)}</td></tr>"
+        f"<tr><td></td><td><i>painted: glyphs left to right on the page; {html.escape(how)}</i></td></tr>"
     )
     if order_only:
         return f"<p><b>Order</b></p><table cellspacing=2>{order}</table>"
