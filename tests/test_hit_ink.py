@@ -140,3 +140,25 @@ def test_an_ink_quad_lies_inside_the_glyph_box_at_the_fonts_em(poster: bytes) ->
     bottom, top = quad[0][1], quad[3][1]
     assert (bottom, top) == pytest.approx((a.origin[1], a.origin[1] + 0.5 * 64))
     assert quad[0][0] == pytest.approx(a.quad[0][0]) and quad[1][0] == pytest.approx(a.quad[1][0])
+
+
+def test_clicks_on_the_canvas_at_every_ink_centre_select_that_glyph(
+    qtbot: Any, window: Any, tmp_path: Any, poster: bytes
+) -> None:
+    from PySide6.QtCore import QPointF, Qt
+
+    from tests.gui import open_file
+
+    path = tmp_path / "poster.pdf"
+    path.write_bytes(poster)
+    open_file(qtbot, window, path)
+    canvas = window.canvas
+    canvas.set_zoom(2.0)
+    wrong = []
+    for index, (x, y) in clicks(poster):
+        scene = canvas.page_to_scene.map(QPointF(x, y))
+        canvas.centerOn(scene)
+        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(scene))
+        if window.session.selection != {index}:
+            wrong.append((index, sorted(window.session.selection)))
+    assert wrong == []
