@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, SignalInstance
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -48,6 +48,8 @@ MAX_ROOM_SHARE = 0.9  # a panel whose answer needs it may take up to this much o
 class WantsRoom(Protocol):
     """A panel whose answer (the record of a selection) can be taller than its dock: it says how
     many more pixels it needs (`missing_height`) and asks for them (`wants_room`, a signal)."""
+
+    wants_room: SignalInstance
 
     def missing_height(self) -> int: ...
 
@@ -147,9 +149,9 @@ class Docks:
         for spec in specs:
             self._scroll(spec.name)
             self._bind_keys(spec.name)
-            signal = getattr(self.widgets[spec.name], "wants_room", None)
-            if signal is not None:
-                signal.connect(functools.partial(self._ask_room, spec.name))
+            widget = self.widgets[spec.name]
+            if isinstance(widget, WantsRoom):
+                widget.wants_room.connect(functools.partial(self._ask_room, spec.name))
             self.docks[spec.name].visibilityChanged.connect(lambda visible: self._settle.start())
         for spec in specs:
             if spec.front:
