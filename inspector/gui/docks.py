@@ -70,7 +70,7 @@ class ColumnScroll(QScrollArea):
     """A panel's dock content: scrolls when the panel needs more room than its dock has, so
     that one wide or tall panel never widens a side column or grows the window."""
 
-    MIN_HEIGHT = 56  # a group can shrink to about two lines while another takes room
+    MIN_HEIGHT = 40  # a group can shrink to a line or two while another takes room
 
     def __init__(self, keep_width: bool = False) -> None:
         super().__init__()

@@ -73,7 +73,7 @@ USUAL_VALUES: dict[str, object] = {
 """Record fields at the value most glyphs have: listed together on one line, after the rest."""
 
 COMPACT = (
-    "p, ul, ol, table { margin-top: 2px; margin-bottom: 2px; }"
+    "p, ul, ol, table { margin-top: 1px; margin-bottom: 1px; }"
     " h3 { margin-top: 0px; margin-bottom: 2px; }"
     " ul, ol { -qt-list-indent: 0; margin-left: 14px; }"
     " table.pairs { font-size: small; }"
