@@ -289,14 +289,15 @@ class Docks:
             self._resize_column(self._room_shares(column, want, fronts[want]))
 
     def _room_shares(self, column: list[str], anchor: str, name: str) -> list[float]:
-        """The column's shares with group `anchor` given room for panel `name`: ROOM_SHARE, or what
-        its answer needs (WantsRoom) up to MAX_ROOM_SHARE, the other groups keeping their minimum."""
+        """The column's shares with group `anchor` given room for panel `name`: what its answer needs
+        (WantsRoom), else ROOM_SHARE; at most MAX_ROOM_SHARE and the other groups' minimum."""
         heights = [self._height(n) for n in column]
         total = max(sum(heights), 1)
         widget = self.widgets.get(name)
         share = ROOM_SHARE
-        if isinstance(widget, WantsRoom):
-            share = max(share, (self._height(anchor) + widget.missing_height()) / total)
+        missing = widget.missing_height() if isinstance(widget, WantsRoom) else 0
+        if missing > 0:  # what its answer needs, and no more: the other groups keep the rest
+            share = (self._height(anchor) + missing + 4) / total
         others = [n for n in column if n != anchor]
         floor = sum(self.docks[self._front(n) or n].minimumSizeHint().height() for n in others)
         share = min(share, MAX_ROOM_SHARE, max(1 - floor / total, ROOM_SHARE))
