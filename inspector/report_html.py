@@ -152,7 +152,7 @@ tr.failed td{background:#fdecea}
 ul.findings{list-style:none;padding-left:0;margin:.3em 0}ul.findings li{margin:1px 0;padding:1px 4px;
 border-left:4px solid #ccc}ul.findings li.error{border-color:#d32f2f;background:#fdecea}
 ul.findings li.warning{border-color:#f57c00;background:#fff4e5}ul.findings li.info{border-color:#1976d2}
-.kind{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;color:#555}
+.kind{color:#444}
 pre{background:#f8f9fa;border:1px solid #ddd;padding:6px;overflow:auto;max-height:28em;white-space:pre}
 img.page{border:1px solid #999;max-width:100%;height:auto;display:block;margin:.3em 0}
 .file{overflow-x:auto}
@@ -299,12 +299,24 @@ WORDS = {
     "cid": "CID",
     "cjk": "CJK",
     "tf": "Tf",
+    "tm": "Tm",
+    "w": "/W",
+    "bbox": "BBox",
+    "q": "q/Q",
 }
 """Words a finding kind spells in capitals (or as PDF writes them) when it is written out."""
+PHRASES = {
+    "tf_one_scaled_tm": "1 Tf with the size in Tm",
+    "q_underflow": "Q without q",
+    "unbalanced_q": "q without Q",
+}
+"""Kinds whose words alone would not say it."""
 
 
 def kind_words(kind: str) -> str:
     """A finding kind as words: `font_without_tounicode` → "Font without ToUnicode"."""
+    if kind in PHRASES:
+        return PHRASES[kind]
     words = [WORDS.get(w, w) for w in str(kind).split("_") if w]
     if not words:
         return str(kind)
