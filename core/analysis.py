@@ -248,6 +248,13 @@ def analyze_page(
     )
 
 
+def page_findings(
+    doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
+) -> list[Diagnostic]:
+    """Every finding of one page: `analyze_page(doc, page_number, params).findings`, as a list."""
+    return list(analyze_page(doc, page_number, params).findings)
+
+
 def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:
     """Same page, other thresholds: no re-interpretation; per-font statistics and the
     interpretation's findings are handed on."""

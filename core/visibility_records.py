@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from glyphscope.core.colours import COLOUR_TOLERANCE, WHITE, colour_json, same_colour
 from glyphscope.core.decision_protocol import fmt, glyph_json
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.page import FillState
-from glyphscope.core.visibility import COLOUR_TOLERANCE, WHITE, colour_json, same_colour
 from glyphscope.core.visibility_class import VisibilityClass
 
 
