@@ -29,7 +29,8 @@ from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
-from glyphscope.core.interpreter import PageInterpreter, QpdfError
+from glyphscope.core.instructions import QpdfError
+from glyphscope.core.interpreter import PageInterpreter
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import FillState, InterpretedPage, PageBoxes
 from glyphscope.core.recorders import PageRecorders, Recorder

@@ -8,13 +8,16 @@ resource dictionary and name.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
-from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, number
+from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 GRAPHICS_EVENTS = (
     "path_filled",

@@ -12,8 +12,11 @@ from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, multiply, normalize_rect, transform_rect
-from glyphscope.core.interpreter import MAX_FORM_DEPTH, Instruction, OperatorTable, PageInterpreter, number
+from glyphscope.core.instructions import MAX_FORM_DEPTH, Instruction, OperatorTable, number
 from glyphscope.core.page import FormUse
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import DrawnAppearance

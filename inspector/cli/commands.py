@@ -788,10 +788,10 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _is_qpdf_error(exc: Exception) -> bool:
-    """One of qpdf's errors (`interpreter.QpdfError`)? Nothing is imported for the answer: a command
-    that read a PDF has loaded the interpreter (`core.document` imports it)."""
-    interpreter = sys.modules.get("glyphscope.core.interpreter")
-    return interpreter is not None and isinstance(exc, interpreter.QpdfError)
+    """One of qpdf's errors (`instructions.QpdfError`)? Nothing is imported for the answer: a command
+    that read a PDF has loaded the instructions (`core.document` imports them)."""
+    instructions = sys.modules.get("glyphscope.core.instructions")
+    return instructions is not None and isinstance(exc, instructions.QpdfError)
 
 
 def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
