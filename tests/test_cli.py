@@ -462,7 +462,8 @@ def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
 
 def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
     from glyphscope.core.params import _SWITCHES, Parameters
-    from glyphscope.inspector.cli.commands import PARAMETER_OPTIONS, build_parser
+    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.shared import PARAMETER_OPTIONS
 
     options = {field: option for option, field, _ in PARAMETER_OPTIONS}
     assert set(options) >= _SWITCHES

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from glyphscope.inspector.cli import commands as cli
+from glyphscope.inspector.cli import shared
 
 
 def _roff(text: str) -> str:
@@ -75,7 +76,7 @@ def man_page(version: str | None = None) -> str:
             lines += [".PP", _roff(sub.description)]
         lines += _option_lines(sub)
     lines += [".SH EXIT STATUS"]
-    for code, meaning in cli.EXIT_CODES:
+    for code, meaning in shared.EXIT_CODES:
         lines += [".TP", f"\\fB{code}\\fR", _roff(meaning)]
     lines += [
         ".SH ENVIRONMENT",

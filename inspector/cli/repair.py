@@ -42,7 +42,7 @@ def add_repair_parser(sub: Any) -> None:
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.repair import RepairError, repair
 
     src = Path(args.file)
@@ -72,7 +72,7 @@ def run_repair(args: argparse.Namespace) -> int:
 def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[int, str]]:
     """Run the OCR cross-check over --pages and give its proposed tables ({font id: {code: text}});
     one line per font it judged and per page that failed goes to stderr."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     try:
@@ -84,7 +84,7 @@ def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[
 
     source = str(src)
     doc = open_document(source, cli_io.password(args))
-    pages = cli._pages(doc, args.pages)
+    pages = cli.page_numbers(doc, args.pages)
     result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
     for page in result.pages:
         if page.error:
