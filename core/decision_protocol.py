@@ -104,3 +104,17 @@ def glyph_json(record: DecisionRecord, glyph: int | None, **extra: Any) -> dict[
         "threshold": number_json(record.threshold),
         **extra,
     }
+
+
+class Describable(Protocol):
+    """Any record of the engine: it says what it decided in one sentence."""
+
+    def describe(self) -> str: ...
+
+
+def describe(record: Describable) -> str:
+    """The record's own sentence; a record whose sentence fails is named, never hidden."""
+    try:
+        return str(record.describe())
+    except Exception as exc:  # a broken sentence must not hide the record
+        return f"{type(record).__name__} (describe() failed: {type(exc).__name__}: {exc})"
