@@ -16,7 +16,7 @@ from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
 from glyphscope.core.page import InterpretedPage
-from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import DEFAULT_PARAMETERS, AnnotationText, Parameters
 from glyphscope.core.visibility import Visibility, classify_visibility
 from glyphscope.core.visibility_class import VisibilityClass
 
@@ -486,9 +486,9 @@ def dedupe(
 def _excluded_by_annotation_switch(table: GlyphTable, choice: str) -> frozenset[int]:
     """The glyphs `Parameters.annotations` leaves out: an annotation's with "exclude", the page
     content's with "only" (one test per run: a run is painted by one stream)."""
-    if choice == "include":
+    if choice == AnnotationText.INCLUDE:
         return frozenset()
-    want_annotations = choice == "only"
+    want_annotations = choice == AnnotationText.ONLY
     out: set[int] = set()
     for _, run, painted in table.run_ranges():
         if (run.annotation >= 0) != want_annotations:

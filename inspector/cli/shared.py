@@ -81,9 +81,9 @@ def page_numbers(doc: Document, spec: str | None) -> list[int]:
 
 
 def parameters(args: argparse.Namespace) -> Parameters:
-    from glyphscope.core.params import Parameters
+    from glyphscope.core.params import PARAMETER_SPECS, Parameters
 
-    given = {field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS if hasattr(args, field)}
+    given = {spec.name: getattr(args, spec.name) for spec in PARAMETER_SPECS if hasattr(args, spec.name)}
     try:
         return Parameters(**given)
     except ValueError as exc:
@@ -115,72 +115,27 @@ def add_json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
 
 
-PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    # (option, Parameters field, help): thresholds take a number; a switch's option sets the
-    # value opposite to its default ("--no-…" turns a default-on switch off); a field with
-    # choices (core.params.CHOICES) takes one of its words
-    ("--word-gap", "word_gap", "word-gap threshold × glyph height"),
-    ("--line-break", "line_break", "line-break threshold × height"),
-    ("--columns-gap", "columns_gap", "columns split × mean advance"),
-    ("--cjk-gap", "cjk_gap", "space between CJK characters farther apart than this × height"),
-    (
-        "--keep-ligatures",
-        "keep_ligatures",
-        "keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
-    ),
-    (
-        "--keep-clipped",
-        "keep_clipped",
-        "keep glyphs outside the clipping path in the text (default: dropped like culled ones)",
-    ),
-    (
-        "--drop-hidden",
-        "drop_hidden",
-        "drop transparent, white-on-white and covered text (default: kept and flagged; "
-        "render mode 3/7 text is always kept)",
-    ),
-    (
-        "--no-actual-text",
-        "actual_text",
-        "write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
-    ),
-    (
-        "--no-tracking",
-        "tracking",
-        "letter-spaced runs (`A N E X O`) keep a space at every gap above the word-gap threshold",
-    ),
-    (
-        "--visual-order",
-        "visual_order",
-        "keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
-    ),
-    (
-        "--annotations",
-        "annotations",
-        "text of annotation appearances (form fields, comments, stamps): include it where it "
-        "stands, exclude it (the page's own content only), or only it",
-    ),
-)
 ANNOTATIONS_ONLY = ("annotations",)
 """The parameter of commands that list glyphs or findings rather than assemble text."""
 
 
 def add_thresholds(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
-    """The options of PARAMETER_OPTIONS (those of the fields `only`, when given)."""
-    from glyphscope.core.params import CHOICES, Parameters
+    """The options of core.params.PARAMETER_SPECS (those of the fields `only`, when given):
+    thresholds take a number; a switch's option sets the value opposite to its default ("--no-…"
+    turns a default-on switch off); a field with choices takes one of its words."""
+    from glyphscope.core.params import DEFAULT_PARAMETERS, PARAMETER_SPECS
 
-    d = Parameters()
-    for option, field, help_text in PARAMETER_OPTIONS:
-        if only is not None and field not in only:
+    for spec in PARAMETER_SPECS:
+        if spec.option is None or (only is not None and spec.name not in only):
             continue
-        default = getattr(d, field)
-        if field in CHOICES:
-            p.add_argument(option, dest=field, choices=CHOICES[field], default=default, help=help_text)
-        elif isinstance(default, bool):
+        default = getattr(DEFAULT_PARAMETERS, spec.name)
+        if spec.choices:
+            p.add_argument(spec.option, dest=spec.name, choices=spec.choices, default=default, help=spec.help)
+        elif spec.switch:
             action = "store_false" if default else "store_true"
-            p.add_argument(option, dest=field, action=action, default=default, help=help_text)
+            p.add_argument(spec.option, dest=spec.name, action=action, default=default, help=spec.help)
         else:
-            p.add_argument(option, dest=field, type=float, default=default, help=help_text)
+            p.add_argument(spec.option, dest=spec.name, type=float, default=default, help=spec.help)
 
 
 def add_jobs(p: argparse.ArgumentParser) -> None:
