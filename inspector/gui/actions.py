@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from glyphscope.inspector.gui.export import Exporter
     from glyphscope.inspector.gui.main_window import MainWindow
 
-ANNOTATION_TITLES = {
+ANNOTATION_TITLES: dict[str, str] = {
     AnnotationText.INCLUDE: "&With the page text (as a viewer shows it)",
     AnnotationText.EXCLUDE: "&Left out (the page's content only)",
     AnnotationText.ONLY: "&Only annotations and form fields",
