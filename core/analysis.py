@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
@@ -188,7 +188,7 @@ class LazyTexts(Mapping[str, PageText]):
             raise KeyError(mode)
         with self._lock:
             found = self._done.get(mode)
-            if found is None and mode == "auto" and "plain" in self._done:
+            if found is None and mode == Mode.AUTO and Mode.PLAIN in self._done:
                 from glyphscope.core.assembly.auto import auto_from_plain
 
                 found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import pikepdf
 
-from glyphscope.core.decision_protocol import glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, glyph_json
 from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 from glyphscope.core.geometry import Matrix, Rect, intersect, multiply, normalize_rect, transform_rect
 from glyphscope.core.params import AnnotationText
@@ -282,7 +282,7 @@ class AnnotationDecision:
     (None when unusable); threshold = the visible box when the rect lies outside it, else
     None; verdict "included" or "excluded"."""
 
-    kind: ClassVar[str] = "annotation"
+    kind: ClassVar[str] = DecisionKind.ANNOTATION
 
     annotation: Annotation
     reason: AnnotationReason

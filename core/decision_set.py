@@ -18,7 +18,7 @@ from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
-from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.glyph_table import as_table
@@ -43,7 +43,7 @@ class FormMembershipDecision:
     the glyph, extraction keeps it).
     """
 
-    kind: ClassVar[str] = "form_membership"
+    kind: ClassVar[str] = DecisionKind.FORM_MEMBERSHIP
 
     paint_index: int
     form_path: tuple[str, ...]
@@ -91,7 +91,7 @@ class DecodeFallbackDecision(NothingCompared):
     is compared.
     """
 
-    kind: ClassVar[str] = "decode_fallback"
+    kind: ClassVar[str] = DecisionKind.DECODE_FALLBACK
 
     paint_index: int
     decode_source: DecodeSource

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.actual_text import ActualTextSpan
@@ -14,6 +15,15 @@ from glyphscope.core.glyph import Glyph
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import Annotation
+
+
+class PaintKind(StrEnum):
+    """What a paint object is (`PaintObject.kind`); its word is what JSON and the sentences say."""
+
+    IMAGE = "image"  # an image XObject
+    INLINE_IMAGE = "inline_image"  # BI … ID … EI
+    FILL = "fill"  # a filled path (f/F/f*/B/b…)
+    SHADING = "shading"  # sh: fills the clip
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +131,13 @@ class FillState:
 class PaintObject:
     """An image or filled path, in paint order with the glyphs (`glyphs_before` glyphs were painted first).
 
-    kind: "image", "inline_image", "fill" (f/F/f*/B/b…), or "shading" (sh: fills the clip).
+    kind: a PaintKind (image, inline_image, fill, shading).
     polygons in user space (an image: the CTM's unit square); `opaque` when nothing
     painted under it shows through (fill alpha 1, no soft mask; an image without
     /SMask, /Mask nor /ImageMask).
     """
 
-    kind: str
+    kind: PaintKind
     polygons: tuple[Polygon, ...]
     bbox: Rect
     even_odd: bool

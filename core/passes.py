@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from glyphscope.core.decision_protocol import fmt, glyph_json, pair_json, rounded
+from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, pair_json, rounded
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
@@ -29,7 +29,7 @@ class CullDecision:
     box [x0, y0, x1, y1] it lies outside of; verdict "culled".
     """
 
-    kind: ClassVar[str] = "cull"
+    kind: ClassVar[str] = DecisionKind.CULL
 
     paint_index: int
     center: Point  # the box centre that lies outside
@@ -77,7 +77,7 @@ class DuplicateDecision:
     font's direction, e.g. a vertical font painted sideways.
     """
 
-    kind: ClassVar[str] = "duplicate"
+    kind: ClassVar[str] = DecisionKind.DUPLICATE
 
     paint_index: int  # the dropped glyph
     duplicate_of: int  # paint index of the kept glyph (chains followed)

@@ -44,6 +44,7 @@ from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
     InterpretedPage,
+    PaintKind,
     PaintObject,
     Polygon,
     clip_paths,
@@ -281,7 +282,7 @@ def _paint_order(
     # Which glyphs can be same_as_background at all: fill-only, in a colour some background
     # has (white, or an opaque fill's). Colours are converted once per fill state.
     colours = [rgb(fs) for fs in fills]
-    backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == "fill" and p.opaque]
+    backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == PaintKind.FILL and p.opaque]
     known = {c for c in backgrounds if c is not None}
     matches = [c is not None and any(same_colour(c, bg) for bg in known) for c in colours]
     last_cover = max((p.glyphs_before for p in paints if p.opaque), default=0)
@@ -366,7 +367,7 @@ def _paint_order(
         j = under.get(i, -1)
         if j >= 0:
             p = paints[j]
-            if p.kind != "fill" or not p.opaque:
+            if p.kind != PaintKind.FILL or not p.opaque:
                 continue  # an image, a shading or a translucent fill: its colour is not known
             bg = rgb(fills[p.fill])
             if bg is None:

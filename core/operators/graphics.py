@@ -15,6 +15,7 @@ import pikepdf
 from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
 from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
+from glyphscope.core.page import PaintKind
 
 if TYPE_CHECKING:
     from glyphscope.core.interpreter import PageInterpreter
@@ -214,7 +215,7 @@ def op_inline_image(interp: PageInterpreter, o: list[Any]) -> None:
     image = o[0] if o else None
     info = getattr(image, "obj", None)
     for image_drawn in interp.on_image_drawn:
-        image_drawn("inline_image", info if isinstance(info, pikepdf.Dictionary) else None)
+        image_drawn(PaintKind.INLINE_IMAGE, info if isinstance(info, pikepdf.Dictionary) else None)
 
 
 GRAPHICS_OPERATORS: OperatorTable = {

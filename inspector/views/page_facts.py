@@ -23,6 +23,7 @@ from glyphscope.core.assembly import (
     ColumnSplit,
     Decision,
     LineBreakDecision,
+    Mode,
     PageText,
     TextColumn,
     VerticalColumn,
@@ -279,7 +280,7 @@ class ModeTexts:
         mode is itself (auto chooses by itself)."""
         if mode not in MODES:
             return "plain"
-        if mode == "structure" and not self.view(mode).available:
+        if mode == Mode.STRUCTURE and not self.view(mode).available:
             return "plain"
         return mode
 
@@ -289,12 +290,12 @@ class ModeTexts:
         Structure mode without usable structure shows plain text; a mode that reads in its own
         order when the page has it (articles without beads) says why it read in plain order.
         Auto chooses by itself, so it never falls back."""
-        if mode not in MODES or mode == "auto":
+        if mode not in MODES or mode == Mode.AUTO:
             return None
         view = self.view(mode)
         if self.shown_mode(mode) != mode:
             return view.reason or "the page has no structure tree"
-        if mode != "structure" and view.reason:
+        if mode != Mode.STRUCTURE and view.reason:
             return str(view.reason)
         return None
 
@@ -473,7 +474,7 @@ class GlyphFates:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
         glyphs = self.page.glyphs
         mode = self.modes.shown_mode(mode)
-        for m in (mode, "plain") if mode != "plain" else (mode,):
+        for m in (mode, Mode.PLAIN) if mode != Mode.PLAIN else (mode,):
             for d in self.modes.view(m).decisions_for(paint_index):
                 if d.after == paint_index:
                     where = f"after #{d.before} {_char(glyphs, d.before)}"
