@@ -11,7 +11,7 @@ All positions are in user space (y up); `glyphs` are the page's glyphs (rows wit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from glyphscope.core.assembly.decisions import WordGapDecision
 
@@ -20,6 +20,24 @@ if TYPE_CHECKING:
     from glyphscope.core.geometry import Point
 
     MarkedDecision: TypeAlias = WordGapDecision | LineBreakDecision | ColumnChangeDecision
+
+
+
+class Placed(Protocol):
+    """What the marks need of a glyph (a Glyph, or a row of the page's glyph table)."""
+
+    @property
+    def origin(self) -> Point: ...
+
+    @property
+    def glyph_end(self) -> Point: ...
+
+    @property
+    def direction(self) -> tuple[float, float]: ...
+
+    @property
+    def height(self) -> float: ...
+
 
 NEAR_MISS = 0.2
 """A gap within ±20 % of its threshold is a near miss."""
@@ -43,12 +61,12 @@ def is_near_miss(d: WordGapDecision) -> bool:
     return abs(value - threshold) <= NEAR_MISS * threshold
 
 
-def gap_middle(prev: Any, cur: Any) -> Point:
+def gap_middle(prev: Placed, cur: Placed) -> Point:
     """The middle of the gap between `prev`'s end and `cur`'s origin."""
     return ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
 
 
-def gap_mark(prev: Any, cur: Any) -> Point:
+def gap_mark(prev: Placed, cur: Placed) -> Point:
     """Where a word gap between `prev` and `cur` is marked: GAP_MARK_LIFT heights of `cur` above
     the middle of the gap, along `prev`'s normal."""
     mid = gap_middle(prev, cur)
@@ -56,7 +74,7 @@ def gap_mark(prev: Any, cur: Any) -> Point:
     return (mid[0] - prev.direction[1] * h, mid[1] + prev.direction[0] * h)
 
 
-def decision_point(glyphs: Sequence[Any], d: MarkedDecision) -> Point | None:
+def decision_point(glyphs: Sequence[Placed], d: MarkedDecision) -> Point | None:
     """Where a word-gap or line-break decision is marked (None for a line break that is none)."""
     prev, cur = glyphs[d.before], glyphs[d.after]
     if isinstance(d, WordGapDecision):

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from glyphscope.inspector.cli import commands as cli
 from glyphscope.inspector.cli import shared
@@ -108,16 +108,24 @@ SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 PARAMS_KEY = '"params": {'
 
 
-def params_schema(description: str | None = None) -> dict[str, Any]:
+class ParamsSchema(TypedDict):
+    type: str
+    required: list[str]
+    properties: dict[str, dict[str, object]]
+    additionalProperties: bool
+    description: NotRequired[str]
+
+
+def params_schema(description: str | None = None) -> ParamsSchema:
     """The JSON schema of `Parameters.to_json()`, made from core.params.PARAMETER_SPECS: every
     field required, thresholds numbers ≥ 0, switches booleans, a vocabulary its words."""
     from glyphscope.core.params import SPEC_BY_NAME, Parameters
 
-    properties: dict[str, Any] = {}
+    properties: dict[str, dict[str, object]] = {}
     for f in fields(Parameters):
         spec = SPEC_BY_NAME[f.name]
         if spec.choices:
-            kind: dict[str, Any] = {"enum": list(spec.choices)}
+            kind: dict[str, object] = {"enum": list(spec.choices)}
         elif spec.switch:
             kind = {"type": "boolean"}
         else:
@@ -125,13 +133,15 @@ def params_schema(description: str | None = None) -> dict[str, Any]:
         # a switch's label says what `true` does (its option may say what flipping it does)
         about = spec.label if spec.switch else spec.help or spec.label
         properties[f.name] = kind | {"description": about}
-    out: dict[str, Any] = {
+    out: ParamsSchema = {
         "type": "object",
         "required": [f.name for f in fields(Parameters)],
         "properties": properties,
         "additionalProperties": False,
     }
-    return out if description is None else out | {"description": description}
+    if description is not None:
+        out["description"] = description
+    return out
 
 
 def _params_span(text: str) -> tuple[int, int] | None:
@@ -162,7 +172,7 @@ def _params_span(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _params_text(params: dict[str, Any], indent: str) -> str:
+def _params_text(params: ParamsSchema, indent: str) -> str:
     """`"params": {…}` in the schemas' compact style: one property per line."""
     inner = indent + "  "
     lines = [
