@@ -238,6 +238,16 @@ class Document:
             if budget_note is not None:
                 self._budget_notes[page_number] = budget_note
 
+    @property
+    def cached_pages(self) -> tuple[int, ...]:
+        """The interpreted pages kept, least recently used first (bounded by CACHE_MAX_GLYPHS glyphs)."""
+        return tuple(self._cache)
+
+    @property
+    def cached_glyphs(self) -> int:
+        """The glyphs of the interpreted pages kept."""
+        return self._cached_glyphs
+
     def drop_cached_pages(self) -> None:
         """Forget the interpreted pages (a page worker holds one page at a time)."""
         with self._lock:

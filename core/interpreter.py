@@ -195,6 +195,12 @@ class PageInterpreter:
             self._record_budget(exc)
         self._finish_page()  # not after other errors: the page failed, Document says so
 
+    @property
+    def operators(self) -> frozenset[str]:
+        """The operators this interpreter runs: those of the groups some recorder hears, and the
+        state every recorder relies on (core/operators/); the others are skipped unread."""
+        return frozenset(self._table)
+
     def read_content(
         self, target: pikepdf.Object, streams: Sequence[pikepdf.Stream], what: str
     ) -> list[Instruction] | None:

@@ -183,7 +183,7 @@ def test_find_explains_a_miss_that_is_in_the_glyphs(qtbot, window, demo_pdf) -> 
     assert "culled" in panel.status.text() and "page 7" in panel.status.text()
     e = panel.explanations[0]
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
-        panel._on_item(panel.results.topLevelItem(0))
+        panel.results.itemClicked.emit(panel.results.topLevelItem(0), 0)  # as a click on the row
     qtbot.waitUntil(lambda: w.session.selection == set(e.glyphs), timeout=TIMEOUT)
     status = w.bundle.analysis.classified.status
     assert all(status[i] is GlyphStatus.CULLED for i in w.session.selection)

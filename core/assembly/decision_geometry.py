@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     MarkedDecision: TypeAlias = WordGapDecision | LineBreakDecision | ColumnChangeDecision
 
 
-
 class Placed(Protocol):
     """What the marks need of a glyph (a Glyph, or a row of the page's glyph table)."""
 
