@@ -235,7 +235,7 @@ def analyze_page(
     page = doc.interpret(page_number)
     painted = len(page.glyphs)
     if limits is not None and painted > limits.page_glyphs:
-        page = dataclasses.replace(page, glyphs=page.glyphs[: limits.page_glyphs])
+        page = dataclasses.replace(page, glyphs=page.glyphs.prefix(limits.page_glyphs))
     structure = doc.structure(page_number)
     classified = classify(page, params)
     return PageAnalysis(

@@ -29,6 +29,7 @@ from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
+from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.instructions import QpdfError
 from glyphscope.core.interpreter import PageInterpreter
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
@@ -448,7 +449,7 @@ class Document:
         return InterpretedPage(
             page_number=page_number,
             boxes=boxes,
-            glyphs=(),
+            glyphs=GlyphTable(),
             fonts=(),
             forms=(),
             diagnostics=(Diagnostic(kind, Severity.ERROR, message, page=page_number),),

@@ -12,6 +12,7 @@ from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Matrix, Point, Quad, Rect
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphTable
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import Annotation
@@ -152,11 +153,15 @@ class PaintObject:
 
 @dataclass(frozen=True, slots=True)
 class InterpretedPage:
-    """The interpreter's output for one page. Decides nothing about words or lines."""
+    """The interpreter's output for one page. Decides nothing about words or lines.
+
+    `glyphs` is always a GlyphTable (one representation at the boundary): a page built by hand
+    from records (a tuple, a list) gets them as a table here, so no reader branches on which.
+    """
 
     page_number: int  # 1-based
     boxes: PageBoxes
-    glyphs: Sequence[Glyph]  # every painted glyph, paint order; glyphs[i].paint_index == i (a GlyphTable)
+    glyphs: GlyphTable  # every painted glyph, paint order, column-wise; glyphs[i].paint_index == i
     fonts: tuple[PageFont, ...]
     forms: tuple[FormUse, ...]
     diagnostics: tuple[Diagnostic, ...]
@@ -171,3 +176,8 @@ class InterpretedPage:
     actual_text: tuple[ActualTextSpan, ...] = field(default=())
     annotations: tuple[Annotation, ...] = field(default=())  # every entry of /Annots, drawn or not
     need_appearances: bool = False  # the AcroForm's /NeedAppearances: a viewer draws field values itself
+
+    def __post_init__(self) -> None:
+        glyphs: Sequence[Glyph] = self.glyphs
+        if not isinstance(glyphs, GlyphTable):  # the one conversion: records given by hand
+            object.__setattr__(self, "glyphs", GlyphTable.of(tuple(glyphs)))

@@ -85,11 +85,9 @@ def _page_rect(facts: PageFacts) -> Rect:
     return facts.page.boxes.media_box
 
 
-def _heights(glyphs: Sequence[Any]) -> list[float]:
-    """Every glyph's box height (off the runs when the page has its columns)."""
-    if isinstance(glyphs, GlyphTable):
-        return glyphs.spread(run.height for run in glyphs.runs)
-    return [g.height for g in glyphs]
+def _heights(glyphs: GlyphTable) -> list[float]:
+    """Every glyph's box height, off the runs."""
+    return glyphs.spread(run.height for run in glyphs.runs)
 
 
 def typical_height(heights: Sequence[float]) -> float:
@@ -136,14 +134,10 @@ def glyph_outlines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         for path, colour in facts.forms.colours.items()
     }
     glyphs = facts.page.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's columns: no record made for a quad
-        geom = glyphs.geom
-        for _, run, painted in glyphs.run_ranges():
-            style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
-            b.quad_rows(style, geom, painted)
-    else:
-        for g in glyphs:
-            b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
+    geom = glyphs.geom  # the page's columns: no record made for a quad
+    for _, run, painted in glyphs.run_ranges():
+        style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
+        b.quad_rows(style, geom, painted)
     shapes = b.finish()
     shapes.fade_height = typical_height(_heights(glyphs))
     return shapes
@@ -237,13 +231,8 @@ def _decode_layer(source: DecodeSource, width: float, dash: bool) -> Builder:
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         b = ShapeBuilder(spec.key, _page_rect(facts))
         style = Style(spec.colour, width, line_alpha=255, dash=dash)
-        glyphs = facts.page.glyphs
-        if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
-            b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
-        else:
-            for g in glyphs:
-                if g.decode_source is source:
-                    b.underline(style, g.quad)
+        glyphs = facts.page.glyphs  # the page's decode-source column: no record made
+        b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
         return b.finish()
 
     return build
