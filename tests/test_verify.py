@@ -25,7 +25,6 @@ from glyphscope.inspector.verify.check import (
     VerifyResult,
     check_fonts,
     equivalent_text,
-    foreign_script,
     propose_for,
     propose_mappings,
     verify_document,
@@ -219,10 +218,11 @@ def test_triage_verify_adds_agreement_and_fonts_wrong(tmp_path: Path) -> None:
     assert code == 0, err
     lines = out.decode().splitlines()
     header = lines[0].split()
-    assert header[-3:] == ["%ocr", "wrong", "file"]
-    cells = {line.split()[-1]: line.split()[-3:-1] for line in lines[1:]}
+    assert header[-4:] == ["%ocr", "wrong", "%layer", "file"]
+    cells = {line.split()[-1]: line.split()[-4:-1] for line in lines[1:]}
     assert float(cells[str(tmp_path / "right.pdf")][0]) >= 97.0
     assert cells[str(tmp_path / "right.pdf")][1] == "0" and cells[str(tmp_path / "wrong.pdf")][1] == "1"
+    assert cells[str(tmp_path / "right.pdf")][2] == "-"  # no OCR layer in either file
     obj = json.loads(report.read_text("utf-8"))
     assert_valid("triage", obj)
     by_file = {r["file"]: r for r in obj["verify"]["rows"]}
@@ -266,7 +266,7 @@ def test_a_script_the_ocr_language_does_not_read_cannot_tell() -> None:
     assert font.verdict is FontVerdict.CANNOT_TELL and font.reason.startswith("script not read: 100.0 %")
     (font,) = check_fonts([PageCheck(1, 300.0, glyphs=chinese)], lang="eng+chi_sim")
     assert font.verdict is FontVerdict.MAPPING_WRONG and font.proposed == {1: "x"}
-    assert foreign_script("\u044f", "eng") and not foreign_script("\u044f", "eng+rus")
+    assert ocr.foreign_script("\u044f", "eng") and not ocr.foreign_script("\u044f", "eng+rus")
 
 
 def test_the_proposal_is_a_majority_of_confident_votes() -> None:
