@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
@@ -188,7 +188,7 @@ class LazyTexts(Mapping[str, PageText]):
             raise KeyError(mode)
         with self._lock:
             found = self._done.get(mode)
-            if found is None and mode == "auto" and "plain" in self._done:
+            if found is None and mode == Mode.AUTO and Mode.PLAIN in self._done:
                 from glyphscope.core.assembly.auto import auto_from_plain
 
                 found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
@@ -235,7 +235,7 @@ def analyze_page(
     page = doc.interpret(page_number)
     painted = len(page.glyphs)
     if limits is not None and painted > limits.page_glyphs:
-        page = dataclasses.replace(page, glyphs=page.glyphs[: limits.page_glyphs])
+        page = dataclasses.replace(page, glyphs=page.glyphs.prefix(limits.page_glyphs))
     structure = doc.structure(page_number)
     classified = classify(page, params)
     return PageAnalysis(
@@ -246,6 +246,13 @@ def analyze_page(
         params,
         glyphs_painted=painted,
     )
+
+
+def page_findings(
+    doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
+) -> list[Diagnostic]:
+    """Every finding of one page: `analyze_page(doc, page_number, params).findings`, as a list."""
+    return list(analyze_page(doc, page_number, params).findings)
 
 
 def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:

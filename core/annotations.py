@@ -18,9 +18,10 @@ from typing import ClassVar
 
 import pikepdf
 
-from glyphscope.core.decision_protocol import glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, glyph_json
 from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 from glyphscope.core.geometry import Matrix, Rect, intersect, multiply, normalize_rect, transform_rect
+from glyphscope.core.params import AnnotationText
 
 MAX_FIELD_DEPTH = 32  # /Parent chains of form fields in hostile files can loop
 MAX_ANNOTATIONS = 10_000  # entries of /Annots read per page
@@ -281,7 +282,7 @@ class AnnotationDecision:
     (None when unusable); threshold = the visible box when the rect lies outside it, else
     None; verdict "included" or "excluded"."""
 
-    kind: ClassVar[str] = "annotation"
+    kind: ClassVar[str] = DecisionKind.ANNOTATION
 
     annotation: Annotation
     reason: AnnotationReason
@@ -349,7 +350,7 @@ def annotation_decisions(
             reason = AnnotationReason(annotation.skip.value)
         elif annotation.rect is not None and intersect(annotation.rect, visible_box) is None:
             reason, box = AnnotationReason.OUTSIDE_VISIBLE_BOX, visible_box
-        elif choice == "exclude":
+        elif choice == AnnotationText.EXCLUDE:
             reason = AnnotationReason.EXCLUDED_BY_SWITCH
         else:
             reason = AnnotationReason.DRAWN

@@ -10,6 +10,7 @@ written in place of their glyphs' text when `params.actual_text` is on.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans, span_index
@@ -46,7 +47,21 @@ if TYPE_CHECKING:
     from glyphscope.core.geometry import Rect
     from glyphscope.core.structure import PageStructure
 
-MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "articles", "auto")
+
+class Mode(StrEnum):
+    """A text mode (spec §3–§9): how the page's visible glyphs are read into text. A StrEnum: the
+    command line, JSON and the window read and write its words ("plain", "layout", …)."""
+
+    PLAIN = "plain"
+    LAYOUT = "layout"
+    COLUMNS = "columns"
+    STRUCTURE = "structure"
+    ARTICLES = "articles"
+    AUTO = "auto"
+
+
+MODES: tuple[str, ...] = tuple(mode.value for mode in Mode)
+"""The modes' words, in the order every listing and the window show them."""
 
 
 def assemble(
@@ -63,7 +78,7 @@ def assemble(
     # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept
     # as it is); plain mode reads lighter records of its own (glyph_table.flow_glyphs).
     with gc_paused():  # records made from the page's columns are many young objects: no collector passes
-        if mode != "plain":
+        if mode != Mode.PLAIN:
             visible = tuple(visible)
         text = _assemble(visible, mode, params, visible_box, structure, spans)
         if params.visual_order or not text.text or RTL_CANDIDATE.search(text.text) is None:
@@ -87,27 +102,27 @@ def _assemble(
     spans: ActualTextSpans | None = None,
 ) -> PageText:
     # Each mode's module is imported when that mode is assembled (start-up time, issue 29).
-    if mode == "plain":
+    if mode == Mode.PLAIN:
         from glyphscope.core.assembly.plain import plain_text
 
         return plain_text(visible, params, spans=spans)
-    if mode == "layout":
+    if mode == Mode.LAYOUT:
         from glyphscope.core.assembly.layout import layout_text
 
         return layout_text(visible, params, visible_box, spans=spans)
-    if mode == "columns":
+    if mode == Mode.COLUMNS:
         from glyphscope.core.assembly.columns import columns_text
 
         return columns_text(visible, params, spans=spans)
-    if mode == "structure":
+    if mode == Mode.STRUCTURE:
         from glyphscope.core.assembly.structure_mode import structure_text
 
         return structure_text(visible, structure, params, spans=spans)
-    if mode == "articles":
+    if mode == Mode.ARTICLES:
         from glyphscope.core.assembly.articles import articles_text
 
         return articles_text(visible, structure, params, spans=spans)
-    if mode == "auto":
+    if mode == Mode.AUTO:
         from glyphscope.core.assembly.auto import auto_text
 
         return auto_text(visible, structure, params, spans=spans)
@@ -150,6 +165,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "MODES",
+    "Mode",
     "ActualTextDecision",
     "ArticleBeadRecord",
     "ArticleOrderDecision",

@@ -26,6 +26,7 @@ from glyphscope.core.assembly.verdicts import (
 )
 from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.decision_protocol import (
+    DecisionKind,
     DecisionRecord,
     NothingCompared,
     fmt,
@@ -69,7 +70,7 @@ class WordGapDecision:
     `tracking` (no space: the gap is the heading's letter spacing). Elsewhere tracking is 0.
     """
 
-    kind: ClassVar[str] = "word_gap"
+    kind: ClassVar[str] = DecisionKind.WORD_GAP
 
     before: int
     after: int
@@ -158,7 +159,7 @@ class LineBreakDecision:
     `backward_jump`.
     """
 
-    kind: ClassVar[str] = "line_break"
+    kind: ClassVar[str] = DecisionKind.LINE_BREAK
 
     before: int
     after: int
@@ -216,7 +217,7 @@ class ColumnChangeDecision:
     value = the box centre x of `after`, threshold = [x0, x1] of the column of `before`.
     """
 
-    kind: ClassVar[str] = "column_change"
+    kind: ClassVar[str] = DecisionKind.COLUMN_CHANGE
 
     before: int
     after: int
@@ -265,7 +266,7 @@ class LigatureDecision(NothingCompared):
     compared: value and threshold are None.
     """
 
-    kind: ClassVar[str] = "ligature"
+    kind: ClassVar[str] = DecisionKind.LIGATURE
 
     paint_index: int
     raw: str
@@ -319,7 +320,7 @@ class _Column(_Information):
 class VerticalColumn(_Column):
     """One column of a vertical-writing run; columns are numbered right to left."""
 
-    kind: ClassVar[str] = "vertical_column"
+    kind: ClassVar[str] = DecisionKind.VERTICAL_COLUMN
 
     column: int
     quad: Quad
@@ -342,7 +343,7 @@ class LayoutGrid(_Information):
     ("median" baseline distance or the "fallback" 1.2 × median height).
     """
 
-    kind: ClassVar[str] = "layout_grid"
+    kind: ClassVar[str] = DecisionKind.LAYOUT_GRID
 
     direction: Point  # dominant writing direction (unit vector)
     cell: float  # mean advance of non-space glyphs
@@ -384,7 +385,7 @@ class Baseline(_Information):
     else "baseline".
     """
 
-    kind: ClassVar[str] = "baseline"
+    kind: ClassVar[str] = DecisionKind.BASELINE
 
     line: int
     y: float
@@ -432,7 +433,7 @@ class GridPlacement(_Information):
     glyph = the word's first glyph; verdict "padded" when spaces were emitted, else "adjacent".
     """
 
-    kind: ClassVar[str] = "grid_placement"
+    kind: ClassVar[str] = DecisionKind.GRID_PLACEMENT
 
     line: int
     first: int  # paint index of the word's first glyph
@@ -475,7 +476,7 @@ class ColumnSplit:
     value = gap, threshold = factor × mean advance; verdict "split" (only splits are recorded).
     """
 
-    kind: ClassVar[str] = "column_split"
+    kind: ClassVar[str] = DecisionKind.COLUMN_SPLIT
 
     before: int
     after: int
@@ -517,7 +518,7 @@ class ColumnSplit:
 class TextColumn(_Column):
     """Columns mode: one column box and its segment count, emitted left to right."""
 
-    kind: ClassVar[str] = "text_column"
+    kind: ClassVar[str] = DecisionKind.TEXT_COLUMN
 
     column: int
     quad: Quad
@@ -545,7 +546,7 @@ class StructureOrder(_Information):
     A page-level record (glyph None); verdict "tagged_only" or "untagged_tail".
     """
 
-    kind: ClassVar[str] = "structure_order"
+    kind: ClassVar[str] = DecisionKind.STRUCTURE_ORDER
 
     mcid_order: tuple[int, ...]  # buckets emitted, tree order
     tagged: int
@@ -588,7 +589,7 @@ class ArticleBeadRecord(_Information):
     to the first). glyph = the bead's first glyph; verdict "bead", or "empty".
     """
 
-    kind: ClassVar[str] = "article_bead"
+    kind: ClassVar[str] = DecisionKind.ARTICLE_BEAD
 
     number: int
     thread: int  # 0-based thread index in /Threads
@@ -631,7 +632,7 @@ class ArticleOrderDecision:
     verdict "articles" (value ≥ threshold: auto uses bead order), "too_few" or "no_beads".
     """
 
-    kind: ClassVar[str] = "article_order"
+    kind: ClassVar[str] = DecisionKind.ARTICLE_ORDER
 
     beads: int
     in_beads: int

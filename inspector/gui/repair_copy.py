@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from glyphscope.inspector.gui import dialogs
-from glyphscope.inspector.gui.export import ask_save_path
 from glyphscope.inspector.gui.workers import Worker, alive
 from glyphscope.inspector.repair import RepairReport, same_file
 from glyphscope.inspector.verify.view import repair_copy_job, repaired_name, repaired_summary
@@ -40,7 +39,9 @@ class RepairSaver(QObject):
     def ask_path(self, suggestion: Path) -> str | None:
         """The save dialog, started where every save dialog of the window starts (the folder saved
         to last, else Documents: never the customer's folder of the input); tests patch it."""
-        return ask_save_path(self.window, self.window.settings, TITLE, suggestion.name, "PDF files (*.pdf)")
+        return dialogs.ask_save_path(
+            self.window, self.window.settings, TITLE, suggestion.name, "PDF files (*.pdf)"
+        )
 
     def save(self, path: str | Path | None = None) -> Worker | None:
         """Ask where (unless `path`), refuse the input, and write the copy in a worker; returns it."""

@@ -15,9 +15,13 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.geometry import Point, Quad
+
+if TYPE_CHECKING:
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.page import PageFont
 
 X_HEIGHT = 0.5
 CAP_HEIGHT = 0.7
@@ -85,7 +89,7 @@ WHOLE_BOX: Band = (-math.inf, math.inf)
 """The band that keeps the glyph's whole quad (cut to its ascent and descent)."""
 
 
-def ink_quad(glyph: Any, ascent: float = 0.0) -> Quad | None:
+def ink_quad(glyph: Glyph, ascent: float = 0.0) -> Quad | None:
     """The quad of a glyph's ink: its own quad cut to the band of its character; None: no ink.
 
     `ascent` is the font's ascent in ems (FontInfo.ascent; 0: not stated; below 0: a font
@@ -124,13 +128,13 @@ def ink_quad(glyph: Any, ascent: float = 0.0) -> Quad | None:
     )
 
 
-def ink_quads(glyphs: Sequence[Any], ascents: Mapping[str, float] | None = None) -> list[Quad | None]:
+def ink_quads(glyphs: Sequence[Glyph], ascents: Mapping[str, float] | None = None) -> list[Quad | None]:
     """`ink_quad` of every glyph; `ascents` maps a font id to its ascent in ems."""
     ascents = ascents or {}
     return [ink_quad(g, ascents.get(g.font_id, 0.0)) for g in glyphs]
 
 
-def font_ascents(fonts: Iterable[Any]) -> dict[str, float]:
+def font_ascents(fonts: Iterable[PageFont]) -> dict[str, float]:
     """{font id: ascent in ems} of a page's fonts (`InterpretedPage.fonts`), where stated
     (-1 for a Type3 font)."""
     out: dict[str, float] = {}

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph_table import GEOM_STRIDE
 from glyphscope.inspector.views.ink import font_ascents, ink_quads
+
+if TYPE_CHECKING:
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.page import PageFont
 
 
 def point_in_quad(p: Point, q: Quad) -> bool:
@@ -155,7 +159,7 @@ class GlyphHitIndex:
         )
 
     @classmethod
-    def of_glyphs(cls, glyphs: Sequence[Any], fonts: Iterable[Any] = ()) -> GlyphHitIndex:
+    def of_glyphs(cls, glyphs: Sequence[Glyph], fonts: Iterable[PageFont] = ()) -> GlyphHitIndex:
         """The index of a page's glyphs, with their baselines and their ink (`fonts`: the page's
         fonts, whose ascents give the em of each glyph)."""
         return cls(
@@ -258,7 +262,7 @@ many of the first's heights of where the first ended, on its line (SAME_LINE): t
 line (an OCR layer places each word on its own) make one run."""
 
 
-def selection_runs(glyphs: Sequence[Any], indices: Iterable[int]) -> list[Quad]:
+def selection_runs(glyphs: Sequence[Glyph], indices: Iterable[int]) -> list[Quad]:
     """The selected glyphs as runs along their lines, one quad each: a run is outlined once, so
     a selected line (or a whole layer of them) is a few frames around the words, never a fence of
     per-glyph outlines over the letters. Spaces join a run but never start or end one."""
@@ -278,7 +282,7 @@ def selection_runs(glyphs: Sequence[Any], indices: Iterable[int]) -> list[Quad]:
     return runs
 
 
-def _continues(prev: Any, g: Any, step: int) -> bool:
+def _continues(prev: Glyph, g: Glyph, step: int) -> bool:
     if step != 1 or prev.direction != g.direction or prev.wmode or g.wmode:
         return False
     height = max(prev.height, g.height, 1e-6)
@@ -289,7 +293,7 @@ def _continues(prev: Any, g: Any, step: int) -> bool:
     return abs(prev.height - g.height) <= SAME_LINE * height
 
 
-def _run_quad(a: Any, b: Any) -> Quad:
+def _run_quad(a: Glyph, b: Glyph) -> Quad:
     """From the start edge of glyph `a` to the end edge of glyph `b` (one line)."""
     qa, qb = a.quad, b.quad
     return (qa[0], qb[1], qb[2], qa[3])
