@@ -191,7 +191,9 @@ class LazyTexts(Mapping[str, PageText]):
             if found is None and mode == "auto" and "plain" in self._done:
                 from glyphscope.core.assembly.auto import auto_from_plain
 
-                found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
+                found = auto_from_plain(
+                    self._done["plain"], self._structure, self._classified.visible, self._params
+                )
                 if found is not None:
                     self._done[mode] = found
             if found is None:

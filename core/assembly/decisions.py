@@ -674,6 +674,74 @@ class ArticleOrderDecision:
         return f"article order not used by auto: {self.in_beads} glyphs in {self.beads} bead(s) < {rule}"
 
 
+@dataclass(frozen=True, slots=True)
+class ReadingOrderDecision:
+    """Auto mode's reading order of an untagged page (spec §9): is the stream scrambled?
+
+    A page-level record (glyph None), core/assembly/reading_order.py. value = share of the
+    stream's successive line pairs that jump backward or interleave two columns; threshold =
+    SCRAMBLED_SHARE (and at least `min_jumps` of them). verdict "geometric" (auto reads
+    columns, then baselines top to bottom) or "stream" (auto keeps plain's order).
+    """
+
+    kind: ClassVar[str] = "reading_order"
+
+    lines: int
+    backward: int
+    interleaved: int
+    share_threshold: float
+    min_jumps: int
+
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def jumps(self) -> int:
+        return self.backward + self.interleaved
+
+    @property
+    def pairs(self) -> int:
+        return max(self.lines - 1, 0)
+
+    @property
+    def value(self) -> float:
+        return self.jumps / self.pairs if self.pairs else 0.0
+
+    @property
+    def threshold(self) -> float:
+        return self.share_threshold
+
+    @property
+    def verdict(self) -> str:
+        return "geometric" if self.jumps >= self.min_jumps and self.value >= self.threshold else "stream"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            None,
+            lines=self.lines,
+            backward=self.backward,
+            interleaved=self.interleaved,
+            min_jumps=self.min_jumps,
+        )
+
+    def describe(self) -> str:
+        counted = (
+            f"{self.backward} backward jump(s) + {self.interleaved} interleaved line(s) "
+            f"in {self.pairs} line pairs = {_f(self.value)}"
+        )
+        if self.verdict == "geometric":
+            return (
+                f"reading order: the content stream is scrambled ({counted} ≥ {_f(self.threshold)}, "
+                f"at least {self.min_jumps}): columns, then lines top to bottom"
+            )
+        return (
+            f"reading order: content-stream order kept ({counted}; geometric order from "
+            f"{_f(self.threshold)} with at least {self.min_jumps})"
+        )
+
+
 Decision: TypeAlias = (
     WordGapDecision
     | LineBreakDecision
@@ -688,6 +756,7 @@ Decision: TypeAlias = (
     | LigatureDecision
     | ArticleBeadRecord
     | ArticleOrderDecision
+    | ReadingOrderDecision
     | ActualTextDecision
     | BidiDecision
 )
@@ -707,6 +776,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     LigatureDecision,
     ArticleBeadRecord,
     ArticleOrderDecision,
+    ReadingOrderDecision,
 )
 
 
