@@ -204,6 +204,7 @@ class LazyTexts(Mapping[str, PageText]):
                     visible_box=self._page.boxes.visible_box,
                     structure=self._structure,
                     actual_text=self._page.actual_text,
+                    survivors=self._classified.survivors if mode in ("plain", "auto") else None,
                 )
         return found
 

@@ -378,6 +378,7 @@ class Page:
                 visible_box=user_rect(self.bbox, self.matrix),
                 structure=analysis.structure,
                 actual_text=analysis.page.actual_text,
+                survivors=analysis.classified.survivors if mode in ("plain", "auto") else None,
             )
         return found
 

@@ -8,7 +8,7 @@ a `reading_order` decision; else plain.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -56,6 +56,7 @@ def auto_text(
     structure: PageStructure | None,
     params: Parameters,
     spans: ActualTextSpans | None = None,
+    survivors: Mapping[int, int] | None = None,
 ) -> PageText:
     use = structure_use(structure, visible)  # the trust rule lives there (UNTAGGED_TRUST_RATIO)
     articles = article_use(structure, visible)
@@ -81,7 +82,7 @@ def auto_text(
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
         return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
-    return _as_auto(plain_text(visible, params, mode="auto", spans=spans), use)
+    return _as_auto(plain_text(visible, params, mode="auto", spans=spans, survivors=survivors), use)
 
 
 def auto_from_plain(

@@ -293,6 +293,46 @@ class LigatureDecision(NothingCompared):
         return f"ligature {self.raw!r} ({points}) written as {len(self.letters)} letters {self.letters!r}"
 
 
+@dataclass(frozen=True, slots=True)
+class SurvivorPlacement(NothingCompared):
+    """A deduped run's survivor written with its originals (core/assembly/survivors.py).
+
+    glyph = the survivor, a kept glyph whose neighbours in its own text-showing instruction
+    were both dropped as duplicates (spec §7); before = the glyph it is written after (the
+    original of its dropped neighbour). Verdict "with_originals"; no number is compared.
+    """
+
+    kind: ClassVar[str] = "survivor_placed"
+
+    paint_index: int
+    after_glyph: int
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def before(self) -> int:
+        return self.after_glyph
+
+    @property
+    def after(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "with_originals"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, after_glyph=self.after_glyph)
+
+    def describe(self) -> str:
+        return (
+            f"glyph #{self.paint_index} survived dedupe between copies of earlier glyphs (spec §7): "
+            f"written after glyph #{self.after_glyph}, with the originals, not where its copy was painted"
+        )
+
+
 class _Information(NothingCompared):
     """Mixin of the information records (layout, columns, structure): they describe how a
     mode arranged the page; their numbers are extra fields, value and threshold are None."""
@@ -757,6 +797,7 @@ Decision: TypeAlias = (
     | ArticleBeadRecord
     | ArticleOrderDecision
     | ReadingOrderDecision
+    | SurvivorPlacement
     | ActualTextDecision
     | BidiDecision
 )
@@ -777,6 +818,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     ArticleBeadRecord,
     ArticleOrderDecision,
     ReadingOrderDecision,
+    SurvivorPlacement,
 )
 
 
