@@ -130,3 +130,49 @@ def test_a_copy_that_adds_glyphs_at_its_end_stays_where_it_was_painted() -> None
     stream = b"BT /F1 12 Tf 72 700 Td (19) Tj ET\nBT /F1 12 Tf 72 680 Td (Corn) Tj ET\nBT /F1 12 Tf 72 700 Td (19 more) Tj ET"
     page = analyze_page(_doc(make_pdf([stream])), 1)
     assert page.classified.survivors == {}
+
+
+# ------------------------------------------------------------------ annotation text between words (b)
+
+
+def _widget_page(content: bytes, rect: list[float], appearance: bytes, font: Any = None) -> bytes:
+    """A page with `content` and one widget whose /AP /N draws `appearance` in `rect`."""
+    from tests.pdfbuild import helvetica
+
+    pdf = make_pdf([content])
+    w, h = rect[2] - rect[0], rect[3] - rect[1]
+    ap = pdf.make_stream(appearance)
+    ap.Type, ap.Subtype, ap.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, w, h]
+    ap.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font(pdf) if font else helvetica(pdf)))
+    widget = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=pikepdf.Name.Widget,
+            Rect=rect,
+            FT=pikepdf.Name.Btn,
+            T=pikepdf.String("box"),
+            AP=pikepdf.Dictionary(N=ap),
+        )
+    )
+    pdf.pages[0].obj.Annots = pikepdf.Array([widget])
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array([widget]))
+    return to_bytes(pdf)
+
+
+def test_annotation_text_is_placed_between_page_words_never_inside_one() -> None:
+    from glyphscope.core.assembly.decisions import AnnotationPlacement
+
+    # "Check" spans x 72–106; the widget's X is centred at x ≈ 101, over the "k"
+    data = _widget_page(
+        b"BT /F1 12 Tf 72 700 Td (Check Box) Tj ET", [95, 695, 115, 715], b"BT /F1 12 Tf 2 5 Td (X) Tj ET"
+    )
+    page = analyze_page(open_document(data), 1)
+    plain = page.texts["plain"]
+    assert plain.text == "Check X Box"  # was "ChecXk Box"
+    (placed,) = plain.decisions_of(AnnotationPlacement)
+    glyphs = page.page.glyphs
+    c = [g.paint_index for g in glyphs if g.unicode == "c" and g.annotation < 0][0]
+    k = [g.paint_index for g in glyphs if g.unicode == "k"][0]
+    x = [g.paint_index for g in glyphs if g.annotation >= 0][0]
+    assert (placed.glyph, placed.found, placed.word_end, placed.before) == (x, c, k, k)
+    assert placed.verdict == "after_word" and "between page words" in placed.describe()

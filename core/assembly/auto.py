@@ -47,7 +47,7 @@ def auto_order(
 
 def reading_measure(visible: Sequence[Glyph], params: Parameters) -> ReadingOrderDecision:
     """The scramble measure of plain mode's order (annotations where a reader meets them)."""
-    flow = annotations_in_place(visible)
+    flow = annotations_in_place(visible, params)
     return scramble_measure(flow, dominant_frame(flow), params.line_break)
 
 

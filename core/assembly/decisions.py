@@ -333,6 +333,47 @@ class SurvivorPlacement(NothingCompared):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class AnnotationPlacement(NothingCompared):
+    """An annotation's text written after a page word, not inside it (core/assembly/annotation_order.py).
+
+    glyph = the annotation's first glyph; `found` = the page letter the place rules found
+    (inside a word, under the widget); before = `word_end`, the last letter of that word, which
+    the annotation's text follows. Verdict "after_word"; no number is compared.
+    """
+
+    kind: ClassVar[str] = "annotation_placed"
+
+    paint_index: int
+    found: int
+    word_end: int
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def before(self) -> int:
+        return self.word_end
+
+    @property
+    def after(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "after_word"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, found=self.found, word_end=self.word_end)
+
+    def describe(self) -> str:
+        return (
+            f"annotation text (glyph #{self.paint_index}) placed between page words: the glyph before it "
+            f"in reading order, #{self.found}, is inside a word, so it follows the word's end #{self.word_end}"
+        )
+
+
 class _Information(NothingCompared):
     """Mixin of the information records (layout, columns, structure): they describe how a
     mode arranged the page; their numbers are extra fields, value and threshold are None."""
@@ -798,6 +839,7 @@ Decision: TypeAlias = (
     | ArticleOrderDecision
     | ReadingOrderDecision
     | SurvivorPlacement
+    | AnnotationPlacement
     | ActualTextDecision
     | BidiDecision
 )
@@ -819,6 +861,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     ArticleOrderDecision,
     ReadingOrderDecision,
     SurvivorPlacement,
+    AnnotationPlacement,
 )
 
 

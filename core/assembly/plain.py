@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
-from glyphscope.core.assembly.annotation_order import annotations_in_place
+from glyphscope.core.assembly.annotation_order import annotation_places
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
-from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.glyph_table import flow_glyphs
 from glyphscope.core.params import Parameters
 
@@ -24,7 +24,7 @@ def plain_text(
 ) -> PageText:
     """`survivors`: survivor → the glyph it is written after (core/assembly/survivors.py)."""
     out = TextBuilder(params, actual_text=spans)
-    visible = annotations_in_place(visible)  # a field's value where a reader meets it
+    visible, moved_annotations = annotation_places(visible, params)  # a field's value where a reader meets it
     if survivors:
         from glyphscope.core.assembly.decisions import SurvivorPlacement
         from glyphscope.core.assembly.survivors import survivors_in_place
@@ -32,5 +32,34 @@ def plain_text(
         visible, moved = survivors_in_place(visible, survivors)
         for survivor, after in sorted(moved.items()):
             out.decide(SurvivorPlacement(survivor, after))
-    join_flow(flow_glyphs(visible), out, params)  # the page's own order: light records do
+    if moved_annotations:
+        _join_with_placed_annotations(visible, moved_annotations, out, params)
+    else:
+        join_flow(flow_glyphs(visible), out, params)  # the page's own order: light records do
     return out.build(mode)
+
+
+def _join_with_placed_annotations(
+    visible: Sequence[Glyph], moved: list[tuple[int, int, int]], out: TextBuilder, params: Parameters
+) -> None:
+    """The flow, with a word boundary before each annotation block placed after a page word's end
+    (its decision generates the space: the block overlaps the word, whose gap glues)."""
+    from glyphscope.core.assembly.decisions import AnnotationPlacement
+    from glyphscope.core.assembly.lines import line_break_measure
+    from glyphscope.core.assembly.verdicts import LB_SAME_LINE
+
+    starts = {}
+    for first, found, end in moved:
+        starts[first] = out.decide(AnnotationPlacement(first, found, end))
+    prev: FlowFields | None = None
+    part: list[Glyph] = []
+    for g in visible:
+        i = starts.get(g.paint_index)
+        if i is not None and part:
+            prev = join_flow(part, out, params, prev)
+            part = []
+            if prev is not None and line_break_measure(prev, g, params.line_break)[0] == LB_SAME_LINE:
+                out.generated(" ", i)
+                prev = None  # the boundary is decided: the next part starts afresh
+        part.append(g)
+    join_flow(part, out, params, prev)
