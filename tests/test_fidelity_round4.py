@@ -176,3 +176,39 @@ def test_annotation_text_is_placed_between_page_words_never_inside_one() -> None
     x = [g.paint_index for g in glyphs if g.annotation >= 0][0]
     assert (placed.glyph, placed.found, placed.word_end, placed.before) == (x, c, k, k)
     assert placed.verdict == "after_word" and "between page words" in placed.describe()
+
+
+# ------------------------------------------------------------------ ZapfDingbats (c)
+
+
+def _zapf(pdf: pikepdf.Pdf) -> Any:
+    return pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.ZapfDingbats
+        )
+    )
+
+
+def test_zapf_dingbats_without_tounicode_reads_its_glyph_list() -> None:
+    from glyphscope.core.glyph import DecodeSource
+
+    # codes 4 and 8 are a20 and a24 in the font's AFM: ✔ U+2714 and ✘ U+2718 (pdftotext reads the same)
+    page = analyze_page(_doc(make_pdf([b"BT /F1 12 Tf 72 700 Td (48) Tj ET"], {"/F1": _zapf})), 1)
+    glyphs = page.page.glyphs
+    assert [g.unicode for g in glyphs] == ["\u2714", "\u2718"]
+    assert {g.decode_source for g in glyphs} == {DecodeSource.BASE_ENCODING}  # not a guess any more
+    assert page.texts["plain"].text == "\u2714\u2718"
+    # the AFM widths: a20 846, a24 ... the pen moves by the glyph's own advance
+    assert round(glyphs[0].glyph_end[0] - glyphs[0].origin[0], 3) == round(0.846 * 12, 3)
+    (font,) = page.page.fonts
+    assert "Zapf Dingbats glyph list" in font.info.encoding
+
+
+def test_zapf_dingbats_differences_names_read_the_glyph_list() -> None:
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = _zapf(pdf)
+        f.Encoding = pikepdf.Dictionary(Differences=[65, pikepdf.Name("/a20"), pikepdf.Name("/a12")])
+        return f
+
+    page = analyze_page(_doc(make_pdf([b"BT /F1 12 Tf 72 700 Td (AB) Tj ET"], {"/F1": font})), 1)
+    assert page.texts["plain"].text == "\u2714\u261e"
