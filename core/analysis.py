@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from glyphscope.core.annotations import comb_fields
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
@@ -205,6 +206,7 @@ class LazyTexts(Mapping[str, PageText]):
                     structure=self._structure,
                     actual_text=self._page.actual_text,
                     survivors=self._classified.survivors if mode in ("plain", "auto") else None,
+                    combs=comb_fields(self._page.annotations) if mode in ("plain", "auto") else None,
                 )
         return found
 

@@ -212,3 +212,45 @@ def test_zapf_dingbats_differences_names_read_the_glyph_list() -> None:
 
     page = analyze_page(_doc(make_pdf([b"BT /F1 12 Tf 72 700 Td (AB) Tj ET"], {"/F1": font})), 1)
     assert page.texts["plain"].text == "\u2714\u261e"
+
+
+# ------------------------------------------------------------------ comb fields (f)
+
+
+def _comb_page(ff: int, max_len: int | None) -> bytes:
+    cells = b" ".join(f"({d}) Tj 20 0 Td".encode() for d in "12345")
+    data = _widget_page(
+        b"BT /F1 12 Tf 72 700 Td (Code:) Tj ET",
+        [120, 695, 220, 715],
+        b"BT /F1 12 Tf 6 5 Td " + cells + b" ET",
+    )
+    pdf = pikepdf.open(__import__("io").BytesIO(data))
+    widget = pdf.pages[0].obj.Annots[0]
+    widget.FT, widget.Ff = pikepdf.Name.Tx, ff
+    if max_len is not None:
+        widget.MaxLen = max_len
+    return to_bytes(pdf)
+
+
+def test_a_comb_field_reads_as_one_word_with_a_decision_saying_why() -> None:
+    from glyphscope.core.assembly.decisions import CombFieldDecision
+
+    page = analyze_page(open_document(_comb_page(1 << 24, 5)), 1)
+    assert page.page.annotations[0].comb == 5
+    plain = page.texts["plain"]
+    assert plain.text == "Code: 12345"  # was "Code: 1 2 3 4 5"
+    combs = plain.decisions_of(CombFieldDecision)
+    assert len(combs) == 4 and {d.verdict for d in combs} == {"comb"}
+    first = combs[0]
+    # cells 100 / 5 = 20 pt apart; a 12 pt digit is 6.672 pt wide: the gap is 13.328 pt
+    assert (first.threshold, first.cells, round(first.value, 3)) == (20.0, 5, 13.328)
+    assert "comb field (5 cells of 20.00 pt" in first.describe()
+    assert page.texts["auto"].text == "Code: 12345"
+
+
+def test_without_the_comb_flag_the_cells_stay_apart() -> None:
+    page = analyze_page(open_document(_comb_page(0, 5)), 1)
+    assert page.page.annotations[0].comb == 0
+    assert page.texts["plain"].text == "Code: 1 2 3 4 5"
+    multiline = analyze_page(open_document(_comb_page((1 << 24) | (1 << 12), 5)), 1)
+    assert multiline.page.annotations[0].comb == 0  # Multiline cancels Comb (Table 228)

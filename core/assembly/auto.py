@@ -57,6 +57,7 @@ def auto_text(
     params: Parameters,
     spans: ActualTextSpans | None = None,
     survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
     use = structure_use(structure, visible)  # the trust rule lives there (UNTAGGED_TRUST_RATIO)
     articles = article_use(structure, visible)
@@ -82,7 +83,9 @@ def auto_text(
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
         return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
-    return _as_auto(plain_text(visible, params, mode="auto", spans=spans, survivors=survivors), use)
+    return _as_auto(
+        plain_text(visible, params, mode="auto", spans=spans, survivors=survivors, combs=combs), use
+    )
 
 
 def auto_from_plain(

@@ -374,6 +374,50 @@ class AnnotationPlacement(NothingCompared):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CombFieldDecision:
+    """Two cells of a comb text field read as one word (core/assembly/plain.py).
+
+    A text field with the Comb flag (/Ff bit 25) and /MaxLen N is drawn one character per
+    cell, the cells /Rect width ÷ N apart: the §3 word-gap rule would space every letter.
+    value = the gap between the two glyphs; threshold = the cell width; verdict "comb" (no
+    space): the letters of one field value are one word, as a viewer's field shows them.
+    """
+
+    kind: ClassVar[str] = "comb_field"
+
+    before: int
+    after: int
+    gap: float
+    cell: float
+    cells: int
+
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def verdict(self) -> str:
+        return "comb"
+
+    @property
+    def value(self) -> float:
+        return self.gap
+
+    @property
+    def threshold(self) -> float:
+        return self.cell
+
+    def to_json(self) -> dict[str, Any]:
+        return pair_json(self, self.before, self.after, cells=self.cells)
+
+    def describe(self) -> str:
+        return (
+            f"comb field ({self.cells} cells of {_f(self.cell)} pt, one character each): no word space "
+            f"between its cells (gap {_f(self.gap)} pt ≤ the cell width {_f(self.cell)} pt)"
+        )
+
+
 class _Information(NothingCompared):
     """Mixin of the information records (layout, columns, structure): they describe how a
     mode arranged the page; their numbers are extra fields, value and threshold are None."""
@@ -840,6 +884,7 @@ Decision: TypeAlias = (
     | ReadingOrderDecision
     | SurvivorPlacement
     | AnnotationPlacement
+    | CombFieldDecision
     | ActualTextDecision
     | BidiDecision
 )
@@ -862,6 +907,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     ReadingOrderDecision,
     SurvivorPlacement,
     AnnotationPlacement,
+    CombFieldDecision,
 )
 
 

@@ -21,8 +21,10 @@ def plain_text(
     mode: str = "plain",
     spans: ActualTextSpans | None = None,
     survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
-    """`survivors`: survivor → the glyph it is written after (core/assembly/survivors.py)."""
+    """`survivors`: survivor → the glyph it is written after (core/assembly/survivors.py);
+    `combs`: annotation index of a comb text field → (cells, cell width) (read as one word)."""
     out = TextBuilder(params, actual_text=spans)
     visible, moved_annotations = annotation_places(visible, params)  # a field's value where a reader meets it
     if survivors:
@@ -32,19 +34,24 @@ def plain_text(
         visible, moved = survivors_in_place(visible, survivors)
         for survivor, after in sorted(moved.items()):
             out.decide(SurvivorPlacement(survivor, after))
-    if moved_annotations:
-        _join_with_placed_annotations(visible, moved_annotations, out, params)
+    if moved_annotations or combs:
+        _join_with_annotations(visible, moved_annotations, combs or {}, out, params)
     else:
         join_flow(flow_glyphs(visible), out, params)  # the page's own order: light records do
     return out.build(mode)
 
 
-def _join_with_placed_annotations(
-    visible: Sequence[Glyph], moved: list[tuple[int, int, int]], out: TextBuilder, params: Parameters
+def _join_with_annotations(
+    visible: Sequence[Glyph],
+    moved: list[tuple[int, int, int]],
+    combs: Mapping[int, tuple[int, float]],
+    out: TextBuilder,
+    params: Parameters,
 ) -> None:
-    """The flow, with a word boundary before each annotation block placed after a page word's end
-    (its decision generates the space: the block overlaps the word, whose gap glues)."""
-    from glyphscope.core.assembly.decisions import AnnotationPlacement
+    """The flow, with two rules of annotation text: a word boundary before each annotation block
+    placed after a page word's end (its decision generates the space: the block overlaps the
+    word, whose gap glues), and a comb field's cells glued into one word (`comb_field`)."""
+    from glyphscope.core.assembly.decisions import AnnotationPlacement, CombFieldDecision
     from glyphscope.core.assembly.lines import line_break_measure
     from glyphscope.core.assembly.verdicts import LB_SAME_LINE
 
@@ -61,5 +68,20 @@ def _join_with_placed_annotations(
             if prev is not None and line_break_measure(prev, g, params.line_break)[0] == LB_SAME_LINE:
                 out.generated(" ", i)
                 prev = None  # the boundary is decided: the next part starts afresh
+        comb = combs.get(g.annotation) if g.annotation >= 0 else None
+        last = part[-1] if part else prev
+        if comb is not None and isinstance(last, Glyph) and last.annotation == g.annotation and i is None:
+            cells, cell = comb
+            ux, uy = last.direction
+            gap = (g.origin[0] - last.glyph_end[0]) * ux + (g.origin[1] - last.glyph_end[1]) * uy
+            same_line = line_break_measure(last, g, params.line_break)[0] == LB_SAME_LINE
+            if same_line and not (g.is_space or last.is_space) and gap <= cell:
+                if part:
+                    prev = join_flow(part, out, params, prev)
+                    part = []
+                out.decide(CombFieldDecision(last.paint_index, g.paint_index, gap, cell, cells))
+                out.glyph(g)
+                prev = g
+                continue
         part.append(g)
     join_flow(part, out, params, prev)
