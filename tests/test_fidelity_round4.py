@@ -313,3 +313,66 @@ def test_a_densely_numbered_or_encrypted_file_is_not_renumbered() -> None:
         b"/Size", b"/Encrypt 9 0 R /Size"
     )
     assert renumbered_copy(encrypted) is None
+
+
+# ------------------------------------------------------------------ Arabic: word gaps, backward jumps, ActualText (d)
+
+_ARABIC_TOUNICODE = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Ar def /CMapType 2 def\n"
+    b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+    b"3 beginbfrange <0020> <00FF> <0020> <0600> <06FF> <0600> <FE70> <FEFF> <FE70> endbfrange\n"
+    b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+)
+_MARHABA = "\ufee3\u0631\ufea3\ufe91\ufe8e"  # ﻣرﺣﺑﺎ, presentation forms, logical order
+_BILALAM = "\ufe91\ufe8e\ufedf\ufecc\ufe8e\ufedf\u0645"  # ﺑﺎﻟﻌﺎﻟم
+
+
+def _hex(text: str) -> str:
+    return "<" + "".join(f"{ord(c):04X}" for c in text) + ">"
+
+
+def _arabic_page(content: str) -> Any:
+    from tests.pdfbuild import identity_h_font
+
+    pdf = make_pdf([content.encode()], {"/F1": lambda p: identity_h_font(p, tounicode=_ARABIC_TOUNICODE)})
+    return analyze_page(_doc(pdf), 1)
+
+
+def test_presentation_form_arabic_painted_leftwards_keeps_its_word_gap() -> None:
+    from glyphscope.core.assembly.decisions import WordGapDecision
+
+    # reading order, glyph by glyph leftwards (each 10 pt wide), 4 pt between the words, no space glyph
+    parts, x = [], 400
+    for word in (_MARHABA, _BILALAM):
+        for ch in word:
+            x -= 10
+            parts.append(f"1 0 0 1 {x} 700 Tm {_hex(ch)} Tj")
+        x -= 4
+    plain = _arabic_page("BT /F1 10 Tf " + " ".join(parts) + " ET").texts["plain"]
+    assert plain.text == f"{_MARHABA} {_BILALAM}"  # was the two words glued
+    (gap,) = [d for d in plain.decisions_of(WordGapDecision) if d.inserted]
+    assert (gap.verdict, gap.value, round(gap.threshold, 2)) == ("rtl_gap", 4.0, 1.68)
+    assert "right-to-left letters painted leftwards" in gap.describe()
+
+
+def test_an_arabic_line_with_a_latin_word_under_actual_text_is_one_line_in_reading_order() -> None:
+    from glyphscope.core.assembly.decisions import LineBreakDecision
+
+    logical = "\u062d\u064e\u0628\u064a\u0628\u064a"  # حَبيبي
+    forms = "\ufea3\u064e\ufe92\ufef4\ufe92\ufef2"
+    actual = "<FEFF" + "".join(f"{ord(c):04X}" for c in logical) + ">"
+    # an RTL line painted in reading order: the Arabic word (ActualText) at the right, then the
+    # Latin word to its left — 130 pt back, past the backward-jump distance of 3 heights
+    content = (
+        f"BT /F1 10 Tf 1 0 0 1 300 700 Tm /Span <</ActualText {actual}>> BDC {_hex(forms[::-1])} Tj EMC "
+        f"1 0 0 1 230 700 Tm {_hex('habibi')} Tj ET"
+    )
+    plain = _arabic_page(content).texts["plain"]
+    assert plain.text == f"{logical} habibi"  # was "حَبيبي\nhabibi": split by the backward-jump rule
+    assert [d.verdict for d in plain.decisions_of(LineBreakDecision)] == ["same_line"] * 6
+
+
+def test_latin_text_still_breaks_at_a_backward_jump() -> None:
+    content = "BT /F1 10 Tf 1 0 0 1 300 700 Tm (cell two) Tj 1 0 0 1 100 700 Tm (cell one) Tj ET"
+    page = analyze_page(_doc(make_pdf([content.encode()])), 1)
+    assert page.texts["plain"].text == "cell two\ncell one"

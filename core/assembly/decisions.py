@@ -46,7 +46,7 @@ def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
-_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking"})
+_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking", "rtl_gap"})
 """Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
 
 _WORD_GAP_CJK = frozenset({"cjk_pair", "cjk_gap"})
@@ -84,7 +84,7 @@ class WordGapDecision:
     @property
     def inserted(self) -> bool:
         """A space was generated (by the §3 rule or the CJK gap rule)."""
-        return self.verdict == "inserted" or self.verdict == "cjk_gap"
+        return self.verdict == "inserted" or self.verdict == "cjk_gap" or self.verdict == "rtl_gap"
 
     @property
     def cjk_threshold(self) -> float:
@@ -134,6 +134,11 @@ class WordGapDecision:
             return f"no space: both glyphs are CJK and gap {_f(self.gap)} pt ≤ {cjk_rule} (cjk_gap)"
         if self.verdict == "inserted":
             return f"space inserted: gap {_f(self.gap)} pt > {rule}"
+        if self.verdict == "rtl_gap":
+            return (
+                f"space inserted between right-to-left letters painted leftwards: gap {_f(self.gap)} pt "
+                f"(from this glyph's end to the previous one's start) > {rule}"
+            )
         if self.verdict == "below_threshold":
             return f"no space: gap {_f(self.gap)} pt ≤ {rule}"
         if self.verdict == "negative_gap":

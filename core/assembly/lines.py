@@ -14,6 +14,20 @@ and combining accents move back by under one em and stay glued, as spec §3 acce
 small reversed fragments; a jump back of several em is a new line that happens to share
 the baseline (table cells or form fields painted right to left, a second pass over a line)."""
 
+
+def _leftward_rtl(prev: FlowFields, cur: FlowFields, ux: float, uy: float) -> bool:
+    """A right-to-left letter on either side, and `cur` wholly before `prev`'s start: Arabic and
+    Hebrew lines painted in reading order step leftwards, word by word or glyph by glyph (a Latin
+    word in them too), so a step back along the baseline is the reading direction, not a new line."""
+    from glyphscope.core.assembly.chars import RTL_CANDIDATE
+
+    before, after = prev.unicode, cur.unicode
+    if not ((before and RTL_CANDIDATE.match(before[-1])) or (after and RTL_CANDIDATE.match(after[0]))):
+        return False
+    end, start = cur.glyph_end, prev.origin
+    return (end[0] - start[0]) * ux + (end[1] - start[1]) * uy <= 0.0
+
+
 LineBreakMeasure: TypeAlias = tuple[int, float, float, float]
 """What the rule found for one pair: (verdict code (LINE_BREAK_VERDICTS), displacement d, height, gap)."""
 
@@ -33,6 +47,6 @@ def line_break_measure(prev: FlowFields, cur: FlowFields, line_break: float) -> 
     gap = (origin[0] - end[0]) * ux + (origin[1] - end[1]) * uy
     if abs(displacement) > line_break * height:
         return LB_BREAK, displacement, height, gap
-    if height > 0.0 and gap < -BACKWARD_JUMP * height:
+    if height > 0.0 and gap < -BACKWARD_JUMP * height and not _leftward_rtl(prev, cur, ux, uy):
         return LB_BACKWARD_JUMP, displacement, height, gap
     return LB_SAME_LINE, displacement, height, gap

@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import Literal, TypeAlias
 
 WordGapVerdict: TypeAlias = Literal[
-    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap", "tracking"
+    "inserted",
+    "below_threshold",
+    "existing_space",
+    "cjk_pair",
+    "cjk_gap",
+    "negative_gap",
+    "tracking",
+    "rtl_gap",
 ]
 LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
@@ -26,7 +33,17 @@ WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
     "cjk_gap",
     "negative_gap",
     "tracking",
+    "rtl_gap",
 )
-WG_BELOW_THRESHOLD, WG_INSERTED, WG_EXISTING_SPACE, WG_CJK_PAIR, WG_CJK_GAP, WG_NEGATIVE_GAP, WG_TRACKING = (
-    range(7)
-)
+(
+    WG_BELOW_THRESHOLD,
+    WG_INSERTED,
+    WG_EXISTING_SPACE,
+    WG_CJK_PAIR,
+    WG_CJK_GAP,
+    WG_NEGATIVE_GAP,
+    WG_TRACKING,
+    WG_RTL_GAP,
+) = range(8)
+WG_SPACE = frozenset((WG_INSERTED, WG_CJK_GAP, WG_RTL_GAP))
+"""The word-gap verdicts that generate a space (WordGapDecision.inserted)."""
