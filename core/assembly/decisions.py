@@ -177,7 +177,7 @@ class LineBreakDecision:
 
     @property
     def is_break(self) -> bool:
-        return self.verdict != "same_line"
+        return self.verdict != "same_line" and self.verdict != "stacked"
 
     @property
     def value(self) -> float:
@@ -209,6 +209,11 @@ class LineBreakDecision:
             return (
                 f"line break: jump back {_f(self.gap)} pt < {_f(self.backward_threshold)} pt "
                 f"on the same baseline (displacement {_f(d)} pt ≤ {rule})"
+            )
+        if self.verdict == "stacked":
+            return (
+                f"same column: an upright CJK character one step below the previous one (displacement "
+                f"{_f(d)} pt > {rule}, starting where it starts): a vertical run, read as one line"
             )
         return f"same line: displacement {_f(d)} pt ≤ {rule}"
 

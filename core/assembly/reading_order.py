@@ -29,7 +29,7 @@ from glyphscope.core.assembly.baselines import Frame, Line, cluster_baselines, d
 from glyphscope.core.assembly.decisions import ReadingOrderDecision
 from glyphscope.core.assembly.flow import laid_out_sideways, sideways_as_horizontal, wmode_runs
 from glyphscope.core.assembly.lines import line_break_measure
-from glyphscope.core.assembly.verdicts import LB_SAME_LINE
+from glyphscope.core.assembly.verdicts import LB_JOINED
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
 
@@ -66,7 +66,7 @@ def _stream_lines(glyphs: Sequence[FlowFields], frame: Frame, line_break: float)
     for g in glyphs:
         if g.is_space or g.wmode:
             continue
-        if prev is None or line_break_measure(prev, g, line_break)[0] != LB_SAME_LINE:
+        if prev is None or line_break_measure(prev, g, line_break)[0] not in LB_JOINED:
             close()
             ys = []
             a0 = a1 = frame.along(g.origin)

@@ -20,11 +20,13 @@ WordGapVerdict: TypeAlias = Literal[
     "tracking",
     "rtl_gap",
 ]
-LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
+LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump", "stacked"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
 
-LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump")
-LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP = 0, 1, 2
+LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump", "stacked")
+LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP, LB_STACKED = 0, 1, 2, 3
+LB_JOINED = frozenset((LB_SAME_LINE, LB_STACKED))
+"""The line-break verdicts that write no line break (the pair is read on, word gap decided)."""
 WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
     "below_threshold",
     "inserted",
