@@ -18,7 +18,8 @@ threshold, reads in a geometric order instead:
   COLUMN_MIN_ADVANCES mean advances long on average), those baselines are read column by
   column. Tables and forms, whose cells are short, stay row by row.
 
-Vertical-writing runs keep their own column path and follow the horizontal text.
+Vertical-writing runs keep their own column path, and text in another direction than the
+page's dominant one (rotated more than 5°) its stream order; both follow the page's lines.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ region (a two-column article: 1 in ~100 pairs); the scrambled pages of the corpu
 SCRAMBLED_MIN_JUMPS = 3
 """…and at least this many of them: on a page of three lines one jump is a third of the pairs
 (a page number painted first), not a scrambled stream."""
+
+SAME_DIRECTION = 0.996
+"""cos 5°: glyphs whose writing direction is within 5° of the page's dominant one are on its
+baselines; the others (rotated text) are read after them in stream order."""
 
 COLUMN_MIN_LINES = 5
 """A gutter splits baselines into columns only when it runs down this many consecutive baselines."""
@@ -124,6 +129,33 @@ def _ink(row: list[tuple[float, float, list[Glyph]]]) -> list[tuple[float, float
     return [(s, e) for s, e, _ in row if s <= e]
 
 
+def _spaces_in_place(glyphs: Sequence[Glyph]) -> tuple[Glyph, ...]:
+    """A baseline's glyphs left to right, each space glyph right after the glyph painted just
+    before it when that one is on this baseline (the space a producer wrote after a word), else
+    at the end: a stray space of another line clustered into this one must not fall inside a
+    word (`prestati on s`)."""
+    if not any(g.is_space for g in glyphs):
+        return tuple(glyphs)
+    ink = [g for g in glyphs if not g.is_space]
+    here = {g.paint_index for g in ink}
+    after: dict[int, list[Glyph]] = {}
+    anchor_of: dict[int, int] = {}  # a placed space → the letter it follows (runs of spaces)
+    stray: list[Glyph] = []
+    for g in sorted((g for g in glyphs if g.is_space), key=lambda g: g.paint_index):
+        before = g.paint_index - 1
+        anchor = before if before in here else anchor_of.get(before)
+        if anchor is None:
+            stray.append(g)
+            continue
+        anchor_of[g.paint_index] = anchor
+        after.setdefault(anchor, []).append(g)
+    out: list[Glyph] = []
+    for g in ink:
+        out.append(g)
+        out.extend(after.get(g.paint_index, ()))
+    return (*out, *stray)
+
+
 def _merge(
     covered: list[tuple[float, float]], row: list[tuple[float, float, list[Glyph]]]
 ) -> list[tuple[float, float]]:
@@ -164,10 +196,37 @@ def geometric_order(glyphs: Sequence[Glyph], params: Parameters) -> list[Glyph]:
         return list(glyphs)
     horizontal = list(sideways_as_horizontal(horizontal))
     frame = dominant_frame(horizontal)
-    lines = cluster_baselines(horizontal, frame, params)
+    # text in another direction (a notice turned along the margin, a diagonal stamp) keeps its
+    # own order after the page's lines: clustered on the page's baselines it would be cut
+    # into one letter per line
+    upright = [
+        g for g in horizontal if g.direction[0] * frame.ux + g.direction[1] * frame.uy >= SAME_DIRECTION
+    ]
+    if len(upright) < len(horizontal):
+        kept = {g.paint_index for g in upright}
+        vertical = [g for g in horizontal if g.paint_index not in kept] + vertical
+        horizontal = upright
+    # baselines from the ink: a tall space glyph would anchor two lines into one (they would
+    # interleave letter by letter); each space then follows the letter painted before it
+    lines = cluster_baselines([g for g in horizontal if not g.is_space], frame, params)
     advance = mean_advance(horizontal) or 1.0
     gap = params.columns_gap * advance
-    rows = [_segments(line, frame, gap) for line in lines]
+    line_of = {g.paint_index: k for k, line in enumerate(lines) for g in line.glyphs}
+    spaces: list[list[Glyph]] = [[] for _ in lines]
+    stray: list[Glyph] = []
+    for g in horizontal:
+        if g.is_space:
+            k = line_of.get(g.paint_index - 1)
+            if k is None:
+                stray.append(g)
+            else:
+                line_of[g.paint_index] = k
+                spaces[k].append(g)
+    rows = [
+        _segments(Line(line.y, _spaces_in_place((*line.glyphs, *spaces[k]))), frame, gap)
+        for k, line in enumerate(lines)
+    ]
+    vertical = stray + vertical
     out: list[Glyph] = []
     i = 0
     while i < len(rows):
