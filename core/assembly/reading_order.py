@@ -58,7 +58,7 @@ long. A table's or a form's cells are shorter, and those are read row by row."""
 _LineBox = tuple[float, float, float, float]  # across (mean baseline), along min, along max, height
 
 
-def _stream_lines(glyphs: Sequence[FlowFields], frame: Frame, line_break: float) -> list[_LineBox]:
+def _stream_lines(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -> list[_LineBox]:
     boxes: list[_LineBox] = []
     prev: FlowFields | None = None
     ys: list[float] = []
@@ -86,7 +86,7 @@ def _stream_lines(glyphs: Sequence[FlowFields], frame: Frame, line_break: float)
     return boxes
 
 
-def scramble_measure(glyphs: Sequence[FlowFields], frame: Frame, line_break: float) -> ReadingOrderDecision:
+def scramble_measure(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -> ReadingOrderDecision:
     """Backward jumps and interleaved lines of `glyphs` read in the order given (plain's order)."""
     boxes = _stream_lines(glyphs, frame, line_break)
     backward = 0
