@@ -24,6 +24,7 @@ page's dominant one (rotated more than 5°) its stream order; both follow the pa
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.baselines import Frame, Line, cluster_baselines, dominant_frame, mean_advance
@@ -129,31 +130,53 @@ def _ink(row: list[tuple[float, float, list[Glyph]]]) -> list[tuple[float, float
     return [(s, e) for s, e, _ in row if s <= e]
 
 
-def _spaces_in_place(glyphs: Sequence[Glyph]) -> tuple[Glyph, ...]:
-    """A baseline's glyphs left to right, each space glyph right after the glyph painted just
-    before it when that one is on this baseline (the space a producer wrote after a word), else
-    at the end: a stray space of another line clustered into this one must not fall inside a
-    word (`prestati on s`)."""
-    if not any(g.is_space for g in glyphs):
-        return tuple(glyphs)
+def _spaces_in_place(glyphs: Sequence[Glyph], frame: Frame) -> tuple[Glyph, ...]:
+    """A baseline's glyphs left to right (its letters), each space glyph right after the letter
+    painted just before it when that one is on this baseline (the space a producer wrote after a
+    word); another space only before the first letter or after the last one: a space of another
+    line clustered into this one must not fall inside a word (`prestati on s`)."""
     ink = [g for g in glyphs if not g.is_space]
+    if len(ink) == len(glyphs):
+        return tuple(glyphs)
     here = {g.paint_index for g in ink}
     after: dict[int, list[Glyph]] = {}
     anchor_of: dict[int, int] = {}  # a placed space → the letter it follows (runs of spaces)
-    stray: list[Glyph] = []
+    lead: list[Glyph] = []
+    tail: list[Glyph] = []
+    first = frame.along(ink[0].origin) if ink else 0.0
+    last = frame.along(ink[-1].glyph_end) if ink else 0.0
     for g in sorted((g for g in glyphs if g.is_space), key=lambda g: g.paint_index):
         before = g.paint_index - 1
         anchor = before if before in here else anchor_of.get(before)
-        if anchor is None:
-            stray.append(g)
-            continue
-        anchor_of[g.paint_index] = anchor
-        after.setdefault(anchor, []).append(g)
-    out: list[Glyph] = []
+        if anchor is not None:
+            anchor_of[g.paint_index] = anchor
+            after.setdefault(anchor, []).append(g)
+        elif ink and frame.along(g.glyph_end) <= first:
+            lead.append(g)
+        elif not ink or frame.along(g.origin) >= last:
+            tail.append(g)
+        # else: a space of no word of this line, inside it: left out of the order
+    out: list[Glyph] = [*lead]
     for g in ink:
         out.append(g)
         out.extend(after.get(g.paint_index, ()))
-    return (*out, *stray)
+    return (*out, *tail)
+
+
+def _space_line(
+    g: Glyph, pred: int | None, lines: list[Line], ys: list[float], frame: Frame, line_break: float
+) -> int | None:
+    """The baseline a space glyph belongs to: that of the glyph painted before it when the space
+    stands on it, else the nearest one within the §4 distance; None (left out) when none is."""
+    y = frame.across(g.origin)
+    limit = line_break * g.height
+    if pred is not None and abs(lines[pred].y - y) <= limit:
+        return pred
+    i = bisect_left(ys, -y)
+    best = min(
+        (k for k in (i - 1, i) if 0 <= k < len(lines)), key=lambda k: abs(lines[k].y - y), default=None
+    )
+    return best if best is not None and abs(lines[best].y - y) <= limit else None
 
 
 def _merge(
@@ -213,20 +236,17 @@ def geometric_order(glyphs: Sequence[Glyph], params: Parameters) -> list[Glyph]:
     gap = params.columns_gap * advance
     line_of = {g.paint_index: k for k, line in enumerate(lines) for g in line.glyphs}
     spaces: list[list[Glyph]] = [[] for _ in lines]
-    stray: list[Glyph] = []
+    ys = [-line.y for line in lines]  # increasing: lines run top to bottom
     for g in horizontal:
         if g.is_space:
-            k = line_of.get(g.paint_index - 1)
-            if k is None:
-                stray.append(g)
-            else:
+            k = _space_line(g, line_of.get(g.paint_index - 1), lines, ys, frame, params.line_break)
+            if k is not None:
                 line_of[g.paint_index] = k
                 spaces[k].append(g)
     rows = [
-        _segments(Line(line.y, _spaces_in_place((*line.glyphs, *spaces[k]))), frame, gap)
+        _segments(Line(line.y, _spaces_in_place((*line.glyphs, *spaces[k]), frame)), frame, gap)
         for k, line in enumerate(lines)
     ]
-    vertical = stray + vertical
     out: list[Glyph] = []
     i = 0
     while i < len(rows):
