@@ -406,3 +406,31 @@ def test_single_latin_letters_one_per_line_still_break() -> None:
     parts = " ".join(f"1 0 0 1 300 {700 - 12 * k} Tm ({c}) Tj" for k, c in enumerate("abc"))
     page = analyze_page(_doc(make_pdf([f"BT /F1 12 Tf {parts} ET".encode()])), 1)
     assert page.texts["plain"].text == "a\nb\nc"
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+def test_corpus_matplotlib_axis_labels_read_top_to_bottom_in_auto() -> None:
+    from tests import corpus
+
+    corpus.require()
+    page = analyze_page(open_document(str(corpus.CORPUS / "pdfminer__matplotlib.pdf")), 1)
+    # the y-axis labels are painted bottom up: plain keeps that, auto reads them as pdftotext does
+    assert page.texts["plain"].text == "0 2 4 6 8\n0\n2\n4\n6\n8"
+    auto = page.texts["auto"]
+    assert auto.text == "8\n6\n4\n2\n0\n0 2 4 6 8" and auto.order == "geometric"
+    (reading,) = auto.decisions_of(ReadingOrderDecision)
+    assert (reading.lines, reading.backward, reading.interleaved, reading.value) == (6, 5, 0, 1.0)
+
+
+def test_corpus_pages_in_reading_order_keep_plain_order_in_auto() -> None:
+    from tests import corpus
+
+    corpus.require()
+    for name, pages in (("samplefiles__latex-multicolumn.pdf", 3), ("pdfbox__cweb.pdf", 3)):
+        doc = open_document(str(corpus.CORPUS / name))
+        for n in range(1, pages + 1):
+            page = analyze_page(doc, n)
+            assert page.texts["auto"].order == "plain", (name, n)
+            assert page.texts["auto"].text == page.texts["plain"].text
