@@ -434,3 +434,15 @@ def test_corpus_pages_in_reading_order_keep_plain_order_in_auto() -> None:
             page = analyze_page(doc, n)
             assert page.texts["auto"].order == "plain", (name, n)
             assert page.texts["auto"].text == page.texts["plain"].text
+
+
+def test_geometric_order_places_annotation_text_between_words_too() -> None:
+    from glyphscope.core.assembly.decisions import AnnotationPlacement
+
+    rows = [(72, 700 - 20 * k, _WORDS[k]) for k in (7, 0, 6, 1, 5, 2, 4, 3)]
+    stream = _lines(rows) + b"\nBT /F1 12 Tf 72 540 Td (Check Box) Tj ET"
+    data = _widget_page(stream, [95, 535, 115, 555], b"BT /F1 12 Tf 2 5 Td (X) Tj ET")
+    auto = analyze_page(open_document(data), 1).texts["auto"]
+    assert auto.order == "geometric"
+    assert auto.text == "\n".join(_WORDS) + "\nCheck X Box"
+    assert len(auto.decisions_of(AnnotationPlacement)) == 1

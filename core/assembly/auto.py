@@ -13,13 +13,13 @@ from dataclasses import replace
 from typing import Literal
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
-from glyphscope.core.assembly.annotation_order import annotations_in_place
+from glyphscope.core.assembly.annotation_order import annotation_places, annotations_in_place
 from glyphscope.core.assembly.articles import ArticleUse, article_use, articles_text
 from glyphscope.core.assembly.baselines import dominant_frame
 from glyphscope.core.assembly.decisions import ReadingOrderDecision
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
-from glyphscope.core.assembly.plain import plain_text
+from glyphscope.core.assembly.plain import join_with_annotations, plain_text
 from glyphscope.core.assembly.reading_order import geometric_order, scramble_measure
 from glyphscope.core.assembly.structure_mode import structure_text
 from glyphscope.core.glyph import Glyph
@@ -74,7 +74,17 @@ def auto_text(
     if order == "geometric" and reading is not None:
         out = TextBuilder(params, actual_text=spans)
         out.decide(reading)
-        join_flow(geometric_order(visible, params), out, params)
+        # the page's glyphs in reading order; annotation text where a reader meets it in that
+        # order, never inside a page word, and comb fields as one word (as plain places them)
+        page = [g for g in visible if g.annotation < 0]
+        ordered = (
+            geometric_order(page, params) if len(page) < len(visible) else geometric_order(visible, params)
+        )
+        if len(page) < len(visible):
+            placed, moved = annotation_places([*ordered, *(g for g in visible if g.annotation >= 0)], params)
+            join_with_annotations(placed, moved, combs or {}, out, params)
+        else:
+            join_flow(ordered, out, params)
         reason = f"{use.reason or 'structure order not trusted'}; {reading.describe()}"
         return replace(out.build("auto"), structured=False, untagged=untagged, reason=reason, order=order)
     if order == "articles":

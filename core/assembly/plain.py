@@ -35,13 +35,13 @@ def plain_text(
         for survivor, after in sorted(moved.items()):
             out.decide(SurvivorPlacement(survivor, after))
     if moved_annotations or combs:
-        _join_with_annotations(visible, moved_annotations, combs or {}, out, params)
+        join_with_annotations(visible, moved_annotations, combs or {}, out, params)
     else:
         join_flow(flow_glyphs(visible), out, params)  # the page's own order: light records do
     return out.build(mode)
 
 
-def _join_with_annotations(
+def join_with_annotations(
     visible: Sequence[Glyph],
     moved: list[tuple[int, int, int]],
     combs: Mapping[int, tuple[int, float]],
