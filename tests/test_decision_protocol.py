@@ -34,6 +34,7 @@ from glyphscope.core.assembly.decisions import (
     LigatureDecision,
     LineBreakDecision,
     ReadingOrderDecision,
+    RtlRunOrder,
     StructureOrder,
     SurvivorPlacement,
     TextColumn,
@@ -292,6 +293,7 @@ SAMPLES: dict[type, Any] = {
     SurvivorPlacement: SurvivorPlacement(7, 0),
     AnnotationPlacement: AnnotationPlacement(9, 3, 4),
     CombFieldDecision: CombFieldDecision(3, 4, 13.328, 20.0, 5),
+    RtlRunOrder: RtlRunOrder(3, 12, 1),
 }
 
 

@@ -446,3 +446,19 @@ def test_geometric_order_places_annotation_text_between_words_too() -> None:
     assert auto.order == "geometric"
     assert auto.text == "\n".join(_WORDS) + "\nCheck X Box"
     assert len(auto.decisions_of(AnnotationPlacement)) == 1
+
+
+def test_arabic_words_painted_leftwards_each_in_visual_order_read_in_reading_order() -> None:
+    from glyphscope.core.assembly.decisions import RtlRunOrder
+
+    # each word one instruction, its glyphs left to right (visual order); the words step
+    # leftwards (reading order), 5 pt apart: in paint order they would glue and turn round
+    parts, x = [], 400
+    for word in (_MARHABA, _BILALAM):
+        x -= 10 * len(word)
+        parts.append(f"1 0 0 1 {x} 700 Tm {_hex(word[::-1])} Tj")
+        x -= 5
+    plain = _arabic_page("BT /F1 10 Tf " + " ".join(parts) + " ET").texts["plain"]
+    assert plain.text == f"{_MARHABA} {_BILALAM}"  # was the two words glued, second first
+    (run,) = plain.decisions_of(RtlRunOrder)
+    assert (run.count, run.steps_back, run.verdict) == (12, 1, "visual_order")

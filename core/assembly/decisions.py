@@ -428,6 +428,36 @@ class CombFieldDecision:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class RtlRunOrder(NothingCompared):
+    """A right-to-left run painted piece by piece leftwards, put in visual order before the pair
+    rules (core/assembly/rtl_runs.py): glyph = its first glyph from the left; `count` glyphs,
+    `steps_back` of its steps went back more than 3 box heights. Verdict "visual_order"."""
+
+    kind: ClassVar[str] = "rtl_run_order"
+
+    first: int
+    count: int
+    steps_back: int
+
+    @property
+    def glyph(self) -> int:
+        return self.first
+
+    @property
+    def verdict(self) -> str:
+        return "visual_order"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.first, count=self.count, steps_back=self.steps_back)
+
+    def describe(self) -> str:
+        return (
+            f"right-to-left run of {self.count} glyphs painted in pieces leftwards ({self.steps_back} step(s) "
+            "back): read left to right by position, then turned to reading order by the bidi pass"
+        )
+
+
 class _Information(NothingCompared):
     """Mixin of the information records (layout, columns, structure): they describe how a
     mode arranged the page; their numbers are extra fields, value and threshold are None."""
@@ -895,6 +925,7 @@ Decision: TypeAlias = (
     | SurvivorPlacement
     | AnnotationPlacement
     | CombFieldDecision
+    | RtlRunOrder
     | ActualTextDecision
     | BidiDecision
 )
@@ -918,6 +949,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     SurvivorPlacement,
     AnnotationPlacement,
     CombFieldDecision,
+    RtlRunOrder,
 )
 
 

@@ -34,6 +34,14 @@ def plain_text(
         visible, moved = survivors_in_place(visible, survivors)
         for survivor, after in sorted(moved.items()):
             out.decide(SurvivorPlacement(survivor, after))
+    from glyphscope.core.assembly.rtl_runs import rtl_runs_in_visual_order
+
+    visible, rtl_runs = rtl_runs_in_visual_order(visible, params.line_break)
+    if rtl_runs:
+        from glyphscope.core.assembly.decisions import RtlRunOrder
+
+        for first, count, back in rtl_runs:
+            out.decide(RtlRunOrder(first, count, back))
     if moved_annotations or combs:
         join_with_annotations(visible, moved_annotations, combs or {}, out, params)
     else:
