@@ -462,3 +462,14 @@ def test_arabic_words_painted_leftwards_each_in_visual_order_read_in_reading_ord
     assert plain.text == f"{_MARHABA} {_BILALAM}"  # was the two words glued, second first
     (run,) = plain.decisions_of(RtlRunOrder)
     assert (run.count, run.steps_back, run.verdict) == (12, 1, "visual_order")
+
+
+def test_a_column_of_one_character_table_cells_still_breaks() -> None:
+    from tests.pdfbuild import identity_h_font
+
+    # rows 20 pt apart for a 13.4 pt box: 1.49 box heights, a table's pitch, not a vertical run
+    parts = [f"1 0 0 1 300 {700 - 20 * k} Tm <{ord(ch):04X}> Tj" for k, ch in enumerate("甲乙丙")]
+    pdf = make_pdf(
+        [("BT /F1 12 Tf " + " ".join(parts) + " ET").encode()], {"/F1": lambda p: identity_h_font(p)}
+    )
+    assert analyze_page(_doc(pdf), 1).texts["plain"].text == "甲\n乙\n丙"

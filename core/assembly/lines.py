@@ -15,9 +15,10 @@ small reversed fragments; a jump back of several em is a new line that happens t
 the baseline (table cells or form fields painted right to left, a second pass over a line)."""
 
 
-STACK_STEP = (0.6, 1.6)
+STACK_STEP = (0.6, 1.25)
 """A vertical run drawn with an upright horizontal font: the next CJK character stands one
-step below the previous one — between these many box heights down — …"""
+step below the previous one — between these many box heights down (an em is about 0.75–0.9
+of a CJK box; a table's rows of one-character cells stand further apart) — …"""
 STACK_ALONG = 0.5
 """… and starts within this many box heights of it along the line (the same column)."""
 
