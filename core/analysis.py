@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from glyphscope.core.annotations import comb_fields
 from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
@@ -191,7 +192,9 @@ class LazyTexts(Mapping[str, PageText]):
             if found is None and mode == Mode.AUTO and Mode.PLAIN in self._done:
                 from glyphscope.core.assembly.auto import auto_from_plain
 
-                found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
+                found = auto_from_plain(
+                    self._done["plain"], self._structure, self._classified.visible, self._params
+                )
                 if found is not None:
                     self._done[mode] = found
             if found is None:
@@ -202,6 +205,8 @@ class LazyTexts(Mapping[str, PageText]):
                     visible_box=self._page.boxes.visible_box,
                     structure=self._structure,
                     actual_text=self._page.actual_text,
+                    survivors=self._classified.survivors if mode in ("plain", "auto") else None,
+                    combs=comb_fields(self._page.annotations) if mode in ("plain", "auto") else None,
                 )
         return found
 

@@ -154,6 +154,13 @@ class ClassifiedGlyphs:
     duplicates: tuple[DuplicateDecision, ...]
     visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records
 
+    @property
+    def survivors(self) -> dict[int, int]:
+        """A deduped run's survivors → the glyph each is written after (core/assembly/survivors.py)."""
+        from glyphscope.core.assembly.survivors import survivor_places
+
+        return survivor_places(self.glyphs, self.status, self.duplicate_of)
+
 
 def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
     """Glyphs whose box centre lies outside the visible box (a box test, not visibility)."""

@@ -9,7 +9,7 @@ written in place of their glyphs' text when `params.actual_text` is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -72,15 +72,21 @@ def assemble(
     visible_box: Rect,
     structure: PageStructure | None = None,
     actual_text: Sequence[ActualTextSpan] = (),
+    survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
-    """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
+    """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES.
+
+    `survivors`: a deduped run's survivors → the glyph each is written after in the
+    content-stream orders (core/assembly/survivors.py; ClassifiedGlyphs.survivors).
+    `combs`: annotation index of a comb text field → (cells, cell width): its cells are one word."""
     spans = span_index(actual_text, params.actual_text)
     # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept
     # as it is); plain mode reads lighter records of its own (glyph_table.flow_glyphs).
     with gc_paused():  # records made from the page's columns are many young objects: no collector passes
         if mode != Mode.PLAIN:
             visible = tuple(visible)
-        text = _assemble(visible, mode, params, visible_box, structure, spans)
+        text = _assemble(visible, mode, params, visible_box, structure, spans, survivors, combs)
         if params.visual_order or not text.text or RTL_CANDIDATE.search(text.text) is None:
             return text  # no right-to-left letters: the bidi pass is not even imported
         from glyphscope.core.assembly.bidi import logical_order
@@ -100,12 +106,14 @@ def _assemble(
     visible_box: Rect,
     structure: PageStructure | None,
     spans: ActualTextSpans | None = None,
+    survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
     # Each mode's module is imported when that mode is assembled (start-up time, issue 29).
     if mode == Mode.PLAIN:
         from glyphscope.core.assembly.plain import plain_text
 
-        return plain_text(visible, params, spans=spans)
+        return plain_text(visible, params, spans=spans, survivors=survivors, combs=combs)
     if mode == Mode.LAYOUT:
         from glyphscope.core.assembly.layout import layout_text
 
@@ -125,7 +133,7 @@ def _assemble(
     if mode == Mode.AUTO:
         from glyphscope.core.assembly.auto import auto_text
 
-        return auto_text(visible, structure, params, spans=spans)
+        return auto_text(visible, structure, params, spans=spans, survivors=survivors, combs=combs)
     raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
 
 

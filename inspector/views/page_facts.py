@@ -301,8 +301,10 @@ class ModeTexts:
         return None
 
     def auto_order(self) -> str:
-        """The order auto mode used on this page: structure, articles or plain."""
+        """The order auto mode used on this page: structure, articles, geometric or plain."""
         view = self.view("auto")
+        if view.page_text.order is not None:
+            return view.page_text.order
         if view.structured:
             return "structure"
         if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
