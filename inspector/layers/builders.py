@@ -46,7 +46,9 @@ from glyphscope.inspector.layers.shapes import (
 )
 
 if TYPE_CHECKING:
-    from glyphscope.core.geometry import Point, Rect
+    from glyphscope.core.geometry import Point, Quad, Rect
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.visibility import HiddenRecord
     from glyphscope.inspector.layers.registry import LayerSpec
     from glyphscope.inspector.views.page_facts import PageFacts
 
@@ -97,7 +99,7 @@ def typical_height(heights: Sequence[float]) -> float:
     return sample[len(sample) // 2] if sample else 0.0
 
 
-def _top_mark(q: Any, radius: float) -> Point:
+def _top_mark(q: Quad, radius: float) -> Point:
     """A point MARK_LIFT radii above the middle of a quad's top edge (user space, y up)."""
     x0, y0, x1, y1 = quad_rect(q)
     return ((x0 + x1) * 0.5, y1 + radius * MARK_LIFT)
@@ -468,7 +470,7 @@ def reading_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
-def _line_ends(glyphs: Any, line: list[int]) -> tuple[Point, Point, Point, float]:
+def _line_ends(glyphs: Sequence[Glyph], line: list[int]) -> tuple[Point, Point, Point, float]:
     """(start, end, unit direction, height) of a line's arrow: first glyph's left to last glyph's right."""
     first, last = glyphs[line[0]], glyphs[line[-1]]
     fq, lq = first.quad, last.quad
@@ -624,7 +626,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
         glyphs = facts.page.glyphs
         vis = facts.classified.visibility
         records = [r for r in vis.records if r.kind == kind] if vis is not None else []
-        run: list[Any] = []
+        run: list[HiddenRecord] = []
         for r in records:
             b.underline(style, glyphs[r.paint_index].quad)
             if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
@@ -638,7 +640,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
     return build
 
 
-def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[Any]) -> None:
+def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -> None:
     from glyphscope.core.visibility import explain
 
     glyphs = facts.page.glyphs

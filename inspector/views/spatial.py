@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph_table import GEOM_STRIDE
@@ -102,7 +102,7 @@ def boxes_bounds(
     )
 
 
-def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | None:
+def glyph_bounds(glyphs: Sequence[Glyph]) -> tuple[float, float, float, float] | None:
     """The union of the glyphs' finite quad boxes (`GlyphHitIndex.bounds`), read off the page's
     geometry column when it has one: no record, no index, for a canvas that must size itself now."""
     geom = getattr(glyphs, "geom", None)
