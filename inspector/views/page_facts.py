@@ -19,6 +19,7 @@ from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly import (
     MODES,
     Baseline,
+    BidiDecision,
     ColumnChangeDecision,
     ColumnSplit,
     Decision,
@@ -30,7 +31,7 @@ from glyphscope.core.assembly import (
     WordGapDecision,
 )
 from glyphscope.core.assembly.decision_geometry import decision_point, is_near_miss
-from glyphscope.core.decision_protocol import describe
+from glyphscope.core.decision_protocol import Describable, describe
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -602,6 +603,57 @@ class PageBundle:
     # last word arrives: `PageFacts.ready` may turn true in the worker before that)
     texts_complete: bool = False
     timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BidiLine:
+    """A line's right-to-left decision with what a reader checks it against: the line's glyphs,
+    its text as painted (left to right on the page) and as written (the mode's text)."""
+
+    decision: BidiDecision
+    glyphs: tuple[int, ...]  # paint order
+    painted: str  # its glyphs' text from left to right on the page
+    written: str  # the line as the mode's text writes it
+
+    @property
+    def reads_right_to_left(self) -> bool:
+        """The order written runs against the page's left-to-right order (reordered, or painted so)."""
+        return self.decision.verdict in ("reordered", "painted_logical")
+
+
+def bidi_lines(text: PageText, glyphs: Sequence[Glyph]) -> list[BidiLine]:
+    """Every line of `text` holding right-to-left characters, with its decision (core/assembly/bidi.py)."""
+    return [_bidi_line(text, glyphs, d) for d in text.decisions_of(BidiDecision)]
+
+
+def _bidi_line(text: PageText, glyphs: Sequence[Glyph], d: BidiDecision) -> BidiLine:
+    n = len(glyphs)
+    chars = range(d.start, d.start + d.length)
+    line = sorted({g for c in chars if 0 <= (g := text.glyph_of_char(c)) < n})
+    painted = "".join(glyphs[g].unicode for g in sorted(line, key=lambda g: glyphs[g].quad[0][0]))
+    return BidiLine(d, tuple(line), painted, (text.text or "")[d.start : d.start + d.length])
+
+
+def bidi_line_of(text: PageText, glyphs: Sequence[Glyph], paint_index: int) -> BidiLine | None:
+    """The right-to-left line (of `bidi_lines`) that glyph `paint_index` is written in, if any."""
+    chars = text.chars_of_glyph(paint_index)
+    if not len(chars):
+        return None
+    c = chars[0]
+    for d in text.decisions_of(BidiDecision):
+        if d.start <= c < d.start + d.length:
+            return _bidi_line(text, glyphs, d)
+    return None
+
+
+def counterpart(facts: PageFacts, record: Describable) -> Describable | None:
+    """The record of `facts` that stands where `record` stood in an earlier analysis of the page
+    (the same annotation's decision after the annotation switch changed it); `record` itself when
+    the analysis does not remake records of its kind, None when it has no counterpart now."""
+    if isinstance(record, AnnotationDecision):
+        index = record.annotation.index
+        return next((d for d in facts.fates.annotation_decisions if d.annotation.index == index), None)
+    return record
 
 
 def decision_numbers(d: object) -> str:
