@@ -37,11 +37,11 @@ if TYPE_CHECKING:
 
 def add_compare_parser(sub: Any) -> None:
     """The `compare` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     p = sub.add_parser("compare", help="other extractors' text aligned to glyphscope's glyphs, explained")
-    cli._add_input(p)
-    cli._add_page_set(p)
+    cli.add_input(p)
+    cli.add_page_set(p)
     p.add_argument(
         "--engines",
         default="all",
@@ -53,9 +53,9 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli._add_json_flag(p)
-    cli._add_thresholds(p)
-    cli._add_jobs(p)
+    cli.add_json_flag(p)
+    cli.add_thresholds(p)
+    cli.add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -78,7 +78,7 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 def run_compare(args: argparse.Namespace) -> int:
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     if args.list_engines:
         _list_engines(args)
@@ -91,13 +91,13 @@ def run_compare(args: argparse.Namespace) -> int:
         raise cli.CliError("no engine to compare with: none is installed", cli.EXIT_ERROR)
     if not args.timeout > 0:
         raise cli.CliError(f"--timeout must be > 0, not {args.timeout}", cli.EXIT_USAGE)
-    params = cli._params(args)
+    params = cli.parameters(args)
     password = cli_io.password(args)
     with _engine_path(args) as path:
         doc = open_document(path, password)
         for w in doc.warnings:
             cli_io.note(args, f"warning: {w}")
-        pages = cli._pages(doc, args.pages)
+        pages = cli.page_numbers(doc, args.pages)
         out_pages = []
         task = functools.partial(
             _compare_page, path=path, password=password, keys=keys, params=params, args=_CompareArgs.of(args)
@@ -111,8 +111,8 @@ def run_compare(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
     if args.json:
         engines = [s.to_json() for s in detect_engines()]
-        cli._write_json(
-            cli._document(
+        cli.write_json(
+            cli.json_document(
                 file=args.file,
                 mode=args.mode,
                 warnings=list(doc.warnings),

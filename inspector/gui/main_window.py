@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -31,26 +31,22 @@ from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.actions import build_chrome
 from glyphscope.inspector.gui.canvas import PageView
 from glyphscope.inspector.gui.controller import PageController, opened_message
+from glyphscope.inspector.gui.dialogs import make_settings
 from glyphscope.inspector.gui.docks import Docks
 from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.panels.registry import WindowPanels
 from glyphscope.inspector.gui.panels.text import TextPanel
 from glyphscope.inspector.gui.repair_copy import RepairSaver
+from glyphscope.inspector.gui.screen_fit import place_window
 from glyphscope.inspector.gui.workers import PageLoader, WorkerPool, alive
 from glyphscope.inspector.layers.registry import LAYER_KEYS
 from glyphscope.inspector.views.page_facts import PageBundle
 from glyphscope.inspector.views.session import MODES, Session
 
 MAX_RECENT = 10
-SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
 DEFAULT_SIZE = (1500, 950)
 ABOUT = "glyphscope inspector: the engine's glyphs and decisions drawn on the page, beside the text of every mode."
-
-
-def make_settings() -> QSettings:
-    """Ini settings in the user scope (tests redirect that scope to a temporary folder)."""
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
 
 
 class MainWindow(WindowPanels, QMainWindow):
@@ -170,11 +166,7 @@ class MainWindow(WindowPanels, QMainWindow):
 
     def _restore_settings(self) -> None:
         st = self.settings
-        geometry = st.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(*DEFAULT_SIZE)
+        place_window(self, st, QSize(*DEFAULT_SIZE))
         self.docks.restore(st)
         for key in LAYER_KEYS:
             value = st.value(f"layers/{key}")

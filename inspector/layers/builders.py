@@ -20,6 +20,13 @@ from glyphscope.core.assembly import (
     VerticalColumn,
     WordGapDecision,
 )
+from glyphscope.core.assembly.decision_geometry import (
+    MIN_HEIGHT,
+    baseline_ends,
+    gap_mark,
+    gap_middle,
+    is_near_miss,
+)
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.visibility_class import VisibilityClass
@@ -39,7 +46,9 @@ from glyphscope.inspector.layers.shapes import (
 )
 
 if TYPE_CHECKING:
-    from glyphscope.core.geometry import Point, Rect
+    from glyphscope.core.geometry import Point, Quad, Rect
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.visibility import HiddenRecord
     from glyphscope.inspector.layers.registry import LayerSpec
     from glyphscope.inspector.views.page_facts import PageFacts
 
@@ -48,7 +57,6 @@ Count = Callable[["PageFacts", str], int | None]
 
 # -- colours shared by several layers (the legend's key rows read them too) ----------------------
 
-NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss
 PAGE_STREAM_COLOUR = "#1e63d6"  # glyph origins: the page stream, then one per distinct form path
 FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
 COMPARE_COLOURS = {  # one colour per difference kind (inspector/compare/align.py KINDS)
@@ -79,11 +87,9 @@ def _page_rect(facts: PageFacts) -> Rect:
     return facts.page.boxes.media_box
 
 
-def _heights(glyphs: Sequence[Any]) -> list[float]:
-    """Every glyph's box height (off the runs when the page has its columns)."""
-    if isinstance(glyphs, GlyphTable):
-        return glyphs.spread(run.height for run in glyphs.runs)
-    return [g.height for g in glyphs]
+def _heights(glyphs: GlyphTable) -> list[float]:
+    """Every glyph's box height, off the runs."""
+    return glyphs.spread(run.height for run in glyphs.runs)
 
 
 def typical_height(heights: Sequence[float]) -> float:
@@ -93,7 +99,7 @@ def typical_height(heights: Sequence[float]) -> float:
     return sample[len(sample) // 2] if sample else 0.0
 
 
-def _top_mark(q: Any, radius: float) -> Point:
+def _top_mark(q: Quad, radius: float) -> Point:
     """A point MARK_LIFT radii above the middle of a quad's top edge (user space, y up)."""
     x0, y0, x1, y1 = quad_rect(q)
     return ((x0 + x1) * 0.5, y1 + radius * MARK_LIFT)
@@ -130,14 +136,10 @@ def glyph_outlines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         for path, colour in facts.forms.colours.items()
     }
     glyphs = facts.page.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's columns: no record made for a quad
-        geom = glyphs.geom
-        for _, run, painted in glyphs.run_ranges():
-            style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
-            b.quad_rows(style, geom, painted)
-    else:
-        for g in glyphs:
-            b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
+    geom = glyphs.geom  # the page's columns: no record made for a quad
+    for _, run, painted in glyphs.run_ranges():
+        style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
+        b.quad_rows(style, geom, painted)
     shapes = b.finish()
     shapes.fade_height = typical_height(_heights(glyphs))
     return shapes
@@ -161,8 +163,8 @@ def form_bboxes(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """Each annotation's /Rect: solid when a viewer draws it and its text is read, dashed when not;
-    labelled above it with its subtype, field and value (or why it is left out), the label a click
-    target."""
+    labelled above it with its subtype, field and value (or why it is left out). A click inside the
+    rect or on its label selects the annotation's decision."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     for decision in facts.fates.annotation_decisions:
         annotation = decision.annotation
@@ -178,8 +180,10 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
             name += f" “{annotation.value[:40]}”"
         if not included:
             name += f" — {decision.reason.value.replace('_', ' ')}"
-        b.labels.append(Label(rect, name, spec.colour, fit=True))
-        b.markers.append(Marker((rect[0], rect[3]), decision, tuple(decision.glyphs)))
+        marker = Marker((rect[0], rect[3]), decision, tuple(decision.glyphs))
+        b.labels.append(Label(rect, name, spec.colour, fit=True, target=marker))
+        b.markers.append(marker)
+        b.shapes.areas.append((rect, marker))
     return b.finish()
 
 
@@ -231,13 +235,8 @@ def _decode_layer(source: DecodeSource, width: float, dash: bool) -> Builder:
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         b = ShapeBuilder(spec.key, _page_rect(facts))
         style = Style(spec.colour, width, line_alpha=255, dash=dash)
-        glyphs = facts.page.glyphs
-        if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
-            b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
-        else:
-            for g in glyphs:
-                if g.decode_source is source:
-                    b.underline(style, g.quad)
+        glyphs = facts.page.glyphs  # the page's decode-source column: no record made
+        b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
         return b.finish()
 
     return build
@@ -289,7 +288,7 @@ def columns(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         if not (0 <= split.before < n and 0 <= split.after < n):
             continue
         prev, cur = glyphs[split.before], glyphs[split.after]
-        mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
+        mid = gap_middle(prev, cur)
         b.segment(split_style, mid, normal_point(mid, prev.direction, max(cur.height, 0.5)))
         b.markers.append(Marker(mid, split, (split.before, split.after)))
     return b.finish()
@@ -346,8 +345,6 @@ def actual_text(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 
 def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    from glyphscope.inspector.views.page_facts import baseline_ends
-
     view = facts.modes.view("layout")
     b = ShapeBuilder(spec.key, _page_rect(facts))
     style = Style(spec.colour, 1.0)
@@ -358,11 +355,59 @@ def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
+def right_to_left(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
+    """Each line holding right-to-left letters: an arrow under it in the order its text is written
+    (right to left when reordered or painted so, solid; left to right when kept as painted,
+    dashed), a mark at the end the text starts from, labelled with the share and the verdict. A
+    click on the mark or the label selects the line's decision, which Glyph details explains."""
+    from glyphscope.inspector.views.page_facts import bidi_lines
+
+    shown = facts.modes.shown_mode(mode)
+    glyphs = facts.page.glyphs
+    b = ShapeBuilder(spec.key, _page_rect(facts))
+    for line in bidi_lines(facts.analysis.texts[shown], glyphs):
+        if not line.glyphs:
+            continue
+        d = line.decision
+        left = min(line.glyphs, key=lambda g: glyphs[g].quad[0][0])
+        right = max(line.glyphs, key=lambda g: glyphs[g].quad[1][0])
+        height = max(glyphs[g].height for g in line.glyphs)
+        drop = 0.12 * height  # just under the descent edge, like an underline
+        a = (glyphs[left].quad[0][0], glyphs[left].quad[0][1] - drop)
+        z = (glyphs[right].quad[1][0], glyphs[right].quad[1][1] - drop)
+        start, end = (z, a) if line.reads_right_to_left else (a, z)
+        style = Style(spec.colour, 1.5, dash=not line.reads_right_to_left)
+        b.segment(style, start, end)
+        ux, uy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / length, uy / length
+        head = min(0.4 * height, length / 3)
+        for side in (1.0, -1.0):  # the arrowhead at the end the text reaches last
+            b.segment(
+                style, end, (end[0] - head * (ux - side * uy * 0.6), end[1] - head * (uy + side * ux * 0.6))
+            )
+        b.mark(Style(spec.colour, 1.5, disc=True), start, max(height * 0.08, 0.6))
+        marker = Marker(start, d, line.glyphs[:1])
+        b.markers.append(marker)
+        words = (
+            f"{'←' if line.reads_right_to_left else '→'} RTL {d.rtl}/{d.strong} {d.verdict.replace('_', ' ')}"
+        )
+        x0 = min(a[0], z[0])
+        x1 = max(a[0], z[0])
+        top = max(glyphs[g].quad[2][1] for g in line.glyphs)
+        b.labels.append(Label((x0, a[1], x1, top), words, spec.colour, fit=True, target=marker))
+    return b.finish()
+
+
+def count_right_to_left(facts: PageFacts, mode: str) -> int:
+    from glyphscope.core.assembly import BidiDecision
+
+    return len(facts.analysis.texts[facts.modes.shown_mode(mode)].decisions_of(BidiDecision))
+
+
 def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """A tick in every gap of the mode's text, coloured by what was decided; a near miss wider,
     with a ring on its top."""
-    from glyphscope.inspector.views.page_facts import is_near_miss
-
     view = facts.modes.view(facts.modes.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
@@ -378,9 +423,9 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         if not (0 <= before < n and 0 <= after < n):
             continue
         prev, cur = glyphs[before], glyphs[after]
-        (ex, ey), (ox, oy), (dx, dy) = prev.glyph_end, cur.origin, prev.direction
-        mid = ((ex + ox) * 0.5, (ey + oy) * 0.5)
-        height = max(cur.height, 0.5)
+        dx, dy = prev.direction
+        mid = gap_middle(prev, cur)
+        height = max(cur.height, MIN_HEIGHT)
         top = (mid[0] - dy * (height * 0.85), mid[1] + dx * (height * 0.85))  # normal_point
         near = is_near_miss(d)
         if near:
@@ -394,8 +439,7 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         b.segment(style, mid, top)
         if near:
             b.mark(near_ring, top, max(height * 0.12, 0.5))
-        h = height * 0.42  # where decision_point puts a gap's mark, computed from what is at hand
-        markers.append(Marker((mid[0] - dy * h, mid[1] + dx * h), d, (before, after)))
+        markers.append(Marker(gap_mark(prev, cur), d, (before, after)))
     shapes = b.finish()
     shapes.fade_height = typical_height(_heights(glyphs))
     return shapes
@@ -426,7 +470,7 @@ def reading_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
-def _line_ends(glyphs: Any, line: list[int]) -> tuple[Point, Point, Point, float]:
+def _line_ends(glyphs: Sequence[Glyph], line: list[int]) -> tuple[Point, Point, Point, float]:
     """(start, end, unit direction, height) of a line's arrow: first glyph's left to last glyph's right."""
     first, last = glyphs[line[0]], glyphs[line[-1]]
     fq, lq = first.quad, last.quad
@@ -582,7 +626,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
         glyphs = facts.page.glyphs
         vis = facts.classified.visibility
         records = [r for r in vis.records if r.kind == kind] if vis is not None else []
-        run: list[Any] = []
+        run: list[HiddenRecord] = []
         for r in records:
             b.underline(style, glyphs[r.paint_index].quad)
             if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
@@ -596,7 +640,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
     return build
 
 
-def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[Any]) -> None:
+def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -> None:
     from glyphscope.core.visibility import explain
 
     glyphs = facts.page.glyphs

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.decision_geometry import NEAR_MISS as NEAR_MISS  # for the legend
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility_class import HIDDEN_CLASSES, VisibilityClass
 from glyphscope.inspector.layers import builders as B
@@ -31,9 +32,6 @@ from glyphscope.inspector.layers.builders import (
 )
 from glyphscope.inspector.layers.builders import (
     GAP_NOT_INSERTED_COLOUR as GAP_NOT_INSERTED_COLOUR,
-)
-from glyphscope.inspector.layers.builders import (
-    NEAR_MISS as NEAR_MISS,
 )
 from glyphscope.inspector.layers.builders import (
     PAGE_STREAM_COLOUR as PAGE_STREAM_COLOUR,
@@ -182,6 +180,20 @@ LAYERS: tuple[LayerSpec, ...] = (
         B.count_line_breaks,
         texts=SHOWN,
         counted_on=SHOWN,
+    ),
+    LayerSpec(
+        "right_to_left",
+        "Right to left",
+        "#6a1b9a",
+        True,
+        "Each line with right-to-left letters: an arrow in the order its text is written, the share of "
+        "right-to-left letters and the verdict (reordered, kept as painted); click the mark or label "
+        "for the line's decision",
+        B.right_to_left,
+        B.count_right_to_left,
+        texts=SHOWN,
+        counted_on=SHOWN,
+        names=("bidi",),
     ),
     LayerSpec(
         "reading_order",
