@@ -360,7 +360,7 @@ def right_to_left(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     (right to left when reordered or painted so, solid; left to right when kept as painted,
     dashed), a mark at the end the text starts from, labelled with the share and the verdict. A
     click on the mark or the label selects the line's decision, which Glyph details explains."""
-    from glyphscope.inspector.views.page_facts import bidi_lines
+    from glyphscope.core.assembly.bidi_lines import bidi_lines
 
     shown = facts.modes.shown_mode(mode)
     glyphs = facts.page.glyphs

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
+from glyphscope.core.assembly.bidi_lines import BidiLine, bidi_line_of, bidi_lines
 from glyphscope.core.decision_protocol import describe
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -19,7 +20,6 @@ from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.verify.check import GlyphVerdict
 from glyphscope.inspector.verify.view import glyph_checks, ink_summary
 from glyphscope.inspector.views.objects import annotation_source
-from glyphscope.inspector.views.page_facts import BidiLine, bidi_line_of, bidi_lines
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
