@@ -33,7 +33,7 @@ from glyphscope.core.assembly.chars import (
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
-from glyphscope.core.assembly.verdicts import WG_CJK_GAP, WG_INSERTED
+from glyphscope.core.assembly.verdicts import WG_SPACE
 from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
@@ -279,7 +279,7 @@ class TextBuilder:
                             parts_append("\n")
                             runs_extend((len(chars), 1, i))
                             chars_append(-1)
-                    elif wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:  # generated(" ", i + 1)
+                    elif wg[0] in WG_SPACE:  # generated(" ", i + 1)
                         parts_append(" ")
                         runs_extend((len(chars), 1, i + 1))
                         chars_append(-1)
