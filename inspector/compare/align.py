@@ -19,6 +19,7 @@ or −1 ("not in any glyph": an invented space, text from nowhere).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,16 @@ ORDER = "order"  # in both, at another place
 CHANGED = "changed"  # the same glyphs read as other characters
 KINDS: tuple[str, ...] = (MISSING, EXTRA, SPACE, ORDER, CHANGED)
 
+DIRECT_CHAR_LIMIT = 250_000
+"""Largest product of two lengths aligned character by character straight away; longer texts are
+aligned word by word first (linear in practice), then character by character between matched
+words where the stretch is below this (a page of 3,000 characters each side took 0.1 s by
+characters, a few milliseconds by words)."""
+
+MATCH_LIMIT = 500_000
+"""Largest product of an unplaced stretch and the pool it is looked for in (passes 2–4): beyond it
+the word pass has placed what it could, and character matching would cost seconds a page."""
+
 _DROPPED = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff\f\x00")
 
 
@@ -60,23 +71,32 @@ class Tokens:
         return len(self.chars)
 
 
+_ASCII_SPACE_RUNS = re.compile(r"[\x01-\x20]+")
+_ASCII_SLOW = re.compile(r"[\x00\x0c\x7f]")
+
+
 def normalise(text: str) -> Tokens:
     """NFKC, whitespace runs → one " ", invisible characters dropped; no leading/trailing space."""
+    if text.isascii() and not _ASCII_SLOW.search(text):
+        return _normalise_ascii(text)
     chars: list[str] = []
     start: list[int] = []
     end: list[int] = []
     space_from = -1
     space_to = -1
+    classes: dict[str, str | None] = {}  # character → its tokens; " " a space, None dropped
     for i, ch in enumerate(text):
-        if is_space_like(ch) and ch not in _DROPPED:
+        if ch in classes:
+            norm = classes[ch]
+        else:
+            norm = classes[ch] = _char_class(ch)
+        if norm is None:
+            continue
+        if norm == " ":
             if space_from < 0:
                 space_from = i
             space_to = i + 1
             continue
-        if ch in _DROPPED or unicodedata.category(ch) == "Cc":
-            continue
-        norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
-        norm = "".join(c for c in norm if not is_space_like(c)) or ch
         if space_from >= 0:
             if chars:
                 chars.append(" ")
@@ -87,6 +107,46 @@ def normalise(text: str) -> Tokens:
             chars.append(c)
             start.append(i)
             end.append(i + 1)
+    return Tokens("".join(chars), tuple(start), tuple(end))
+
+
+def _char_class(ch: str) -> str | None:
+    """One character's part in `normalise`: " " (a space), None (dropped) or its NFKC tokens."""
+    if is_space_like(ch) and ch not in _DROPPED:
+        return " "
+    if ch in _DROPPED or unicodedata.category(ch) == "Cc":
+        return None
+    norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
+    return "".join(c for c in norm if not is_space_like(c)) or ch
+
+
+def _normalise_ascii(text: str) -> Tokens:
+    """`normalise` of ASCII text without NUL, form feed or DEL: every character ≤ U+0020 is a space,
+    nothing is dropped or decomposed, so only whitespace runs change (the same tokens, faster)."""
+    chars: list[str] = []
+    start: list[int] = []
+    end: list[int] = []
+    pos = space_from = space_to = 0
+    for m in _ASCII_SPACE_RUNS.finditer(text):
+        a, b = m.span()
+        if a > pos:
+            if chars:
+                chars.append(" ")
+                start.append(space_from)
+                end.append(space_to)
+            chars.append(text[pos:a])
+            start.extend(range(pos, a))
+            end.extend(range(pos + 1, a + 1))
+        space_from, space_to = a, b
+        pos = b
+    if pos < len(text):
+        if chars:
+            chars.append(" ")
+            start.append(space_from)
+            end.append(space_to)
+        chars.append(text[pos:])
+        start.extend(range(pos, len(text)))
+        end.extend(range(pos + 1, len(text) + 1))
     return Tokens("".join(chars), tuple(start), tuple(end))
 
 
@@ -272,13 +332,16 @@ def align(
     h_chars: list[str] = []
     h_glyph: list[int] = []
     h_status: list[str] = []
-    for paint_index, text, status in hidden:
-        for c in normalise(text).chars:
-            if c != " ":
-                h_chars.append(c)
-                h_glyph.append(paint_index)
-                h_status.append(status)
     rest = [[j for j in seg if b_fate[j] == _NONE] for seg in theirs_only]
+    seen: dict[str, str] = {}
+    for paint_index, text, status in hidden if any(rest) else ():
+        chars = seen.get(text)
+        if chars is None:
+            chars = seen[text] = normalise(text).chars.replace(" ", "")
+        for c in chars:
+            h_chars.append(c)
+            h_glyph.append(paint_index)
+            h_status.append(status)
     for j, p in _match_segments(b.chars, rest, h_chars, MIN_HIDDEN).items():
         b_fate[j] = _HIDDEN
         b_glyph[j] = h_glyph[p]
@@ -309,6 +372,7 @@ def align(
         return 0
 
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
+    out.runs = _pair_replacements(out.runs, their_text)
     out.runs.sort(key=lambda r: (r.their_start, r.our_start))
     for j in range(len(b)):
         for pos in range(b.start[j], b.end[j]):
@@ -325,7 +389,9 @@ def _opcodes(a: str, b: str) -> list[Opcode]:
     """difflib opcodes of `a` → `b` (normalised token strings): whole words matched first (fast,
     popular words ignored as anchors), then the characters between two anchors when that stretch
     is small enough; a stretch too long stays one "replace" for the later passes."""
-    if len(a) * len(b) <= CHAR_ALIGN_LIMIT:
+    if a == b:
+        return [("equal", 0, len(a), 0, len(b))] if a else []
+    if len(a) * len(b) <= DIRECT_CHAR_LIMIT:
         return list(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
     a_words, b_words = _word_spans(a), _word_spans(b)
     words = SequenceMatcher(None, [a[s:e] for s, e in a_words], [b[s:e] for s, e in b_words], autojunk=True)
@@ -351,7 +417,7 @@ def _gap_opcodes(a: str, b: str, i1: int, i2: int, j1: int, j2: int) -> list[Opc
         return [("insert", i1, i2, j1, j2)]
     if j1 == j2:
         return [("delete", i1, i2, j1, j2)]
-    if (i2 - i1) * (j2 - j1) > CHAR_ALIGN_LIMIT:
+    if (i2 - i1) * (j2 - j1) > DIRECT_CHAR_LIMIT:
         return [("replace", i1, i2, j1, j2)]
     sub = SequenceMatcher(None, a[i1:i2], b[j1:j2], autojunk=False).get_opcodes()
     return [(op, i1 + x1, i1 + x2, j1 + y1, j1 + y2) for op, x1, x2, y1, y2 in sub]
@@ -399,7 +465,7 @@ def _match_segments(
 
 
 def _match_into(chars: str, tokens: list[int], free: list[str], need: int, found: dict[int, int]) -> None:
-    if not tokens or len(tokens) * len(free) > CHAR_ALIGN_LIMIT:
+    if not tokens or len(tokens) * len(free) > MATCH_LIMIT:
         return  # too long to match character by character: the word pass has done what it could
     text = "".join(chars[j] for j in tokens)
     matcher = SequenceMatcher(None, text, "".join(free), autojunk=False)
@@ -471,6 +537,47 @@ def _their_runs(
         cur.append(j)
     flush()
     return runs
+
+
+MAX_REPLACEMENT_RATIO = 4
+"""Longest side / shortest side of a missing and an extra stretch at one place that are read as the same
+glyphs in other characters (a GBK pair read byte by byte is 2 characters for 1; `(cid:12)` is 8 for 1)."""
+
+
+def _pair_replacements(runs: list[Run], their_text: str) -> list[Run]:
+    """A stretch only we have and a stretch only they have at the same place are the same glyphs read
+    as other characters (mojibake, `(cid:N)`, another decoding): one CHANGED run instead of two."""
+    extras = [r for r in runs if r.kind == EXTRA and r.hidden_status is None and not r.glyphs]
+    if not extras:
+        return runs
+    used: set[int] = set()
+    out: list[Run] = []
+    paired: set[int] = set()
+    for k, m in enumerate(runs):
+        if m.kind != MISSING or not m.glyphs:
+            continue
+        for e_id, e in enumerate(extras):
+            if e_id in used:
+                continue
+            near = (e.their_end <= m.their_start and not their_text[e.their_end : m.their_start].strip()) or (
+                m.their_start <= e.their_start and not their_text[m.their_start : e.their_start].strip()
+            )
+            if not near:
+                continue
+            n_ours = max(1, m.our_end - m.our_start)
+            n_theirs = max(1, e.their_end - e.their_start)
+            if (
+                max(n_ours, n_theirs) > MAX_REPLACEMENT_RATIO * min(n_ours, n_theirs)
+                and "(cid:" not in (their_text[e.their_start : e.their_end])
+            ):
+                continue
+            used.add(e_id)
+            paired.add(k)
+            out.append(Run(CHANGED, e.their_start, e.their_end, m.our_start, m.our_end, m.glyphs))
+            break
+    gone = {id(extras[i]) for i in used}
+    out.extend(r for k, r in enumerate(runs) if k not in paired and id(r) not in gone)
+    return out
 
 
 def _adjacent(b: Tokens, fate: list[int], j0: int, j1: int) -> bool:
