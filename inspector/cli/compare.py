@@ -44,6 +44,7 @@ from glyphscope.inspector.compare.theirs import (
     page_texts,
     read_text_file,
     run_command,
+    shared_words,
 )
 
 if TYPE_CHECKING:
@@ -305,7 +306,10 @@ def _compare_page(
             "error": None if al is not None else f"page {n}: {e.result.error}",
         }
         if al is not None:
+            shared, words = shared_words(al.their_text, al.our_text)
             t |= {
+                "shared_words": shared,
+                "words": words,
                 "equal": al.tokens_equal,
                 "total": al.tokens_ours + al.tokens_theirs,
                 "causes": dict(Counter(d.cause for d in e.differences)),
@@ -335,6 +339,8 @@ class _Totals:
         self.equal = 0
         self.total = 0
         self.causes: Counter[str] = Counter()
+        self.shared_words = 0
+        self.words = 0
         self.kinds: Counter[str] = Counter()
         self.errors: list[str] = []
 
@@ -347,6 +353,8 @@ class _Totals:
         self.equal += t["equal"]
         self.total += t["total"]
         self.causes.update(t["causes"])
+        self.shared_words += t["shared_words"]
+        self.words += t["words"]
         self.kinds.update(t["kinds"])
 
     def to_json(self, key: str) -> dict[str, Any]:
@@ -364,20 +372,23 @@ class _Totals:
             "kinds": {k: self.kinds.get(k, 0) for k in PUBLIC_KINDS},
             "causes": {c: self.causes.get(c, 0) for c in CAUSES},
             "explained": None if n == 0 else round(1.0 - self.causes.get("unexplained", 0) / n, 4),
+            "words_shared": None if not self.words else round(self.shared_words / self.words, 4),
             "errors": self.errors[:20],
         }
 
 
 def _verdict_line(s: dict[str, Any]) -> str | None:
     """One line when an engine's text cannot be this file's: agreement near 0 over the pages compared."""
-    from glyphscope.inspector.compare.theirs import FOREIGN_AGREEMENT
+    from glyphscope.inspector.compare.theirs import FOREIGN_AGREEMENT, FOREIGN_WORDS
 
-    a = s["agreement"]
-    if a is None or a >= FOREIGN_AGREEMENT or s["differences"] == 0:
+    a, w = s["agreement"], s["words_shared"]
+    if a is None or w is None or s["differences"] == 0:
+        return None  # no text, the same text, or an empty one (said on its own)
+    if a >= FOREIGN_AGREEMENT and w >= FOREIGN_WORDS:
         return None
     return (
-        f"{s['label']} agrees {100 * a:.1f} % with glyphscope's text of these pages: it is most likely "
-        "the text of another file (or of other pages)"
+        f"{s['label']} agrees {100 * a:.1f} % with glyphscope's text of these pages and shares {100 * w:.0f} % "
+        "of its words with it: it is most likely the text of another file (or of other pages)"
     )
 
 

@@ -584,6 +584,16 @@ def _changed(
             {},
             dec[2],
         )
+    k = _constant_shift(theirs, ours)
+    if k is not None:
+        return Explanation(
+            None,
+            f"{engine} reads the code as a glyph id: its {qt}, each character shifted by {k:+d}, is "
+            f"glyphscope's {qo} (the font has no usable /ToUnicode; the codes are glyph ids)",
+            Cause.DECODING.value,
+            {"shift": float(k)},
+            "the producer's font needs a /ToUnicode: glyphscope repair writes one",
+        )
     if _norm(theirs) == _norm(ours):
         return Explanation(
             None, f"{engine} writes {qt} with other code points than glyphscope's {qo}", Cause.DECODING.value
@@ -598,6 +608,20 @@ def _changed(
                 Cause.DECODING.value,
             )
     return Explanation(None, f"{engine} reads {qt} where glyphscope reads {qo} (the same glyphs)")
+
+
+def _constant_shift(theirs: str, ours: str) -> int | None:
+    """k ≠ 0 when every character of `theirs` shifted by k is the character of `ours` at its place (the sign
+    of core.garbled's offset: chr(theirs + k) reads right)."""
+    a = [c for c in theirs if not c.isspace()]
+    b = [c for c in ours if not c.isspace()]
+    if len(a) != len(b) or len(a) < MIN_SHIFTED:
+        return None
+    shifts = {ord(y) - ord(x) for x, y in zip(a, b)}
+    if len(shifts) != 1:
+        return None
+    k = shifts.pop()
+    return k if k != 0 and abs(k) <= MAX_SHIFT else None
 
 
 def _norm(text: str) -> str:
@@ -733,8 +757,8 @@ def explain_leftovers(
             k_shift, shifted = shift
             out[k] = Explanation(
                 None,
-                f"{engine} reads the code as a glyph id: its {q} is glyphscope's {quote(shifted)} shifted by "
-                f"{k_shift:+d} (the font has no usable /ToUnicode; the codes are glyph ids)",
+                f"{engine} reads the code as a glyph id: its {q}, each character shifted by {k_shift:+d}, is "
+                f"glyphscope's {quote(shifted)} (the font has no usable /ToUnicode; the codes are glyph ids)",
                 Cause.DECODING.value,
                 {"shift": float(k_shift)},
                 "the producer's font needs a /ToUnicode: glyphscope repair writes one",

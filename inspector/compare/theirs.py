@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -31,6 +32,21 @@ THEIRS_KEY = "theirs"
 
 FOREIGN_AGREEMENT = 0.2
 """Below this agreement over a file their text is most likely another file's (or other pages')."""
+FOREIGN_WORDS = 0.2
+"""…or below this share of their words (of 3 letters or more) found among glyphscope's words of the page:
+letters alone agree by chance (two English texts share a third of their characters in order)."""
+
+
+def words_of(text: str) -> list[str]:
+    """The words `shared_words` counts: runs of letters and digits, 3 or more, lower case."""
+    return [w.lower() for w in re.findall(r"\w{3,}", text)]
+
+
+def shared_words(theirs: str, ours: str) -> tuple[int, int]:
+    """(their words found among our words of the page, their words)."""
+    mine = set(words_of(ours))
+    words = words_of(theirs)
+    return sum(1 for w in words if w in mine), len(words)
 
 
 def their_status(label: str, options: str) -> EngineStatus:
@@ -96,7 +112,7 @@ def run_command(command: str, pdf_path: str, timeout: float, password: str | Non
     command has no `{}`); never raises — a failure or the time limit is the result's one-line error."""
     quoted = shlex.quote(pdf_path)
     line = command.replace("{}", quoted) if "{}" in command else f"{command} {quoted}"
-    source = f"command {command!r}"
+    source = f"command '{command}'"
     label = "their command"
     env = dict(os.environ)
     if password:
@@ -112,7 +128,7 @@ def run_command(command: str, pdf_path: str, timeout: float, password: str | Non
             env=env,
         )
     except OSError as exc:
-        return TheirText(None, source, label, f"could not start {command!r}: {exc}")
+        return TheirText(None, source, label, f"could not start '{command}': {exc}")
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -121,18 +137,30 @@ def run_command(command: str, pdf_path: str, timeout: float, password: str | Non
             None,
             source,
             label,
-            f"{command!r} gave no answer within {timeout:g} s (killed)",
+            f"'{command}' gave no answer within {timeout:g} s (killed)",
             time.perf_counter() - start,
         )
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
-        lines = [ln.strip() for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
-        why = lines[-1] if lines else "no message on stderr"
+        why = stderr_line(err)
         return TheirText(
-            None, source, label, f"{command!r} failed (exit code {proc.returncode}): {why}", seconds
+            None, source, label, f"'{command}' failed (exit code {proc.returncode}): {why}", seconds
         )
     text, warnings = decode_text(out)
     return TheirText(text, source, label, None, seconds, warnings)
+
+
+_TELLING = re.compile(
+    r"error|invalid|unknown|unrecognized|not found|no such|cannot|can't|failed|denied|usage", re.I
+)
+
+
+def stderr_line(err: bytes) -> str:
+    """A command's stderr in one line: the first line that names an error, else the last line."""
+    lines = [" ".join(ln.split()) for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()]
+    if not lines:
+        return "no message on stderr"
+    return next((ln for ln in lines if _TELLING.search(ln)), lines[-1])[:300]
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -170,9 +198,9 @@ def page_texts(
     asked for). Without form feeds, one page compared gets the whole text; several are cut by
     `split_by_alignment` against `our_texts` (glyphscope's text of each of `pages`).
     """
-    warnings: list[str] = []
     if not text.strip():
-        warnings.append("their text is empty: everything glyphscope reads is missing from it")
+        return {n: "" for n in pages}, ["their text is empty: everything glyphscope reads is missing from it"]
+    warnings: list[str] = []
     cut = form_feed_pages(text)
     if cut is None:
         if len(pages) == 1:
