@@ -288,3 +288,24 @@ def test_whole_document_comparison_adds_up_the_pages(two_pages: Path) -> None:
     assert [p.page_number for p in result.pages] == [1, 2]
     assert result.causes() == {"word_gap": 1}
     assert 0.9 < (result.agreement or 0) < 1.0
+
+
+# ------------------------------------------------------------------ the ticket report
+
+
+def test_report_is_one_self_contained_page_with_each_difference_and_its_cause(
+    two_pages: Path, tmp_path: Path
+) -> None:
+    their = tmp_path / "theirs.txt"
+    their.write_text("Hello World\nPlain words here\fSecond page text\nPage 2 of 7", encoding="utf-8")
+    out = tmp_path / "ticket.html"
+    code, _, err = run_cli("compare", str(two_pages), "--text", str(their), "--report", str(out), "-q")
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.count("src='data:image/png;base64,") == 2  # both pages differ: both drawn
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+    assert page.count("<tr><td>1</td><td>their text</td>") == 2  # one difference on each page
+    assert "<tr><td>2</td>" not in page
+    assert "words split or glued at a word gap" in page and "text that is not on the page" in page
+    assert "What to change: the gap is 0.12 × the glyph height" in page
+    assert "<td class='text'>Page 2 of 7</td>" in page

@@ -90,3 +90,20 @@ def public_kind(kind: str, their_has_space: bool) -> str:
     if kind == "space":
         return "split" if their_has_space else "glued"
     return kind
+
+
+CAUSE_COLOURS: dict[str, str] = {
+    Cause.WORD_GAP.value: "#0277bd",
+    Cause.LINE_BREAK.value: "#00838f",
+    Cause.READING_ORDER.value: "#6a1b9a",
+    Cause.CULLED.value: "#8d6e63",
+    Cause.HIDDEN.value: "#546e7a",
+    Cause.DUPLICATE.value: "#ef6c00",
+    Cause.ANNOTATION.value: "#2e7d32",
+    Cause.DECODING.value: "#c62828",
+    Cause.ACTUAL_TEXT.value: "#ad1457",
+    Cause.LIGATURE.value: "#9e9d24",
+    Cause.NOT_ON_PAGE.value: "#4e342e",
+    Cause.UNEXPLAINED.value: "#757575",
+}
+"""One colour per cause: the window's Compare drawing and the ticket report mark differences with it."""
