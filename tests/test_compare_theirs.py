@@ -307,5 +307,5 @@ def test_report_is_one_self_contained_page_with_each_difference_and_its_cause(
     assert page.count("<tr><td>1</td><td>their text</td>") == 2  # one difference on each page
     assert "<tr><td>2</td>" not in page
     assert "words split or glued at a word gap" in page and "text that is not on the page" in page
-    assert "What to change: the gap is 0.12 × the glyph height" in page
+    assert "What to change: the gap is 0.13 × the glyph height" in page
     assert "<td class='text'>Page 2 of 7</td>" in page
