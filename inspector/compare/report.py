@@ -184,3 +184,49 @@ def write_compare_report(
     from glyphscope.inspector.cli import io as cli_io
 
     cli_io.write_output(out, render_report(doc, pages, summary, warnings, file=file).encode("utf-8"))
+
+
+def comparison_report(doc: Document, comparison: Any, file: str, glyphs: Sequence[Any] | None = None) -> str:
+    """The ticket report of one compared page (the Compare panel's Export): `comparison` is a
+    compare.page.PageComparison of `doc`'s page; `glyphs` its glyph records (read again when None)."""
+    from collections import Counter
+
+    from glyphscope.inspector.compare.causes import PUBLIC_KINDS
+
+    page = comparison.to_json()
+    boxes: dict[str, list[float]] = {}
+    glyphs = None
+    summary = []
+    for e in comparison.engines:
+        al = e.alignment
+        causes = Counter(d.cause for d in e.differences)
+        kinds = Counter(d.public_kind for d in e.differences)
+        n = len(e.differences)
+        summary.append(
+            {
+                "engine": e.key,
+                "label": e.label,
+                "pages": 1,
+                "pages_compared": 0 if al is None else 1,
+                "agreement": None if al is None else round(al.agreement, 4),
+                "differences": n,
+                "kinds": {k: kinds.get(k, 0) for k in PUBLIC_KINDS},
+                "causes": {c: causes.get(c, 0) for c in CAUSES},
+                "explained": None if n == 0 else round(1 - causes.get("unexplained", 0) / n, 4),
+                "errors": [] if e.result.error is None else [e.result.error],
+            }
+        )
+        for d in e.differences:
+            for g in d.glyphs:
+                if str(g) in boxes:
+                    continue
+                if glyphs is None:
+                    from glyphscope.core.analysis import analyze_page
+
+                    glyphs = analyze_page(doc, comparison.page_number).classified.glyphs
+                if 0 <= g < len(glyphs):
+                    q = glyphs[g].quad
+                    xs, ys = [p[0] for p in q], [p[1] for p in q]
+                    boxes[str(g)] = [min(xs), min(ys), max(xs), max(ys)]
+    page["_boxes"] = boxes
+    return render_report(doc, [page], summary, [], file=file)
