@@ -95,11 +95,6 @@ class DecisionIndex:
                 if g != glyph:
                     self.by_glyph.setdefault(g, []).append(d)
 
-    def _pairs_index(self) -> dict[tuple[int, int], list[int]]:
-        if self._lazy_pairs is None:
-            self._lazy_pairs = self._lazy.pair_indices() if self._lazy is not None else {}
-        return self._lazy_pairs
-
     def pair_records(self, before: int, after: int) -> list[Any]:
         """Every record of the glyph pair (before, after)."""
         found = list(self.by_pair.get((before, after), ()))
