@@ -196,9 +196,11 @@ def run_compare(args: argparse.Namespace) -> int:
                 cli_io.note(args, f"warning: {line}")
         if not args.json:
             sys.stdout.write("".join(_summary_line(s) + "\n" for s in summary))
-        engines = [s.to_json() for s in detect_engines()]
-        if their is not None:
-            engines.append(their.status.to_json() | {"options": their.source})
+        engines: list[dict[str, Any]] = []
+        if args.json:  # detecting runs each tool's -v: only for the JSON's list
+            engines = [s.to_json() for s in detect_engines()]
+            if their is not None:
+                engines.append(their.status.to_json() | {"options": their.source})
         if args.report:
             from glyphscope.inspector.compare.report import write_compare_report
 

@@ -73,6 +73,10 @@ class Tokens:
 
 _ASCII_SPACE_RUNS = re.compile(r"[\x01-\x20]+")
 _ASCII_SLOW = re.compile(r"[\x00\x0c\x7f]")
+_SPACE_RUN = re.compile(r"(?:[^\S\x0c]|[\x01-\x0b\x0d-\x20])+")
+"""What `is_space_like` calls a space (str.isspace or ≤ U+0020), less the dropped form feed and NUL:
+a run of them is one space token."""
+_WORD_RUN = re.compile(r"[^\s\x00-\x20]+")
 
 
 def normalise(text: str) -> Tokens:
@@ -84,29 +88,55 @@ def normalise(text: str) -> Tokens:
     end: list[int] = []
     space_from = -1
     space_to = -1
-    classes: dict[str, str | None] = {}  # character → its tokens; " " a space, None dropped
-    for i, ch in enumerate(text):
-        if ch in classes:
-            norm = classes[ch]
-        else:
-            norm = classes[ch] = _char_class(ch)
-        if norm is None:
-            continue
-        if norm == " ":
+    classes: dict[str, str | None] = {}  # character → its tokens; None dropped
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _SPACE_RUN.match(text, pos)
+        if m is not None:  # a whitespace run (form feeds are dropped, not spaces)
             if space_from < 0:
-                space_from = i
-            space_to = i + 1
+                space_from = pos
+            pos = space_to = m.end()
             continue
-        if space_from >= 0:
-            if chars:
-                chars.append(" ")
-                start.append(space_from)
-                end.append(space_to)
-            space_from = -1
-        for c in norm:
-            chars.append(c)
-            start.append(i)
-            end.append(i + 1)
+        m = _WORD_RUN.match(text, pos)
+        stop = m.end() if m is not None else pos + 1
+        chunk = text[pos:stop]
+        if chunk.isascii() and not _ASCII_SLOW.search(chunk):  # every character is its own token
+            if space_from >= 0:
+                if chars:
+                    chars.append(" ")
+                    start.append(space_from)
+                    end.append(space_to)
+                space_from = -1
+            chars.append(chunk)
+            start.extend(range(pos, stop))
+            end.extend(range(pos + 1, stop + 1))
+            pos = stop
+            continue
+        for i in range(pos, stop):
+            ch = text[i]
+            if ch in classes:
+                norm = classes[ch]
+            else:
+                norm = classes[ch] = _char_class(ch)
+            if not norm:
+                continue
+            if norm == " ":  # a space `_SPACE_RUN` does not know: as in a run
+                if space_from < 0:
+                    space_from = i
+                space_to = i + 1
+                continue
+            if space_from >= 0:
+                if chars:
+                    chars.append(" ")
+                    start.append(space_from)
+                    end.append(space_to)
+                space_from = -1
+            for c in norm:
+                chars.append(c)
+                start.append(i)
+                end.append(i + 1)
+        pos = stop
     return Tokens("".join(chars), tuple(start), tuple(end))
 
 
@@ -232,11 +262,11 @@ def align(
     theirs_only: list[list[int]] = []  # token indices of b, per content segment
     ours_only: list[list[int]] = []
 
+    n_glyph = len(our_glyph)
+    a_glyph = [our_glyph[s] if 0 <= s < n_glyph else -1 for s in a.start]
+
     def our_glyph_of(token: int) -> int:
-        if not 0 <= token < len(a):
-            return -1
-        s = a.start[token]
-        return our_glyph[s] if 0 <= s < len(our_glyph) else -1
+        return a_glyph[token] if 0 <= token < len(a_glyph) else -1
 
     def neighbour_glyph(token: int, step: int) -> int:
         t = token
@@ -248,15 +278,14 @@ def align(
         return -1
 
     for op, i1, i2, j1, j2 in _opcodes(a.chars, b.chars):
-        if op == "equal":
-            for k in range(i2 - i1):
-                i, j = i1 + k, j1 + k
-                a_fate[i] = b_fate[j] = _EQUAL
-                b_our[j] = i
-                b_glyph[j] = our_glyph_of(i)
-                out.tokens_equal += 1
-                if a.chars[i] != " ":
-                    out.chars_equal += 1
+        if op == "equal":  # whole slices at once: most of a page is equal
+            size = i2 - i1
+            a_fate[i1:i2] = [_EQUAL] * size
+            b_fate[j1:j2] = [_EQUAL] * size
+            b_our[j1:j2] = range(i1, i2)
+            b_glyph[j1:j2] = a_glyph[i1:i2]
+            out.tokens_equal += size
+            out.chars_equal += size - a.chars.count(" ", i1, i2)
             continue
         a_seg, b_seg = list(range(i1, i2)), list(range(j1, j2))
         a_text, b_text = a.chars[i1:i2], b.chars[j1:j2]

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.decision_protocol import DecisionRecord, fmt
-from glyphscope.core.decision_set import DecodeFallbackDecision
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, HIDDEN_CLASSES, VisibilityClass
 from glyphscope.inspector.compare.align import CHANGED, EXTRA, MISSING, ORDER, SPACE, Run
@@ -480,7 +479,7 @@ def _missing(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCo
             f"{engine} leaves out {q}, text a reader cannot see: {h.describe()}",
             Cause.HIDDEN.value,
         )
-    dec = _decoding(run.glyphs, engine, ctx, index)
+    dec = _decoding(run.glyphs, engine, ctx, index, verdicts=False)
     if dec is not None:
         return Explanation(dec[0], f"{engine} leaves out {q}: {dec[1]}", Cause.DECODING.value, {}, dec[2])
     if ours.strip() and all(c in HYPHENS or c.isspace() for c in ours) and run.glyphs:
@@ -632,9 +631,10 @@ def _ligature_of(glyphs: Iterable[int], index: DecisionIndex, ctx: PageContext |
 
 
 def _decoding(
-    glyphs: Sequence[int], engine: str, ctx: PageContext | None, index: DecisionIndex
+    glyphs: Sequence[int], engine: str, ctx: PageContext | None, index: DecisionIndex, verdicts: bool = True
 ) -> tuple[DecisionRecord | None, str, str] | None:
-    """(decision, why, fix) when the glyphs' characters come from a decoding another engine may not share."""
+    """(decision, why, fix) when the glyphs' characters come from a decoding another engine may not share;
+    `verdicts`: also a font whose text is garbled on the page (its plausibility verdict, made once a page)."""
     if ctx is None or not glyphs:
         return None
     records = [g for g in (ctx.glyph(i) for i in glyphs) if g is not None]
@@ -653,6 +653,8 @@ def _decoding(
             continue
         d = index.of_glyph(hit.paint_index, "decode_fallback")
         if d is None and src in (DecodeSource.FALLBACK, DecodeSource.UNRESOLVED):
+            from glyphscope.core.decision_set import DecodeFallbackDecision
+
             d = DecodeFallbackDecision(
                 hit.paint_index, hit.decode_source, hit.font_key, hit.code, hit.code_bytes, hit.unicode
             )
@@ -686,7 +688,7 @@ def _decoding(
             f"{engine} guesses otherwise or not at",
             f"the font {font} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
         )
-    for g in records:
+    for g in records if verdicts else ():
         v = ctx.verdict(g.font_id)
         if v is not None and v.garbled:
             why = v.cause()
@@ -794,10 +796,20 @@ def _shift_found(theirs: str, ours_flat: str) -> tuple[int, str] | None:
     anchor = next((c for c in codes if chr(c).isalnum()), None)
     if anchor is None:
         return None
-    candidates = sorted({ord(c) - anchor for c in set(ours_flat)})
+    present = set(ours_flat)
+    sample = list(dict.fromkeys(codes))[:12]
+    candidates = sorted({ord(c) - anchor for c in present})
     for k in candidates:
         if k == 0 or abs(k) > MAX_SHIFT:
             continue
+        if any(
+            0 <= c + k < 0x110000
+            and chr(c + k) not in present
+            and chr(c + k).isprintable()
+            and not chr(c + k).isspace()
+            for c in sample
+        ):
+            continue  # a shifted character that our text does not have at all
         try:
             shifted = "".join(chr(c + k) for c in codes)
         except ValueError:
