@@ -225,6 +225,14 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
                 f"{engine} inserts a space {where}; glyphscope writes the span's text: {d.describe()}",
                 Cause.ACTUAL_TEXT.value,
             )
+        turned = _turned((before, after), ctx)
+        if turned:
+            return Explanation(
+                index.of_pair(before, after, "word_gap"),
+                f"{engine} breaks the word {where}, whose glyphs are {turned}: it reads such text letter by letter "
+                "or in another order",
+                Cause.READING_ORDER.value,
+            )
         d = index.of_pair(before, after, "word_gap")
         if d is not None and d.value is not None and d.threshold is not None:
             n = _gap_numbers(d)
@@ -299,6 +307,17 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
         return Explanation(
             d, f"{engine} has no space {where}; glyphscope does: {d.describe()}", cause, numbers
         )
+    lost = _lost_between(ctx, before, after)
+    if lost is not None:
+        return Explanation(
+            None,
+            f"glyphscope reads glyph #{lost.paint_index} {where} as a space: code "
+            f"<{lost.code:0{2 * max(lost.code_bytes, 1)}X}> of font {lost.font_key} is {lost.decode_source.value} "
+            f"(no ToUnicode, encoding or glyph name gives it a character); {engine} writes no space there",
+            Cause.DECODING.value,
+            {},
+            f"the font {lost.font_key} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
+        )
     if ctx is not None and _paints_space(ctx, run, before, after):
         return Explanation(None, f"{engine} drops the space glyph the page paints {where}", W)
     return Explanation(None, f"{engine} has no space {where}; glyphscope reads one (a space glyph or layout)")
@@ -314,15 +333,36 @@ def _line_numbers(d: Any) -> dict[str, float]:
 
 
 def _paints_space(ctx: PageContext, run: Run, before: int, after: int) -> bool:
-    """A painted space glyph lies between `before` and `after` (paint order)."""
+    """A painted space glyph (a character, not an unresolved code) lies between `before` and `after`."""
     if before < 0 or after < 0 or abs(after - before) > 8:
         return False
     lo, hi = sorted((before, after))
     for i in range(lo + 1, hi):
         g = ctx.glyph(i)
-        if g is not None and g.is_space:
+        if g is not None and g.unicode and g.is_space:
             return True
     return False
+
+
+def _lost_between(ctx: PageContext | None, before: int, after: int) -> Glyph | None:
+    """A glyph without a character (unresolved, or a fallback guess of nothing) between `before` and
+    `after`: glyphscope's text has a space for it."""
+    if ctx is None or before < 0 or after < 0 or abs(after - before) > 8:
+        return None
+    lo, hi = sorted((before, after))
+    for i in range(lo + 1, hi):
+        g = ctx.glyph(i)
+        if (
+            g is not None
+            and not g.unicode.strip()
+            and g.decode_source
+            in (
+                DecodeSource.UNRESOLVED,
+                DecodeSource.FALLBACK,
+            )
+        ):
+            return g
+    return None
 
 
 def _is_cjk_glyph(ctx: PageContext, paint_index: int) -> bool:
@@ -579,6 +619,8 @@ def _changed(
             dec[2],
         )
     k = _constant_shift(theirs, ours)
+    if k is not None and abs(k) == 32 and _norm(theirs).isalpha():
+        return _case_difference(engine, qt, qo)
     if k is not None:
         return Explanation(
             None,
@@ -602,6 +644,15 @@ def _changed(
                 Cause.DECODING.value,
             )
     return Explanation(None, f"{engine} reads {qt} where glyphscope reads {qo} (the same glyphs)")
+
+
+def _case_difference(engine: str, theirs: str, ours: str) -> Explanation:
+    return Explanation(
+        None,
+        f"{engine} reads {theirs} where glyphscope reads {ours}: the same letters in the other case (small "
+        "capitals, or a font whose glyph names and codes disagree about case)",
+        Cause.DECODING.value,
+    )
 
 
 def _constant_shift(theirs: str, ours: str) -> int | None:
@@ -721,7 +772,13 @@ MAX_SHIFT = 128
 
 
 def explain_leftovers(
-    runs: Sequence[Run], explanations: list[Explanation], engine: str, their_text: str, our_text: str
+    runs: Sequence[Run],
+    explanations: list[Explanation],
+    engine: str,
+    their_text: str,
+    our_text: str,
+    their_glyph: Sequence[int] = (),
+    context: PageContext | None = None,
 ) -> list[Explanation]:
     """Causes that only the page as a whole shows, for runs still `not_on_page` or `unexplained`:
     their text read backwards (mirrored or right-to-left glyphs), shifted by a constant (codes read as
@@ -741,6 +798,18 @@ def explain_leftovers(
         if not flat:
             continue
         q = quote(theirs)
+        lost = _unresolved_near(r, their_glyph, context)
+        if lost is not None:
+            out[k] = Explanation(
+                None,
+                f"{engine} reads {q} where glyphscope has no character: glyph #{lost.paint_index}, code "
+                f"<{lost.code:0{2 * max(lost.code_bytes, 1)}X}> of font {lost.font_key}, is "
+                f"{lost.decode_source.value} (no ToUnicode, encoding or glyph name gives it a character)",
+                Cause.DECODING.value,
+                {},
+                f"the font {lost.font_key} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
+            )
+            continue
         if len(flat) >= MIN_SHIFTED and flat[::-1] in ours_flat and flat[::-1] != flat:
             out[k] = Explanation(
                 None,
@@ -752,6 +821,9 @@ def explain_leftovers(
         shift = _shift_found(theirs, ours_flat)
         if shift is not None:
             k_shift, shifted = shift
+            if abs(k_shift) == 32 and flat.isalpha():
+                out[k] = _case_difference(engine, q, quote(shifted))
+                continue
             out[k] = Explanation(
                 None,
                 f"{engine} reads the code as a glyph id: its {q}, each character shifted by {k_shift:+d}, is "
@@ -787,10 +859,41 @@ def explain_leftovers(
     return out
 
 
+_ASCII_PUNCTUATION = frozenset(".,;:!?'\"()[]-/")
+"""Left out of a shift test: an engine writes a real comma between codes it reads as glyph ids."""
+
+UNRESOLVED_REACH = 3
+"""Paint indices around an engine-only stretch searched for a glyph glyphscope could not decode."""
+
+
+def _unresolved_near(run: Run, their_glyph: Sequence[int], ctx: PageContext | None) -> Glyph | None:
+    """A glyph without Unicode (or with a fallback guess) next to where an engine-only stretch stands:
+    between the glyphs of the engine characters before and after it (and a few either side)."""
+    if ctx is None or not their_glyph:
+        return None
+    before = next((their_glyph[i] for i in range(run.their_start - 1, -1, -1) if their_glyph[i] >= 0), -1)
+    after = next((their_glyph[i] for i in range(run.their_end, len(their_glyph)) if their_glyph[i] >= 0), -1)
+    if before < 0 and after < 0:
+        return None
+    lo = min(g for g in (before, after) if g >= 0) - UNRESOLVED_REACH
+    hi = max(before, after) + UNRESOLVED_REACH
+    if hi - lo > 4 * UNRESOLVED_REACH + 8:  # the neighbours are far apart: no place to speak of
+        return None
+    for i in range(max(0, lo), hi + 1):
+        g = ctx.glyph(i)
+        if (
+            g is not None
+            and g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK)
+            and not (g.unicode.strip())
+        ):
+            return g
+    return None
+
+
 def _shift_found(theirs: str, ours_flat: str) -> tuple[int, str] | None:
     """(k, their text shifted by k) when shifting every code point of `theirs` by one constant k gives
     a piece of our text (spaces and controls dropped after the shift)."""
-    codes = [ord(c) for c in theirs if not c.isspace()]
+    codes = [ord(c) for c in theirs if not c.isspace() and c not in _ASCII_PUNCTUATION]
     if len(codes) < MIN_SHIFTED or len(codes) > 400:
         return None
     anchor = next((c for c in codes if chr(c).isalnum()), None)

@@ -229,7 +229,7 @@ def compare_page(
         if al.runs and index is None:
             index = DecisionIndex.of_analysis(analysis, mode)
         said = [explain(run, res.label, index, al.their_text, al.our_text, context) for run in al.runs]  # type: ignore[arg-type]
-        said = explain_leftovers(al.runs, said, res.label, al.their_text, al.our_text)
+        said = explain_leftovers(al.runs, said, res.label, al.their_text, al.our_text, al.glyph, context)
         diffs = [Difference(res.key, run, ex) for run, ex in zip(al.runs, said)]
         engines.append(EngineComparison(res, al, diffs))
     return PageComparison(analysis.page_number, mode, ours, engines)
