@@ -137,6 +137,7 @@ class PageContext:
     def __init__(self, analysis: PageAnalysis) -> None:
         self._analysis = analysis
         self._verdicts: dict[str, Verdict] | None = None
+        self._lost: tuple[float, Glyph | None] | None = None
 
     def glyph(self, paint_index: int) -> Glyph | None:
         glyphs = self._analysis.classified.glyphs
@@ -144,6 +145,14 @@ class PageContext:
             g = glyphs[paint_index]
             return g if g.paint_index == paint_index else None
         return None
+
+    def lost_share(self) -> tuple[float, Glyph | None]:
+        """Share of the page's glyphs with no character (unresolved), and the first of them."""
+        if self._lost is None:
+            glyphs = self._analysis.classified.glyphs
+            lost = [g for g in glyphs if g.decode_source is DecodeSource.UNRESOLVED]
+            self._lost = (len(lost) / len(glyphs) if glyphs else 0.0, lost[0] if lost else None)
+        return self._lost
 
     def verdict(self, font_id: str) -> Verdict | None:
         if self._verdicts is None:
@@ -810,6 +819,18 @@ def explain_leftovers(
                 f"the font {lost.font_key} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
             )
             continue
+        share, first = context.lost_share() if context is not None else (0.0, None)
+        if lost is None and first is not None and share >= LOST_PAGE_SHARE:
+            out[k] = Explanation(
+                None,
+                f"{engine} has {q} where glyphscope reads no character: {100 * share:.0f} % of this page's glyphs "
+                f"are unresolved (font {first.font_key} first: no ToUnicode, encoding or glyph name gives its "
+                f"codes a character), and {engine} reads those codes as characters of its own",
+                Cause.DECODING.value,
+                {"unresolved_share": round(share, 4)},
+                f"the font {first.font_key} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
+            )
+            continue
         if len(flat) >= MIN_SHIFTED and flat[::-1] in ours_flat and flat[::-1] != flat:
             out[k] = Explanation(
                 None,
@@ -861,6 +882,10 @@ def explain_leftovers(
 
 _ASCII_PUNCTUATION = frozenset(".,;:!?'\"()[]-/")
 """Left out of a shift test: an engine writes a real comma between codes it reads as glyph ids."""
+
+LOST_PAGE_SHARE = 0.5
+"""Share of a page's glyphs without a character above which an engine's text in no glyph is put down to
+how it reads those codes."""
 
 UNRESOLVED_REACH = 3
 """Paint indices around an engine-only stretch searched for a glyph glyphscope could not decode."""
