@@ -13,6 +13,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import GlyphStatus, is_space_like
 from glyphscope.inspector.cli.triage_options import COMPARE_MAX_PAGES
 from glyphscope.inspector.compare.align import (
@@ -214,6 +215,11 @@ def compare_page(
 ) -> PageComparison:
     """Align each engine's text of `analysis`'s page to glyphscope's glyphs and explain the differences
     with the records of `analysis.decisions(mode)`."""
+    with gc_paused():  # alignment and causes make many small, cycle-free objects (core/gcpause.py)
+        return _compare_page(analysis, results, mode)
+
+
+def _compare_page(analysis: PageAnalysis, results: Sequence[EngineText], mode: str) -> PageComparison:
     page_text = analysis.texts[mode]
     ours = page_text.text or ""
     our_glyph = page_text.char_map.glyph if page_text.text is not None else ()
