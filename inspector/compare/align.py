@@ -73,10 +73,10 @@ class Tokens:
 
 _ASCII_SPACE_RUNS = re.compile(r"[\x01-\x20]+")
 _ASCII_SLOW = re.compile(r"[\x00\x0c\x7f]")
-_SPACE_RUN = re.compile(r"(?:[^\S\x0c]|[\x01-\x0b\x0d-\x20])+")
-"""What `is_space_like` calls a space (str.isspace or ≤ U+0020), less the dropped form feed and NUL:
-a run of them is one space token."""
-_WORD_RUN = re.compile(r"[^\s\x00-\x20]+")
+# What `is_space_like` calls a space (str.isspace or ≤ U+0020), less the dropped form feed and NUL,
+# is group 1 of _RUNS: a run of them is one space token.
+_RUNS = re.compile(r"((?:[^\S\x0c]|[\x01-\x0b\x0d-\x20])+)|([^\s\x00-\x20]+)|(.)", re.DOTALL)
+"""A text as runs: whitespace (group 1), other characters (group 2), or one dropped character (3)."""
 
 
 def normalise(text: str) -> Tokens:
@@ -89,19 +89,15 @@ def normalise(text: str) -> Tokens:
     space_from = -1
     space_to = -1
     classes: dict[str, str | None] = {}  # character → its tokens; None dropped
-    pos = 0
-    n = len(text)
-    while pos < n:
-        m = _SPACE_RUN.match(text, pos)
-        if m is not None:  # a whitespace run (form feeds are dropped, not spaces)
+    for m in _RUNS.finditer(text):
+        pos, stop = m.span()
+        if m.lastindex == 1:  # a whitespace run (form feeds are dropped, not spaces)
             if space_from < 0:
                 space_from = pos
-            pos = space_to = m.end()
+            space_to = stop
             continue
-        m = _WORD_RUN.match(text, pos)
-        stop = m.end() if m is not None else pos + 1
-        chunk = text[pos:stop]
-        if chunk.isascii() and not _ASCII_SLOW.search(chunk):  # every character is its own token
+        chunk = m.group()
+        if m.lastindex == 2 and chunk.isascii() and "\x7f" not in chunk:  # each character its own token
             if space_from >= 0:
                 if chars:
                     chars.append(" ")
@@ -111,7 +107,6 @@ def normalise(text: str) -> Tokens:
             chars.append(chunk)
             start.extend(range(pos, stop))
             end.extend(range(pos + 1, stop + 1))
-            pos = stop
             continue
         for i in range(pos, stop):
             ch = text[i]
@@ -121,7 +116,7 @@ def normalise(text: str) -> Tokens:
                 norm = classes[ch] = _char_class(ch)
             if not norm:
                 continue
-            if norm == " ":  # a space `_SPACE_RUN` does not know: as in a run
+            if norm == " ":  # a space `_RUNS` does not know: as in a run
                 if space_from < 0:
                     space_from = i
                 space_to = i + 1
@@ -136,7 +131,6 @@ def normalise(text: str) -> Tokens:
                 chars.append(c)
                 start.append(i)
                 end.append(i + 1)
-        pos = stop
     return Tokens("".join(chars), tuple(start), tuple(end))
 
 
