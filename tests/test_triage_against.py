@@ -37,7 +37,9 @@ def test_rows_get_agreement_and_causes_and_are_ranked_by_disagreement(
 ) -> None:
     pdfs, texts = queue
     out = tmp_path / "t.json"
-    code, stdout, err = run_cli("triage", str(pdfs), "--against", str(texts), "--json", str(out), "--jobs", "1")
+    code, stdout, err = run_cli(
+        "triage", str(pdfs), "--against", str(texts), "--json", str(out), "--jobs", "1"
+    )
     assert code == 0, err
     rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
     names = [Path(r["file"]).name for r in rows]
