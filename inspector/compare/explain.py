@@ -66,13 +66,16 @@ class DecisionIndex:
     @classmethod
     def of_analysis(cls, analysis: PageAnalysis, mode: str) -> DecisionIndex:
         """The index of `analysis.decisions(mode)`, making the pair rules' records only on demand."""
-        from glyphscope.core.decision_set import page_annotation_decisions
-
         text = analysis.texts[mode]
         classified = analysis.classified
+        annotations: list[Any] = []
+        if analysis.page.annotations:  # most pages have none: the module is not even imported
+            from glyphscope.core.decision_set import page_annotation_decisions
+
+            annotations = list(page_annotation_decisions(analysis.page, analysis.params))
         others = [
             *classified.culls,
-            *page_annotation_decisions(analysis.page, analysis.params),
+            *annotations,
             *(classified.visibility.records if classified.visibility is not None else ()),
             *classified.duplicates,
         ]
