@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -237,7 +237,7 @@ def align(
     their_text: str,
     our_text: str,
     our_glyph: Sequence[int],
-    hidden: Sequence[tuple[int, str, str]] = (),
+    hidden: Iterable[tuple[int, str, str]] = (),
 ) -> Alignment:
     """Align `their_text` to `our_text`, whose character i came from glyph `our_glyph[i]` (−1: generated).
 

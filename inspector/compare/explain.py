@@ -134,6 +134,9 @@ class DecisionIndex:
         return None
 
 
+_NOT_READ = object()
+
+
 class PageContext:
     """What the decoding causes read of a page: each glyph's record and each font's verdict (lazy)."""
 
@@ -141,13 +144,18 @@ class PageContext:
         self._analysis = analysis
         self._verdicts: dict[str, Verdict] | None = None
         self._lost: tuple[float, Glyph | None] | None = None
+        self._glyphs: dict[int, Glyph | None] = {}
 
     def glyph(self, paint_index: int) -> Glyph | None:
+        found = self._glyphs.get(paint_index, _NOT_READ)
+        if found is not _NOT_READ:
+            return found  # type: ignore[return-value]
         glyphs = self._analysis.classified.glyphs
-        if 0 <= paint_index < len(glyphs):
-            g = glyphs[paint_index]
-            return g if g.paint_index == paint_index else None
-        return None
+        g = glyphs[paint_index] if 0 <= paint_index < len(glyphs) else None
+        if g is not None and g.paint_index != paint_index:
+            g = None
+        self._glyphs[paint_index] = g  # records are made from the page's columns: each once
+        return g
 
     def lost_share(self) -> tuple[float, Glyph | None]:
         """Share of the page's glyphs with no character (unresolved), and the first of them."""

@@ -9,7 +9,7 @@ canvas layer and triage's `--compare` column all read its `PageComparison`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -210,6 +210,20 @@ def hidden_glyphs(analysis: PageAnalysis) -> list[tuple[int, str, str]]:
     return out
 
 
+class _Hidden:
+    """`hidden_glyphs(analysis)`, read on first iteration: the alignment needs them only when the
+    engine has text glyphscope's text lacks."""
+
+    def __init__(self, analysis: PageAnalysis) -> None:
+        self._analysis = analysis
+        self._found: list[tuple[int, str, str]] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, str, str]]:
+        if self._found is None:
+            self._found = hidden_glyphs(self._analysis)
+        return iter(self._found)
+
+
 def compare_page(
     analysis: PageAnalysis, results: Sequence[EngineText], mode: str = "plain"
 ) -> PageComparison:
@@ -225,7 +239,7 @@ def _compare_page(analysis: PageAnalysis, results: Sequence[EngineText], mode: s
     our_glyph = page_text.char_map.glyph if page_text.text is not None else ()
     index: DecisionIndex | None = None  # made for the first engine that differs
     context = PageContext(analysis)
-    hidden = hidden_glyphs(analysis)
+    hidden = _Hidden(analysis)
     engines = []
     for res in results:
         if res.text is None:
