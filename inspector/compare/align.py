@@ -447,18 +447,10 @@ def _gap_opcodes(a: str, b: str, i1: int, i2: int, j1: int, j2: int) -> list[Opc
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:
-    spans = []
-    start = -1
-    for k, ch in enumerate(text):
-        if ch == " ":
-            if start >= 0:
-                spans.append((start, k))
-                start = -1
-        elif start < 0:
-            start = k
-    if start >= 0:
-        spans.append((start, len(text)))
-    return spans
+    return [m.span() for m in _WORD.finditer(text)]
+
+
+_WORD = re.compile(r"[^ ]+")
 
 
 def _pair_glyphs(before: int, after: int) -> tuple[int, ...]:
@@ -549,12 +541,10 @@ def _their_runs(
         runs.append(Run(kind, b.start[cur[0]], b.end[cur[-1]], o0, o1, g, hidden_status=st))
         cur.clear()
 
-    for j in range(len(b)):
-        if b.chars[j] == " ":
-            continue
-        if fate[j] in (_EQUAL, _CHANGED):
-            flush()
-            continue
+    chars = b.chars
+    # Only the tokens that are neither in place nor read differently (most of a page is in place):
+    # two of them are in one run when nothing but spaces lies between them.
+    for j in [j for j, f in enumerate(fate) if f != _EQUAL and f != _CHANGED and chars[j] != " "]:
         if cur and (key(cur[-1]) != key(j) or not _adjacent(b, fate, cur[-1], j)):
             flush()
         cur.append(j)
