@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.inspector.cli.commands import EXIT_CODES, SUBCOMMANDS
+from glyphscope.inspector.cli.commands import SUBCOMMANDS
 from glyphscope.inspector.cli.csv import DECISION_COLUMNS, GLYPH_COLUMNS
 from glyphscope.inspector.cli.docs import man_page
+from glyphscope.inspector.cli.shared import EXIT_CODES
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 

@@ -159,6 +159,7 @@ def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> Non
         "glyphscope.inspector.cli",  # the package's door: a docstring, no imports
         "glyphscope.inspector.cli.commands",
         "glyphscope.inspector.cli.io",
+        "glyphscope.inspector.cli.shared",  # exit codes and the options every command shares
     }, sorted(ours)
     assert _loaded(modules, "pikepdf", "fontTools", "pdfminer", "PySide6") == []
 

@@ -5,7 +5,7 @@ required or wrong; 4 not a PDF or unreadable. Errors are one line on
 stderr, never a traceback. `glyphscope completion bash|zsh` prints a shell
 completion script and `python -m glyphscope.inspector.cli.docs man` a man page, both
 made from this parser. Conventions shared by all commands (`-` for
-stdin/stdout, the password sources, `--quiet`) are in `cli_io`; every JSON
+stdin/stdout, the password sources, `--quiet`) are in `cli_io`, the options and helpers every command uses (exit codes, FILE, --pages, --json, the thresholds) in `shared`; every JSON
 output starts with `core.serialize.output_header()` and follows
 `schemas/<command>.schema.json`.
 """
@@ -24,17 +24,34 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.inspector.cli import io as cli_io
+from glyphscope.inspector.cli.shared import (
+    ANNOTATIONS_ONLY,
+    EXIT_ERROR,
+    EXIT_NOT_PDF,
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_input,
+    add_jobs,
+    add_json_flag,
+    add_page_set,
+    add_thresholds,
+    json_document,
+    open_input,
+    page_numbers,
+    parameters,
+    report_warnings,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from glyphscope.core.diagnostics import Diagnostic
     from glyphscope.core.document import Document
-    from glyphscope.core.params import Parameters
 
 # Start-up time: a command imports the engine modules it uses when it runs, and
 # `run` builds the parser of the one command asked for: `glyphscope --version` and `--help`
 # load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
 SUBCOMMANDS = (
     "glyphs",
     "fonts",
@@ -51,23 +68,6 @@ SUBCOMMANDS = (
 PAUSED_START = ("glyphs", "fonts", "diagnostics", "text", "decisions")
 """Commands that read pages in this process (or start page workers) soon after their start: the cyclic
 collector sits out their imports (core.gcpause.pause_start; glyphscope/__main__.py)."""
-EXIT_CODES = (
-    (EXIT_OK, "success"),
-    (
-        EXIT_ERROR,
-        "an error while processing (triage: --fail-on matched a file, or the Dask scheduler did not answer)",
-    ),
-    (EXIT_USAGE, "a usage error: a bad option, value, page range or command"),
-    (EXIT_PASSWORD, "a password is required or the one given is wrong"),
-    (EXIT_NOT_PDF, "not a PDF, or unreadable"),
-    (130, "interrupted (Ctrl-C)"),
-)
-
-
-class CliError(Exception):
-    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -117,54 +117,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"glyphscope: {message}\n")
 
 
-def _document(**fields: Any) -> dict[str, Any]:
-    """A JSON output: the version header, then the command's fields."""
-    from glyphscope.core.serialize import output_header
-
-    return output_header() | fields
-
-
-def _write_json(obj: Any, out: str | None = None) -> None:
-    """UTF-8 JSON to the file `out`, or to stdout (no `out`, or `-`)."""
-    from glyphscope.core.serialize import to_json
-
-    cli_io.write_output(out, (to_json(obj) + "\n").encode("utf-8"))
-
-
-def _open(args: argparse.Namespace) -> Document:
-    """The document named by FILE (`-`: stdin), with the password from its sources and the --max-*
-    budgets; warnings on stderr (more, and the pages a budget stopped, after the command: `_report`)."""
-    from glyphscope.core.document import open_document
-
-    doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
-    for w in doc.warnings:
-        cli_io.note(args, f"warning: {w}")
-    args.opened_documents = [*getattr(args, "opened_documents", []), doc]
-    return doc
-
-
-def _report(args: argparse.Namespace) -> None:
-    """After a command: repairs qpdf made while reading pages, and one warning per page a budget stopped."""
-    for doc in getattr(args, "opened_documents", []):
-        for w in doc.warnings:
-            cli_io.note(args, f"warning: {w}")
-        for n, message in sorted(doc.budget_notes.items()):
-            cli_io.note(args, f"warning: page {n}: {message}")
-
-
 def _page(doc: Document, n: int) -> int:
     if not 1 <= n <= doc.page_count:
         raise CliError(f"page {n} is out of range: the document has {doc.page_count} page(s)", EXIT_USAGE)
     return n
-
-
-def _pages(doc: Document, spec: str | None) -> list[int]:
-    from glyphscope.core.page_range import parse_page_range
-
-    try:
-        return list(parse_page_range(spec or "", doc.page_count))
-    except ValueError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
 
 
 _ESCAPES = {"f": "\f", "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\"}
@@ -191,16 +147,6 @@ def _unescape(text: str) -> str:
         return _ESCAPES[code]
 
     return re.sub(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[fntr0\\])", repl, text)
-
-
-def _params(args: argparse.Namespace) -> Parameters:
-    from glyphscope.core.params import Parameters
-
-    given = {field: getattr(args, field) for _, field, _ in PARAMETER_OPTIONS if hasattr(args, field)}
-    try:
-        return Parameters(**given)
-    except ValueError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
 
 
 # ------------------------------------------------------------------ commands
@@ -242,8 +188,8 @@ def _json_per_page(out: IO[bytes], obj: Any, pages: Sequence[int]) -> None:
 def _start_output(args: argparse.Namespace) -> tuple[Document, list[int]]:
     """Check `-o`, open FILE and read --pages: the start of every per-page listing."""
     cli_io.check_output_folder(getattr(args, "output", None))
-    doc = _open(args)
-    return doc, _pages(doc, args.pages)
+    doc = open_input(args)
+    return doc, page_numbers(doc, args.pages)
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
@@ -252,7 +198,7 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
     from glyphscope.inspector.cli.pages import glyphs_task, page_values
 
     doc, pages = _start_output(args)
-    params = _params(args)
+    params = parameters(args)
     with _output(args) as out:
         if args.json and len(pages) == 1:  # streamed: one glyph's dict at a time, never the whole listing
             from glyphscope.core.passes import classify
@@ -283,7 +229,7 @@ def cmd_fonts(args: argparse.Namespace) -> int:
     with _output(args) as out:
         for n, fonts in page_values(doc, pages, font_rows, args.jobs):
             if args.json:
-                obj = _document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts)
+                obj = json_document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts)
                 _json_per_page(out, obj, pages)
                 continue
             for f in fonts:
@@ -301,19 +247,19 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     from glyphscope.core.postprocess import garbled_document_finding
     from glyphscope.inspector.cli.pages import findings_task, page_values
 
-    doc = _open(args)
-    params = _params(args)
+    doc = open_input(args)
+    params = parameters(args)
     pages: list[dict[str, Any]] = []
     found: list[tuple[int, Sequence[Diagnostic]]] = []
     # the set the window's Diagnostics and triage list
-    for n, findings in page_values(doc, _pages(doc, args.pages), findings_task(params), args.jobs):
+    for n, findings in page_values(doc, page_numbers(doc, args.pages), findings_task(params), args.jobs):
         found.append((n, findings))
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     summary = garbled_document_finding([(n, page_findings) for n, page_findings in found])
     document = [d.to_json() for d in (*doc.diagnostics, *((summary,) if summary else ()))]
     if args.json:
-        _write_json(
-            _document(
+        write_json(
+            json_document(
                 file=args.file,
                 pages_total=doc.page_count,
                 warnings=list(doc.warnings),
@@ -335,12 +281,12 @@ def cmd_text(args: argparse.Namespace) -> int:
 
     cli_io.check_output_folder(args.output)
     separator = _separator(args.separator)
-    doc = _open(args)
-    params = _params(args)
-    pages = _pages(doc, args.pages)
+    doc = open_input(args)
+    params = parameters(args)
+    pages = page_numbers(doc, args.pages)
     results = document_texts(doc, pages, args.mode, params, jobs=args.jobs)
     if args.json:
-        obj = _document(
+        obj = json_document(
             file=args.file,
             mode=args.mode,
             warnings=list(doc.warnings),
@@ -351,7 +297,7 @@ def cmd_text(args: argparse.Namespace) -> int:
             ],
         )
         obj["warnings"] = list(doc.warnings)  # with the repairs made while reading the pages
-        _write_json(obj, args.output)
+        write_json(obj, args.output)
         return EXIT_OK
     written = 0
     with _output(args) as out:
@@ -381,12 +327,14 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     from glyphscope.inspector.cli.pages import page_values
 
     doc, pages = _start_output(args)
-    params = _params(args)
+    params = parameters(args)
     task = functools.partial(page_decisions_json, mode=args.mode, params=params)
     with _output(args) as out:
         write_row = None if args.json else table_writer(out, DECISION_COLUMNS, csv=args.csv)
         for n, decisions in page_values(doc, pages, task, args.jobs):
-            obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | decisions
+            obj = (
+                json_document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | decisions
+            )
             if write_row is None:
                 _json_per_page(out, obj, pages)
                 continue
@@ -410,26 +358,6 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ parsing
 
-STDIN_HELP = "the PDF to read; - reads it from stdin"
-
-
-def _add_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help=STDIN_HELP)
-    cli_io.add_password_options(p)
-    cli_io.add_quiet_option(p)
-
-
-def _add_page_set(p: argparse.ArgumentParser) -> None:
-    """--pages RANGE, with --page as its alias (`--page 3` is `--pages 3`)."""
-    p.add_argument(
-        "--pages",
-        "--page",
-        dest="pages",
-        metavar="RANGE",
-        default="",
-        help='1-based pages, e.g. "3", "1-3,7" or "5-" (default: all pages)',
-    )
-
 
 def _one_page(text: str) -> int:
     try:
@@ -449,85 +377,6 @@ def _add_one_page(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="1-based page number",
     )
-
-
-def _add_json_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
-
-
-PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    # (option, Parameters field, help): thresholds take a number; a switch's option sets the
-    # value opposite to its default ("--no-…" turns a default-on switch off); a field with
-    # choices (core.params.CHOICES) takes one of its words
-    ("--word-gap", "word_gap", "word-gap threshold × glyph height"),
-    ("--line-break", "line_break", "line-break threshold × height"),
-    ("--columns-gap", "columns_gap", "columns split × mean advance"),
-    ("--cjk-gap", "cjk_gap", "space between CJK characters farther apart than this × height"),
-    (
-        "--keep-ligatures",
-        "keep_ligatures",
-        "keep ligature glyphs U+FB00–FB06 in the text instead of their letters",
-    ),
-    (
-        "--keep-clipped",
-        "keep_clipped",
-        "keep glyphs outside the clipping path in the text (default: dropped like culled ones)",
-    ),
-    (
-        "--drop-hidden",
-        "drop_hidden",
-        "drop transparent, white-on-white and covered text (default: kept and flagged; "
-        "render mode 3/7 text is always kept)",
-    ),
-    (
-        "--no-actual-text",
-        "actual_text",
-        "write the glyphs' own text instead of a marked-content span's /ActualText (or /E)",
-    ),
-    (
-        "--no-tracking",
-        "tracking",
-        "letter-spaced runs (`A N E X O`) keep a space at every gap above the word-gap threshold",
-    ),
-    (
-        "--visual-order",
-        "visual_order",
-        "keep right-to-left lines (Hebrew, Arabic) in painted, visual order instead of logical order",
-    ),
-    (
-        "--annotations",
-        "annotations",
-        "text of annotation appearances (form fields, comments, stamps): include it where it "
-        "stands, exclude it (the page's own content only), or only it",
-    ),
-)
-ANNOTATIONS_ONLY = ("annotations",)
-"""The parameter of commands that list glyphs or findings rather than assemble text."""
-
-
-def _add_thresholds(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
-    """The options of PARAMETER_OPTIONS (those of the fields `only`, when given)."""
-    from glyphscope.core.params import CHOICES, Parameters
-
-    d = Parameters()
-    for option, field, help_text in PARAMETER_OPTIONS:
-        if only is not None and field not in only:
-            continue
-        default = getattr(d, field)
-        if field in CHOICES:
-            p.add_argument(option, dest=field, choices=CHOICES[field], default=default, help=help_text)
-        elif isinstance(default, bool):
-            action = "store_false" if default else "store_true"
-            p.add_argument(option, dest=field, action=action, default=default, help=help_text)
-        else:
-            p.add_argument(option, dest=field, type=float, default=default, help=help_text)
-
-
-def _add_jobs(p: argparse.ArgumentParser) -> None:
-    """--jobs N of the commands that read a document's pages (inspector/cli/pages.py)."""
-    from glyphscope.inspector.cli.pages import add_jobs_option
-
-    add_jobs_option(p)
 
 
 def _add_version(p: argparse.ArgumentParser) -> None:
@@ -551,8 +400,8 @@ def _add_listing_output(p: argparse.ArgumentParser, csv: bool) -> None:
 
 def _add_glyphs(sub: Any) -> None:
     p = sub.add_parser("glyphs", help="glyph records of pages")
-    _add_input(p)
-    _add_page_set(p)
+    add_input(p)
+    add_page_set(p)
     p.add_argument(
         "--set",
         choices=("raw", "visible", "all"),
@@ -560,30 +409,30 @@ def _add_glyphs(sub: Any) -> None:
         help="raw: page-stream glyphs; visible: the glyphs of the text; all: every glyph with its status",
     )
     _add_listing_output(p, csv=True)
-    _add_thresholds(p, ANNOTATIONS_ONLY)
+    add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
-    _add_jobs(p)
+    add_jobs(p)
     p.set_defaults(func=cmd_glyphs)
 
 
 def _add_fonts(sub: Any) -> None:
     p = sub.add_parser("fonts", help="fonts of pages with their decoding chain")
-    _add_input(p)
-    _add_page_set(p)
+    add_input(p)
+    add_page_set(p)
     _add_listing_output(p, csv=False)
     cli_io.add_limit_options(p)
-    _add_jobs(p)
+    add_jobs(p)
     p.set_defaults(func=cmd_fonts)
 
 
 def _add_diagnostics(sub: Any) -> None:
     p = sub.add_parser("diagnostics", help="findings per page")
-    _add_input(p)
-    _add_page_set(p)
-    _add_json_flag(p)
-    _add_thresholds(p, ANNOTATIONS_ONLY)
+    add_input(p)
+    add_page_set(p)
+    add_json_flag(p)
+    add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
-    _add_jobs(p)
+    add_jobs(p)
     p.set_defaults(func=cmd_diagnostics)
 
 
@@ -591,16 +440,16 @@ def _add_text(sub: Any) -> None:
     from glyphscope.core.assembly import MODES
 
     p = sub.add_parser("text", help="page text in one mode")
-    _add_input(p)
+    add_input(p)
     p.add_argument("--mode", choices=MODES, default="plain", help="text mode")
-    _add_page_set(p)
-    _add_json_flag(p)
+    add_page_set(p)
+    add_json_flag(p)
     p.add_argument("--separator", metavar="S", default=r"\f", help=r"between pages; \f \n \t \xHH \uHHHH")
     p.add_argument("--bom", action="store_true", help="start the output with a UTF-8 BOM")
     p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
-    _add_thresholds(p)
+    add_thresholds(p)
     cli_io.add_limit_options(p)
-    _add_jobs(p)
+    add_jobs(p)
     p.set_defaults(func=cmd_text)
 
 
@@ -608,13 +457,13 @@ def _add_decisions(sub: Any) -> None:
     from glyphscope.core.assembly import MODES
 
     p = sub.add_parser("decisions", help="every assembly decision of pages")
-    _add_input(p)
-    _add_page_set(p)
+    add_input(p)
+    add_page_set(p)
     p.add_argument("--mode", choices=MODES, default="plain", help="text mode whose decisions are listed")
     _add_listing_output(p, csv=True)
-    _add_thresholds(p)
+    add_thresholds(p)
     cli_io.add_limit_options(p)
-    _add_jobs(p)
+    add_jobs(p)
     p.set_defaults(func=cmd_decisions)
 
 
@@ -640,7 +489,7 @@ def _add_triage(sub: Any) -> None:
     from glyphscope.inspector.cli.triage_options import add_scale_options, add_verify_option  # no triage code
 
     add_scale_options(p)
-    _add_thresholds(p, ANNOTATIONS_ONLY)
+    add_thresholds(p, ANNOTATIONS_ONLY)
     add_verify_option(p)
     cli_io.add_quiet_option(p)
     cli_io.add_limit_options(p)
@@ -649,7 +498,7 @@ def _add_triage(sub: Any) -> None:
 
 def _add_render(sub: Any) -> None:
     p = sub.add_parser("render", help="page image with overlays")
-    _add_input(p)
+    add_input(p)
     _add_one_page(p)
     p.add_argument(
         "--layers",
@@ -789,10 +638,10 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _is_qpdf_error(exc: Exception) -> bool:
-    """One of qpdf's errors (`interpreter.QpdfError`)? Nothing is imported for the answer: a command
-    that read a PDF has loaded the interpreter (`core.document` imports it)."""
-    interpreter = sys.modules.get("glyphscope.core.interpreter")
-    return interpreter is not None and isinstance(exc, interpreter.QpdfError)
+    """One of qpdf's errors (`instructions.QpdfError`)? Nothing is imported for the answer: a command
+    that read a PDF has loaded the instructions (`core.document` imports them)."""
+    instructions = sys.modules.get("glyphscope.core.instructions")
+    return instructions is not None and isinstance(exc, instructions.QpdfError)
 
 
 def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
@@ -806,7 +655,7 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
                     if _is_qpdf_error(exc):  # a damaged object read outside a page's interpretation
                         raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
                     raise
-                _report(args)
+                report_warnings(args)
             return code
         typo = _unknown_command(argv)
         if typo:

@@ -54,11 +54,11 @@ if TYPE_CHECKING:
 
 def add_compare_parser(sub: Any) -> None:
     """The `compare` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     p = sub.add_parser("compare", help="other extractors' text aligned to glyphscope's glyphs, explained")
-    cli._add_input(p)
-    cli._add_page_set(p)
+    cli.add_input(p)
+    cli.add_page_set(p)
     p.add_argument(
         "--engines",
         default=None,
@@ -90,9 +90,9 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli._add_json_flag(p)
-    cli._add_thresholds(p)
-    cli._add_jobs(p)
+    cli.add_json_flag(p)
+    cli.add_thresholds(p)
+    cli.add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -114,7 +114,7 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 
 def _engine_keys(args: argparse.Namespace) -> tuple[str, ...]:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     theirs = bool(args.text or args.command)
     if args.engines is None and theirs:
@@ -130,7 +130,7 @@ def _engine_keys(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _read_their_text(args: argparse.Namespace) -> TheirText | None:
     """--text's text (read now, before the PDF, so `-` may be stdin), or None."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     if not args.text:
         return None
@@ -144,7 +144,7 @@ def _read_their_text(args: argparse.Namespace) -> TheirText | None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     if args.list_engines:
         _list_engines(args)
@@ -152,14 +152,14 @@ def run_compare(args: argparse.Namespace) -> int:
     keys = _engine_keys(args)
     if not args.timeout > 0:
         raise cli.CliError(f"--timeout must be > 0, not {args.timeout}", cli.EXIT_USAGE)
-    params = cli._params(args)
+    params = cli.parameters(args)
     password = cli_io.password(args)
     their = _read_their_text(args)
     warnings: list[str] = []
     with _engine_path(args) as path:
         doc = open_document(path, password)
         warnings.extend(doc.warnings)
-        pages = cli._pages(doc, args.pages)
+        pages = cli.page_numbers(doc, args.pages)
         if args.command:
             their = run_command(args.command, path, args.timeout * max(1, len(pages)), password)
         their_pages: dict[int, EngineText] = {}
@@ -218,8 +218,8 @@ def run_compare(args: argparse.Namespace) -> int:
                 "characters": None if their.text is None else len(their.text),
                 "pages": None if their.text is None else len(form_feed_pages(their.text) or [their.text]),
             }
-        cli._write_json(
-            cli._document(
+        cli.write_json(
+            cli.json_document(
                 file=args.file,
                 mode=args.mode,
                 warnings=warnings,

@@ -51,7 +51,7 @@ def run_render(args: argparse.Namespace) -> int:
             raise PageOutOfRange(
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
-        from glyphscope.inspector.render.page_images import draw_page
+        from glyphscope.inspector.render.layered import draw_page
 
         # PDFium runs in its own process: a page it cannot draw is a blank page with the
         # overlays and a banner saying why (exit 0 with a warning), never a dead command.

@@ -52,7 +52,7 @@ LEFT_OUT_SHOWN = 12
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.repair import RepairError, font_scores, repair
 
     src = Path(args.file)
@@ -133,7 +133,7 @@ def _agreement(args: argparse.Namespace, path: Path, pages: list[int]) -> dict[s
 def _ocr_check(args: argparse.Namespace, src: Path) -> tuple[list[int], VerifyResult]:
     """Run the OCR cross-check over --pages: (the pages, its result); its votes count as evidence
     in the repair. One line per font it judged and per page that failed goes to stderr."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     try:
@@ -145,7 +145,7 @@ def _ocr_check(args: argparse.Namespace, src: Path) -> tuple[list[int], VerifyRe
 
     source = str(src)
     with open_document(source, cli_io.password(args)) as doc:
-        pages = cli._pages(doc, args.pages)
+        pages = cli.page_numbers(doc, args.pages)
         result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
     for page in result.pages:
         if page.error:

@@ -26,24 +26,24 @@ if TYPE_CHECKING:
 
 def add_verify_parser(sub: Any) -> None:
     """The `verify` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
 
     p = sub.add_parser("verify", help="OCR cross-check: does the ink read what each glyph decodes to?")
-    cli._add_input(p)
-    cli._add_page_set(p)
+    cli.add_input(p)
+    cli.add_page_set(p)
     p.add_argument(
         "--lang", default="eng", metavar="LANGS", help="Tesseract languages joined by +, e.g. eng+deu"
     )
     p.add_argument("--dpi", type=float, default=300.0, help="resolution the pages are rendered at for OCR")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds Tesseract may spend on one page")
     p.add_argument("--no-glyphs", action="store_true", help="leave the per-glyph list out of the JSON")
-    cli._add_json_flag(p)
+    cli.add_json_flag(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=run_verify)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.verify.check import verify_document
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
@@ -61,8 +61,8 @@ def run_verify(args: argparse.Namespace) -> int:
     doc = open_document(source, cli_io.password(args), limits=cli_io.limits(args))
     for w in doc.warnings:
         cli_io.note(args, f"warning: {w}")
-    args.opened_documents = [doc]  # the budget notes after the command (cli._report)
-    pages = cli._pages(doc, args.pages)
+    args.opened_documents = [doc]  # the budget notes after the command (cli.report_warnings)
+    pages = cli.page_numbers(doc, args.pages)
 
     def progress(page: PageCheck) -> None:
         if page.error:
@@ -86,8 +86,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         from glyphscope.inspector.verify.check import THRESHOLDS, propose_mappings
 
-        cli._write_json(
-            cli._document(
+        cli.write_json(
+            cli.json_document(
                 file=args.file,
                 lang=args.lang,
                 dpi=args.dpi,

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import GlyphStatus, is_space_like
-from glyphscope.inspector.cli.triage_options import COMPARE_MAX_PAGES
 from glyphscope.inspector.compare.align import (
     CHANGED,
     EXTRA,
@@ -35,6 +34,7 @@ from glyphscope.inspector.compare.explain import (
     explain,
     explain_leftovers,
 )
+from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
 from glyphscope.inspector.jobs import CancelToken, Progress
 
 if TYPE_CHECKING:
@@ -324,9 +324,6 @@ def compare_page_job(
 
 
 # -- a whole document against one engine (triage's --compare column) -------------------------------
-
-DOCUMENT_MAX_PAGES = COMPARE_MAX_PAGES  # pages of each file `triage --compare` compares
-"""Pages of a document compared for its agreement: enough to rank files, cheap enough for a batch."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,145 @@
+"""What every command shares: exit codes, the common options, opening a document, JSON documents.
+
+The parser (inspector/cli/commands.py) and the commands' own modules (compare, repair,
+verify, triage) import these; none of them imports another command's module for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from glyphscope.inspector.cli import io as cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
+EXIT_CODES = (
+    (EXIT_OK, "success"),
+    (
+        EXIT_ERROR,
+        "an error while processing (triage: --fail-on matched a file, or the Dask scheduler did not answer)",
+    ),
+    (EXIT_USAGE, "a usage error: a bad option, value, page range or command"),
+    (EXIT_PASSWORD, "a password is required or the one given is wrong"),
+    (EXIT_NOT_PDF, "not a PDF, or unreadable"),
+    (130, "interrupted (Ctrl-C)"),
+)
+
+
+class CliError(Exception):
+    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def json_document(**fields: Any) -> dict[str, Any]:
+    """A JSON output: the version header, then the command's fields."""
+    from glyphscope.core.serialize import output_header
+
+    return output_header() | fields
+
+
+def write_json(obj: Any, out: str | None = None) -> None:
+    """UTF-8 JSON to the file `out`, or to stdout (no `out`, or `-`)."""
+    from glyphscope.core.serialize import to_json
+
+    cli_io.write_output(out, (to_json(obj) + "\n").encode("utf-8"))
+
+
+def open_input(args: argparse.Namespace) -> Document:
+    """The document named by FILE (`-`: stdin), with the password from its sources and the --max-*
+    budgets; warnings on stderr (more, and the pages a budget stopped, after the command: `report_warnings`)."""
+    from glyphscope.core.document import open_document
+
+    doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
+    for w in doc.warnings:
+        cli_io.note(args, f"warning: {w}")
+    args.opened_documents = [*getattr(args, "opened_documents", []), doc]
+    return doc
+
+
+def report_warnings(args: argparse.Namespace) -> None:
+    """After a command: repairs qpdf made while reading pages, and one warning per page a budget stopped."""
+    for doc in getattr(args, "opened_documents", []):
+        for w in doc.warnings:
+            cli_io.note(args, f"warning: {w}")
+        for n, message in sorted(doc.budget_notes.items()):
+            cli_io.note(args, f"warning: page {n}: {message}")
+
+
+def page_numbers(doc: Document, spec: str | None) -> list[int]:
+    from glyphscope.core.page_range import parse_page_range
+
+    try:
+        return list(parse_page_range(spec or "", doc.page_count))
+    except ValueError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def parameters(args: argparse.Namespace) -> Parameters:
+    from glyphscope.core.params import PARAMETER_SPECS, Parameters
+
+    given = {spec.name: getattr(args, spec.name) for spec in PARAMETER_SPECS if hasattr(args, spec.name)}
+    try:
+        return Parameters(**given)
+    except ValueError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+STDIN_HELP = "the PDF to read; - reads it from stdin"
+
+
+def add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help=STDIN_HELP)
+    cli_io.add_password_options(p)
+    cli_io.add_quiet_option(p)
+
+
+def add_page_set(p: argparse.ArgumentParser) -> None:
+    """--pages RANGE, with --page as its alias (`--page 3` is `--pages 3`)."""
+    p.add_argument(
+        "--pages",
+        "--page",
+        dest="pages",
+        metavar="RANGE",
+        default="",
+        help='1-based pages, e.g. "3", "1-3,7" or "5-" (default: all pages)',
+    )
+
+
+def add_json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
+
+
+ANNOTATIONS_ONLY = ("annotations",)
+"""The parameter of commands that list glyphs or findings rather than assemble text."""
+
+
+def add_thresholds(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
+    """The options of core.params.PARAMETER_SPECS (those of the fields `only`, when given):
+    thresholds take a number; a switch's option sets the value opposite to its default ("--no-…"
+    turns a default-on switch off); a field with choices takes one of its words."""
+    from glyphscope.core.params import DEFAULT_PARAMETERS, PARAMETER_SPECS
+
+    for spec in PARAMETER_SPECS:
+        if spec.option is None or (only is not None and spec.name not in only):
+            continue
+        default = getattr(DEFAULT_PARAMETERS, spec.name)
+        if spec.choices:
+            p.add_argument(spec.option, dest=spec.name, choices=spec.choices, default=default, help=spec.help)
+        elif spec.switch:
+            action = "store_false" if default else "store_true"
+            p.add_argument(spec.option, dest=spec.name, action=action, default=default, help=spec.help)
+        else:
+            p.add_argument(spec.option, dest=spec.name, type=float, default=default, help=spec.help)
+
+
+def add_jobs(p: argparse.ArgumentParser) -> None:
+    """--jobs N of the commands that read a document's pages (inspector/cli/pages.py)."""
+    from glyphscope.inspector.cli.pages import add_jobs_option
+
+    add_jobs_option(p)
