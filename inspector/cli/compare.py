@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from glyphscope.core.assembly import MODES
 from glyphscope.inspector.cli import io as cli_io
 from glyphscope.inspector.cli.pages import page_values
+from glyphscope.inspector.compare.causes import JsonObject
 from glyphscope.inspector.compare.engines import (
     DEFAULT_TIMEOUT,
     ENGINE_KEYS,
@@ -50,6 +51,7 @@ from glyphscope.inspector.compare.theirs import (
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
+    from glyphscope.inspector.compare.page import PageComparison
 
 
 def add_compare_parser(sub: Any) -> None:
@@ -168,7 +170,7 @@ def run_compare(args: argparse.Namespace) -> int:
             their_pages = _their_pages(doc, their, pages, args.mode, params, warnings)
         for w in warnings:
             cli_io.note(args, f"warning: {w}")
-        out_pages: list[dict[str, Any]] = []
+        out_pages: list[JsonObject] = []
         totals: dict[str, _Totals] = {}
         task = functools.partial(
             _compare_page,
@@ -196,7 +198,7 @@ def run_compare(args: argparse.Namespace) -> int:
                 cli_io.note(args, f"warning: {line}")
         if not args.json:
             sys.stdout.write("".join(_summary_line(s) + "\n" for s in summary))
-        engines: list[dict[str, Any]] = []
+        engines: list[JsonObject] = []
         if args.json:  # detecting runs each tool's -v: only for the JSON's list
             engines = [s.to_json() for s in detect_engines()]
             if their is not None:
@@ -273,8 +275,8 @@ class _CompareArgs:
         return cls(args.mode, args.timeout, args.json, bool(args.report))
 
 
-Tally = dict[str, Any]
-PageOut = tuple[dict[str, Any], str, dict[str, Tally], dict[str, list[float]]]
+Tally = JsonObject
+PageOut = tuple[JsonObject, str, dict[str, Tally], dict[str, list[float]]]
 
 
 def _compare_page(
@@ -359,7 +361,7 @@ class _Totals:
         self.words += t["words"]
         self.kinds.update(t["kinds"])
 
-    def to_json(self, key: str) -> dict[str, Any]:
+    def to_json(self, key: str) -> JsonObject:
         from glyphscope.inspector.compare.causes import CAUSES, PUBLIC_KINDS
 
         n = sum(self.causes.values())
@@ -379,7 +381,7 @@ class _Totals:
         }
 
 
-def _verdict_line(s: dict[str, Any]) -> str | None:
+def _verdict_line(s: JsonObject) -> str | None:
     """One line when an engine's text cannot be this file's: agreement near 0 over the pages compared."""
     from glyphscope.inspector.compare.theirs import FOREIGN_AGREEMENT, FOREIGN_WORDS
 
@@ -394,7 +396,7 @@ def _verdict_line(s: dict[str, Any]) -> str | None:
     )
 
 
-def _summary_line(s: dict[str, Any]) -> str:
+def _summary_line(s: JsonObject) -> str:
     if s["agreement"] is None:
         return f"file\t{s['label']}\tno text\t{'; '.join(s['errors'][:1])}"
     causes = ", ".join(f"{c} {k}" for c, k in sorted(s["causes"].items(), key=lambda x: -x[1]) if k)
@@ -405,13 +407,13 @@ def _summary_line(s: dict[str, Any]) -> str:
     )
 
 
-def _page_lines(comparison: Any) -> str:
+def _page_lines(comparison: PageComparison) -> str:
     lines: list[str] = []
     for e in comparison.engines:
         if e.alignment is None:
             lines.append(f"page {comparison.page_number}\t{e.label}\terror\t{e.result.error}")
             continue
-        s = e.summary()
+        s = e.summary() or {}
         lines.append(
             f"page {comparison.page_number}\t{e.label}\tagreement {100 * s['agreement']:.1f} %\t"
             f"{s['characters_agreeing']} chars agree, {s['spaces_differing']} spaces differ, "

@@ -338,7 +338,7 @@ class _Run:
     timeout: float  # seconds per file (--timeout)
     against: str | None = None  # --against TEXTDIR
 
-    def task(self) -> Any:
+    def task(self) -> Callable[..., TriageRow] | None:
         """The worker function: triage_file, or with --against triage_file then the comparison."""
         if self.against is None:
             return None
@@ -404,10 +404,17 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
         raise SchedulerUnreachable(
             f"cannot {where}: what answers is not a Dask scheduler ({type(exc).__name__})"
         ) from None
+    from glyphscope.core.triage.collect import triage_file
+
     task = run.task()
-    extra = {} if task is None else {"task": task}
     yield from iter_triage_dask(
-        sources, client, run.password, params=run.params, time_budget=run.timeout, limits=run.limits, **extra
+        sources,
+        client,
+        run.password,
+        params=run.params,
+        time_budget=run.timeout,
+        limits=run.limits,
+        task=triage_file if task is None else task,
     )
 
 

@@ -34,6 +34,10 @@ The set, in the order reports list it:
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
+
+JsonObject = dict[str, Any]
+"""A JSON object as `compare --json` writes it (a page, an engine's page, a difference, a summary)."""
 
 
 class Cause(str, Enum):

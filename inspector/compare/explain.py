@@ -27,8 +27,13 @@ from glyphscope.inspector.compare.causes import Cause
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.assembly.decision_store import DecisionList
     from glyphscope.core.garbled import Verdict
     from glyphscope.core.glyph import Glyph
+
+Record = Any
+"""A decision record of any kind: the protocol's fields (core/decision_protocol.py) and the kind's own
+(a word gap's `gap` and `height`, an ActualText span's `written`, …), read by kind."""
 
 SNIPPET = 40
 """Characters of a difference's text quoted in its sentence."""
@@ -54,11 +59,11 @@ class DecisionIndex:
     or two per glyph pair, the bulk of a page's decisions) are then made only for the pairs
     asked about (`DecisionIndex.of_analysis`); `decisions` holds the other records."""
 
-    def __init__(self, decisions: Iterable[Any], pairs: Any = None) -> None:
-        self.by_glyph: dict[int, list[Any]] = {}
-        self.by_pair: dict[tuple[int, int], list[Any]] = {}
-        self.by_after: dict[int, list[Any]] = {}
-        self._by_before: dict[int, list[Any]] | None = None
+    def __init__(self, decisions: Iterable[Record], pairs: DecisionList | None = None) -> None:
+        self.by_glyph: dict[int, list[Record]] = {}
+        self.by_pair: dict[tuple[int, int], list[Record]] = {}
+        self.by_after: dict[int, list[Record]] = {}
+        self._by_before: dict[int, list[Record]] | None = None
         self._lazy = pairs
         for d in decisions:
             self._add(d)
@@ -68,7 +73,7 @@ class DecisionIndex:
         """The index of `analysis.decisions(mode)`, making the pair rules' records only on demand."""
         text = analysis.texts[mode]
         classified = analysis.classified
-        annotations: list[Any] = []
+        annotations: list[Record] = []
         if analysis.page.annotations:  # most pages have none: the module is not even imported
             from glyphscope.core.decision_set import page_annotation_decisions
 
@@ -84,7 +89,7 @@ class DecisionIndex:
             return cls([*others, *decisions])
         return cls([*others, *decisions.held_records()], decisions)
 
-    def _add(self, d: Any) -> None:
+    def _add(self, d: Record) -> None:
         before, after = getattr(d, "before", None), getattr(d, "after", None)
         if isinstance(before, int) and isinstance(after, int):
             self.by_pair.setdefault((before, after), []).append(d)
@@ -97,21 +102,21 @@ class DecisionIndex:
                 if g != glyph:
                     self.by_glyph.setdefault(g, []).append(d)
 
-    def pair_records(self, before: int, after: int) -> list[Any]:
+    def pair_records(self, before: int, after: int) -> list[Record]:
         """Every record of the glyph pair (before, after)."""
         found = list(self.by_pair.get((before, after), ()))
         if self._lazy is not None:
             found.extend(self._lazy.pairs_of(before, after))
         return found
 
-    def records_after(self, after: int) -> list[Any]:
+    def records_after(self, after: int) -> list[Record]:
         """The pair records whose second glyph is `after`."""
         found = list(self.by_after.get(after, ()))
         if self._lazy is not None:
             found.extend(self._lazy.pairs_of(None, after))
         return found
 
-    def by_pair_before(self, before: int) -> list[Any]:
+    def by_pair_before(self, before: int) -> list[Record]:
         """The records held as such (not the pair rules' made on demand) whose first glyph is `before`."""
         if self._by_before is None:
             self._by_before = {}
@@ -119,13 +124,13 @@ class DecisionIndex:
                 self._by_before.setdefault(b, []).extend(records)
         return list(self._by_before.get(before, []))
 
-    def of_glyph(self, paint_index: int, *kinds: str) -> Any:
+    def of_glyph(self, paint_index: int, *kinds: str) -> Record:
         for d in self.by_glyph.get(paint_index, ()):
             if not kinds or d.kind in kinds:
                 return d
         return None
 
-    def of_pair(self, before: int, after: int, *kinds: str) -> Any:
+    def of_pair(self, before: int, after: int, *kinds: str) -> Record:
         records = self.pair_records(before, after)
         for kind in kinds:
             for d in records:
@@ -188,7 +193,7 @@ def quote(text: str) -> str:
     return "'" + (flat if len(flat) <= SNIPPET else flat[: SNIPPET - 1] + "…") + "'"
 
 
-def distance_outside(point: Any, box: Any) -> float:
+def distance_outside(point: Sequence[float], box: Sequence[float]) -> float:
     """How far a point lies outside a box [x0, y0, x1, y1] (0 inside): the cull rule's margin."""
     x, y = point
     x0, y0, x1, y1 = box
@@ -224,7 +229,7 @@ def explain(
 # -- spaces -----------------------------------------------------------------------------------------
 
 
-def _gap_numbers(d: Any) -> dict[str, float]:
+def _gap_numbers(d: Record) -> dict[str, float]:
     out = {"gap": round(float(d.gap), 3), "factor": float(d.factor), "height": round(float(d.height), 3)}
     if d.threshold is not None:
         out["threshold"] = round(float(d.threshold), 3)
@@ -343,7 +348,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
     return Explanation(None, f"{engine} has no space {where}; glyphscope reads one (a space glyph or layout)")
 
 
-def _line_numbers(d: Any) -> dict[str, float]:
+def _line_numbers(d: Record) -> dict[str, float]:
     out: dict[str, float] = {}
     if d.value is not None:
         out["displacement"] = round(_first(d.value), 3)
@@ -693,7 +698,7 @@ def _norm(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split())
 
 
-def _ligature_of(glyphs: Iterable[int], index: DecisionIndex, ctx: PageContext | None) -> Any:
+def _ligature_of(glyphs: Iterable[int], index: DecisionIndex, ctx: PageContext | None) -> Record:
     for g in glyphs:
         d = index.of_glyph(g, "ligature")
         if d is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import GlyphStatus, is_space_like
@@ -25,7 +25,7 @@ from glyphscope.inspector.compare.align import (
     Run,
     align,
 )
-from glyphscope.inspector.compare.causes import CAUSES, PUBLIC_KINDS, Cause, public_kind
+from glyphscope.inspector.compare.causes import CAUSES, PUBLIC_KINDS, Cause, JsonObject, public_kind
 from glyphscope.inspector.compare.engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare.explain import (
     DecisionIndex,
@@ -40,6 +40,9 @@ from glyphscope.inspector.jobs import CancelToken, Progress
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.decision_protocol import DecisionRecord
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+    from glyphscope.inspector.compare.theirs import TheirText
     from glyphscope.inspector.views.page_facts import PageFacts
 
 KIND_TITLES = {
@@ -126,7 +129,7 @@ class EngineComparison:
     def agreement(self) -> float | None:
         return None if self.alignment is None else self.alignment.agreement
 
-    def summary(self) -> dict[str, Any] | None:
+    def summary(self) -> JsonObject | None:
         al = self.alignment
         if al is None:
             return None
@@ -416,11 +419,11 @@ class TheirDocument:
 
 
 def compare_their_document(
-    doc: Any,
-    their: Any,
+    doc: Document,
+    their: TheirText,
     pages: Sequence[int],
     mode: str = "plain",
-    params: Any = None,
+    params: Parameters | None = None,
 ) -> TheirDocument:
     """`their` (compare.theirs.TheirText) against glyphscope's `mode` text of `pages` of `doc`, page by page
     in this process; never raises for a page that cannot be analysed (a warning names it)."""

@@ -13,12 +13,14 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, CAUSES, KIND_NAMES
+from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, CAUSES, KIND_NAMES, JsonObject
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.inspector.compare.page import PageComparison
 
 MAX_IMAGES = 30
 """Pages drawn at most (the first with differences); the others are listed without their image."""
@@ -78,7 +80,7 @@ def page_image(
 
 
 def _marks(
-    diffs: Sequence[dict[str, Any]], boxes: dict[str, list[float]]
+    diffs: Sequence[JsonObject], boxes: dict[str, list[float]]
 ) -> list[tuple[int, str, list[list[float]]]]:
     out = []
     for number, d in enumerate(diffs, 1):
@@ -106,8 +108,8 @@ def _cause(cause: str) -> str:
 
 def render_report(
     doc: Document | None,
-    pages: Sequence[dict[str, Any]],
-    summary: Sequence[dict[str, Any]],
+    pages: Sequence[JsonObject],
+    summary: Sequence[JsonObject],
     warnings: Sequence[str],
     *,
     file: str,
@@ -174,8 +176,8 @@ def render_report(
 def write_compare_report(
     out: str,
     doc: Document,
-    pages: Sequence[dict[str, Any]],
-    summary: Sequence[dict[str, Any]],
+    pages: Sequence[JsonObject],
+    summary: Sequence[JsonObject],
     warnings: Sequence[str],
     *,
     file: str,
@@ -186,7 +188,9 @@ def write_compare_report(
     cli_io.write_output(out, render_report(doc, pages, summary, warnings, file=file).encode("utf-8"))
 
 
-def comparison_report(doc: Document, comparison: Any, file: str, glyphs: Sequence[Any] | None = None) -> str:
+def comparison_report(
+    doc: Document, comparison: PageComparison, file: str, glyphs: Sequence[Glyph] | None = None
+) -> str:
     """The ticket report of one compared page (the Compare panel's Export): `comparison` is a
     compare.page.PageComparison of `doc`'s page; `glyphs` its glyph records (read again when None)."""
     from collections import Counter
