@@ -309,3 +309,34 @@ def test_report_is_one_self_contained_page_with_each_difference_and_its_cause(
     assert "words split or glued at a word gap" in page and "text that is not on the page" in page
     assert "What to change: the gap is 0.13 × the glyph height" in page
     assert "<td class='text'>Page 2 of 7</td>" in page
+
+
+def test_a_fallback_guess_is_decoding_and_a_dropped_line_end_hyphen_is_a_line_break() -> None:
+    import pikepdf
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        encoding = pikepdf.Dictionary(Type=pikepdf.Name.Encoding, Differences=[0x5A, pikepdf.Name("/g123")])
+        return pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type1,
+                BaseFont=pikepdf.Name("/Helvetica"),
+                Encoding=encoding,
+            )
+        )
+
+    content = b"BT /F1 12 Tf 72 700 Td (dallZimposta) Tj ET BT /F1 12 Tf 72 650 Td (exam-) Tj 0 -14 Td (ple text) Tj ET"
+    from tests.pdfbuild import to_bytes
+
+    analysis = analyze_page(open_document(to_bytes(make_pdf([content], {"/F1": font}))), 1)
+    assert analysis.texts["plain"].text == "dallZimposta\nexam-\nple text"
+    cmp = compare_page(analysis, [_their("dall'imposta\nexample text")]).engines[0]
+    guess, hyphen = cmp.differences
+    assert (guess.public_kind, guess.cause) == ("changed", "decoding")
+    assert "no declared mapping of font /F1 answered: glyphscope's fallback guess reads 'Z'" in guess.sentence
+    assert guess.decision is not None and guess.decision.kind == "decode_fallback"
+    assert (hyphen.public_kind, hyphen.cause) == ("missing", "line_break")
+    assert hyphen.sentence.startswith(
+        "their text joins the hyphenated word across the line break and drops the hyphen"
+    )
+    assert hyphen.explanation.numbers == {"displacement": 14.0, "threshold": 5.55}

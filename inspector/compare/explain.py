@@ -761,7 +761,7 @@ def _decoding(
         return (
             d,
             f"no declared mapping of font {font} answered: glyphscope's fallback guess reads {hit.unicode!r}, "
-            f"{engine} guesses otherwise or not at",
+            f"{engine} guesses otherwise or not at all",
             f"the font {font} needs a /ToUnicode (glyphscope repair proposes one where the evidence allows)",
         )
     for g in records if verdicts else ():
