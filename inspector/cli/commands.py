@@ -554,9 +554,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def _add_triage_compare(p: argparse.ArgumentParser) -> None:
     """triage --compare ENGINE: the option and its column live in inspector/cli/triage.py."""
-    from glyphscope.inspector.cli.triage_options import add_compare_option
+    from glyphscope.inspector.cli.triage_options import add_against_option, add_compare_option
 
     add_compare_option(p)
+    add_against_option(p)
 
 
 def _add_compare(sub: Any) -> None:
