@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from glyphscope.core.gcpause import allow_gc_pauses
 allow_gc_pauses()  # as the command line does: benchmarks measure what users run
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("GLYPHSCOPE_CORPUS", REPO.parent / "shared" / "corpus"))  # as tests/corpus.py
 
 
 def corpus_files() -> list[tuple[Path, str | None]]:
