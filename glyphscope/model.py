@@ -32,6 +32,7 @@ from __future__ import annotations
 import operator
 import os
 import re
+import uuid
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -142,6 +143,8 @@ class PDF:
         self._page_data: OrderedDict[int, _PageData] = OrderedDict()
         self._doctops: list[float] | None = None
         self._metadata: dict[str, Any] | None = None
+        # names the document to the renderer process that keeps it open for page images
+        self.render_key = uuid.uuid4().hex
 
     @property
     def closed(self) -> bool:
@@ -429,7 +432,7 @@ class _PageData:
                 (p0[0] + em[0], p0[1] + em[1]),
             )
         else:
-            corners = q  # vertical writing: the glyph's own box (see docs/pdfplumber.md)
+            corners = _pdfminer_vertical_box(g, em, (a, b, c, d), descent)
         x0, top, x1, bottom = quad_bbox(corners, matrix)
         size = (bottom - top) if g.wmode == 0 else (x1 - x0)
         base = self._pdfminer_base()
@@ -473,6 +476,7 @@ class _PageData:
             glyph_box=quad_bbox(q, matrix),
             glyph_height=g.height,
             font_size=g.font_size,
+            wmode=g.wmode,
             paint_index=g.paint_index,
             decode_source=g.decode_source,
             visibility=visible,
@@ -591,6 +595,39 @@ class _PageData:
                 )
             found = self._objects["annots"] = tuple(out)
         return found  # type: ignore[return-value]
+
+
+def _pdfminer_vertical_box(
+    g: Glyph, em: Point, m: tuple[float, float, float, float], descent: float
+) -> Quad:
+    """pdfminer.six's box of a glyph in vertical writing (layout.LTChar): one em wide from the
+    position vector's −vx (half an em when /W2 gives none), and from (1 − vy) em down by the
+    vertical advance; glyphscope's own box spans the glyph's width and the font's descent to
+    ascent. vx, vy and the advance are read back from the glyph's quad and ends."""
+    a, b, _, _ = m
+    size = g.font_size or 1.0
+    th = g.horizontal_scaling / 100.0 or 1.0
+    ax, ay = size * th * a, size * th * b  # one em along the text's x, user space
+    ux, uy = em
+    ox, oy = g.origin
+    q = g.quad
+    det = ax * uy - ay * ux
+    if det == 0:
+        return q
+    rx, ry = q[0][0] - ox, q[0][1] - oy  # = −vx·A + (descent − vy)·U
+    vx = -(rx * uy - ry * ux) / det
+    vy = descent - (ax * ry - ay * rx) / det
+    width = ((q[1][0] - q[0][0]) ** 2 + (q[1][1] - q[0][1]) ** 2) ** 0.5 / ((ax * ax + ay * ay) ** 0.5 or 1.0)
+    if abs(vx - width / 2) < 1e-6:
+        vx = 0.5  # the default position vector: pdfminer centres an em, not the glyph's width
+    u2 = ux * ux + uy * uy or 1.0
+    w1y = ((g.glyph_end[0] - ox) * ux + (g.glyph_end[1] - oy) * uy) / u2
+    px, py = ax / th, ay / th  # pdfminer's x extent is not scaled by Tz, its advance is
+    top = 1.0 - vy
+    bottom = top + w1y * th
+    pts = ((-vx, bottom), (1.0 - vx, bottom), (1.0 - vx, top), (-vx, top))
+    c0, c1, c2, c3 = ((ox + x * px + y * ux, oy + x * py + y * uy) for x, y in pts)
+    return (c0, c1, c2, c3)
 
 
 def _text(value: Any) -> str | None:
@@ -928,6 +965,15 @@ class Page:
             char = self._data.char
             self._chars = tuple(char(g) for g in self._glyphs())
         return self._chars
+
+    @property
+    def painted_chars(self) -> tuple[Char, ...]:
+        """Every glyph the page paints, as pdfplumber's `chars` has them: those the text leaves
+        out too (outside the visible box, duplicates, hidden: each char's `visibility` and
+        `page.analysis.classified` say why), in paint order; a view keeps those it selects."""
+        self.pdf.require_open()
+        char = self._data.char
+        return self._kept(tuple(char(g) for g in self.analysis.page.glyphs))
 
     @property
     def words(self) -> tuple[Word, ...]:

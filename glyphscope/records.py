@@ -92,7 +92,7 @@ class Char(Record):
     upright, matrix, adv, page_number, ncs, stroking_color, non_stroking_color, mcid, tag,
     object_type` (see the module docstring for their definitions). glyphscope's: `quad`
     (user space, descent to ascent), `glyph_box` and `glyph_height` (that quad in page
-    coordinates), `font_size` (the Tf operand), `paint_index`, `decode_source`, `visibility`.
+    coordinates), `font_size` (the Tf operand), `wmode` (1: vertical writing), `paint_index`, `decode_source`, `visibility`.
     """
 
     text: str
@@ -120,6 +120,7 @@ class Char(Record):
     glyph_box: BBox
     glyph_height: float
     font_size: float
+    wmode: int
     paint_index: int
     decode_source: DecodeSource
     visibility: VisibilityClass
