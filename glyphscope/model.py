@@ -505,6 +505,8 @@ class _PageData:
             matrix = self.frame[0]
             for p in self.drawing.paths:
                 pts, x0, top, x1, bottom = self._place(p.points)
+                if p.kind == "rect":  # pdfminer's LTRect: its box's corners, from the lower left
+                    pts = ((x0, bottom), (x1, bottom), (x1, top), (x0, top))
                 path = tuple(
                     (op, *(apply(matrix, x, y) for x, y in points)) for op, points in p.segments
                 )
