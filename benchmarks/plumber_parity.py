@@ -34,6 +34,24 @@ from benchmarks._common import corpus_files  # noqa: E402
 
 TOLERANCE = 0.5
 KEYS = ("x0", "x1", "top", "bottom")
+KNOWN_KINDS = frozenset(
+    (
+        "no glyph",
+        "unresolved glyph: pdfminer writes (cid:N), glyphscope a space",
+        "same text in another Unicode form (NFKC-equal)",
+        "text differs (another decoding)",
+        "text differs (box too)",
+        "no glyph at its place",
+        "size (em) differs",
+        "vertical position differs (descent)",
+        "width (advance) differs",
+        "x position differs",
+        "vertical writing (WMode 1): pdfminer's one-em box against the glyph's box",
+        "turned glyph: box differs",
+        "box differs both ways",
+    )
+)
+"""Every kind `mismatch_kind` names (tests/test_plumber_parity.py holds the corpus to them)."""
 
 
 @dataclass

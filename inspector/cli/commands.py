@@ -694,13 +694,29 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="glyphscope",
         description="Inspect PDF text extraction. Without a command, opens the inspector window.",
+        epilog=manual_note(),
     )
     _add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in SUBCOMMANDS:
         if command is None or name == command:
             _SUBPARSERS[name](sub)
+    # Every command's own --help starts with its one-line description (the list's help text).
+    for action in sub._choices_actions:
+        chosen = sub.choices[action.dest]
+        if not chosen.description and action.help:
+            chosen.description = action.help[0].upper() + action.help[1:] + "."
     return parser
+
+
+def manual_note() -> str:
+    """Where the manual is: the man page installed with the package, or how to make it."""
+    from glyphscope.inspector.cli.docs import installed_man_page
+
+    found = installed_man_page()
+    if found is not None:
+        return f"The manual: man glyphscope (installed at {found})."
+    return "The manual: python -m glyphscope.inspector.cli.docs man > glyphscope.1; man ./glyphscope.1"
 
 
 def _add_triage_compare(p: argparse.ArgumentParser) -> None:
@@ -764,8 +780,21 @@ def _unknown_command(argv: Sequence[str]) -> str | None:
     return f"unknown command {argv[0]!r}: did you mean {close[0]!r}? (commands: {', '.join(SUBCOMMANDS)})"
 
 
+class _TopParser(_Parser):
+    """`glyphscope --help`: the window's options, then every command with its one-line description
+    (read from the commands' parser only when help is asked for) and where the manual is."""
+
+    def format_help(self) -> str:
+        commands = build_parser()
+        (sub,) = (a for a in commands._actions if isinstance(a, argparse._SubParsersAction))
+        helps = {a.dest: a.help or "" for a in sub._choices_actions}
+        width = max(len(name) for name in SUBCOMMANDS) + 2
+        listing = "\n".join(f"  {name:<{width}}{helps.get(name, '')}" for name in SUBCOMMANDS)
+        return f"{super().format_help()}\ncommands:\n{listing}\n\n{manual_note()}\n"
+
+
 def build_gui_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = _TopParser(
         prog="glyphscope",
         usage=TOP_USAGE,
         description="Open the inspector window (no FILE: the bundled demo). "

@@ -4,6 +4,11 @@
 (`man ./glyphscope.1` shows it): the synopsis, every command with its options, help texts
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
 is written twice: the parser (inspector/cli/commands.py) is the one description of the options.
+
+The package installs it: `python -m glyphscope.inspector.cli.docs man --write` regenerates
+man/glyphscope.1 in the source tree, which the wheel puts in `share/man/man1` of the
+environment (pyproject's data-files), where `man glyphscope` finds it when the environment's
+`bin` is on PATH; tests/test_docs.py checks the file is the parser's.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from glyphscope.inspector.cli import commands as cli
 
@@ -43,6 +49,10 @@ def _options(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
     return rows
 
 
+MAN_SOURCE = Path(__file__).resolve().parents[2] / "man" / "glyphscope.1"
+MAN_VERSION = ""  # the shipped page names no version: it is the same for every build of the parser
+
+
 def man_page(version: str | None = None) -> str:
     """glyphscope(1) as roff source."""
     if version is None:
@@ -52,7 +62,7 @@ def man_page(version: str | None = None) -> str:
     parser = cli.build_parser()
     gui = cli.build_gui_parser()
     lines = [
-        f'.TH GLYPHSCOPE 1 "" "glyphscope {version}" "User Commands"',
+        f'.TH GLYPHSCOPE 1 "" "glyphscope{" " + version if version else ""}" "User Commands"',
         ".SH NAME",
         "glyphscope \\- inspect PDF text extraction: every glyph, and every decision that made the text",
         ".SH SYNOPSIS",
@@ -71,7 +81,7 @@ def man_page(version: str | None = None) -> str:
     lines += _option_lines(gui)
     for name, help_text, sub in _commands(parser):
         lines += [f".SH {name.upper()}", _roff(f"glyphscope {name}: {help_text}.")]
-        if sub.description:
+        if sub.description and sub.description.rstrip(".").lower() != help_text.lower():
             lines += [".PP", _roff(sub.description)]
         lines += _option_lines(sub)
     lines += [".SH EXIT STATUS"]
@@ -100,9 +110,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m glyphscope.inspector.cli.docs", description="documentation made from the parser"
     )
     parser.add_argument("what", choices=("man",), help="man: the glyphscope(1) man page in roff, on stdout")
-    parser.parse_args(argv)
+    parser.add_argument("--write", action="store_true", help="write it to man/glyphscope.1 of the source tree")
+    args = parser.parse_args(argv)
+    if args.write:
+        MAN_SOURCE.parent.mkdir(exist_ok=True)
+        MAN_SOURCE.write_text(man_page(MAN_VERSION), "utf-8")
+        print(f"written {MAN_SOURCE}")
+        return 0
     sys.stdout.write(man_page())
     return 0
+
+
+def installed_man_page() -> Path | None:
+    """Where the package's man page is installed in this environment (None: not there)."""
+    found = Path(sys.prefix) / "share" / "man" / "man1" / "glyphscope.1"
+    return found if found.is_file() else None
 
 
 if __name__ == "__main__":
