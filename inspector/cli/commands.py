@@ -231,12 +231,44 @@ def _written(args: argparse.Namespace, pages: Sequence[int]) -> None:
         cli_io.note(args, f"{len(pages)} page(s) written to {args.output}")
 
 
-def _json_per_page(out: IO[bytes], obj: Any, pages: Sequence[int]) -> None:
-    """One page: the command's JSON document as always; a range: one document per page and line."""
-    from glyphscope.core.serialize import to_json
+class PageDocuments:
+    """The JSON of a per-page command. `--jsonl`: each page's document on its own line, whatever
+    the number of pages. `--json`: ONE document: the page's own for one page; over several,
+    `{schema_version, glyphscope_version, file, pages: [each page's document]}`, written page by
+    page as the pages come (never the whole listing in memory)."""
 
-    text = to_json(obj) if len(pages) == 1 else to_json(obj, indent=None)
-    out.write((text + "\n").encode("utf-8"))
+    def __init__(self, out: IO[bytes], args: argparse.Namespace, pages: Sequence[int]) -> None:
+        self.out = out
+        self.lines = bool(getattr(args, "jsonl", False))
+        self.one = len(pages) == 1
+        self.file = args.file
+        self.count = 0
+
+    def add(self, obj: Any) -> None:
+        from glyphscope.core.serialize import to_json
+
+        if self.lines:
+            self.out.write((to_json(obj, indent=None) + "\n").encode("utf-8"))
+        elif self.one:
+            self.out.write((to_json(obj) + "\n").encode("utf-8"))
+        else:
+            self.out.write(b",\n" if self.count else self._head())
+            self.out.write(to_json(obj, indent=None).encode("utf-8"))
+        self.count += 1
+
+    def close(self) -> None:
+        if not self.lines and not self.one:
+            self.out.write((b"" if self.count else self._head()) + b"\n]}\n")
+
+    def _head(self) -> bytes:
+        from glyphscope.core.serialize import to_json
+
+        head = to_json(_document(file=self.file), indent=None)[:-1]  # without its closing brace
+        return (head + ', "pages": [\n').encode("utf-8")
+
+
+def _wants_json(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "json", False) or getattr(args, "jsonl", False))
 
 
 def _start_output(args: argparse.Namespace) -> tuple[Document, list[int]]:
@@ -262,16 +294,19 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
             write_glyphs_json(out, args.file, page, classified, args.set, params.to_json(), doc.warnings)
             _written(args, pages)
             return EXIT_OK
-        write_row = None if args.json else table_writer(out, GLYPH_COLUMNS, csv=args.csv)
+        write_row = None if _wants_json(args) else table_writer(out, GLYPH_COLUMNS, csv=args.csv)
         task = glyphs_task(args.file, args.set, params, table=write_row is not None, csv=args.csv)
+        documents = PageDocuments(out, args, pages)
         for _, value in page_values(doc, pages, task, args.jobs):
             if isinstance(value, dict):
                 value["warnings"] = list(doc.warnings)  # as read so far, in page order
-                _json_per_page(out, value, pages)
+                documents.add(value)
             else:
                 for cells in value:
                     assert write_row is not None
                     write_row(cells)
+        if write_row is None:
+            documents.close()
     _written(args, pages)
     return EXIT_OK
 
@@ -281,10 +316,10 @@ def cmd_fonts(args: argparse.Namespace) -> int:
 
     doc, pages = _start_output(args)
     with _output(args) as out:
+        documents = PageDocuments(out, args, pages)
         for n, fonts in page_values(doc, pages, font_rows, args.jobs):
-            if args.json:
-                obj = _document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts)
-                _json_per_page(out, obj, pages)
+            if _wants_json(args):
+                documents.add(_document(file=args.file, page=n, warnings=list(doc.warnings), fonts=fonts))
                 continue
             for f in fonts:
                 line = (
@@ -293,6 +328,8 @@ def cmd_fonts(args: argparse.Namespace) -> int:
                     f"unresolved={f['unresolved']}\t{'; '.join(x['message'] for x in f['problems'])}\n"
                 )
                 out.write(line.encode("utf-8"))
+        if _wants_json(args):
+            documents.close()
     _written(args, pages)
     return EXIT_OK
 
@@ -311,6 +348,13 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
         pages.append({"page": n, "diagnostics": [d.to_json() for d in findings]})
     summary = garbled_document_finding([(n, page_findings) for n, page_findings in found])
     document = [d.to_json() for d in (*doc.diagnostics, *((summary,) if summary else ()))]
+    if getattr(args, "jsonl", False):  # one page per line; the document's own findings last, page null
+        from glyphscope.core.serialize import to_json
+
+        lines = [_document(file=args.file, warnings=list(doc.warnings)) | p for p in pages]
+        lines.append(_document(file=args.file, page=None, document=document))
+        sys.stdout.write("".join(to_json(obj, indent=None) + "\n" for obj in lines))
+        return EXIT_OK
     if args.json:
         _write_json(
             _document(
@@ -339,6 +383,18 @@ def cmd_text(args: argparse.Namespace) -> int:
     params = _params(args)
     pages = _pages(doc, args.pages)
     results = document_texts(doc, pages, args.mode, params, jobs=args.jobs)
+    if getattr(args, "jsonl", False):  # one page per line, each with the version header
+        from glyphscope.core.serialize import to_json
+
+        with _output(args) as out:
+            for n, t in results:
+                obj = _document(file=args.file, mode=args.mode, page=n) | {
+                    "text": t.text,
+                    "structured": _structured(args.mode, t),
+                    "untagged": t.untagged,
+                } | ({"reason": t.reason} if t.reason else {})
+                out.write((to_json(obj, indent=None) + "\n").encode("utf-8"))
+        return EXIT_OK
     if args.json:
         obj = _document(
             file=args.file,
@@ -384,14 +440,17 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     params = _params(args)
     task = functools.partial(page_decisions_json, mode=args.mode, params=params)
     with _output(args) as out:
-        write_row = None if args.json else table_writer(out, DECISION_COLUMNS, csv=args.csv)
+        write_row = None if _wants_json(args) else table_writer(out, DECISION_COLUMNS, csv=args.csv)
+        documents = PageDocuments(out, args, pages)
         for n, decisions in page_values(doc, pages, task, args.jobs):
             obj = _document(file=args.file, page=n, mode=args.mode, warnings=list(doc.warnings)) | decisions
             if write_row is None:
-                _json_per_page(out, obj, pages)
+                documents.add(obj)
                 continue
             for d in obj["decisions"]:
                 write_row(decision_cells(n, d))
+        if write_row is None:
+            documents.close()
     _written(args, pages)
     return EXIT_OK
 
@@ -451,8 +510,14 @@ def _add_one_page(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_json_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
+def _add_json_flag(p: argparse.ArgumentParser, lines: bool = False) -> None:
+    """--json (and with `lines`, --jsonl beside it)."""
+    if not lines:
+        p.add_argument("--json", action="store_true", help="UTF-8 JSON instead of text, on stdout")
+        return
+    formats = p.add_mutually_exclusive_group()
+    formats.add_argument("--json", action="store_true", help="one UTF-8 JSON document instead of text")
+    formats.add_argument("--jsonl", action="store_true", help="JSON Lines: one page's document per line")
 
 
 PARAMETER_OPTIONS: tuple[tuple[str, str, str], ...] = (
@@ -540,8 +605,10 @@ def _add_listing_output(p: argparse.ArgumentParser, csv: bool) -> None:
     formats.add_argument(
         "--json",
         action="store_true",
-        help="UTF-8 JSON instead of text: one document for one page, one per line (JSON Lines) for more",
+        help="one UTF-8 JSON document instead of text: the page's own, or over several pages "
+        '{..., "pages": [each page\'s document]}',
     )
+    formats.add_argument("--jsonl", action="store_true", help="JSON Lines: one page's document per line")
     if csv:
         formats.add_argument(
             "--csv", action="store_true", help="CSV (RFC 4180, with a header) instead of text"
@@ -580,7 +647,7 @@ def _add_diagnostics(sub: Any) -> None:
     p = sub.add_parser("diagnostics", help="findings per page")
     _add_input(p)
     _add_page_set(p)
-    _add_json_flag(p)
+    _add_json_flag(p, lines=True)
     _add_thresholds(p, ANNOTATIONS_ONLY)
     cli_io.add_limit_options(p)
     _add_jobs(p)
@@ -594,7 +661,7 @@ def _add_text(sub: Any) -> None:
     _add_input(p)
     p.add_argument("--mode", choices=MODES, default="plain", help="text mode")
     _add_page_set(p)
-    _add_json_flag(p)
+    _add_json_flag(p, lines=True)
     p.add_argument("--separator", metavar="S", default=r"\f", help=r"between pages; \f \n \t \xHH \uHHHH")
     p.add_argument("--bom", action="store_true", help="start the output with a UTF-8 BOM")
     p.add_argument("-o", "--output", metavar="OUT", help="write to this file; - is stdout (default: stdout)")
