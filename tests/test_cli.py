@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
 import json
 import os
@@ -471,3 +473,41 @@ def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
         assert getattr(args, field) is not getattr(Parameters(), field)
     args = build_parser().parse_args(["text", "x.pdf", "--word-gap", "0.3"])
     assert args.word_gap == 0.3 and args.tracking is True
+
+
+def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wait_for_the_bar():
+    import logging
+
+    from glyphscope.inspector.cli import io as cli_io
+    from glyphscope.inspector.cli.progress import PLAIN_INTERVAL, Progress
+
+    pipe = io.StringIO()
+    with Progress("triage", 40, "files", stream=pipe) as bar:
+        bar.advance("a.pdf")
+        assert pipe.getvalue() == ""  # not before PLAIN_INTERVAL seconds
+        bar.done = 11
+        bar._plain_line(now=bar._started + PLAIN_INTERVAL + 1.0)  # 11 done in 6 s: 29 to go at 1.8 files/s
+    (line,) = pipe.getvalue().splitlines()
+    assert line == f"glyphscope: triage: 11/40 files, {11 / (PLAIN_INTERVAL + 1):.1f} files/s, 0:00:16 left"
+    assert "[" not in line and "\x1b" not in line
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    args = argparse.Namespace(quiet=False)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), cli_io.captured_messages(args):
+        with Progress("triage", 2, "files", stream=Tty()) as bar:
+            logging.getLogger("fontTools.ttLib").warning("bad glyph table")
+            logging.getLogger("pypdfium2").warning("renderer note")
+            bar.advance("a.pdf")
+            assert err.getvalue() == ""  # nothing written into the progress line
+        assert err.getvalue().splitlines() == [
+            "glyphscope: warning: fontTools: bad glyph table",
+            "glyphscope: warning: pypdfium2: renderer note",
+        ]
+    quiet = io.StringIO()
+    with contextlib.redirect_stderr(quiet), cli_io.captured_messages(argparse.Namespace(quiet=True)):
+        logging.getLogger("fontTools").warning("bad glyph table")
+    assert quiet.getvalue() == ""
