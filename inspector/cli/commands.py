@@ -55,7 +55,8 @@ EXIT_CODES = (
     (EXIT_OK, "success"),
     (
         EXIT_ERROR,
-        "an error while processing (triage: --fail-on matched a file, or the Dask scheduler did not answer)",
+        "an error while processing (render: the page could not be drawn; triage: --fail-on matched a "
+        "file, or the Dask scheduler did not answer)",
     ),
     (EXIT_USAGE, "a usage error: a bad option, value, page range or command"),
     (EXIT_PASSWORD, "a password is required or the one given is wrong"),
