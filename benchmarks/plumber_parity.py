@@ -18,8 +18,8 @@ import io
 import logging
 import shutil
 import subprocess
-import unicodedata
 import sys
+import unicodedata
 import warnings
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -171,7 +171,9 @@ def file_parity(path: Path, password: str | None, tol: float = TOLERANCE) -> Pag
 # ---------------------------------------------------------------- MuPDF as the third opinion
 
 
-def mupdf_chars(path: Path, page_number: int, password: str | None) -> list[tuple[str, float, float, float, float]] | None:
+def mupdf_chars(
+    path: Path, page_number: int, password: str | None
+) -> list[tuple[str, float, float, float, float]] | None:
     """(text, x0, x1, bottom, size) of every char MuPDF reads on the page, in MuPDF's page
     coordinates (the CropBox's top-left corner, y down); None without mutool."""
     if shutil.which("mutool") is None:
@@ -239,7 +241,9 @@ def mupdf_verdict(path: Path, password: str | None, theirs: dict[str, Any], ours
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tolerance", type=float, default=TOLERANCE)
-    parser.add_argument("--examples", type=int, default=3, help="examples per kind shown and checked with MuPDF")
+    parser.add_argument(
+        "--examples", type=int, default=3, help="examples per kind shown and checked with MuPDF"
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
@@ -260,7 +264,9 @@ def main() -> int:
         if share < 0.98:
             print(f"  {path.name}: {got.matched}/{got.total} ({share:.1%}) {dict(got.kinds)}")
     share = total.matched / total.total if total.total else 1.0
-    print(f"matched {total.matched} of pdfplumber's {total.total} chars ({share:.2%}) within {args.tolerance} pt")
+    print(
+        f"matched {total.matched} of pdfplumber's {total.total} chars ({share:.2%}) within {args.tolerance} pt"
+    )
     for kind, count in total.kinds.most_common():
         by_file = Counter(t["_file"] for t, _ in total.examples[kind])
         verdicts = Counter()
@@ -268,7 +274,9 @@ def main() -> int:
         for t, o in shown:
             path, password = files[t["_file"]]
             verdicts[mupdf_verdict(path, password, t, o)] += 1
-        print(f"- {kind}: {count} chars; files {dict(by_file.most_common(4))}; MuPDF agrees with {dict(verdicts)}")
+        print(
+            f"- {kind}: {count} chars; files {dict(by_file.most_common(4))}; MuPDF agrees with {dict(verdicts)}"
+        )
         for t, o in shown:
             ours = {k: round(float(o[k]), 2) for k in (*KEYS, "size")} if o is not None else None
             print(

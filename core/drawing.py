@@ -16,6 +16,7 @@ per subpath.
 
 from __future__ import annotations
 
+import contextlib
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,9 +26,8 @@ import pikepdf
 
 from glyphscope.core.document import Document
 from glyphscope.core.fonts.pdfobj import pdf_text
-from glyphscope.core.geometry import Matrix, Point, Rect, apply
+from glyphscope.core.geometry import Matrix, Point, apply
 from glyphscope.core.interpreter import Instruction
-from glyphscope.core.page import FormUse
 from glyphscope.core.trace import INITIAL_PAINT, TEXT_SHOWING, PaintState, TraceColour, TraceRecorder
 
 _CONSTRUCTION = frozenset(("m", "l", "c", "v", "y", "h", "re"))
@@ -162,9 +162,6 @@ class DrawingRecorder(TraceRecorder):
             if isinstance(array, pikepdf.Array) and phase.__class__ in _NUMBERS:
                 self._dash = (tuple(float(v) for v in array if v.__class__ in _NUMBERS), float(phase))
 
-    def form_begun(self, use: FormUse, bbox: Rect | None, inverse: Matrix | None) -> None:
-        super().form_begun(use, bbox, inverse)
-
     def image_drawn(self, kind: str, info: pikepdf.Object | None) -> None:
         ctm = self.interp.gs.ctm
         corners = (apply(ctm, 0.0, 0.0), apply(ctm, 1.0, 0.0), apply(ctm, 1.0, 1.0), apply(ctm, 0.0, 1.0))
@@ -292,10 +289,9 @@ def read_drawing(document: Document, page_number: int) -> PageDrawing:
     Raises what `Document.record_page` raises (a closed document: ValueError); a page the
     interpreter stops part-way keeps what was drawn up to there."""
     recorder = DrawingRecorder()
-    try:
+    # what was heard up to a failure stands; the page's own findings say why it stopped
+    with contextlib.suppress(pikepdf.PdfError, RuntimeError, TypeError, KeyError, IndexError, AttributeError):
         document.record_page(page_number, [recorder])
-    except (pikepdf.PdfError, RuntimeError, TypeError, KeyError, IndexError, AttributeError):
-        pass  # what was heard up to the failure stands; the page's own findings say why
     return PageDrawing(
         tuple(recorder.paths),
         tuple(recorder.images),

@@ -247,7 +247,9 @@ class GlyphTable(Sequence[Glyph]):
             if g.paint_index != i:
                 raise ValueError(f"glyph {i} has paint_index {g.paint_index}")
             t.start_run(
-                GlyphRun._make(getattr(g, name, None) for name in GlyphRun._fields), g.token_index, g.stream_index
+                GlyphRun._make(getattr(g, name, None) for name in GlyphRun._fields),
+                g.token_index,
+                g.stream_index,
             )
             q = g.quad
             t.geom.extend((*g.origin, *g.glyph_end, *g.pen_end, *q[0], *q[1], *q[2], *q[3]))

@@ -65,7 +65,9 @@ def gui_missing() -> str | None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        return "the window needs the gui extra (PySide6), which is not installed: pip install 'glyphscope[gui]'"
+        return (
+            "the window needs the gui extra (PySide6), which is not installed: pip install 'glyphscope[gui]'"
+        )
     return None
 
 

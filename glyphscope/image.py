@@ -88,23 +88,32 @@ class PageImage:
         fill: Colour | None = None,
         stroke_width: int = 1,
     ) -> PageImage:
-        """Outline records (chars, words, lines) or (x0, top, x1, bottom) boxes, both in the
-        page's top-left coordinates (points)."""
+        """Outline records (chars, words, rects, …; pdfplumber's dicts too) or (x0, top, x1, bottom)
+        boxes, both in the page's top-left coordinates (points)."""
         draw = ImageDraw.Draw(self.annotated)
         for item in items:
-            box = item if isinstance(item, tuple) else (item.x0, item.top, item.x1, item.bottom)
+            box = item if isinstance(item, tuple) else (item["x0"], item["top"], item["x1"], item["bottom"])
             polygon = [apply(self.matrix, x, y) for x, y in _corners(box)]
             draw.polygon(polygon, outline=stroke, fill=fill, width=stroke_width)
         return self
 
     def draw_rect(
-        self, item: Record | BBox, *, stroke: Colour = (255, 0, 0), fill: Colour | None = None, stroke_width: int = 1
+        self,
+        item: Record | BBox,
+        *,
+        stroke: Colour = (255, 0, 0),
+        fill: Colour | None = None,
+        stroke_width: int = 1,
     ) -> PageImage:
         """One record or (x0, top, x1, bottom) box, as `draw_rects`."""
         return self.draw_rects([item], stroke=stroke, fill=fill, stroke_width=stroke_width)
 
     def draw_lines(
-        self, items: Iterable[Record | Sequence[Point]], *, stroke: Colour = (255, 0, 0), stroke_width: int = 1
+        self,
+        items: Iterable[Record | Sequence[Point]],
+        *,
+        stroke: Colour = (255, 0, 0),
+        stroke_width: int = 1,
     ) -> PageImage:
         """Polylines: records with points (`page.lines`, `page.curves`: their `pts`; others: the
         top edge of their box) or sequences of (x, top) points, page coordinates."""
@@ -130,14 +139,18 @@ class PageImage:
     ) -> PageImage:
         """Vertical lines across the page at these x (page coordinates)."""
         x0, top, x1, bottom = self.page.bbox
-        return self.draw_lines([((x, top), (x, bottom)) for x in locations], stroke=stroke, stroke_width=stroke_width)
+        return self.draw_lines(
+            [((x, top), (x, bottom)) for x in locations], stroke=stroke, stroke_width=stroke_width
+        )
 
     def draw_hlines(
         self, locations: Iterable[float], *, stroke: Colour = (255, 0, 0), stroke_width: int = 1
     ) -> PageImage:
         """Horizontal lines across the page at these tops (page coordinates)."""
         x0, top, x1, bottom = self.page.bbox
-        return self.draw_lines([((x0, y), (x1, y)) for y in locations], stroke=stroke, stroke_width=stroke_width)
+        return self.draw_lines(
+            [((x0, y), (x1, y)) for y in locations], stroke=stroke, stroke_width=stroke_width
+        )
 
     def draw_circles(
         self,

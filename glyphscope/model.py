@@ -507,9 +507,7 @@ class _PageData:
                 pts, x0, top, x1, bottom = self._place(p.points)
                 if p.kind == "rect":  # pdfminer's LTRect: its box's corners, from the lower left
                     pts = ((x0, bottom), (x1, bottom), (x1, top), (x0, top))
-                path = tuple(
-                    (op, *(apply(matrix, x, y) for x, y in points)) for op, points in p.segments
-                )
+                path = tuple((op, *(apply(matrix, x, y) for x, y in points)) for op, points in p.segments)
                 out.append(
                     Shape(
                         object_type=p.kind,
@@ -599,9 +597,7 @@ class _PageData:
         return found  # type: ignore[return-value]
 
 
-def _pdfminer_vertical_box(
-    g: Glyph, em: Point, m: tuple[float, float, float, float], descent: float
-) -> Quad:
+def _pdfminer_vertical_box(g: Glyph, em: Point, m: tuple[float, float, float, float], descent: float) -> Quad:
     """pdfminer.six's box of a glyph in vertical writing (layout.LTChar): one em wide from the
     position vector's −vx (half an em when /W2 gives none), and from (1 − vy) em down by the
     vertical advance; glyphscope's own box spans the glyph's width and the font's descent to
@@ -1077,7 +1073,11 @@ class Page:
         return self.extract_text_lines(mode)
 
     def _engine_runs(
-        self, mode: str, separator: Callable[[str], bool], kind: type[Word] | type[TextLine], attrs: tuple[str, ...]
+        self,
+        mode: str,
+        separator: Callable[[str], bool],
+        kind: type[Word] | type[TextLine],
+        attrs: tuple[str, ...],
     ) -> list[Any]:
         """Each run of the text between separator characters that holds at least one glyph, as a
         `kind` record; with `attrs`, a run is split where one of those char keys changes."""
@@ -1233,9 +1233,7 @@ class Page:
         return f"<glyphscope.Page {self.page_number}{region}>"
 
 
-def _word(
-    text: str, chars: tuple[Char, ...], quad: Quad, doctop: float, attrs: tuple[str, ...]
-) -> Word:
+def _word(text: str, chars: tuple[Char, ...], quad: Quad, doctop: float, attrs: tuple[str, ...]) -> Word:
     x0, top = min(c.x0 for c in chars), min(c.top for c in chars)
     x1, bottom = max(c.x1 for c in chars), max(c.bottom for c in chars)
     first = chars[0]

@@ -56,7 +56,9 @@ def test_glyphs_over_a_range_as_csv_tsv_and_json_lines(two_pages: str, tmp_path:
             (1, "Helloworld"),
             (2, "Page two"),
         ]
-    (single,) = [json.loads(line) for line in run_cli("glyphs", two_pages, "--pages", "2", "--jsonl")[1].splitlines()]
+    (single,) = [
+        json.loads(line) for line in run_cli("glyphs", two_pages, "--pages", "2", "--jsonl")[1].splitlines()
+    ]
     assert single["page"] == 2
     one = json.loads(run_cli("glyphs", two_pages, "--pages", "2", "--json")[1])
     assert one["page"] == 2 and len(one["glyphs"]) == 8

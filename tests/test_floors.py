@@ -15,7 +15,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_every_floor_becomes_its_release_line() -> None:
     out = subprocess.run(
-        [sys.executable, str(REPO / ".ci" / "floors.py")], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, str(REPO / ".ci" / "floors.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     ).stdout
     lines = dict(line.split(">=", 1) for line in out.splitlines())
     assert lines["pikepdf"] == "10.13,<10.14"  # 9.0–10.12 lack pikepdf.PikepdfError

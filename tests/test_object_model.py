@@ -258,7 +258,10 @@ def test_a_crop_keeps_a_glyph_by_its_centre_within_bbox_by_its_whole_box() -> No
             page.crop((middle - 0.01, 0.0, 612.0, 792.0)),
         )
         assert {c.paint_index for c in left.chars}.isdisjoint(c.paint_index for c in right.chars)
-        assert page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0), strict=False).extract_text() == "Hello world"
+        assert (
+            page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0), strict=False).extract_text()
+            == "Hello world"
+        )
         with pytest.raises(ValueError, match="not fully within"):
             page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0))  # pdfplumber's strict default
         with pytest.raises(ValueError, match="x0 <= x1"):

@@ -13,7 +13,7 @@ import pikepdf
 import pytest
 
 import glyphscope
-from glyphscope.records import Char, Shape
+from glyphscope.records import Char
 from tests.pdfbuild import make_pdf, to_bytes
 
 # Helvetica 12 pt at y 700 and 500; the MediaBox starts at (34.5, 100): pdfplumber's x0 keeps
@@ -46,10 +46,25 @@ def test_a_char_is_a_mapping_and_an_object_with_pdfplumbers_keys() -> None:
         assert isinstance(c, Char)
         assert c["text"] == c.text == "H"
         assert c.get("size") == c.size == pytest.approx(12.0)
-        for key in (
-            "text fontname size x0 x1 top bottom doctop upright matrix width height adv page_number "
-            "ncs stroking_color non_stroking_color"
-        ).split():
+        for key in [
+            "text",
+            "fontname",
+            "size",
+            "x0",
+            "x1",
+            "top",
+            "bottom",
+            "doctop",
+            "upright",
+            "matrix",
+            "width",
+            "height",
+            "adv",
+            "page_number",
+            "ncs",
+            "stroking_color",
+            "non_stroking_color",
+        ]:
             assert key in c and c[key] == getattr(c, key)
         assert dict(c)["fontname"] == "Helvetica"
         with pytest.raises(KeyError):

@@ -389,11 +389,15 @@ def cmd_text(args: argparse.Namespace) -> int:
 
         with _output(args) as out:
             for n, t in results:
-                obj = _document(file=args.file, mode=args.mode, page=n) | {
-                    "text": t.text,
-                    "structured": _structured(args.mode, t),
-                    "untagged": t.untagged,
-                } | ({"reason": t.reason} if t.reason else {})
+                obj = (
+                    _document(file=args.file, mode=args.mode, page=n)
+                    | {
+                        "text": t.text,
+                        "structured": _structured(args.mode, t),
+                        "untagged": t.untagged,
+                    }
+                    | ({"reason": t.reason} if t.reason else {})
+                )
                 out.write((to_json(obj, indent=None) + "\n").encode("utf-8"))
         return EXIT_OK
     if args.json:

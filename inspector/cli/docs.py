@@ -110,7 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m glyphscope.inspector.cli.docs", description="documentation made from the parser"
     )
     parser.add_argument("what", choices=("man",), help="man: the glyphscope(1) man page in roff, on stdout")
-    parser.add_argument("--write", action="store_true", help="write it to man/glyphscope.1 of the source tree")
+    parser.add_argument(
+        "--write", action="store_true", help="write it to man/glyphscope.1 of the source tree"
+    )
     args = parser.parse_args(argv)
     if args.write:
         MAN_SOURCE.parent.mkdir(exist_ok=True)

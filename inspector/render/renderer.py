@@ -335,7 +335,7 @@ class RenderProcess:
         )
         self._proc = proc
         self.starts += 1
-        self.loaded: OrderedDict[str, None] = OrderedDict()  # documents the child holds (its LRU's mirror)
+        self.loaded = OrderedDict()  # documents the new child holds (none yet; its LRU's mirror)
         replies: queue.Queue[tuple[dict[str, Any], bytes] | None] = queue.Queue()
         tail: deque[bytes] = deque()
         self._replies, self._stderr = replies, tail

@@ -174,7 +174,9 @@ def _draw(
             page.set_cropbox(*media)
         if rotate is not None:
             page.set_rotation(rotate % 360)
-        bitmap = pypdfium2.PdfBitmap.new_native(width, height, format=pdfium_c.FPDFBitmap_BGRA, rev_byteorder=True)
+        bitmap = pypdfium2.PdfBitmap.new_native(
+            width, height, format=pdfium_c.FPDFBitmap_BGRA, rev_byteorder=True
+        )
         bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
         # The page's /Rotate is applied by PDFium; the CropBox is the whole MediaBox.
         flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
