@@ -24,7 +24,7 @@ def test_every_floor_becomes_its_release_line() -> None:
     lines = dict(line.split(">=", 1) for line in out.splitlines())
     assert lines["pikepdf"] == "10.13,<10.14"  # 9.0–10.12 lack pikepdf.PikepdfError
     assert lines["pypdfium2"] == "5.0,<5.1"  # 4.x fails in the renderer's calls
-    assert lines["pandas"] == "2.0,<2.1"  # a one-part floor is read as x.0
+    assert lines["rich"] == "13.0,<13.1"  # a one-part floor is read as x.0
     assert lines["pdfplumber"] == "0.11,<0.12"  # the test extra: what the parity tests compare with
     project = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]
     for text in project["dependencies"]:
