@@ -511,3 +511,17 @@ def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wai
     with contextlib.redirect_stderr(quiet), cli_io.captured_messages(argparse.Namespace(quiet=True)):
         logging.getLogger("fontTools").warning("bad glyph table")
     assert quiet.getvalue() == ""
+
+
+def test_every_command_has_a_one_line_description_in_help():
+    from glyphscope.inspector.cli.commands import COMMAND_HELP, SUBCOMMANDS, build_gui_parser, build_parser
+
+    parser = build_parser()
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert {a.dest: a.help for a in sub._choices_actions} == COMMAND_HELP
+    top = build_gui_parser().format_help()
+    for name in SUBCOMMANDS:
+        assert f"  {name}" in top and COMMAND_HELP[name] in top
+        own = sub.choices[name].format_help().split("\n\n")  # usage, then its description
+        assert own[1].strip() and not own[1].startswith(("positional", "options")), name
+    assert "The manual: " in top

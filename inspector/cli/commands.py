@@ -19,6 +19,7 @@ import functools
 import os
 import re
 import sys
+from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
@@ -781,10 +782,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def installed_man_page() -> Path | None:
+    """Where the package's man page is installed in this environment (None: not there)."""
+    found = Path(sys.prefix) / "share" / "man" / "man1" / "glyphscope.1"
+    return found if found.is_file() else None
+
+
 def manual_note() -> str:
     """Where the manual is: the man page installed with the package, or how to make it."""
-    from glyphscope.inspector.cli.docs import installed_man_page
-
     found = installed_man_page()
     if found is not None:
         return f"The manual: man glyphscope (installed at {found})."
@@ -852,16 +857,30 @@ def _unknown_command(argv: Sequence[str]) -> str | None:
     return f"unknown command {argv[0]!r}: did you mean {close[0]!r}? (commands: {', '.join(SUBCOMMANDS)})"
 
 
+COMMAND_HELP = {
+    "glyphs": "glyph records of pages",
+    "fonts": "fonts of pages with their decoding chain",
+    "diagnostics": "findings per page",
+    "text": "page text in one mode",
+    "decisions": "every assembly decision of pages",
+    "triage": "rank files by extraction problems",
+    "render": "page image with overlays",
+    "compare": "other extractors' text aligned to glyphscope's glyphs, explained",
+    "completion": "print a shell completion script made from this parser",
+    "verify": "OCR cross-check: does the ink read what each glyph decodes to?",
+    "repair": "write a copy whose garbled fonts get a corrected /ToUnicode",
+}
+"""Each command's one line, as its parser gives it (tests/test_cli.py keeps them equal): the top
+help lists them without building the commands' parsers (which import the engine)."""
+
+
 class _TopParser(_Parser):
     """`glyphscope --help`: the window's options, then every command with its one-line description
     (read from the commands' parser only when help is asked for) and where the manual is."""
 
     def format_help(self) -> str:
-        commands = build_parser()
-        (sub,) = (a for a in commands._actions if isinstance(a, argparse._SubParsersAction))
-        helps = {a.dest: a.help or "" for a in sub._choices_actions}
         width = max(len(name) for name in SUBCOMMANDS) + 2
-        listing = "\n".join(f"  {name:<{width}}{helps.get(name, '')}" for name in SUBCOMMANDS)
+        listing = "\n".join(f"  {name:<{width}}{COMMAND_HELP[name]}" for name in SUBCOMMANDS)
         return f"{super().format_help()}\ncommands:\n{listing}\n\n{manual_note()}\n"
 
 

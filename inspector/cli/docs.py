@@ -123,11 +123,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def installed_man_page() -> Path | None:
-    """Where the package's man page is installed in this environment (None: not there)."""
-    found = Path(sys.prefix) / "share" / "man" / "man1" / "glyphscope.1"
-    return found if found.is_file() else None
-
-
 if __name__ == "__main__":
     sys.exit(main())
