@@ -19,8 +19,8 @@ import functools
 import os
 import re
 import sys
-from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from glyphscope.core.errors import GlyphscopeError
