@@ -207,7 +207,8 @@ def test_levels_and_rule_l2() -> None:
 
 
 def test_cli_visual_order_and_no_tracking() -> None:
-    from glyphscope.inspector.cli.commands import _params, build_parser
+    from glyphscope.inspector.cli.parser import build_parser
+    from glyphscope.inspector.cli.shared import parameters as _params
 
     params = _params(build_parser().parse_args(["text", "x.pdf", "--visual-order", "--no-tracking"]))
     assert params.visual_order is True and params.tracking is False

@@ -140,7 +140,8 @@ def test_cjk_gap_on_a_pikepdf_page() -> None:
 
 
 def test_cli_takes_cjk_gap_and_keep_ligatures() -> None:
-    from glyphscope.inspector.cli.commands import _params, build_parser
+    from glyphscope.inspector.cli.parser import build_parser
+    from glyphscope.inspector.cli.shared import parameters as _params
 
     args = build_parser().parse_args(
         ["text", "x.pdf", "--cjk-gap", "2", "--keep-ligatures", "--mode", "articles"]

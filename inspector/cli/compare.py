@@ -37,11 +37,11 @@ if TYPE_CHECKING:
 
 def add_compare_parser(sub: Any) -> None:
     """The `compare` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import parser as cli_parser
 
     p = sub.add_parser("compare", help="other extractors' text aligned to glyphscope's glyphs, explained")
-    cli._add_input(p)
-    cli._add_page_set(p)
+    cli_parser.add_input(p)
+    cli_parser.add_page_set(p)
     p.add_argument(
         "--engines",
         default="all",
@@ -53,9 +53,9 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli._add_json_flag(p)
-    cli._add_thresholds(p)
-    cli._add_jobs(p)
+    cli_parser.add_json_flag(p)
+    cli_parser.add_thresholds(p)
+    cli_parser.add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -78,26 +78,26 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 def run_compare(args: argparse.Namespace) -> int:
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli_shared
 
     if args.list_engines:
         _list_engines(args)
-        return cli.EXIT_OK
+        return cli_shared.EXIT_OK
     try:
         keys = parse_engine_list(args.engines)
     except ValueError as exc:
-        raise cli.CliError(str(exc), cli.EXIT_USAGE) from None
+        raise cli_shared.CliError(str(exc), cli_shared.EXIT_USAGE) from None
     if not keys:
-        raise cli.CliError("no engine to compare with: none is installed", cli.EXIT_ERROR)
+        raise cli_shared.CliError("no engine to compare with: none is installed", cli_shared.EXIT_ERROR)
     if not args.timeout > 0:
-        raise cli.CliError(f"--timeout must be > 0, not {args.timeout}", cli.EXIT_USAGE)
-    params = cli._params(args)
+        raise cli_shared.CliError(f"--timeout must be > 0, not {args.timeout}", cli_shared.EXIT_USAGE)
+    params = cli_shared.parameters(args)
     password = cli_io.password(args)
     with _engine_path(args) as path:
         doc = open_document(path, password)
         for w in doc.warnings:
             cli_io.note(args, f"warning: {w}")
-        pages = cli._pages(doc, args.pages)
+        pages = cli_shared.page_list(doc, args.pages)
         out_pages = []
         task = functools.partial(
             _compare_page, path=path, password=password, keys=keys, params=params, args=_CompareArgs.of(args)
@@ -111,8 +111,8 @@ def run_compare(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
     if args.json:
         engines = [s.to_json() for s in detect_engines()]
-        cli._write_json(
-            cli._document(
+        cli_shared.write_json(
+            cli_shared.json_document(
                 file=args.file,
                 mode=args.mode,
                 warnings=list(doc.warnings),
@@ -120,7 +120,7 @@ def run_compare(args: argparse.Namespace) -> int:
                 pages=out_pages,
             )
         )
-    return cli.EXIT_OK
+    return cli_shared.EXIT_OK
 
 
 def _list_engines(args: argparse.Namespace) -> None:

@@ -3,7 +3,7 @@
 `python -m glyphscope.inspector.cli.docs man > glyphscope.1` writes glyphscope(1) in roff
 (`man ./glyphscope.1` shows it): the synopsis, every command with its options, help texts
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
-is written twice: the parser (inspector/cli/commands.py) is the one description of the options.
+is written twice: the parser (inspector/cli/parser.py) is the one description of the options.
 
 The package installs it: `python -m glyphscope.inspector.cli.docs man --write` regenerates
 man/glyphscope.1 in the source tree, which the wheel puts in `share/man/man1` of the
@@ -18,7 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from glyphscope.inspector.cli import commands as cli
+from glyphscope.inspector.cli import parser as cli_parser
+from glyphscope.inspector.cli import shared as cli_shared
 
 
 def _roff(text: str) -> str:
@@ -30,10 +31,10 @@ def _roff(text: str) -> str:
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, one-line help, parser) of every subcommand, in the order of `cli.SUBCOMMANDS`."""
+    """(name, one-line help, parser) of every subcommand, in the order of `cli_parser.SUBCOMMANDS`."""
     (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
-    return [(name, helps.get(name, ""), action.choices[name]) for name in cli.SUBCOMMANDS]
+    return [(name, helps.get(name, ""), action.choices[name]) for name in cli_parser.SUBCOMMANDS]
 
 
 def _options(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
@@ -59,8 +60,8 @@ def man_page(version: str | None = None) -> str:
         import glyphscope
 
         version = glyphscope.__version__
-    parser = cli.build_parser()
-    gui = cli.build_gui_parser()
+    parser = cli_parser.build_parser()
+    gui = cli_parser.build_gui_parser()
     lines = [
         f'.TH GLYPHSCOPE 1 "" "glyphscope{" " + version if version else ""}" "User Commands"',
         ".SH NAME",
@@ -85,7 +86,7 @@ def man_page(version: str | None = None) -> str:
             lines += [".PP", _roff(sub.description)]
         lines += _option_lines(sub)
     lines += [".SH EXIT STATUS"]
-    for code, meaning in cli.EXIT_CODES:
+    for code, meaning in cli_shared.EXIT_CODES:
         lines += [".TP", f"\\fB{code}\\fR", _roff(meaning)]
     lines += [
         ".SH ENVIRONMENT",

@@ -42,20 +42,22 @@ def add_repair_parser(sub: Any) -> None:
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli_shared
     from glyphscope.inspector.repair import RepairError, repair
 
     src = Path(args.file)
     if not src.is_file():
-        raise cli.CliError(f"{src}: file not found", cli.EXIT_NOT_PDF)
+        raise cli_shared.CliError(f"{src}: file not found", cli_shared.EXIT_NOT_PDF)
     if args.pages and not args.from_ocr:
-        raise cli.CliError("--pages chooses the pages to OCR: it needs --from-ocr", cli.EXIT_USAGE)
+        raise cli_shared.CliError(
+            "--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE
+        )
     proposals = _ocr_proposals(args, src) if args.from_ocr else None
     fonts = args.fonts.split(",") if args.fonts else None
     try:
         report = repair(src, args.output, fonts, proposals, password=cli_io.password(args))
     except RepairError as exc:
-        raise cli.CliError(str(exc), cli.EXIT_ERROR) from None
+        raise cli_shared.CliError(str(exc), cli_shared.EXIT_ERROR) from None
     for font_id in report.fonts:
         keys = ", ".join(sorted(report.keys.get(font_id, set()))) or "-"
         if font_id in report.code_pages:
@@ -66,31 +68,31 @@ def run_repair(args: argparse.Namespace) -> int:
         else:
             print(f"{font_id} ({keys}): /ToUnicode with {len(report.mappings[font_id])} codes")
     print(f"written: {args.output}")
-    return cli.EXIT_OK
+    return cli_shared.EXIT_OK
 
 
 def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[int, str]]:
     """Run the OCR cross-check over --pages and give its proposed tables ({font id: {code: text}});
     one line per font it judged and per page that failed goes to stderr."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli_shared
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     try:
         check_languages(args.lang)
     except OcrUnavailable as exc:
-        raise cli.CliError(f"--from-ocr: {exc}", cli.EXIT_ERROR) from None
+        raise cli_shared.CliError(f"--from-ocr: {exc}", cli_shared.EXIT_ERROR) from None
     from glyphscope.core.document import open_document
     from glyphscope.inspector.verify.check import propose_mappings, verify_document
 
     source = str(src)
     doc = open_document(source, cli_io.password(args))
-    pages = cli._pages(doc, args.pages)
+    pages = cli_shared.page_list(doc, args.pages)
     result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
     for page in result.pages:
         if page.error:
             cli_io.note(args, f"page {page.page}: {page.error}")
     if pages and all(p.error for p in result.pages):
-        raise cli.CliError("--from-ocr: no page could be read", cli.EXIT_ERROR)
+        raise cli_shared.CliError("--from-ocr: no page could be read", cli_shared.EXIT_ERROR)
     for f in result.fonts:
         agreement = "-" if f.agreement is None else f"{100 * f.agreement:.1f} %"
         cli_io.note(args, f"OCR: font {f.font_id} {f.verdict.value} (agreement {agreement})")

@@ -380,8 +380,8 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
 
 
 def _params(args: argparse.Namespace) -> Parameters:
-    from glyphscope.inspector.cli.commands import (
-        _params as cli_params,  # the command line's one reading of them
+    from glyphscope.inspector.cli.shared import (
+        parameters as cli_params,  # the command line's one reading of them
     )
 
     return cli_params(args)

@@ -24,43 +24,45 @@ if TYPE_CHECKING:
 
 def add_verify_parser(sub: Any) -> None:
     """The `verify` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import parser as cli_parser
 
     p = sub.add_parser("verify", help="OCR cross-check: does the ink read what each glyph decodes to?")
-    cli._add_input(p)
-    cli._add_page_set(p)
+    cli_parser.add_input(p)
+    cli_parser.add_page_set(p)
     p.add_argument(
         "--lang", default="eng", metavar="LANGS", help="Tesseract languages joined by +, e.g. eng+deu"
     )
     p.add_argument("--dpi", type=float, default=300.0, help="resolution the pages are rendered at for OCR")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds Tesseract may spend on one page")
     p.add_argument("--no-glyphs", action="store_true", help="leave the per-glyph list out of the JSON")
-    cli._add_json_flag(p)
+    cli_parser.add_json_flag(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=run_verify)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import commands as cli
+    from glyphscope.inspector.cli import shared as cli_shared
     from glyphscope.inspector.verify.check import verify_document
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     if not 36.0 <= args.dpi <= 1200.0:
-        raise cli.CliError(f"--dpi must be between 36 and 1200, not {args.dpi:g}", cli.EXIT_USAGE)
+        raise cli_shared.CliError(
+            f"--dpi must be between 36 and 1200, not {args.dpi:g}", cli_shared.EXIT_USAGE
+        )
     if not args.timeout > 0:
-        raise cli.CliError(f"--timeout must be > 0, not {args.timeout:g}", cli.EXIT_USAGE)
+        raise cli_shared.CliError(f"--timeout must be > 0, not {args.timeout:g}", cli_shared.EXIT_USAGE)
     try:
         status = check_languages(args.lang)
     except OcrUnavailable as exc:
-        raise cli.CliError(str(exc), cli.EXIT_ERROR) from None
+        raise cli_shared.CliError(str(exc), cli_shared.EXIT_ERROR) from None
     from glyphscope.core.document import open_document
 
     source = cli_io.read_input(args.file)  # once: stdin's bytes are opened and rendered alike
     doc = open_document(source, cli_io.password(args), limits=cli_io.limits(args))
     for w in doc.warnings:
         cli_io.note(args, f"warning: {w}")
-    args.opened_documents = [doc]  # the budget notes after the command (cli._report)
-    pages = cli._pages(doc, args.pages)
+    args.opened_documents = [doc]  # the budget notes after the command (cli_shared.report)
+    pages = cli_shared.page_list(doc, args.pages)
 
     def progress(page: PageCheck) -> None:
         if page.error:
@@ -81,8 +83,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         from glyphscope.inspector.verify.check import THRESHOLDS, propose_mappings
 
-        cli._write_json(
-            cli._document(
+        cli_shared.write_json(
+            cli_shared.json_document(
                 file=args.file,
                 lang=args.lang,
                 dpi=args.dpi,
@@ -101,8 +103,8 @@ def run_verify(args: argparse.Namespace) -> int:
         for f in result.fonts:
             _print_font(f)
     if pages and all(p.error for p in result.pages):
-        raise cli.CliError("no page could be verified", cli.EXIT_ERROR)
-    return cli.EXIT_OK
+        raise cli_shared.CliError("no page could be verified", cli_shared.EXIT_ERROR)
+    return cli_shared.EXIT_OK
 
 
 def _print_page(page: PageCheck) -> None:
