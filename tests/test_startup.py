@@ -435,8 +435,12 @@ def test_the_command_line_modules_share_only_public_names() -> None:
             for a in node.names
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("glyphscope.inspector.cli."):
-                private += [f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "glyphscope.inspector.cli."
+            ):
+                private += [
+                    f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")
+                ]
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
