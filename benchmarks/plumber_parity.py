@@ -168,6 +168,17 @@ def file_parity(path: Path, password: str | None, tol: float = TOLERANCE) -> Pag
     return total
 
 
+def file_counts(path: Path, password: str | None) -> tuple[int, int, dict[str, int]] | None:
+    """`file_parity` as plain numbers (pdfplumber's chars, matched, left by kind), for a process pool."""
+    import logging
+    import warnings
+
+    warnings.simplefilter("ignore")
+    logging.disable(logging.WARNING)
+    got = file_parity(path, password)
+    return None if got is None else (got.total, got.matched, dict(got.kinds))
+
+
 # ---------------------------------------------------------------- MuPDF as the third opinion
 
 

@@ -55,6 +55,8 @@ class DiagnosticKind(str, Enum):
     )
     IMAGE_ONLY_PAGE = "image_only_page"  # images cover the page and no text is painted: it needs OCR
     OCR_LAYER_ONLY = "ocr_layer_only"  # the page's only text is invisible, over an image: an OCR layer
+    # The OCR cross-check (`glyphscope verify`): the invisible OCR layer does not read what the scan shows.
+    OCR_LAYER_WRONG = "ocr_layer_wrong"
     CULLED_GLYPHS = "culled_glyphs"
     DUPLICATE_GLYPHS = "duplicate_glyphs"
     TF_ONE_SCALED_TM = "tf_one_scaled_tm"

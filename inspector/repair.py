@@ -20,17 +20,21 @@ uses such a font, on the pages and in their forms, is wrapped in a marked-conten
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pikepdf
 
-from glyphscope.core.analysis import analyze_page
-from glyphscope.core.document import open_document
-from glyphscope.core.fonts.loader import load_font
-from glyphscope.core.fonts.simple import SimpleFont
-from glyphscope.inspector.views.fonts import font_object
+from glyphscope.core.analysis import PageAnalysis, analyze_page
+from glyphscope.core.document import Document, open_document
+from glyphscope.core.garbled import MIN_GLYPHS
+from glyphscope.inspector.verify.evidence import UNKNOWN, CodeRow, FontEvidence, gather
+from glyphscope.inspector.verify.evidence import shifted as evidence_shifted
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.verify.check import VerifyResult
 
 BFCHAR_CHUNK = 100
 """bfchar entries per block (a CMap block holds at most 100, ISO 32000-1 §9.10.3)."""
@@ -50,6 +54,11 @@ class RepairReport:
     # fonts of CJK byte pairs: {font id: codec}; the copy gives their text as ActualText spans
     code_pages: dict[str, str] = field(default_factory=dict)
     spans: dict[str, int] = field(default_factory=dict)  # ActualText spans written per font id
+    # every font's codes with their evidence, and the codes each written font leaves out (doubtful
+    # and not confirmed, or rejected): they read U+FFFD in the copy where the pages paint them
+    evidence: dict[str, FontEvidence] = field(default_factory=dict)
+    left_out: dict[str, list[CodeRow]] = field(default_factory=dict)
+    scores: dict[str, tuple[float, int]] = field(default_factory=dict)  # the input's garbled scores
 
     @property
     def fonts(self) -> list[str]:
@@ -86,9 +95,7 @@ def tounicode_cmap(mapping: Mapping[int, str], code_bytes: int = 1) -> bytes:
 def shifted(text: str, offset: int) -> str | None:
     """`text` (one character) shifted by the garbled-text offset k, as the repaired copy maps it;
     None when it is not one character or the shift leaves the printable BMP."""
-    if len(text) == 1 and 0x20 <= ord(text) + offset < 0xD800:
-        return chr(ord(text) + offset)
-    return None
+    return evidence_shifted(text, offset)
 
 
 def _wanted(font_id: str, keys: Iterable[str], fonts: set[str] | None) -> bool:
@@ -97,46 +104,67 @@ def _wanted(font_id: str, keys: Iterable[str], fonts: set[str] | None) -> bool:
     return font_id in fonts or any(k in fonts or k.lstrip("/") in fonts for k in keys)
 
 
-def proposed_mappings(document_path: str | Path, password: str | None = None) -> RepairReport:
-    """The mappings glyphscope proposes for every garbled font with an offset, over every page."""
-    report = RepairReport()
-    read_as_pairs: dict[str, str | None] = {}  # font id → the codec its font reads pairs through
+def document_evidence(
+    document_path: str | Path,
+    password: str | None = None,
+    verification: VerifyResult | None = None,
+    fonts: Iterable[str] | None = None,
+    scores: dict[str, tuple[float, int]] | None = None,
+) -> dict[str, FontEvidence]:
+    """Every font with something to propose, over every page: its codes with their evidence
+    (inspector/verify/evidence.py), the OCR of `verification` counted where its ink is real.
+    `scores`, when given, gets every font's garbled-text score (font_scores)."""
     with open_document(Path(document_path), password) as doc:
-        for n in range(1, doc.page_count + 1):
-            analysis = analyze_page(doc, n)
-            stats = analysis.fonts
-            table = stats.glyph_table
-            for entry in stats.entries:
-                info = entry.page_font.info
-                report.keys.setdefault(info.font_id, set()).add(entry.page_font.font_key)
-                verdict = stats.verdicts.get(info.font_id)
-                code_page = verdict.code_page if verdict is not None and verdict.garbled else None
-                if code_page is None and info.font_id not in read_as_pairs:
-                    obj = font_object(doc, n, entry.page_font.font_key, tuple(entry.page_font.form_path))
-                    loaded = load_font(obj, entry.page_font.font_key) if obj is not None else None
-                    read_as_pairs[info.font_id] = loaded.code_page if isinstance(loaded, SimpleFont) else None
-                code_page = code_page or read_as_pairs.get(info.font_id)
-                if code_page is not None and entry.font.glyphs:
-                    report.code_pages.setdefault(info.font_id, code_page)
-                    continue
-                if verdict is None or not verdict.garbled or verdict.offset is None or table is None:
-                    continue
-                k = verdict.offset
-                found = report.mappings.setdefault(info.font_id, {})
-                for i in entry.font.glyphs:
-                    text, code, nbytes = table.unicode[i], table.code[i], table.code_bytes[i]
-                    report.code_bytes[info.font_id] = nbytes
-                    moved = shifted(text, k)
-                    if moved is not None:
-                        found.setdefault(code, moved)
-                obj = font_object(doc, n, entry.page_font.font_key, tuple(entry.page_font.form_path))
-                if obj is not None and report.code_bytes.get(info.font_id) == 1:
-                    font = load_font(obj, entry.page_font.font_key)
-                    for code in range(256):  # codes the page did not paint, shifted alike
-                        moved = shifted(font.unicode(code)[0], k)
-                        if moved is not None:
-                            found.setdefault(code, moved)
+        return gather(doc, _analyses(doc, scores), verification, fonts)
+
+
+def _analyses(doc: Document, scores: dict[str, tuple[float, int]] | None) -> Iterator[PageAnalysis]:
+    for n in range(1, doc.page_count + 1):
+        analysis = analyze_page(doc, n)
+        if scores is not None:
+            _add_scores(scores, analysis)
+        yield analysis
+
+
+def _add_scores(scores: dict[str, tuple[float, int]], analysis: PageAnalysis) -> None:
+    for font_id, verdict in analysis.fonts.verdicts.items():
+        if verdict.glyphs >= MIN_GLYPHS:
+            score, glyphs = scores.get(font_id, (0.0, 0))
+            total = glyphs + verdict.glyphs
+            scores[font_id] = ((score * glyphs + verdict.score * verdict.glyphs) / total, total)
+
+
+def font_scores(document_path: str | Path, password: str | None = None) -> dict[str, tuple[float, int]]:
+    """font id → (garbled-text score, core/garbled.py, glyph-weighted over the pages; glyphs judged)."""
+    scores: dict[str, tuple[float, int]] = {}
+    with open_document(Path(document_path), password) as doc:
+        for _ in _analyses(doc, scores):
+            pass
+    return scores
+
+
+def proposed_mappings(document_path: str | Path, password: str | None = None) -> RepairReport:
+    """The mappings glyphscope writes for every font with evidence, over every page (no OCR):
+    the supported codes, and U+FFFD for the doubtful codes the pages paint."""
+    report = RepairReport()
+    for font_id, ev in document_evidence(document_path, password).items():
+        _take(report, font_id, ev, None)
     return report
+
+
+def _take(
+    report: RepairReport, font_id: str, ev: FontEvidence, decisions: Mapping[int, str | None] | None
+) -> None:
+    report.evidence[font_id] = ev
+    report.keys.setdefault(font_id, set()).update(ev.keys)
+    report.code_bytes[font_id] = 2 if ev.subtype == "Type0" else ev.code_bytes
+    if ev.code_page is not None and not decisions:
+        report.code_pages[font_id] = ev.code_page
+        return
+    written = ev.written(decisions)
+    if any(t != UNKNOWN for t in written.values()):
+        report.mappings[font_id] = written
+        report.left_out[font_id] = ev.left_out(decisions)
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -175,50 +203,52 @@ def repair(
     document_path: str | Path,
     out_path: str | Path,
     fonts: Iterable[str] | None = None,
-    proposals: Mapping[str, Mapping[int, str]] | None = None,
+    proposals: Mapping[str, Mapping[int, str | None]] | None = None,
     password: str | None = None,
+    verification: VerifyResult | None = None,
 ) -> RepairReport:
     """Write a copy of `document_path` to `out_path` whose chosen fonts get a /ToUnicode CMap.
 
-    `fonts`: object ids or resource keys to repair (None: every font with a proposal);
-    `proposals`: {font id or key: {code: text}} merged over glyphscope's own (they win).
+    `fonts`: object ids or resource keys to repair (None: every font with evidence);
+    `proposals`: {font id or key: {code: text}}: the user's decisions, written as given (text:
+    typed or confirmed; None: left out); `verification`: an OCR cross-check whose votes count as
+    evidence where the ink is the font's own. A doubtful code is never written as a letter.
     Raises RepairError when out_path is the input, or nothing is left to write."""
     src, dst = Path(document_path), Path(out_path)
     if same_file(src, dst):
         raise RepairError(f"the output {dst} is the input file: glyphscope never writes the input")
     wanted = {f.strip() for f in fonts if f.strip()} if fonts is not None else None
-    report = proposed_mappings(src, password)
+    named = set(wanted or ()) | set(proposals or ())
+    report = RepairReport()
+    found = document_evidence(src, password, verification, named, report.scores)
+    decisions: dict[str, Mapping[int, str | None]] = {}
     for name, mapping in (proposals or {}).items():
         font_id = next(
-            (fid for fid, keys in report.keys.items() if name == fid or name in keys or "/" + name in keys),
+            (fid for fid, ev in found.items() if name == fid or name in ev.keys or "/" + name in ev.keys),
             name,
         )
-        report.mappings.setdefault(font_id, {}).update(mapping)
-        report.code_bytes.setdefault(font_id, 2 if any(c > 0xFF for c in mapping) else 1)
-        report.code_pages.pop(font_id, None)  # the caller's table wins over a code-page reading too
-    chosen = {
-        fid: m
-        for fid, m in report.mappings.items()
-        if m and fid not in report.code_pages and _wanted(fid, report.keys.get(fid, set()), wanted)
-    }
-    report.code_pages = {
-        fid: codec
-        for fid, codec in report.code_pages.items()
-        if _wanted(fid, report.keys.get(fid, set()), wanted)
-    }
-    if not chosen and not report.code_pages:
+        decisions[font_id] = mapping
+    for font_id, ev in found.items():
+        if _wanted(font_id, ev.keys, wanted):
+            _take(report, font_id, ev, decisions.get(font_id))
+    for font_id, mapping in decisions.items():  # a font without evidence: the caller's table alone
+        if font_id not in found and _wanted(font_id, (), wanted):
+            written = {c: t for c, t in mapping.items() if t}
+            if written:
+                report.mappings[font_id] = written
+                report.code_bytes[font_id] = 2 if any(c > 0xFF for c in written) else 1
+    if not report.mappings and not report.code_pages:
         raise RepairError("no font to repair: glyphscope found no better decoding for the fonts chosen")
-    report.mappings = chosen
     with pikepdf.open(src, password=password or "") as pdf:
         for key, font in _fonts_of(pdf):
             font_id = _font_id(key, font)
-            written = chosen.get(font_id)
-            if written is None:
+            table = report.mappings.get(font_id)
+            if table is None:
                 continue
             nbytes = report.code_bytes.get(font_id, 1)
             if str(font.get("/Subtype")) == "/Type0":
                 nbytes = 2
-            font.ToUnicode = pdf.make_stream(tounicode_cmap(written, nbytes))
+            font.ToUnicode = pdf.make_stream(tounicode_cmap(table, nbytes))
         if report.code_pages:
             _write_spans(pdf, report)
         pdf.save(dst)

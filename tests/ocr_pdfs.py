@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,87 @@ def gid_shift(lines: tuple[str, ...] = PANGRAMS) -> tuple[bytes, dict[int, str]]
         content.append(f"<{hexed}> Tj".encode())
     content.append(b"ET")
     return to_bytes(make_pdf([b"\n".join(content)], {"/G": font}, pdf=pdf)), truth
+
+
+SCAN_TEXT = (
+    "Desiring to keep you posted on our progress, we send this letter from",
+    "California with the latest news about the harvest and the weather.",
+    "The orchards gave more fruit than last year, and prices held steady",
+    "through the summer. Our new warehouse near the station is finished,",
+    "so the next shipments will leave on time. Please write to us soon",
+    "with your orders for the autumn, and give our regards to the family.",
+)
+"""The page of a generated scan: plain English prose Tesseract reads well."""
+
+DEJAVU_SANS = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def _shift_letters(word: str) -> str:
+    """Every letter and digit one further (a → b, z → a, 9 → 0): the layer of a wrong mapping."""
+    out = []
+    for c in word:
+        if "a" <= c <= "z":
+            out.append(chr((ord(c) - 97 + 1) % 26 + 97))
+        elif "A" <= c <= "Z":
+            out.append(chr((ord(c) - 65 + 1) % 26 + 65))
+        elif c.isdigit():
+            out.append(str((int(c) + 1) % 10))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def scan_with_layer(
+    layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dpi: float = 200.0
+) -> bytes | None:
+    """A scanned page: `lines` drawn into an image (DejaVu Sans, Pillow) that fills a Letter page,
+    and over it an invisible (Tr 3) Helvetica text layer, word by word, each word placed on its
+    ink and stretched (Tz) to its width, as OCR programs write them. `layer`: "right" (the words
+    the image shows), "shifted" (every letter one further), "shuffled" (the words dealt to the
+    wrong places), "none" (the image only). None without the font file."""
+    if not DEJAVU_SANS.is_file():
+        return None
+    from pdfminer.fontmetrics import FONT_METRICS
+    from PIL import Image, ImageDraw, ImageFont
+
+    widths = FONT_METRICS["Helvetica"][1]
+    px = dpi / 72.0
+    image = Image.new("L", (round(612 * px), round(792 * px)), 255)
+    draw = ImageDraw.Draw(image)
+    size_pt = 14.0
+    font = ImageFont.truetype(str(DEJAVU_SANS), round(size_pt * px))
+    placed: list[tuple[str, float, float, float]] = []  # word, x0, baseline, width (points)
+    for i, line in enumerate(lines):
+        y = (100 + i * 26) * px
+        x = 60 * px
+        for word in line.split():
+            draw.text((x, y), word, font=font, fill=0, anchor="ls")
+            x0, _, x1, _ = draw.textbbox((x, y), word, font=font, anchor="ls")
+            placed.append((word, x0 / px, 792 - y / px, (x1 - x0) / px))
+            x = x1 + draw.textlength(" ", font=font)
+    texts = [w for w, *_ in placed]
+    if layer == "shifted":
+        texts = [_shift_letters(w) for w in texts]
+    elif layer == "shuffled":
+        random.Random(3).shuffle(texts)
+    pdf = pikepdf.new()
+    xobject = pdf.make_stream(
+        zlib.compress(image.tobytes()),
+        Type=pikepdf.Name.XObject,
+        Subtype=pikepdf.Name.Image,
+        Width=image.width,
+        Height=image.height,
+        ColorSpace=pikepdf.Name.DeviceGray,
+        BitsPerComponent=8,
+        Filter=pikepdf.Name.FlateDecode,
+    )
+    content = [b"q 612 0 0 792 0 0 cm /Im1 Do Q"]
+    if layer != "none":
+        content.append(b"BT 3 Tr")
+        for text, (_, x0, base, width) in zip(texts, placed):
+            natural = sum(widths.get(c, 556) for c in text) / 1000.0 * size_pt
+            scale = 100.0 * width / natural if natural > 0 else 100.0
+            content.append(f"/F1 {size_pt:g} Tf {scale:.2f} Tz 1 0 0 1 {x0:.2f} {base:.2f} Tm".encode())
+            content.append(_literal(text.encode("latin-1")) + b" Tj")
+        content.append(b"ET")
+    return to_bytes(make_pdf([b"\n".join(content)], {"/F1": helvetica}, xobjects={"/Im1": xobject}, pdf=pdf))

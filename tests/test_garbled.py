@@ -143,6 +143,20 @@ def test_gbk_pairs_in_a_winansi_truetype_font_decode_through_its_3_3_cmap() -> N
     assert K.GARBLED_TEXT not in kinds(findings_of(pdf))
 
 
+def test_the_ideographic_space_pair_reads_u3000_in_every_code_page() -> None:
+    """GBK A1A1 (and Big5 A140, Shift-JIS 8140, EUC-KR A1A1, Johab D931) is the full-width space
+    U+3000: one pair, not the two Latin-1 bytes `¡¡` (Python does not count U+3000 printable)."""
+    from glyphscope.core.fonts.cjk import CodePage
+
+    for codec, pair in (("gbk", 0xA1A1), ("big5", 0xA140), ("shift_jis", 0x8140), ("euc_kr", 0xA1A1)):
+        assert CodePage(codec, None, "test").text(pair) == "\u3000", codec
+    text = "目录\u3000关于"
+    pdf = make_pdf([_gbk_page(text)], {"/F1": lambda p: gbk_font(p, _gbk_truetype(text))})
+    glyphs = _glyphs(pdf)
+    assert "".join(g.unicode for g in glyphs) == text
+    assert [g.code for g in glyphs][2] == 0xA1A1 and glyphs[2].code_bytes == 2
+
+
 def test_the_code_table_explains_a_pair_by_its_code_page() -> None:
     from glyphscope.core.analysis import analyze_page
     from glyphscope.inspector.views.fonts import font_code_rows

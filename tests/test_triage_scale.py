@@ -420,7 +420,7 @@ def test_the_report_renders_in_headless_chromium_with_its_table_visible(
 ) -> None:
     browser = _chromium()
     if browser is None:
-        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium; .ci/install installs it)")
     rows = sorted((triage_file(p) for p in archive.rglob("*.pdf")), key=lambda r: -r.score)
     report = write_html_report(rows, tmp_path / "report.html", images=False)
     common = [

@@ -219,10 +219,11 @@ def test_triage_verify_adds_agreement_and_fonts_wrong(tmp_path: Path) -> None:
     assert code == 0, err
     lines = out.decode().splitlines()
     header = lines[0].split()
-    assert header[-3:] == ["%ocr", "wrong", "file"]
-    cells = {line.split()[-1]: line.split()[-3:-1] for line in lines[1:]}
+    assert header[-4:] == ["%ocr", "wrong", "%layer", "file"]
+    cells = {line.split()[-1]: line.split()[-4:-1] for line in lines[1:]}
     assert float(cells[str(tmp_path / "right.pdf")][0]) >= 97.0
     assert cells[str(tmp_path / "right.pdf")][1] == "0" and cells[str(tmp_path / "wrong.pdf")][1] == "1"
+    assert cells[str(tmp_path / "right.pdf")][2] == "-"  # no OCR layer in either file
     obj = json.loads(report.read_text("utf-8"))
     assert_valid("triage", obj)
     by_file = {r["file"]: r for r in obj["verify"]["rows"]}

@@ -34,6 +34,9 @@ LEAD_BYTES: dict[str, tuple[tuple[int, int], ...]] = {
     "johab": ((0x84, 0xD3), (0xD8, 0xDE), (0xE0, 0xF9)),
 }
 """Lead-byte ranges of each code page: a byte in one starts a two-byte code."""
+IDEOGRAPHIC_SPACE = "\u3000"
+"""The full-width space every CJK code page has (GBK/EUC-KR A1A1, Big5 A140, Shift-JIS 8140, Johab
+D931): a pair, not two Latin-1 bytes `¡¡`, though Python does not count it printable."""
 NAME_CODE_PAGES = ("gbk", "big5", "shift_jis", "euc_kr")
 """Code pages tried on a /BaseFont name's bytes (GBK first: S22PDF's 宋体, 黑体, 楷体_GB2312)."""
 
@@ -121,7 +124,7 @@ class CodePage:
                 text = codecs.decode(code.to_bytes(2, "big"), self.codec)
             except (UnicodeDecodeError, OverflowError):
                 text = None
-            if text is not None and (len(text) != 1 or not text.isprintable()):
+            if text is not None and (len(text) != 1 or not (text.isprintable() or text == IDEOGRAPHIC_SPACE)):
                 text = None
         self._cache[code] = text
         return text

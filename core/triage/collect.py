@@ -20,13 +20,12 @@ from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
-from glyphscope.core.triage.records import PageScore, TriageFinding, TriageRow, failed_row
+from glyphscope.core.triage.records import FINDING_ORDER, PageScore, TriageFinding, TriageRow, failed_row
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
 from glyphscope.core.visibility_class import HIDDEN_CLASSES
 
 WORST_PAGES = 5
 MAX_FINDINGS_KEPT = 1000  # per file; counts are always complete
-_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 class PageCollector:
@@ -111,7 +110,7 @@ class PageCollector:
         worst = sorted((p for p in self.page_scores if p.score > 0), key=lambda p: (-p.score, p.page))
         findings = sorted(
             self.findings,
-            key=lambda f: (_SEVERITY_ORDER.get(f.severity, 3), f.page if f.page is not None else 0, f.kind),
+            key=lambda f: (FINDING_ORDER.get(f.severity, 3), f.page if f.page is not None else 0, f.kind),
         )
         return TriageRow(
             file=file,

@@ -11,6 +11,7 @@ from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.triage.scoring import FAILED_SCORE
 
 MAX_GLYPHS_PER_FINDING = 200  # paint indices kept per finding (the count stays exact)
+FINDING_ORDER = {"error": 0, "warning": 1, "info": 2}  # a row's findings, worst first
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +192,37 @@ class TriageRow:
 
 def failed_row(path: str | Path, message: str, code: int | None = 1, seconds: float = 0.0) -> TriageRow:
     return TriageRow(file=str(path), error=message, error_code=code, score=FAILED_SCORE, seconds=seconds)
+
+
+def with_findings(row: TriageRow, found: Iterable[Diagnostic]) -> TriageRow:
+    """`row` with more findings of the file (found after its scan, e.g. by the OCR cross-check):
+    listed, counted by severity and kind, and in its score (scoring.score_with_findings)."""
+    from dataclasses import replace
+
+    from glyphscope.core.triage.scoring import score_with_findings
+
+    extra = list(found)
+    if not extra or row.failed:
+        return row
+    before = dict(row.findings_by_severity)
+    after = dict(before)
+    for d in extra:
+        after[d.severity.value] = after.get(d.severity.value, 0) + 1
+    kinds = dict(row.finding_kinds)
+    for d in extra:
+        kinds[d.kind.value] = kinds.get(d.kind.value, 0) + 1
+    return replace(
+        row,
+        findings=tuple(
+            sorted(
+                row.findings + tuple(TriageFinding.of(d) for d in extra),
+                key=lambda f: (FINDING_ORDER.get(f.severity, 3), f.page if f.page is not None else 0, f.kind),
+            )
+        ),
+        findings_by_severity=after,
+        finding_kinds=tuple(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        score=score_with_findings(row.score, before, after),
+    )
 
 
 def sort_rows(rows: Iterable[TriageRow]) -> list[TriageRow]:

@@ -172,3 +172,17 @@ def score(tally: Tally, tagged: bool, problem_fonts: int = 0) -> float:
 def pct(n: int, total: int) -> float:
     """n as a percentage of total, 2 decimals; 0 when total is 0."""
     return round(100.0 * n / total, 2) if total else 0.0
+
+
+def score_with_findings(old: float, before: dict[str, int], after: dict[str, int]) -> float:
+    """A score (`score`) with its findings by severity changed from `before` to `after` (findings
+    found after the scan): only the severity terms of the formula change."""
+
+    def terms(counts: dict[str, int]) -> float:
+        return (
+            W_ERROR * math.log2(1 + counts.get(Severity.ERROR.value, 0))
+            + W_WARNING * math.log2(1 + counts.get(Severity.WARNING.value, 0))
+            + W_INFO * math.log2(1 + counts.get(Severity.INFO.value, 0))
+        )
+
+    return round(old - terms(before) + terms(after), 2)

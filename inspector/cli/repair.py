@@ -1,21 +1,27 @@
 """`glyphscope repair FILE -o OUT.pdf [--fonts F1,F2] [--from-ocr]`: a copy whose fonts read right.
 
-The command line of inspector/repair.py: one line per repaired font on stdout (its object id,
-resource keys and how many codes its new /ToUnicode maps). `--from-ocr` first runs the OCR
-cross-check (inspector/verify/check.py) over `--pages` and adds the code → Unicode tables the ink
-proposes for fonts whose mapping it judges wrong (`propose_mappings`); they win over
-glyphscope's own offset proposals. Without OCR installed it says in one line how to install it
-and exits 1, as `verify` does.
+The command line of inspector/repair.py. Per repaired font on stdout: its object id, resource
+keys and how many codes its new /ToUnicode maps; the evidence the offset rests on; the doubtful
+codes it left out (they read U+FFFD in the copy, never a wrong letter); and, read again from the
+copy it wrote, the garbled-text score before → after (core/garbled.py) and, with `--from-ocr`,
+the OCR agreement before → after. `--from-ocr` first runs the OCR cross-check
+(inspector/verify/check.py) over `--pages`: its votes count as evidence where the ink is the
+font's own drawing (inspector/verify/evidence.py). Without OCR installed it says in one line
+how to install it and exits 1, as `verify` does.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from glyphscope.core.fonts.explain import code_hex
 from glyphscope.inspector.cli import io as cli_io
+from glyphscope.inspector.verify.evidence import UNKNOWN
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.verify.check import VerifyResult
 
 
 def add_repair_parser(sub: Any) -> None:
@@ -41,23 +47,30 @@ def add_repair_parser(sub: Any) -> None:
     p.set_defaults(func=run_repair)
 
 
+LEFT_OUT_SHOWN = 12
+"""Doubtful codes listed per font on stdout (the rest are counted)."""
+
+
 def run_repair(args: argparse.Namespace) -> int:
     from glyphscope.inspector.cli import shared as cli_shared
-    from glyphscope.inspector.repair import RepairError, repair
+    from glyphscope.inspector.repair import RepairError, font_scores, repair
 
     src = Path(args.file)
     if not src.is_file():
         raise cli_shared.CliError(f"{src}: file not found", cli_shared.EXIT_NOT_PDF)
     if args.pages and not args.from_ocr:
-        raise cli_shared.CliError(
-            "--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE
-        )
-    proposals = _ocr_proposals(args, src) if args.from_ocr else None
+        raise cli_shared.CliError("--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE)
+    checked = _ocr_check(args, src) if args.from_ocr else None
     fonts = args.fonts.split(",") if args.fonts else None
+    password = cli_io.password(args)
     try:
-        report = repair(src, args.output, fonts, proposals, password=cli_io.password(args))
+        report = repair(
+            src, args.output, fonts, password=password, verification=checked[1] if checked else None
+        )
     except RepairError as exc:
         raise cli_shared.CliError(str(exc), cli_shared.EXIT_ERROR) from None
+    after = font_scores(args.output, password)
+    agreement_after = _agreement(args, Path(args.output), checked[0]) if checked else {}
     for font_id in report.fonts:
         keys = ", ".join(sorted(report.keys.get(font_id, set()))) or "-"
         if font_id in report.code_pages:
@@ -66,14 +79,60 @@ def run_repair(args: argparse.Namespace) -> int:
                 f"({report.code_pages[font_id]} byte pairs)"
             )
         else:
-            print(f"{font_id} ({keys}): /ToUnicode with {len(report.mappings[font_id])} codes")
+            mapping = report.mappings[font_id]
+            letters = sum(1 for t in mapping.values() if t != UNKNOWN)
+            left = report.left_out.get(font_id, [])
+            print(f"{font_id} ({keys}): /ToUnicode with {letters} codes, {len(left)} doubtful left out")
+            ev = report.evidence.get(font_id)
+            if ev is not None and ev.offset is not None:
+                print(f"  evidence: {ev.offset.sentence()}")
+            if checked and ev is not None and ev.ink_is_substitute:
+                print(
+                    "  the font is not embedded: the ink is the renderer's substitute, OCR votes do not count"
+                )
+            for row in left[:LEFT_OUT_SHOWN]:
+                guess = f" (guess {row.proposed}: {row.reason})" if row.proposed else f" ({row.reason})"
+                print(
+                    f"  left out: {code_hex(row.code, report.code_bytes.get(font_id, 1))} {row.current!r}{guess}"
+                )
+            if len(left) > LEFT_OUT_SHOWN:
+                print(f"  … and {len(left) - LEFT_OUT_SHOWN} more doubtful codes")
+        print(f"  garbled score: {_score(report.scores.get(font_id))} → {_score(after.get(font_id))}")
+        if checked:
+            before_check = next((f for f in checked[1].fonts if f.font_id == font_id), None)
+            ev = report.evidence.get(font_id)
+            note = (
+                " (the ink is the renderer's substitute: no evidence)" if ev and ev.ink_is_substitute else ""
+            )
+            print(
+                f"  verify agreement: {_share(before_check.agreement if before_check else None)} → "
+                f"{_share(agreement_after.get(font_id))}{note}"
+            )
     print(f"written: {args.output}")
     return cli_shared.EXIT_OK
 
 
-def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[int, str]]:
-    """Run the OCR cross-check over --pages and give its proposed tables ({font id: {code: text}});
-    one line per font it judged and per page that failed goes to stderr."""
+def _score(found: tuple[float, int] | None) -> str:
+    return "not judged" if found is None else f"{found[0]:.2f} over {found[1]} glyphs"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f} %"
+
+
+def _agreement(args: argparse.Namespace, path: Path, pages: list[int]) -> dict[str, float | None]:
+    """The OCR cross-check of the repaired copy over the same pages: font id → agreement."""
+    from glyphscope.core.document import open_document
+    from glyphscope.inspector.verify.check import verify_document
+
+    with open_document(str(path), cli_io.password(args)) as doc:
+        result = verify_document(doc, str(path), pages, lang=args.lang, password=cli_io.password(args))
+    return {f.font_id: f.agreement for f in result.fonts}
+
+
+def _ocr_check(args: argparse.Namespace, src: Path) -> tuple[list[int], VerifyResult]:
+    """Run the OCR cross-check over --pages: (the pages, its result); its votes count as evidence
+    in the repair. One line per font it judged and per page that failed goes to stderr."""
     from glyphscope.inspector.cli import shared as cli_shared
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
@@ -82,12 +141,12 @@ def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[
     except OcrUnavailable as exc:
         raise cli_shared.CliError(f"--from-ocr: {exc}", cli_shared.EXIT_ERROR) from None
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.verify.check import propose_mappings, verify_document
+    from glyphscope.inspector.verify.check import verify_document
 
     source = str(src)
-    doc = open_document(source, cli_io.password(args))
-    pages = cli_shared.page_list(doc, args.pages)
-    result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
+    with open_document(source, cli_io.password(args)) as doc:
+        pages = cli_shared.page_list(doc, args.pages)
+        result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
     for page in result.pages:
         if page.error:
             cli_io.note(args, f"page {page.page}: {page.error}")
@@ -96,4 +155,4 @@ def _ocr_proposals(args: argparse.Namespace, src: Path) -> Mapping[str, Mapping[
     for f in result.fonts:
         agreement = "-" if f.agreement is None else f"{100 * f.agreement:.1f} %"
         cli_io.note(args, f"OCR: font {f.font_id} {f.verdict.value} (agreement {agreement})")
-    return propose_mappings(result)
+    return list(pages), result

@@ -174,6 +174,12 @@ class _Summary:
         if self.fail_test is not None and self.fail_test(row):
             self.matched += 1
 
+    def rescore(self, rows: list[TriageRow]) -> None:
+        """The worst row and --fail-on's matches again, over `rows` as the reports ranked them."""
+        self.worst = max(rows, key=lambda r: r.score, default=self.worst)
+        if self.fail_test is not None:
+            self.matched = sum(1 for r in rows if self.fail_test(r))
+
     def line(self, label: Callable[[str], str]) -> str:
         worst = f"worst score {self.worst.score:.1f} ({label(self.worst.file)})" if self.worst else "no rows"
         seconds = time.monotonic() - self.started
@@ -293,7 +299,8 @@ def run_triage(args: argparse.Namespace) -> int:
         left = len(sources) - summary.files
         report_sources: dict[str, str | Path] = {cli_io.STDIO: spool} if spool is not None else {}
         if keep_rows:
-            _write_reports(args, sort_rows(rows), password, report_sources, interrupted, left)
+            ranked = _write_reports(args, sort_rows(rows), password, report_sources, interrupted, left)
+            summary.rescore(ranked)  # --verify's findings (a wrong OCR layer) count for --fail-on
         if not getattr(args, "quiet", False) or interrupted:
             print("glyphscope: " + summary.line(label), file=sys.stderr)
         if interrupted:
@@ -441,17 +448,26 @@ def _write_reports(
     sources: dict[str, str | Path],
     interrupted: bool = False,
     left: int = 0,
-) -> None:
-    """The table on stdout (unless a report or the JSONL goes there), then the JSON and HTML reports."""
+) -> list[TriageRow]:
+    """The table on stdout (unless a report or the JSONL goes there), then the JSON and HTML reports;
+    returns the rows as reported (with --verify: its findings added and ranked again)."""
     json_out = getattr(args, "json_out", None)
     html_out = getattr(args, "html_out", None)
     jsonl_out = getattr(args, "jsonl_out", None)
     anonymise = bool(getattr(args, "anonymise", False))
-    shown = [anonymise_row(r) for r in rows] if anonymise else rows
-    compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
-    from glyphscope.inspector.verify.triage import verify_column, with_verify_column, with_verify_json
+    from glyphscope.inspector.verify.triage import (
+        verify_column,
+        with_verify_column,
+        with_verify_findings,
+        with_verify_json,
+    )
 
     verify = verify_column(args, rows, password, sources)  # --verify, or None
+    rows, verify = with_verify_findings(
+        rows, verify
+    )  # a wrong OCR layer is an error of its file: ranked again
+    shown = [anonymise_row(r) for r in rows] if anonymise else rows
+    compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
     if not (jsonl_out or cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
         sys.stdout.write(with_verify_column(with_compare_column(_clean_line_table(shown), compare), verify))
         sys.stdout.flush()
@@ -477,6 +493,7 @@ def _write_reports(
         cli_io.write_output(html_out, html.encode("utf-8"))
         if not cli_io.is_stdout(html_out):
             cli_io.note(args, f"HTML report written to {html_out}")
+    return rows
 
 
 def _clean_line_table(rows: list[TriageRow]) -> str:

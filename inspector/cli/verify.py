@@ -4,7 +4,9 @@ Each page is rendered (PDFium, the whole MediaBox) and read by Tesseract; every 
 is aligned to the glyph under it (inspector/verify/check.py). Reported: per glyph agrees / ink reads
 X / no ink read; per font agreement, a confusion table, a verdict and, for a wrong mapping, the
 code → Unicode table the ink proposes; per page the text-like ink without glyphs and the
-visible glyphs without ink (schemas/verify.schema.json).
+visible glyphs without ink; the invisible OCR layer over a scan checked word by word against
+the scan (`ocr_layer`, a wrong one is an error finding); every glyph not judged counted by
+reason (`not_judged`) (schemas/verify.schema.json).
 
 Exit codes: 0 the check ran (whatever the verdicts); 1 OCR is not installed (one line says how
 to install it) or no page could be read; 2 usage; 3 password; 4 not a PDF.
@@ -80,6 +82,9 @@ def run_verify(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         on_page=progress,
     )
+    from glyphscope.inspector.verify.check import verify_findings
+
+    findings = verify_findings(result)
     if args.json:
         from glyphscope.inspector.verify.check import THRESHOLDS, propose_mappings
 
@@ -93,6 +98,7 @@ def run_verify(args: argparse.Namespace) -> int:
                 warnings=list(doc.warnings),
                 pages=[p.to_json(glyphs=not args.no_glyphs) for p in result.pages],
                 fonts=[f.to_json() for f in result.fonts],
+                findings=[d.to_json() for d in findings],
                 proposed_mappings={
                     fid: [{"code": c, "unicode": u} for c, u in sorted(m.items())]
                     for fid, m in propose_mappings(result).items()
@@ -102,6 +108,11 @@ def run_verify(args: argparse.Namespace) -> int:
     else:
         for f in result.fonts:
             _print_font(f)
+        for p in result.pages:
+            if p.error is None:
+                _print_not_judged(p)
+        for d in findings:
+            sys.stdout.write(f"{d.severity.value}\tpage {d.page}\t{d.kind.value}\t{d.message}\n")
     if pages and all(p.error for p in result.pages):
         raise cli_shared.CliError("no page could be verified", cli_shared.EXIT_ERROR)
     return cli_shared.EXIT_OK
@@ -118,6 +129,15 @@ def _print_page(page: PageCheck) -> None:
         f"ink without glyphs {len(page.ink_without_glyphs)}\tglyphs without ink {len(page.glyphs_without_ink)}\t"
         f"{page.seconds:.2f} s\n"
     )
+    layer = page.ocr_layer
+    if layer is not None:
+        agreement = "-" if layer.agreement is None else f"{100 * layer.agreement:.1f} %"
+        out.write(
+            f"  ocr layer\t{layer.verdict.value}\t{layer.glyphs} glyphs, {layer.checked} checked in "
+            f"{len(layer.words)} words\tagreement {agreement}\t{layer.reason}\n"
+        )
+        for example in layer.examples():
+            out.write(f"    {example}\n")
     for r in page.ink_without_glyphs:
         box = ", ".join(f"{v:.1f}" for v in r.bbox)
         out.write(f"  ink without glyphs\t[{box}]\t{r.text!r}\tconf {r.mean_conf:.0f}\n")
@@ -144,3 +164,15 @@ def _print_font(f: FontCheck) -> None:
     if f.proposed:
         pairs = " ".join(f"{code}→{text!r}" for code, text in sorted(f.proposed.items()))
         out.write(f"  proposed mapping\t{pairs}\n")
+
+
+def _print_not_judged(page: PageCheck) -> None:
+    """One line per page: how many of its glyphs were judged, and why the others were not."""
+    reasons = page.not_judged()
+    left = sum(reasons.values())
+    line = f"page {page.page}\tjudged {page.judged} of {page.glyphs_total} glyphs"
+    if left:
+        line += f"\tnot judged {left}: " + ", ".join(
+            f"{key.replace('_', ' ')} {n}" for key, n in reasons.items()
+        )
+    sys.stdout.write(line + "\n")

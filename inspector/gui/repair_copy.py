@@ -1,5 +1,6 @@
 """File › Save repaired copy…: the fonts whose proposed mapping was accepted (Fonts panel) get a
-/ToUnicode CMap in a copy of the file, written in a worker by `inspector.repair.repair`.
+/ToUnicode CMap (or, for byte-pair fonts of a code page, ActualText spans) in a copy of the file,
+with the user's decisions on single codes, written in a worker by `inspector.repair.repair`.
 
 The default name is `<stem>-repaired.pdf` beside the input; the input itself is refused before
 anything runs, and a RepairError (nothing to write, unreadable input) is shown as a message.
@@ -54,7 +55,10 @@ class RepairSaver(QObject):
             self._fail(f"{chosen} is the open file: glyphscope never writes the input. Choose another name.")
             return None
         accepted = list(session.accepted.values())
-        worker = Worker(repair_copy_job, str(source), str(chosen), accepted, session.password)
+        decisions = {
+            fid: dict(codes) for fid, codes in session.code_decisions.items() if fid in session.accepted
+        }
+        worker = Worker(repair_copy_job, str(source), str(chosen), accepted, session.password, decisions)
         worker.signals.result.connect(alive(self, lambda report: self._done(str(chosen), report)))
         worker.signals.error.connect(alive(self, lambda message, exc: self._fail(message)))
         worker.signals.finished.connect(alive(self, lambda: self._finished(worker)))

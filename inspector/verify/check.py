@@ -1,6 +1,12 @@
 """The ink as ground truth: OCR characters aligned to glyphs by position, verdicts per glyph,
 font and page, and the code → Unicode mapping the ink proposes (issue 26). No Qt.
 
+Every glyph of a page is either judged or counted under the reason it is not (NOT_JUDGED):
+visible glyphs are compared with the ink on them (below); glyphs a reader cannot see that lie
+on an image are an OCR layer, compared word by word with the scan (inspector/verify/layer.py);
+the ink is ground truth only where the file's own font drew it: a font that is not embedded is
+drawn with the renderer's substitute, and its verdict is cannot tell (`ink_is_substitute`).
+
 An OCR character (a Tesseract symbol with its pixel box) belongs to the visible glyph whose box
 covers the largest share of it (at least SYMBOL_MIN_OVERLAP): positions decide, never text.
 A glyph's ink is its characters in reading order, so a ligature glyph "ﬁ" reads "fi". The
@@ -19,14 +25,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
+from glyphscope.core.fonts.metrics import strip_subset
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
 from glyphscope.inspector.jobs import Progress
+from glyphscope.inspector.verify.layer import LAYER_THRESHOLDS, LayerVerdict, OcrLayerCheck, check_layer
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.document import Document
+    from glyphscope.core.fonts.base import FontInfo
     from glyphscope.core.glyph import Glyph
+    from glyphscope.core.page import PaintObject
     from glyphscope.inspector.verify.ocr import OcrPage, OcrWord
 
 DEFAULT_DPI = 300.0
@@ -70,6 +81,9 @@ REGION_GAP = 1.0
 """Ink words closer than this × the taller word's height join one region."""
 INK_MARGIN = 0.15
 """A visible glyph has ink when its centre lies in an OCR word's box widened by this × the word's height."""
+MIN_GLYPH_PIXELS = 10.0
+"""A visible glyph whose box is less tall than this in the page image is too small for Tesseract to
+read (at 300 dpi: text under about 2.5 pt)."""
 
 THRESHOLDS = {
     "symbol_min_overlap": SYMBOL_MIN_OVERLAP,
@@ -88,7 +102,67 @@ THRESHOLDS = {
     "ink_word_min_conf": INK_WORD_MIN_CONF,
     "region_gap": REGION_GAP,
     "ink_margin": INK_MARGIN,
+    "min_glyph_pixels": MIN_GLYPH_PIXELS,
 }
+THRESHOLDS |= LAYER_THRESHOLDS
+
+SUBSTITUTE_REASON = "the page's ink is the renderer's substitute for a font that is not embedded"
+
+NOT_JUDGED = {
+    "space": "spaces: no ink to read",
+    "culled": "outside the page's visible box",
+    "duplicate": "a second copy drawn on the first (the first is compared)",
+    "excluded": "left out by the annotations setting",
+    "clipped": "clipped away: nothing is drawn",
+    "invisible_without_image": "invisible, with no image under it: nothing on the page to read",
+    "not_upright": "turned or vertical text: Tesseract reads upright lines",
+    "too_small": f"too small: under {MIN_GLYPH_PIXELS:g} px tall in the page image",
+    "no_ink_read": "no ink read on it",
+    "low_confidence": f"read with a confidence under {CONFIDENT_READ:g}",
+    "symbols": "no letter or digit on either side",
+    "noisy_code": "a code whose reads agree on nothing (dot leaders)",
+    "substitute_rendering": SUBSTITUTE_REASON,
+    "too_few_glyphs": "its font has too few glyphs read for a verdict",
+    "off_ink": "its font's glyphs lie off the ink",
+    "foreign_script": "a script the OCR language does not read",
+    "font_low_confidence": "its font is read with a low mean confidence",
+    "symbol_font": "a symbol font: mostly not letters or digits",
+    "layer_too_few_words": "an OCR layer with too few words read for a verdict",
+    "layer_foreign_script": "an OCR layer in a script the OCR language does not read",
+    "layer_low_confidence": "an OCR layer over a scan read with a low mean confidence",
+}
+"""Why a glyph is not judged (the keys of a page's `not_judged`) and what each means."""
+
+STANDARD_14 = frozenset(
+    {
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Italic",
+        "Times-BoldItalic",
+        "Helvetica",
+        "Helvetica-Bold",
+        "Helvetica-Oblique",
+        "Helvetica-BoldOblique",
+        "Courier",
+        "Courier-Bold",
+        "Courier-Oblique",
+        "Courier-BoldOblique",
+        "Symbol",
+        "ZapfDingbats",
+    }
+)
+"""The fonts every PDF reader carries (ISO 32000-1 §9.6.2.2): drawn by glyph name, not substituted."""
+
+
+def ink_is_substitute(info: FontInfo) -> bool:
+    """Whether the renderer draws `info`'s glyphs with a substitute: a font with no program in the
+    file (no /FontFile, /FontFile2 nor /FontFile3), other than a Type3 font (its glyph procedures
+    are in the file) and a simple font naming one of the standard 14 (every reader carries them)."""
+    if info.embedded or info.subtype == "Type3":
+        return False
+    simple = info.subtype in ("Type1", "MMType1", "TrueType")
+    return not (simple and strip_subset(info.base_font) in STANDARD_14)
+
 
 _EQUIVALENT = str.maketrans(
     {
@@ -239,6 +313,11 @@ class FontCheck:
     confusion: tuple[Confusion, ...]
     proposed: dict[int, str] | None  # code → Unicode from the ink's votes (mapping wrong only)
     recovered: float | None = None  # set by benchmarks: share of glyphs the proposal maps right
+    # The renderer drew this font with a substitute (`ink_is_substitute`): its ink is no ground
+    # truth, the verdict is cannot tell and the ink proposes nothing. What repair's proposals read.
+    ink_is_substitute: bool = False
+    reason_key: str = ""  # the verdict's kind: right, wrong, between, or why it cannot tell (NOT_JUDGED keys)
+    noisy_codes: frozenset[int] = frozenset()  # codes whose reads agree on nothing (NOISY_CODE_MIN_READS)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -255,6 +334,8 @@ class FontCheck:
             "letter_share": None if self.letter_share is None else round(self.letter_share, 4),
             "verdict": self.verdict.value,
             "reason": self.reason,
+            "reason_key": self.reason_key,
+            "ink_is_substitute": self.ink_is_substitute,
             "confusion": [c.to_json() for c in self.confusion],
             "proposed_mapping": None
             if self.proposed is None
@@ -293,9 +374,22 @@ class PageCheck:
     not_upright: int = 0  # visible glyphs left out: turned or vertical text (UPRIGHT_SLOPE)
     seconds: float = 0.0
     error: str | None = None
+    glyphs_total: int = 0  # every glyph the page paints (judged + not judged)
+    skipped: Counter[str] = field(default_factory=Counter)  # glyphs never compared, by NOT_JUDGED reason
+    ocr_layer: OcrLayerCheck | None = None  # the invisible OCR layer over the page's images (None: none)
+    substitute_fonts: frozenset[str] = frozenset()  # font ids the renderer drew with a substitute
+    # Set by `settle_pages` once the fonts are judged: the glyphs judged, and the compared glyphs
+    # that were not, by reason (no ink read, low confidence, their font's cannot-tell reason …)
+    judged: int = 0
+    settled: Counter[str] = field(default_factory=Counter)
 
     def counts(self) -> Counter[GlyphVerdict]:
         return Counter(g.verdict for g in self.glyphs)
+
+    def not_judged(self) -> dict[str, int]:
+        """Every glyph of the page not judged, by reason (NOT_JUDGED), most first."""
+        merged = self.skipped + self.settled
+        return dict(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def to_json(self, glyphs: bool = True) -> dict[str, object]:
         c = self.counts()
@@ -306,6 +400,10 @@ class PageCheck:
             "seconds": round(self.seconds, 3),
             "ocr_words": self.ocr_words,
             "not_upright": self.not_upright,
+            "glyphs_total": self.glyphs_total,
+            "judged": self.judged,
+            "not_judged": self.not_judged(),
+            "ocr_layer": None if self.ocr_layer is None else self.ocr_layer.to_json(words=glyphs),
             "counts": {v.value: c.get(v, 0) for v in GlyphVerdict},
             "ink_without_glyphs": [r.to_json() for r in self.ink_without_glyphs],
             "glyphs_without_ink": [
@@ -337,28 +435,99 @@ class VerifyResult:
 # ---------------------------------------------------------------------------- one page
 
 
-def _candidates(analysis: PageAnalysis, matrix: Matrix) -> tuple[list[Glyph], list[Glyph], int]:
-    """(the visible, upright glyphs that paint ink, every glyph of the page, how many visible glyphs
-    were left out as not upright)."""
+@dataclass(slots=True)
+class _Sorted:
+    """A page's glyphs sorted for the check: what is compared and why the rest is not."""
+
+    visible: list[Glyph] = field(default_factory=list)  # visible, upright, large enough: compared
+    layer: list[Glyph] = field(default_factory=list)  # hidden, on an image, upright (spaces kept)
+    turned: int = 0  # visible glyphs left out as not upright
+    skipped: Counter[str] = field(default_factory=Counter)
+
+
+def _is_space(text: str) -> bool:
+    return bool(text) and (text.isspace() or all(ord(c) <= 0x20 for c in text))
+
+
+def _upright(g: Glyph, matrix: Matrix) -> bool:
+    a, b, c, d = matrix[:4]
+    dx, dy = g.direction
+    x, y = a * dx + c * dy, b * dx + d * dy  # the writing direction in the image
+    return g.wmode == 0 and x > 0.0 and abs(y) <= UPRIGHT_SLOPE * x
+
+
+def _on_image(point: tuple[float, float], images: Sequence[PaintObject]) -> bool:
+    """Whether `point` (user space) lies on one of the `images` (their parallelograms, even-odd)."""
+    x, y = point
+    for im in images:
+        b = im.bbox
+        if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]):
+            continue
+        for poly in im.polygons:
+            inside = False
+            x0, y0 = poly[-1] if poly else (0.0, 0.0)
+            for x1, y1 in poly:
+                if (y0 <= y) != (y1 <= y) and x < x0 + (y - y0) / (y1 - y0) * (x1 - x0):
+                    inside = not inside
+                x0, y0 = x1, y1
+            if inside:
+                return True
+    return False
+
+
+def _height(box: Rect) -> float:
+    return box[3] - box[1]
+
+
+def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
+    """Every glyph of the page sorted: the visible glyphs compared with their ink, the hidden ones
+    on an image (an OCR layer, compared with the scan), and the rest counted by reason."""
+    from glyphscope.core.glyph import GlyphStatus
     from glyphscope.core.visibility_class import VisibilityClass
 
     classified = analysis.classified
     classes = classified.visibility.classes if classified.visibility else None
-    visible = []
-    turned = 0
-    a, b, c, d = matrix[:4]
-    for g in classified.visible:
-        if g.unicode and (g.unicode.isspace() or all(ord(c) <= 0x20 for c in g.unicode)):
-            continue  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
-        if classes is not None and VisibilityClass(classes[g.paint_index]) is not VisibilityClass.VISIBLE:
+    images = [p for p in analysis.page.paints if p.kind in ("image", "inline_image")]
+    out = _Sorted()
+    skipped = out.skipped
+    for g, status in zip(classified.glyphs, classified.status):
+        if status is GlyphStatus.CULLED:
+            skipped["culled"] += 1
             continue
-        dx, dy = g.direction
-        x, y = a * dx + c * dy, b * dx + d * dy  # the writing direction in the image
-        if g.wmode != 0 or x <= 0.0 or abs(y) > UPRIGHT_SLOPE * x:
-            turned += 1  # Tesseract reads upright lines: turned text is not compared
+        if status is GlyphStatus.DUPLICATE:
+            skipped["duplicate"] += 1
             continue
-        visible.append(g)
-    return visible, list(classified.glyphs), turned
+        if status is GlyphStatus.EXCLUDED:
+            skipped["excluded"] += 1
+            continue
+        kind = VisibilityClass(classes[g.paint_index]) if classes is not None else VisibilityClass.VISIBLE
+        if status is GlyphStatus.CLIPPED or kind is VisibilityClass.CLIPPED:
+            skipped["clipped"] += 1
+            continue
+        space = _is_space(
+            g.unicode
+        )  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
+        if kind is not VisibilityClass.VISIBLE:
+            if not _on_image(g.center, images):
+                skipped["space" if space else "invisible_without_image"] += 1
+            elif space:
+                skipped["space"] += 1
+                out.layer.append(g)  # spaces cut the layer into words
+            elif not _upright(g, matrix):
+                skipped["not_upright"] += 1
+            else:
+                out.layer.append(g)
+            continue
+        if space:
+            skipped["space"] += 1
+        elif not _upright(g, matrix):
+            out.turned += 1  # Tesseract reads upright lines: turned text is not compared
+            skipped["not_upright"] += 1
+        elif _height(quad_bbox(g.quad, matrix)) < MIN_GLYPH_PIXELS:
+            skipped["too_small"] += 1
+        else:
+            out.visible.append(g)
+    return out
 
 
 class _Grid:
@@ -409,14 +578,28 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
     """Align `ocr` (read from the page image at `dpi`) to the page's glyphs: the page's checks."""
     scale = dpi / 72.0
     matrix = page_matrix(analysis, scale)
-    visible, every, turned = _candidates(analysis, matrix)
+    sorted_ = _candidates(analysis, matrix)
+    visible, every, turned = sorted_.visible, list(analysis.classified.glyphs), sorted_.turned
     boxes = [quad_bbox(g.quad, matrix) for g in visible]
     heights = sorted(b[3] - b[1] for b in boxes)
     grid = _Grid(boxes, heights[len(heights) // 2] if heights else 64.0)
 
     assigned = _assign(ocr, visible, boxes, grid)
     fonts = {(f.font_key, f.form_path): f for f in analysis.page.fonts}
-    result = PageCheck(analysis.page_number, dpi, ocr_words=len(ocr.words), not_upright=turned)
+    result = PageCheck(
+        analysis.page_number,
+        dpi,
+        ocr_words=len(ocr.words),
+        not_upright=turned,
+        glyphs_total=len(every),
+        skipped=sorted_.skipped,
+        substitute_fonts=frozenset(
+            pf.info.font_id for pf in analysis.page.fonts if ink_is_substitute(pf.info)
+        ),
+    )
+    if sorted_.layer:
+        layer_boxes = [quad_bbox(g.quad, matrix) for g in sorted_.layer]
+        result.ocr_layer = check_layer(sorted_.layer, layer_boxes, ocr, matrix, ocr.lang, CONFIDENT_READ)
     for i, g in enumerate(visible):
         pf = fonts.get((g.font_key, g.form_path))
         font_id = g.font_id or (pf.info.font_id if pf else g.font_key)
@@ -573,38 +756,86 @@ def check_fonts(
     for a wrong mapping, the mapping the ink proposes."""
     by_font: dict[str, list[GlyphCheck]] = defaultdict(list)
     off_ink: set[tuple[int, int]] = set()
+    substitutes: set[str] = set()
     for p in pages:
         for g in p.glyphs:
             by_font[g.font_id].append(g)
         off_ink.update((p.page, g.paint_index) for g in p.glyphs_without_ink)
+        substitutes.update(p.substitute_fonts)
     return [
-        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink)
+        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink, fid in substitutes)
         for fid, checks in by_font.items()
     ]
 
 
-def _consistent(confident: list[GlyphCheck]) -> list[GlyphCheck]:
-    """The confident reads without those of noisy codes (NOISY_CODE_MIN_READS): a wrong mapping
-    reads one other thing code after code, noise reads anything."""
+def settle_pages(pages: Sequence[PageCheck], fonts: Sequence[FontCheck]) -> None:
+    """Each page's `judged` and `settled` once its fonts are judged: a compared glyph is judged
+    when its read counts (confident, not a noisy code) and its font has a verdict — right, wrong,
+    or an agreement between the two; else it is counted under its reason. Likewise the OCR
+    layer's checked glyphs, by the layer's verdict."""
+    by_id = {f.font_id: f for f in fonts}
+    for p in pages:
+        settled: Counter[str] = Counter()
+        judged = 0
+        for g in p.glyphs:
+            font = by_id.get(g.font_id)
+            if g.verdict is GlyphVerdict.NO_INK_READ:
+                settled["no_ink_read"] += 1
+            elif not g.confident:
+                settled["low_confidence"] += 1
+            elif font is not None and g.code in font.noisy_codes:
+                settled["noisy_code"] += 1
+            elif (
+                font is not None and font.verdict is FontVerdict.CANNOT_TELL and font.reason_key != "between"
+            ):
+                settled[font.reason_key] += 1
+            else:
+                judged += 1
+        layer = p.ocr_layer
+        if layer is not None:
+            settled.update(layer.not_checked)
+            if layer.verdict is LayerVerdict.CANNOT_TELL and layer.reason_key != "between":
+                settled[f"layer_{layer.reason_key}"] += layer.checked
+            else:
+                judged += layer.checked
+        p.judged, p.settled = judged, settled
+
+
+def _noisy(confident: list[GlyphCheck]) -> frozenset[int]:
+    """Codes with NOISY_CODE_MIN_READS confident reads or more, none of whose readings more than
+    VOTE_MIN_SHARE of them agree on: a wrong mapping reads one other thing code after code, noise
+    reads anything."""
     by_code: dict[int, Counter[str]] = defaultdict(Counter)
     for g in confident:
         by_code[g.code][equivalent_text(g.ink or "")] += 1
-    noisy = {
+    return frozenset(
         code
         for code, reads in by_code.items()
         if (total := sum(reads.values())) >= NOISY_CODE_MIN_READS
         and reads.most_common(1)[0][1] <= VOTE_MIN_SHARE * total
-    }
+    )
+
+
+def _consistent(confident: list[GlyphCheck]) -> list[GlyphCheck]:
+    """The confident reads without those of noisy codes (`_noisy`)."""
+    noisy = _noisy(confident)
     return [g for g in confident if g.code not in noisy] if noisy else confident
 
 
 def _font_check(
-    font_id: str, checks: list[GlyphCheck], base_font: str, lang: str, off_ink: set[tuple[int, int]]
+    font_id: str,
+    checks: list[GlyphCheck],
+    base_font: str,
+    lang: str,
+    off_ink: set[tuple[int, int]],
+    substitute: bool = False,
 ) -> FontCheck:
     agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
     other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
     no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
-    confident = _consistent([g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ and g.confident])
+    reads = [g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ and g.confident]
+    noisy = _noisy(reads)
+    confident = [g for g in reads if g.code not in noisy] if noisy else reads
     read = [g for g in checks if g.verdict is not GlyphVerdict.NO_INK_READ]
     agreement = (
         sum(1 for g in confident if g.verdict is GlyphVerdict.AGREES) / len(confident) if confident else None
@@ -620,44 +851,57 @@ def _font_check(
     )
     wordlike = [g for g in checks if any(c.isalnum() for c in g.decoded)]  # what OCR can find in words
     off = sum(1 for g in wordlike if (g.page, g.paint_index) in off_ink) / len(wordlike) if wordlike else 0.0
-    if len(confident) < MIN_GLYPHS_READ:
-        verdict, reason = (
+    if substitute:
+        verdict, reason, key = FontVerdict.CANNOT_TELL, SUBSTITUTE_REASON, "substitute_rendering"
+    elif len(confident) < MIN_GLYPHS_READ:
+        verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"too few glyphs read: {len(confident)} < {MIN_GLYPHS_READ}",
+            "too_few_glyphs",
         )
     elif off > MAX_OFF_INK_SHARE:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"glyphs off the ink: {100 * off:.1f} % lie in no OCR word > {100 * MAX_OFF_INK_SHARE:g} %",
+            "off_ink",
         )
     elif foreign > MAX_FOREIGN_SHARE:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"script not read: {100 * foreign:.1f} % of the glyphs decode to a script {lang} does not read "
             f"> {100 * MAX_FOREIGN_SHARE:g} %",
+            "foreign_script",
         )
     elif mean_conf is not None and mean_conf < MIN_MEAN_CONF:
-        verdict, reason = FontVerdict.CANNOT_TELL, f"low confidence: mean {mean_conf:.1f} < {MIN_MEAN_CONF:g}"
+        verdict, reason, key = (
+            FontVerdict.CANNOT_TELL,
+            f"low confidence: mean {mean_conf:.1f} < {MIN_MEAN_CONF:g}",
+            "font_low_confidence",
+        )
     elif letter_share is not None and letter_share < MIN_LETTER_SHARE:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"symbols: {100 * letter_share:.1f} % letters or digits < {100 * MIN_LETTER_SHARE:g} %",
+            "symbol_font",
         )
     elif agreement is not None and agreement >= RIGHT_MIN_AGREEMENT:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.MAPPING_RIGHT,
             f"agreement {100 * agreement:.1f} % ≥ {100 * RIGHT_MIN_AGREEMENT:g} %",
+            "right",
         )
     elif agreement is not None and agreement <= WRONG_MAX_AGREEMENT:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.MAPPING_WRONG,
             f"agreement {100 * (agreement or 0.0):.1f} % ≤ {100 * WRONG_MAX_AGREEMENT:g} %",
+            "wrong",
         )
     else:
-        verdict, reason = (
+        verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"agreement {100 * (agreement or 0.0):.1f} % between {100 * WRONG_MAX_AGREEMENT:g} % and "
             f"{100 * RIGHT_MIN_AGREEMENT:g} %",
+            "between",
         )
     groups: dict[tuple[int, str, str], list[float]] = defaultdict(list)
     for g in checks:
@@ -690,6 +934,9 @@ def _font_check(
         reason,
         confusion,
         proposed,
+        ink_is_substitute=substitute,
+        reason_key=key,
+        noisy_codes=noisy,
     )
 
 
@@ -711,8 +958,37 @@ def propose_for(checks: Iterable[GlyphCheck]) -> dict[int, str]:
 def propose_mappings(result: VerifyResult) -> dict[str, dict[int, str]]:
     """For every font whose mapping is wrong: its code → Unicode table from the ink's votes,
     keyed by the font object's id ("12 0 R"; the resource name for a direct font). The API
-    `glyphscope repair --from-ocr` reads."""
+    `glyphscope repair --from-ocr` reads. A font drawn with the renderer's substitute
+    (`FontCheck.ink_is_substitute`) is never mapping_wrong, so its ink proposes nothing."""
     return {f.font_id: dict(f.proposed) for f in result.fonts if f.proposed is not None}
+
+
+def verify_findings(result: VerifyResult) -> list[Diagnostic]:
+    """The check's findings: per page whose invisible OCR layer is wrong, one error with the
+    agreement, the threshold and examples of what the layer and the scan read."""
+    from glyphscope.inspector.verify.layer import LAYER_WRONG_BELOW
+
+    out = []
+    for p in result.pages:
+        layer = p.ocr_layer
+        if layer is None or layer.verdict is not LayerVerdict.WRONG or layer.agreement is None:
+            continue
+        examples = layer.examples(3)
+        out.append(
+            Diagnostic(
+                DiagnosticKind.OCR_LAYER_WRONG,
+                Severity.ERROR,
+                f"the invisible OCR layer does not read what the scan under it shows: {layer.reason}"
+                + (f" ({'; '.join(examples)})" if examples else ""),
+                page=p.page,
+                glyphs=layer.glyph_indices,
+                count=layer.glyphs,
+                measured=round(layer.agreement, 4),
+                threshold=LAYER_WRONG_BELOW,
+                data={"words": len(layer.words), "checked": layer.checked, "examples": layer.examples()},
+            )
+        )
+    return out
 
 
 # ---------------------------------------------------------------------------- a document
@@ -761,7 +1037,9 @@ def verify_document(
         checks.append(check)
         if on_page is not None:
             on_page(check)
-    return VerifyResult(checks, check_fonts(checks, base_fonts, lang), lang, dpi)
+    fonts = check_fonts(checks, base_fonts, lang)
+    settle_pages(checks, fonts)
+    return VerifyResult(checks, fonts, lang, dpi)
 
 
 VERIFY_STEPS = 3

@@ -2,24 +2,24 @@
 a verified page's counts, and per font the mappings proposed for a repaired copy.
 
 A page is verified on demand (`verify_page_job`, run in a worker): the result is a
-`VerifyResult` of that one page, kept per document and page by the session. Per font two
-proposals can stand: glyphscope's own (the garbled-text verdict's offset k: every code's
-current text shifted by k, `repair.shifted`) and the ink's (`FontCheck.proposed`, the OCR
-votes). The Fonts panel shows them merged as `repair` merges them (the ink's win), and the
-fonts a user accepted are what File › Save repaired copy writes.
+`VerifyResult` of that one page, kept per document and page by the session. A font's proposal
+lists every code the page paints with its evidence (inspector/verify/evidence.py: the font
+program, the garbled-text offset measured on the page's words, the OCR votes where the ink is
+the font's own) and whether it is supported or doubtful; the Fonts panel's mapping editor shows
+it, the user accepts, leaves out or types any code, `preview_segments` gives the page's text as
+the copy will read, and the fonts a user accepted are what File › Save repaired copy writes.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from glyphscope.inspector.jobs import CancelToken, Progress
-from glyphscope.inspector.repair import RepairReport, repair, shifted
+from glyphscope.inspector.repair import RepairReport, repair
 from glyphscope.inspector.verify.check import (
     DEFAULT_DPI,
     GlyphCheck,
@@ -27,11 +27,15 @@ from glyphscope.inspector.verify.check import (
     PageCheck,
     VerifyResult,
     check_fonts,
+    settle_pages,
     verify_page_steps,
 )
+from glyphscope.inspector.verify.evidence import UNKNOWN, Evidence, FontEvidence, Source, Status, gather
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.document import Document
+    from glyphscope.inspector.verify.layer import OcrLayerCheck
 
 
 def verify_page_job(
@@ -58,7 +62,9 @@ def verify_page_job(
     token.check()
     check.seconds = time.perf_counter() - started
     base_fonts = {pf.info.font_id: pf.info.base_font for pf in analysis.page.fonts}
-    return VerifyResult([check], check_fonts([check], base_fonts, lang), lang, dpi)
+    fonts = check_fonts([check], base_fonts, lang)
+    settle_pages([check], fonts)
+    return VerifyResult([check], fonts, lang, dpi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +77,14 @@ class PageCounts:
     ink_without_glyphs: int
     glyphs_without_ink: int
     seconds: float
+    judged: int = 0
+    not_judged: int = 0  # every glyph of the page not judged (`reasons` says why)
+    reasons: tuple[tuple[str, int], ...] = ()  # (NOT_JUDGED key, glyphs), most first
 
     @classmethod
     def of(cls, page: PageCheck) -> PageCounts:
         c = page.counts()
+        reasons = tuple(page.not_judged().items())
         return cls(
             c.get(GlyphVerdict.AGREES, 0),
             c.get(GlyphVerdict.INK_READS_OTHER, 0),
@@ -82,6 +92,17 @@ class PageCounts:
             len(page.ink_without_glyphs),
             len(page.glyphs_without_ink),
             page.seconds,
+            page.judged,
+            sum(n for _, n in reasons),
+            reasons,
+        )
+
+    def not_judged_line(self) -> str:
+        """ "not judged 12: space 8, too small 4" ("" when every glyph was judged)."""
+        if not self.not_judged:
+            return ""
+        return f"not judged {self.not_judged}: " + ", ".join(
+            f"{key.replace('_', ' ')} {n}" for key, n in self.reasons
         )
 
 
@@ -97,6 +118,14 @@ def disagreeing(result: VerifyResult | None) -> list[GlyphCheck]:
     return [g for g in glyph_checks(result).values() if g.verdict is GlyphVerdict.INK_READS_OTHER]
 
 
+def layer_summary(layer: OcrLayerCheck) -> str:
+    """The Verify panel's OCR-layer row: verdict, reason and counts in one sentence."""
+    return (
+        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} invisible glyphs over the "
+        f"scan, {layer.checked} checked in {len(layer.words)} words"
+    )
+
+
 def ink_summary(check: GlyphCheck | None) -> str:
     """Glyph details' line: what the ink reads for one glyph."""
     if check is None:
@@ -108,23 +137,33 @@ def ink_summary(check: GlyphCheck | None) -> str:
     return f"ink reads “{check.ink}”, confidence {check.conf or 0.0:.0f} (decoded “{check.decoded}”)"
 
 
-class ProposalSource(StrEnum):
-    OFFSET = "offset"  # glyphscope's own: the garbled-text verdict's offset
-    OCR = "ocr"  # the ink's votes (FontCheck.proposed)
+ProposalSource = Source
+"""Where a code's proposed text comes from (inspector/verify/evidence.py)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ProposalRow:
+    """One code of a font's proposal as the mapping editor lists it."""
+
     code: int
     current: str  # what the page's glyphs of this code decode to now
-    proposed: str
-    source: ProposalSource
+    proposed: str  # the best guess ("" when no source reads it)
+    source: Source | None  # the source of the proposed text
+    status: Status = Status.SUPPORTED
+    reason: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    painted: int = 0
+
+    @property
+    def doubtful(self) -> bool:
+        return self.status is Status.DOUBTFUL
 
 
 @dataclass(frozen=True, slots=True)
 class FontProposal:
-    """The mapping proposed for one font (by object id) of a page: both sources merged, the ink's
-    rows winning as `repair` merges them; `ocr` is what `repair(proposals=)` is given."""
+    """The mapping proposed for one font (by object id) of a page, every code with its evidence
+    (`evidence.FontEvidence`). `ocr` is the ink's reading of each code it read (counted or not);
+    `result` the page's OCR cross-check the evidence weighed (what Save repaired copy passes on)."""
 
     font_id: str
     font_key: str
@@ -132,59 +171,121 @@ class FontProposal:
     offset: int | None
     ocr: Mapping[int, str]
     rows: tuple[ProposalRow, ...]
+    evidence: FontEvidence | None = None
+    result: VerifyResult | None = field(default=None, compare=False, repr=False)
 
     @property
-    def sources(self) -> tuple[ProposalSource, ...]:
-        """Which proposals stand for the font (both may: the ink's rows win where they meet)."""
-        found = {ProposalSource.OFFSET: self.offset is not None, ProposalSource.OCR: bool(self.ocr)}
+    def code_page(self) -> str | None:
+        return self.evidence.code_page if self.evidence is not None else None
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """Which proposals stand for the font: the code page, the offset, the ink, the font program."""
+        found = {
+            Source.CODE_PAGE: self.code_page is not None,
+            Source.OFFSET: self.offset is not None,
+            Source.OCR: bool(self.ocr),
+            Source.FONT_PROGRAM: any(e.source is Source.FONT_PROGRAM for r in self.rows for e in r.evidence),
+        }
         return tuple(s for s, present in found.items() if present)
 
     def changes(self) -> int:
         """Rows whose proposed text differs from the current one."""
         return sum(1 for r in self.rows if r.proposed != r.current)
 
+    def doubtful(self) -> list[ProposalRow]:
+        return [r for r in self.rows if r.doubtful]
 
-def font_proposals(analysis: PageAnalysis, result: VerifyResult | None) -> dict[str, FontProposal]:
-    """Font id → its proposal on this page (only fonts with one): the offset of the page's
-    garbled-text verdict over the codes the page paints, and the OCR cross-check's votes."""
-    stats = analysis.fonts
-    glyphs = analysis.page.glyphs
-    current: dict[str, dict[int, str]] = {}
-    keys: dict[str, tuple[str, str]] = {}
-    for entry in stats.entries:
-        info = entry.page_font.info
-        keys.setdefault(info.font_id, (entry.page_font.font_key, info.base_font))
-        codes = current.setdefault(info.font_id, {})
-        for i in entry.selected.glyphs:
-            g = glyphs[i]
-            codes.setdefault(g.code, g.unicode)
-    ocr = {f.font_id: f.proposed for f in result.fonts if f.proposed} if result is not None else {}
+    def row(self, code: int) -> ProposalRow | None:
+        return next((r for r in self.rows if r.code == code), None)
+
+    def written(self, decisions: Mapping[int, str | None] | None = None) -> dict[int, str]:
+        """code → text the repaired copy writes for this page's codes (`FontEvidence.written`)."""
+        if self.evidence is None:
+            return {c: t for c, t in (decisions or {}).items() if t}
+        return self.evidence.written(decisions)
+
+
+def font_proposals(
+    document: Document | None, analysis: PageAnalysis, result: VerifyResult | None
+) -> dict[str, FontProposal]:
+    """Font id → its proposal on this page (only fonts with one): every code the page paints with
+    its evidence — the garbled-text offset measured on the page's words, the font program, the
+    OCR cross-check's votes — and the code page of byte-pair fonts."""
+    if document is None:
+        return {}
+    found = gather(document, [analysis], result)
     out: dict[str, FontProposal] = {}
-    for font_id, codes in current.items():
-        verdict = stats.verdicts.get(font_id)
-        offset = verdict.offset if verdict is not None and verdict.garbled else None
-        rows: dict[int, ProposalRow] = {}
-        if offset is not None:
-            for code, text in codes.items():
-                moved = shifted(text, offset)
-                if moved is not None:
-                    rows[code] = ProposalRow(code, text, moved, ProposalSource.OFFSET)
-        votes = ocr.get(font_id) or {}
-        for code, text in votes.items():
-            rows[code] = ProposalRow(code, codes.get(code, ""), text, ProposalSource.OCR)
-        if rows:
-            key, base = keys[font_id]
-            out[font_id] = FontProposal(
-                font_id, key, base, offset, dict(votes), tuple(sorted(rows.values(), key=lambda r: r.code))
-            )
+    for font_id, ev in found.items():
+        rows = tuple(
+            ProposalRow(r.code, r.current, r.proposed, r.source, r.status, r.reason, r.evidence, r.painted)
+            for r in ev.rows
+        )
+        if ev.code_page is None and not any(r.proposed for r in rows):
+            continue  # no source reads any code: nothing to propose
+        ocr = {r.code: e.text for r in ev.rows for e in r.evidence if e.source is Source.OCR}
+        offset = ev.offset.k if ev.offset is not None else None
+        out[font_id] = FontProposal(font_id, ev.font_key, ev.base_font, offset, ocr, rows, ev, result)
     return out
 
 
-def repair_arguments(accepted: Iterable[FontProposal]) -> tuple[list[str], dict[str, dict[int, str]]]:
-    """(`fonts=`, `proposals=`) of `repair.repair` for the accepted proposals: every accepted font
-    (repair adds glyphscope's own offset mapping for it), and the ink's tables of those with one."""
+PREVIEW_SAME, PREVIEW_CHANGED, PREVIEW_UNKNOWN = "same", "changed", "unknown"
+
+
+def preview_segments(
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+) -> list[tuple[str, str]]:
+    """The page's text (`mode`) as a repaired copy with `written` for `font_id` reads: runs of
+    (text, kind) — PREVIEW_SAME, PREVIEW_CHANGED (a glyph of the font now reads other), or
+    PREVIEW_UNKNOWN (a code left out: U+FFFD)."""
+    page_text = analysis.texts[mode]
+    text = page_text.text or ""
+    glyphs = analysis.page.glyphs
+    glyph_of = page_text.char_map.glyph
+    out: list[tuple[str, str]] = []
+
+    def add(part: str, kind: str) -> None:
+        if out and out[-1][1] == kind:
+            out[-1] = (out[-1][0] + part, kind)
+        elif part:
+            out.append((part, kind))
+
+    i = 0
+    while i < len(text):
+        g = glyph_of[i] if i < len(glyph_of) else -1
+        j = i + 1
+        while j < len(text) and g >= 0 and j < len(glyph_of) and glyph_of[j] == g:
+            j += 1
+        glyph = glyphs[g] if 0 <= g < len(glyphs) else None
+        if glyph is not None and glyph.font_id == font_id and glyph.code in written:
+            new = written[glyph.code]
+            kind = (
+                PREVIEW_UNKNOWN if new == UNKNOWN else (PREVIEW_SAME if new == text[i:j] else PREVIEW_CHANGED)
+            )
+            add(new, kind)
+        else:
+            add(text[i:j], PREVIEW_SAME)
+        i = j
+    return out
+
+
+def preview_text(
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+) -> str:
+    """`preview_segments` as one string."""
+    return "".join(part for part, _ in preview_segments(analysis, font_id, written, mode))
+
+
+def repair_arguments(
+    accepted: Iterable[FontProposal], decisions: Mapping[str, Mapping[int, str | None]] | None = None
+) -> tuple[list[str], dict[str, dict[int, str | None]], VerifyResult | None]:
+    """(`fonts=`, `proposals=`, `verification=`) of `repair.repair` for the accepted proposals:
+    every accepted font (repair weighs the evidence over every page), the user's decisions on
+    its codes, and the OCR cross-check the proposals weighed."""
     chosen = list(accepted)
-    return [p.font_id for p in chosen], {p.font_id: dict(p.ocr) for p in chosen if p.ocr}
+    tables = {p.font_id: dict((decisions or {}).get(p.font_id, {})) for p in chosen}
+    result = next((p.result for p in chosen if p.result is not None), None)
+    return [p.font_id for p in chosen], {k: v for k, v in tables.items() if v}, result
 
 
 def repaired_name(source: str | Path) -> Path:
@@ -198,20 +299,28 @@ def repair_copy_job(
     out_path: str,
     accepted: Sequence[FontProposal],
     password: str | None,
+    decisions: Mapping[str, Mapping[int, str | None]] | None = None,
     *,
     token: CancelToken,
 ) -> RepairReport:
-    """File › Save repaired copy, in a worker: `repair` with the accepted fonts and their ink's
-    tables (RepairError when the output is the input or nothing is left to write)."""
+    """File › Save repaired copy, in a worker: `repair` with the accepted fonts, the user's
+    decisions on their codes and the OCR the proposals weighed (RepairError when the output is
+    the input or nothing is left to write)."""
     token.check()
-    fonts, proposals = repair_arguments(accepted)
-    return repair(source, out_path, fonts=fonts, proposals=proposals, password=password)
+    fonts, proposals, result = repair_arguments(accepted, decisions)
+    return repair(source, out_path, fonts=fonts, proposals=proposals, password=password, verification=result)
 
 
 def repaired_summary(report: RepairReport, out_path: str | Path) -> str:
     """The status bar's line after a repaired copy was written: the fonts and the path."""
     names = []
-    for font_id, mapping in report.mappings.items():
+    for font_id in report.fonts:
         keys = ", ".join(sorted(k.lstrip("/") for k in report.keys.get(font_id, set())))
-        names.append(f"{keys or font_id} ({font_id}, {len(mapping)} codes)")
+        if font_id in report.code_pages:
+            what = f"ActualText on {report.spans.get(font_id, 0)} text runs"
+        else:
+            letters = sum(1 for t in report.mappings[font_id].values() if t != UNKNOWN)
+            left = len(report.left_out.get(font_id, []))
+            what = f"{letters} codes" + (f", {left} doubtful left out" if left else "")
+        names.append(f"{keys or font_id} ({font_id}, {what})")
     return f"Repaired {len(names)} font{'s' if len(names) != 1 else ''}: {'; '.join(names)} → {out_path}"

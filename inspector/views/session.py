@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from glyphscope.core.assembly import MODES
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
@@ -104,6 +104,9 @@ class Session:
         self.verified: dict[int, VerifyResult] = {}
         self.accepted: dict[str, FontProposal] = {}
         self.rejected: set[str] = set()
+        # font id → code → the user's decision in the mapping editor: text typed or confirmed,
+        # None left out (what the repaired copy writes for the code, whatever the evidence)
+        self.code_decisions: dict[str, dict[int, str | None]] = {}
 
     # -- document and page ---------------------------------------------------------------
     def set_document(
@@ -122,6 +125,7 @@ class Session:
         self.verified = {}
         self.accepted = {}
         self.rejected = set()
+        self.code_decisions = {}
         self._drop_decision()
         self.events.document.emit(document)
         self.set_notes("")  # notes are about one document
@@ -286,6 +290,19 @@ class Session:
         else:
             self.accepted.pop(font_id, None)
             self.rejected.add(font_id)
+        self.events.proposals.emit(font_id)
+
+    def decide_code(self, font_id: str, code: int, text: str | None | Literal[False]) -> None:
+        """The user's decision on one code of a font's mapping: `text` (typed, or the proposal
+        confirmed) is written; None leaves the code out; False forgets the decision (the evidence
+        decides again)."""
+        codes = self.code_decisions.setdefault(font_id, {})
+        if text is False:
+            codes.pop(code, None)
+        else:
+            codes[code] = text
+        if not codes:
+            self.code_decisions.pop(font_id, None)
         self.events.proposals.emit(font_id)
 
     def report(self, message: str) -> None:

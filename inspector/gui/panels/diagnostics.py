@@ -1,5 +1,8 @@
 """Diagnostics: the engine's findings for the page, and a document summary computed in a worker.
 
+Once the page is verified (the Verify panel), the OCR cross-check's findings join the page's:
+a wrong invisible OCR layer is an error.
+
 Clicking a finding selects the glyphs it concerns (through the session) and
 asks for its instruction in the content-stream panel; clicking a summary row
 opens that page.
@@ -35,6 +38,7 @@ from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Partial, Progress
+from glyphscope.inspector.verify.check import verify_findings
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
@@ -186,7 +190,14 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         session.events.document.connect(lambda doc: self.reset_summary())
         session.events.params.connect(self._on_params)
         session.events.notes.connect(self._on_notes)
+        session.events.verified.connect(self._on_verified)
         self.reset_summary()
+
+    def _on_verified(self, page: int) -> None:
+        """A verified page's findings (a wrong OCR layer) join its list."""
+        facts = self.facts
+        if facts is not None and facts.page.page_number == page:
+            self._show_facts(facts)
 
     def _on_notes(self, text: str) -> None:
         if text != self.notes.toPlainText():  # set elsewhere (cleared with a new document)
@@ -211,6 +222,11 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         try:
             # The heading and the list from one page: a finding of another page is never listed under it.
             self.findings = [d for d in page_diagnostics(facts.analysis) if d.page in (None, n)]
+            if facts.verification is not None:  # the OCR cross-check's findings, once the page is verified
+                self.findings = sorted(
+                    verify_findings(facts.verification) + self.findings,
+                    key=lambda d: SEVERITY_ORDER.get(d.severity, 9),
+                )
         except Exception as exc:  # a broken finding must not take the panel down
             self.findings = []
             self.page_label.setText(f"<span style='color:#b71c1c'>findings failed: {exc}</span>")

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.font_stats import FontStats, PageFontStats
+from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page import PageFont
 from glyphscope.inspector.gui.panels.base import PagePanel
@@ -36,7 +37,16 @@ from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.panels.shared import VERDICT_COLOURS
 from glyphscope.inspector.gui.table_model import RowsModel, fit_columns
 from glyphscope.inspector.verify.check import FontCheck, FontVerdict, VerifyResult
-from glyphscope.inspector.verify.view import FontProposal, ProposalSource, font_proposals
+from glyphscope.inspector.verify.evidence import Source
+from glyphscope.inspector.verify.view import (
+    PREVIEW_CHANGED,
+    PREVIEW_UNKNOWN,
+    FontProposal,
+    ProposalRow,
+    ProposalSource,
+    font_proposals,
+    preview_segments,
+)
 from glyphscope.inspector.views.fonts import HEADERS as CODE_HEADERS
 from glyphscope.inspector.views.fonts import (
     SOURCE_WORDS,
@@ -220,16 +230,21 @@ def ocr_cell(check: FontCheck) -> str:
 
 
 class ProposalPane(QWidget):
-    """A font's proposed mapping (code → current → proposed, and where each row comes from) with
-    Accept / Reject: accepted proposals are kept per document in the session (File › Save
-    repaired copy writes them)."""
+    """The mapping editor: a font's proposed mapping, every code with its evidence (code → current
+    → proposed, supported or doubtful, and what it rests on). Accept / Reject keep or drop the
+    font for File › Save repaired copy (per document, in the session); per code the user confirms
+    a doubtful proposal, leaves a code out, or types the right character in the Proposed cell.
+    The preview under the table is the page's text as the repaired copy will read it."""
 
-    HEADERS = ("Code", "Current", "Proposed", "From")
+    HEADERS = ("Code", "Current", "Proposed", "Status", "Evidence")
+    PROPOSED = 2
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.proposal: FontProposal | None = None
+        self.analysis: PageAnalysis | None = None
+        self._filling = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel("")
@@ -239,30 +254,92 @@ class ProposalPane(QWidget):
         row = QHBoxLayout()  # the buttons first: in a short dock they stay in view
         self.accept_button = QPushButton("Accept")
         self.accept_button.setObjectName("fonts.proposal.accept")
-        self.accept_button.setToolTip("Keep this mapping for File › Save repaired copy")
+        self.accept_button.setToolTip(
+            "Keep this font's mapping (supported codes and your decisions) for File › Save repaired copy"
+        )
         self.accept_button.clicked.connect(lambda: self.decide(True))
         self.reject_button = QPushButton("Reject")
         self.reject_button.setObjectName("fonts.proposal.reject")
         self.reject_button.setToolTip("Leave this font as it is in a repaired copy")
         self.reject_button.clicked.connect(lambda: self.decide(False))
+        self.confirm_button = QPushButton("Confirm")
+        self.confirm_button.setObjectName("fonts.proposal.confirm")
+        self.confirm_button.setToolTip("Write the proposed character of the selected codes, doubtful or not")
+        self.confirm_button.clicked.connect(self.confirm_selected)
+        self.leave_out_button = QPushButton("Leave out")
+        self.leave_out_button.setObjectName("fonts.proposal.leave_out")
+        self.leave_out_button.setToolTip("Write no character for the selected codes (readers show �)")
+        self.leave_out_button.clicked.connect(self.leave_out_selected)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setObjectName("fonts.proposal.reset")
+        self.reset_button.setToolTip("Forget your decision on the selected codes: the evidence decides")
+        self.reset_button.clicked.connect(self.reset_selected)
         row.addWidget(self.accept_button)
         row.addWidget(self.reject_button)
-        row.addWidget(self.label, 1)
+        row.addStretch(1)
         layout.addLayout(row)
+        layout.addWidget(self.label)
+        codes_row = QHBoxLayout()  # a narrow dock holds three buttons a row
+        for w in (self.confirm_button, self.leave_out_button, self.reset_button):
+            codes_row.addWidget(w)
+        codes_row.addStretch(1)
         self.table = QTableWidget(0, len(self.HEADERS))
         self.table.setObjectName("fonts.proposal.table")
         self.table.setHorizontalHeaderLabels(list(self.HEADERS))
+        proposed_header = self.table.horizontalHeaderItem(self.PROPOSED)
+        if proposed_header is not None:
+            proposed_header.setToolTip("Double-click to type the right character")
+        self.table.setToolTip(
+            "Select codes to Confirm or Leave out; double-click a Proposed cell to type the right character"
+        )
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(20)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table, 1)
-        session.events.proposals.connect(lambda font_id: self.set_proposal(self.proposal))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        header = self.table.horizontalHeader()
+        for c in range(len(self.HEADERS) - 1):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(self.HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.itemChanged.connect(self._typed)
+        self.table.setMinimumHeight(120)  # its header and five codes
+        self.table.itemSelectionChanged.connect(self._show_selected)
+        layout.addLayout(codes_row)
+        self.selected = QLabel("")
+        self.selected.setObjectName("fonts.proposal.selected")
+        self.selected.setWordWrap(True)
+        self.selected.setTextFormat(Qt.TextFormat.RichText)
+        self.preview = QTextBrowser()
+        self.preview.setObjectName("fonts.proposal.preview")
+        self.preview.setToolTip("This page's text as the repaired copy will read it")
+        self.preview.setMinimumHeight(60)
+        below = QWidget()  # under the table: the selected code's evidence, then the preview
+        below_layout = QVBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        below_layout.addWidget(self.selected)
+        below_layout.addWidget(self.preview, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(below)
+        split.setChildrenCollapsible(False)
+        split.setSizes([180, 160])
+        layout.addWidget(split, 1)
+        session.events.proposals.connect(lambda font_id: self.set_proposal(self.proposal, self.analysis))
         self.set_proposal(None)
 
     def decide(self, accept: bool) -> None:
         if self.proposal is not None:
             self.session.decide(self.proposal, accept)
+
+    def decisions(self) -> dict[int, str | None]:
+        """The user's decisions on the shown font's codes."""
+        p = self.proposal
+        return dict(self.session.code_decisions.get(p.font_id, {})) if p is not None else {}
 
     def state(self) -> str:
         """accepted, rejected or "not decided" for the proposal shown (one accepted before the page
@@ -277,51 +354,280 @@ class ProposalPane(QWidget):
             return "not decided (an earlier proposal is accepted)"
         return "rejected" if p.font_id in self.session.rejected else "not decided"
 
-    def set_proposal(self, proposal: FontProposal | None) -> None:
+    def row_state(self, row: ProposalRow) -> str:
+        """What the copy does with one code: typed, confirmed, left out (the user's), supported or
+        doubtful (the evidence's)."""
+        decisions = self.decisions()
+        if row.code in decisions:
+            text = decisions[row.code]
+            if not text:
+                return "left out"
+            return "confirmed" if text == row.proposed else "typed"
+        return row.status.value
+
+    def selected_codes(self) -> list[int]:
+        p = self.proposal
+        if p is None:
+            return []
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [p.rows[r].code for r in rows if 0 <= r < len(p.rows)]
+
+    def code_bytes(self) -> int:
+        """Bytes of the shown font's codes (a Type0 font's are two)."""
+        ev = self.proposal.evidence if self.proposal is not None else None
+        if ev is None:
+            return 1
+        return 2 if ev.subtype == "Type0" else ev.code_bytes
+
+    def _editable(self) -> bool:
+        return self.proposal is not None and self.proposal.code_page is None
+
+    def confirm_selected(self) -> None:
+        p = self.proposal
+        if p is None or not self._editable():
+            return
+        for code in self.selected_codes():
+            row = p.row(code)
+            if row is not None and row.proposed:
+                self.session.decide_code(p.font_id, code, row.proposed)
+
+    def leave_out_selected(self) -> None:
+        p = self.proposal
+        if p is not None and self._editable():
+            for code in self.selected_codes():
+                self.session.decide_code(p.font_id, code, None)
+
+    def reset_selected(self) -> None:
+        p = self.proposal
+        if p is not None:
+            for code in self.selected_codes():
+                self.session.decide_code(p.font_id, code, False)
+
+    def type_code(self, code: int, text: str) -> None:
+        """Type the right character for a code, as a user edits its Proposed cell."""
+        p = self.proposal
+        if p is None or not self._editable():
+            return
+        r = next((i for i, row in enumerate(p.rows) if row.code == code), None)
+        if r is not None:
+            item = self.table.item(r, self.PROPOSED)
+            if item is not None:
+                item.setText(text)  # _typed records it
+
+    def _typed(self, item: QTableWidgetItem) -> None:
+        p = self.proposal
+        if self._filling or p is None or item.column() != self.PROPOSED or not 0 <= item.row() < len(p.rows):
+            return
+        row = p.rows[item.row()]
+        text = item.text()
+        if text == row.proposed and not row.doubtful:
+            self.session.decide_code(p.font_id, row.code, False)  # back to what the evidence says
+        else:
+            self.session.decide_code(p.font_id, row.code, text or None)
+
+    def preview_text(self) -> str:
+        """The preview's text (what the repaired copy will read on this page)."""
+        return self.preview.toPlainText()
+
+    def set_proposal(self, proposal: FontProposal | None, analysis: PageAnalysis | None = None) -> None:
         self.proposal = proposal
-        self.accept_button.setEnabled(proposal is not None)
-        self.reject_button.setEnabled(proposal is not None)
+        self.analysis = analysis
+        for button in (self.accept_button, self.reject_button):
+            button.setEnabled(proposal is not None)
+        editable = self._editable()
+        for button in (self.confirm_button, self.leave_out_button, self.reset_button):
+            button.setEnabled(editable)
+        self._filling = True
+        try:
+            selected = self.selected_codes() if proposal is not None else []
+            self._fill(proposal)
+            self._reselect(selected)
+            self.selected.setVisible(self._editable() or bool(selected))
+        finally:
+            self._filling = False
+        self._show_selected()
+        self._show_preview()
+
+    def _reselect(self, codes: list[int]) -> None:
+        """The rows of `codes` selected again after the table was filled anew (a decision refills it)."""
+        p = self.proposal
+        if p is None or not codes:
+            return
+        model = self.table.selectionModel()
+        for r, row in enumerate(p.rows):
+            if row.code in codes:
+                model.select(
+                    self.table.model().index(r, 0),
+                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+                )
+
+    def _fill(self, proposal: FontProposal | None) -> None:
         if proposal is None:
             self.table.setRowCount(0)
             self.label.setText(
                 "No mapping proposed for this font: glyphscope proposes one for a font whose text is "
-                "garbled by an offset (the Text column), the OCR cross-check for one whose ink disagrees "
-                "(Verify panel)."
+                "garbled (the Text column), whose codes are byte pairs of a code page, or whose ink "
+                "disagrees (Verify panel)."
             )
             return
-        sources = " and ".join(
-            f"offset {proposal.offset:+d}" if s is ProposalSource.OFFSET else SOURCE_TITLES[s]
-            for s in proposal.sources
-        )
         state = self.state()
         colour = STATE_COLOURS.get(state, STATE_COLOURS["not decided"])
-        self.label.setText(
+        head = (
             f"<b style='color:{colour}'>{state}</b> · <b>{html.escape(proposal.font_key)}</b> "
             f"{html.escape(proposal.base_font)} ({html.escape(proposal.font_id)}): "
-            f"{proposal.changes()} of {len(proposal.rows)} codes change, from {sources}"
         )
-        self.table.setRowCount(len(proposal.rows))
-        for r, row in enumerate(proposal.rows):
-            cells = (
-                f"{row.code} (0x{row.code:02X})",
-                row.current or "—",
-                row.proposed,
-                SOURCE_SHORT_TITLES[row.source],
+        ev = proposal.evidence
+        if proposal.code_page is not None:
+            self.label.setText(
+                head + f"byte pairs of the <b>{html.escape(proposal.code_page)}</b> code page — a simple "
+                "font's ToUnicode cannot map pairs, so the copy gives their text as ActualText"
             )
+        else:
+            states = [self.row_state(r) for r in proposal.rows]
+            counts = ", ".join(
+                f"<span style='color:{ROW_COLOURS[name][0]}'>{states.count(name)} {name}</span>"
+                for name in ROW_STATES
+                if states.count(name)
+            )
+            sources = " and ".join(SOURCE_TITLES.get(s, s.value) for s in proposal.sources)
+            extra = ""
+            if ev is not None and ev.offset is not None:
+                extra += f"<br>{html.escape(ev.offset.sentence())}"
+                self.label.setToolTip(ev.offset.sentence())
+            if ev is not None and ev.ink_is_substitute and proposal.ocr:
+                extra += (
+                    "<br><span style='color:#b25e00'>The font is not embedded: the page's ink is the "
+                    "renderer's substitute, its OCR votes do not count.</span>"
+                )
+            self.label.setText(f"{head}{len(proposal.rows)} codes from {sources}: {counts}{extra}")
+        self.table.setRowCount(len(proposal.rows))
+        nbytes = self.code_bytes()
+        for r, row in enumerate(proposal.rows):
+            state = self.row_state(row)
+            decided = self.decisions().get(row.code)
+            proposed = decided if state in ("typed", "confirmed") and decided else row.proposed
+            cells = (
+                code_label(row.code, nbytes),
+                shown_text(row.current),
+                shown_text(proposed) if proposed else "",
+                state,
+                evidence_cell(row),
+            )
+            fg, bg = ROW_COLOURS.get(state, ("", ""))
+            tip = "\n".join([row.reason, *(e.detail for e in row.evidence)]) or "no source reads this code"
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c == 2 and row.proposed != row.current:
-                    item.setForeground(QColor("#c2185b"))
+                flags = item.flags()
+                if c != self.PROPOSED or proposal.code_page is not None:
+                    item.setFlags(flags & ~Qt.ItemFlag.ItemIsEditable)
+                if fg:
+                    item.setForeground(QColor(fg))
+                if bg:
+                    item.setBackground(QColor(bg))
+                item.setToolTip(tip)
                 self.table.setItem(r, c, item)
+
+    def _show_selected(self) -> None:
+        """The selected code's evidence in whole sentences (the Evidence column is narrow)."""
+        p = self.proposal
+        codes = self.selected_codes()
+        row = p.row(codes[0]) if p is not None and len(codes) == 1 else None
+        if row is None:
+            self.selected.setText(
+                f"{len(codes)} codes selected"
+                if len(codes) > 1
+                else "Select a code to see its evidence; double-click Proposed to type the right character."
+            )
+            return
+        state = self.row_state(row)
+        colour = ROW_COLOURS.get(state, ("", ""))[0] or "#212121"
+        self.selected.setText(
+            f"<b>{html.escape(code_label(row.code, self.code_bytes()))}</b> {html.escape(shown_text(row.current))} → "
+            f"<b>{html.escape(row.proposed or '—')}</b> <span style='color:{colour}'>{html.escape(state)}</span>: "
+            f"{html.escape(row.reason)}"
+        )
+        self.selected.setToolTip(
+            "\n".join(e.detail + ("" if e.counts else " (not counted)") for e in row.evidence)
+        )
+
+    def _show_preview(self) -> None:
+        p, analysis = self.proposal, self.analysis
+        if p is None or analysis is None:
+            self.preview.setHtml("")
+            return
+        if p.code_page is not None:
+            written = {r.code: r.proposed for r in p.rows}
+        else:
+            written = p.written(self.decisions())
+        mode = self.session.mode if analysis.texts[self.session.mode].text is not None else "plain"
+        segments = preview_segments(analysis, p.font_id, written, mode)
+        parts = []
+        for text, kind in segments:
+            escaped = html.escape(text)
+            style = PREVIEW_STYLES.get(kind)
+            parts.append(f"<span style='{style}'>{escaped}</span>" if style else escaped)
+        self.preview.setHtml(
+            "<div style='color:#616161'>Preview of the copy (<span style='color:#1565c0'>changed</span>, "
+            "<span style='color:#b25e00; background:#fff3e0'>left out �</span>):</div>"
+            f"<pre style='white-space:pre-wrap; margin-top:2px'>{''.join(parts)}</pre>"
+        )
+
+
+def shown_text(text: str) -> str:
+    """A code's text as a cell shows it: control characters and blanks by their code point."""
+    if not text:
+        return "—"
+    if text == " ":
+        return "space"
+    if all(c.isprintable() and not c.isspace() for c in text):
+        return text
+    return " ".join(f"U+{ord(c):04X}" for c in text)
+
+
+def code_label(code: int, code_bytes: int = 1) -> str:
+    """A code as the editor lists it, as the Codes tab does: `<E3>`, `<0108>`."""
+    return code_hex(code, 2 if code > 0xFF else code_bytes)
+
+
+def evidence_cell(row: ProposalRow) -> str:
+    """The Evidence column: each source in a few words (the tooltip has the sentences)."""
+    words = []
+    for e in row.evidence:
+        name = EVIDENCE_WORDS.get(e.source, e.source.value)
+        if e.source is Source.OCR:
+            name += " " + e.detail.split(":", 1)[1].split("—", 1)[0].strip()
+        words.append(f"{name} “{e.text}”" + ("" if e.counts else " (not counted)"))
+    return "; ".join(words) or row.reason
 
 
 SOURCE_TITLES = {
     ProposalSource.OFFSET: "glyphscope's offset (garbled text)",
     ProposalSource.OCR: "the OCR cross-check",
+    ProposalSource.FONT_PROGRAM: "the font program",
+    ProposalSource.CODE_PAGE: "the code page",
 }
-"""Where a proposal comes from, in the pane's sentence (the offset with its k)."""
+"""Where a proposal comes from, in the pane's sentence."""
+EVIDENCE_WORDS = {
+    Source.OFFSET: "offset",
+    Source.OCR: "OCR",
+    Source.FONT_PROGRAM: "font program",
+    Source.CODE_PAGE: "code page",
+    Source.USER: "typed",
+}
+GREY_ITEM = " style='color:#757575'"  # evidence shown but not counted
 STATE_COLOURS = {"accepted": "#2e7d32", "rejected": "#757575", "not decided": "#b25e00"}
-SOURCE_SHORT_TITLES = {ProposalSource.OFFSET: "offset", ProposalSource.OCR: "OCR"}
+ROW_STATES = ("supported", "doubtful", "confirmed", "typed", "left out")
+ROW_COLOURS = {  # (text, background) of a code's row by what the copy does with it
+    "supported": ("", ""),
+    "doubtful": ("#b25e00", "#fff3e0"),
+    "confirmed": ("#2e7d32", "#e8f5e9"),
+    "typed": ("#1565c0", "#e3f2fd"),
+    "left out": ("#757575", "#eeeeee"),
+}
+PREVIEW_STYLES = {
+    PREVIEW_CHANGED: "color:#1565c0",
+    PREVIEW_UNKNOWN: "color:#b25e00; background:#fff3e0",
+}
 
 
 class CodeTableModel(RowsModel):
@@ -506,7 +812,9 @@ class FontsPanel(InFrontPanel, PagePanel):
         if self._proposals is None:
             analysis = self._analysis
             self._proposals = (
-                font_proposals(analysis, self.session.verification) if analysis is not None else {}
+                font_proposals(self.session.document, analysis, self.session.verification)
+                if analysis is not None
+                else {}
             )
         return self._proposals
 
@@ -527,9 +835,9 @@ class FontsPanel(InFrontPanel, PagePanel):
         self._fold_list(False)
 
     def _fold(self) -> None:
-        """With the codes shown the font list folds to its selected row (the dock has most of the
+        """With the codes (or the mapping editor) shown the font list folds to its selected row (the dock has most of the
         column then: docks.Docks.settle_room); it unfolds when the panel goes behind."""
-        self._fold_list(self.in_front() and self.tabs.currentWidget() is self.codes_split)
+        self._fold_list(self.in_front() and self.tabs.currentWidget() in (self.codes_split, self.proposal))
 
     def _fold_list(self, fold: bool) -> None:
         if fold == self._folded:
@@ -554,7 +862,7 @@ class FontsPanel(InFrontPanel, PagePanel):
         ids = [fonts[r].info.font_id for r in rows if 0 <= r < len(fonts)]
         if not ids:
             ids = [f.info.font_id for f in fonts if f.info.font_id in self.proposals][:1]
-        self.proposal.set_proposal(self.proposals.get(ids[0]) if ids else None)
+        self.proposal.set_proposal(self.proposals.get(ids[0]) if ids else None, self._analysis)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 -- Qt's name
         if event.type() == QEvent.Type.Resize and watched is self.codes.viewport():

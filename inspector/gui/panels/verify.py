@@ -5,8 +5,9 @@ the glyphs decode to.
 Tesseract in the worker pool (inspector/verify_view.verify_page_job, the steps of
 `glyphscope verify`), with progress and Cancel. The result is kept per document and page in
 the session: the canvas layers "Ink disagrees" and "Ink without glyphs", Glyph details and
-the Fonts panel read it from there. Clicking a font, a confusion row or a glyph selects those
-glyphs on the canvas.
+the Fonts panel read it from there. An invisible OCR layer over a scan is one row (its verdict,
+the words where it reads other than the scan); the glyphs not judged are listed by reason.
+Clicking a font, a confusion row, a layer word or a glyph selects those glyphs on the canvas.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from glyphscope.inspector.gui.table_model import wrap_rows
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.layers import registry as L
 from glyphscope.inspector.verify import ocr
-from glyphscope.inspector.verify.check import FontVerdict, GlyphVerdict, VerifyResult
-from glyphscope.inspector.verify.view import PageCounts, verify_page_job
+from glyphscope.inspector.verify.check import NOT_JUDGED, FontVerdict, GlyphVerdict, VerifyResult
+from glyphscope.inspector.verify.layer import LayerVerdict
+from glyphscope.inspector.verify.view import PageCounts, layer_summary, verify_page_job
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
@@ -57,6 +59,11 @@ COUNT_TITLES = (
     ("glyphs_without_ink", "glyphs without ink"),
 )
 """The counts line, in order: PageCounts field → its words."""
+LAYER_COLOURS = {  # the OCR layer's verdict, as a font's
+    LayerVerdict.RIGHT: VERDICT_COLOURS[FontVerdict.MAPPING_RIGHT],
+    LayerVerdict.WRONG: VERDICT_COLOURS[FontVerdict.MAPPING_WRONG],
+    LayerVerdict.CANNOT_TELL: VERDICT_COLOURS[FontVerdict.CANNOT_TELL],
+}
 
 
 class VerifyPanel(PagePanel):
@@ -174,7 +181,7 @@ class VerifyPanel(PagePanel):
         else:
             self.status.setText(
                 f"Page {result.pages[0].page} verified ({html.escape(result.lang)}, {result.dpi:g} dpi). "
-                "Click a font, a confusion row or a glyph to select its glyphs on the page."
+                "Click a font, a confusion row, a layer word or a glyph to select its glyphs on the page."
             )
 
     def show_page(self, state: PageState) -> None:
@@ -262,8 +269,22 @@ class VerifyPanel(PagePanel):
             self.counts.setText("")
             return
         parts = [f"<b>{getattr(counts, field)}</b> {words}" for field, words in COUNT_TITLES]
-        self.counts.setText(" · ".join(parts) + f" · <b>{counts.seconds:.2f}</b> s")
+        judged = f"<br><b>{counts.judged}</b> glyphs judged"
+        if counts.not_judged:
+            judged += f" · <b>{counts.not_judged}</b> not judged (listed below)"
+        self.counts.setText(" · ".join(parts) + f" · <b>{counts.seconds:.2f}</b> s" + judged)
         page = result.pages[0]
+        layer = page.ocr_layer
+        if layer is not None:  # the scan's own text first: a wrong layer is what a user verifies for
+            item = self._group(layer_summary(layer), list(layer.glyph_indices), LAYER_COLOURS[layer.verdict])
+            for w in layer.disagreeing:
+                row = self._item(
+                    item,
+                    ("word", f"layer “{w.layer}” → scan “{w.ink}”", str(len(w.glyphs)), _conf(w.conf)),
+                    list(w.glyphs),
+                )
+                row.setToolTip(1, w.example())
+            item.setExpanded(layer.verdict is LayerVerdict.WRONG)
         keys = {
             pf.info.font_id: pf.font_key for pf in (self.facts.page.fonts if self.facts is not None else ())
         }
@@ -321,6 +342,10 @@ class VerifyPanel(PagePanel):
             group.setExpanded(True)
             for r in page.ink_without_glyphs:
                 self._item(group, ("region", f"“{r.text}”", str(r.words), _conf(r.mean_conf)), [])
+        if counts.not_judged:  # nothing left out without a word: every glyph not judged, by reason
+            group = self._group(f"Not judged ({counts.not_judged} of {page.glyphs_total} glyphs)", [])
+            for key, n in counts.reasons:
+                self._item(group, (key.replace("_", " "), NOT_JUDGED.get(key, key), str(n)), [])
 
     def _group(self, text: str, glyphs: list[int], colour: str | None = None) -> QTreeWidgetItem:
         """A top-level row (a font, a list) whose one sentence spans every column."""
