@@ -59,7 +59,9 @@ def run_repair(args: argparse.Namespace) -> int:
     if not src.is_file():
         raise cli_shared.CliError(f"{src}: file not found", cli_shared.EXIT_NOT_PDF)
     if args.pages and not args.from_ocr:
-        raise cli_shared.CliError("--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE)
+        raise cli_shared.CliError(
+            "--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE
+        )
     checked = _ocr_check(args, src) if args.from_ocr else None
     fonts = args.fonts.split(",") if args.fonts else None
     password = cli_io.password(args)
