@@ -219,8 +219,9 @@ class PageImage:
         dpi = (round(self.resolution), round(self.resolution))
         if quantize and fmt.upper() == "PNG":
             # pdfplumber converts with the adaptive (median cut) palette; the fast octree gives the
-            # same look in a seventh of the time (a 595 × 842 page: 18 ms against 118 ms)
-            image = image.quantize(colors, method=Image.Quantize.FASTOCTREE)
+            # same look in a seventh of the time (a 595 × 842 page: 18 ms against 118 ms), and without
+            # dithering flat areas stay flat: no speckle around letters, and half the PNG encoding time
+            image = image.quantize(colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
             image.save(path, format=format or "PNG", bits=bits, dpi=dpi)
         else:
             image.save(path, format=format, dpi=dpi)
