@@ -100,6 +100,8 @@ def test_fonts_and_decisions_over_a_range_and_to_a_file(two_pages: str, tmp_path
     assert [(d["page"], d["text"]) for d in texts] == [(1, "Hello world"), (2, "Page two")]
     found = [json.loads(line) for line in run_cli("diagnostics", two_pages, "--jsonl")[1].splitlines()]
     assert [d["page"] for d in found] == [1, 2, None]  # the document's own findings last
+    compared = run_cli("compare", two_pages, "--engines", "pdfminer", "--jsonl", "-q")[1].splitlines()
+    assert [(d["page"], d["file"]) for d in map(json.loads, compared)] == [(1, two_pages), (2, two_pages)]
 
 
 def test_listing_errors_are_one_line(two_pages: str, tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 Per page: each engine's text, the alignment summary (characters agreeing, spaces
 differing, text on one side only, moved), and every difference with the
 glyphscope decision that explains it (schemas/compare.schema.json). Without
-`--json`: one line per difference. Engines that are not installed are listed
+`--json`: one line per difference; `--jsonl`: each page's comparison on a line of its own
+(with the version header, file and mode). Engines that are not installed are listed
 with how to install them; naming one explicitly is a usage error only when it
 is unknown, an absent one becomes an engine entry with its error.
 """
@@ -53,7 +54,7 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli_parser.add_json_flag(p)
+    cli_parser.add_json_flag(p, lines=True)
     cli_parser.add_thresholds(p)
     cli_parser.add_jobs(p)
     p.set_defaults(func=run_compare)
@@ -104,7 +105,13 @@ def run_compare(args: argparse.Namespace) -> int:
         )
         for n, page in page_values(doc, pages, task, args.jobs):
             cli_io.note(args, f"page {n}: {', '.join(keys)}")
-            if isinstance(page, dict):
+            if isinstance(page, dict) and getattr(args, "jsonl", False):  # one page a line, as it comes
+                from glyphscope.core.serialize import to_json
+
+                line = cli_shared.json_document(file=args.file, mode=args.mode) | page
+                sys.stdout.write(to_json(line, indent=None) + "\n")
+                sys.stdout.flush()
+            elif isinstance(page, dict):
                 out_pages.append(page)
             else:
                 sys.stdout.write(page)
@@ -141,7 +148,7 @@ class _CompareArgs:
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> _CompareArgs:
-        return cls(args.mode, args.timeout, args.json)
+        return cls(args.mode, args.timeout, bool(args.json or getattr(args, "jsonl", False)))
 
 
 def _compare_page(
