@@ -94,3 +94,38 @@ def latin1_guess(code: int) -> str | None:
         return chr(code)
     name = base_glyph_names("WinAnsiEncoding").get(code) if 0x80 <= code <= 0x9F else None
     return glyph_unicode(name) if name else None
+
+
+STANDARD_14 = frozenset(
+    {
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Italic",
+        "Times-BoldItalic",
+        "Helvetica",
+        "Helvetica-Bold",
+        "Helvetica-Oblique",
+        "Helvetica-BoldOblique",
+        "Courier",
+        "Courier-Bold",
+        "Courier-Oblique",
+        "Courier-BoldOblique",
+        "Symbol",
+        "ZapfDingbats",
+    }
+)
+"""The fonts every PDF reader carries (ISO 32000-1 §9.6.2.2): drawn by glyph name, not substituted."""
+
+SIMPLE_SUBTYPES = ("Type1", "MMType1", "TrueType")
+
+
+def drawn_by_substitute(subtype: str, base_font: str, embedded: bool) -> bool:
+    """Whether a renderer draws the font's glyphs with a substitute, so that the page's ink says
+    nothing about what the codes mean: no program in the file (/FontFile, /FontFile2 and
+    /FontFile3 absent), other than a Type3 font (its glyph procedures are in the file) and a
+    simple font naming one of the standard 14 (every reader carries them, drawn by glyph name)."""
+    from glyphscope.core.fonts.metrics import strip_subset
+
+    if embedded or subtype == "Type3":
+        return False
+    return not (subtype in SIMPLE_SUBTYPES and strip_subset(base_font) in STANDARD_14)

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from glyphscope.core.fonts.metrics import strip_subset
+from glyphscope.core.fonts.common import drawn_by_substitute
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
 from glyphscope.inspector.jobs import Progress
@@ -133,35 +133,10 @@ NOT_JUDGED = {
 }
 """Why a glyph is not judged (the keys of a page's `not_judged`) and what each means."""
 
-STANDARD_14 = frozenset(
-    {
-        "Times-Roman",
-        "Times-Bold",
-        "Times-Italic",
-        "Times-BoldItalic",
-        "Helvetica",
-        "Helvetica-Bold",
-        "Helvetica-Oblique",
-        "Helvetica-BoldOblique",
-        "Courier",
-        "Courier-Bold",
-        "Courier-Oblique",
-        "Courier-BoldOblique",
-        "Symbol",
-        "ZapfDingbats",
-    }
-)
-"""The fonts every PDF reader carries (ISO 32000-1 §9.6.2.2): drawn by glyph name, not substituted."""
-
 
 def ink_is_substitute(info: FontInfo) -> bool:
-    """Whether the renderer draws `info`'s glyphs with a substitute: a font with no program in the
-    file (no /FontFile, /FontFile2 nor /FontFile3), other than a Type3 font (its glyph procedures
-    are in the file) and a simple font naming one of the standard 14 (every reader carries them)."""
-    if info.embedded or info.subtype == "Type3":
-        return False
-    simple = info.subtype in ("Type1", "MMType1", "TrueType")
-    return not (simple and strip_subset(info.base_font) in STANDARD_14)
+    """Whether the renderer draws `info`'s glyphs with a substitute (core.fonts.common.drawn_by_substitute)."""
+    return drawn_by_substitute(info.subtype, info.base_font, info.embedded)
 
 
 _EQUIVALENT = str.maketrans(

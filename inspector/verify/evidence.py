@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from glyphscope.core.fonts.common import drawn_by_substitute
 from glyphscope.core.garbled import WORD_GAP, improbable
 from glyphscope.core.glyph_table import GEOM_STRIDE
 
@@ -231,40 +232,6 @@ class FontEvidence:
             "code_page": self.code_page,
             "rows": [r.to_json() for r in self.rows],
         }
-
-
-STANDARD_14 = frozenset(
-    {
-        "Times-Roman",
-        "Times-Bold",
-        "Times-Italic",
-        "Times-BoldItalic",
-        "Helvetica",
-        "Helvetica-Bold",
-        "Helvetica-Oblique",
-        "Helvetica-BoldOblique",
-        "Courier",
-        "Courier-Bold",
-        "Courier-Oblique",
-        "Courier-BoldOblique",
-        "Symbol",
-        "ZapfDingbats",
-    }
-)
-"""The fonts every reader carries (ISO 32000-1 §9.6.2.2): drawn by glyph name, not substituted."""
-
-
-def drawn_by_substitute(subtype: str, base_font: str, embedded: bool) -> bool:
-    """Whether a renderer draws the font's glyphs with a substitute, so its ink says nothing about
-    the codes: no program in the file (/FontFile, /FontFile2, /FontFile3 absent), other than a
-    Type3 font (its procedures are in the file) and a simple font naming one of the standard 14
-    (drawn by glyph name from the encoding)."""
-    from glyphscope.core.fonts.metrics import strip_subset
-
-    if embedded or subtype == "Type3":
-        return False
-    simple = subtype in ("Type1", "MMType1", "TrueType")
-    return not (simple and strip_subset(base_font) in STANDARD_14)
 
 
 def _hex(code: int) -> str:
@@ -565,8 +532,8 @@ def gather(
     out: dict[str, FontEvidence] = {}
     for fid, f in collected.items():
         check = checks.get(fid)
-        flagged = getattr(check, "ink_is_substitute", None) if check is not None else None
-        substitute = bool(flagged) or drawn_by_substitute(f.subtype, f.base_font, f.embedded)
+        # the same rule as the verdict's FontCheck.ink_is_substitute, for fonts the OCR did not judge
+        substitute = drawn_by_substitute(f.subtype, f.base_font, f.embedded)
         out[fid] = _font_evidence(
             f, votes.get(fid, {}), confs, substitute, check.verdict.value if check else None
         )
