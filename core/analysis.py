@@ -15,7 +15,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.annotations import comb_fields
+from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
 from glyphscope.core.page import InterpretedPage
@@ -188,10 +189,12 @@ class LazyTexts(Mapping[str, PageText]):
             raise KeyError(mode)
         with self._lock:
             found = self._done.get(mode)
-            if found is None and mode == "auto" and "plain" in self._done:
+            if found is None and mode == Mode.AUTO and Mode.PLAIN in self._done:
                 from glyphscope.core.assembly.auto import auto_from_plain
 
-                found = auto_from_plain(self._done["plain"], self._structure, self._classified.visible)
+                found = auto_from_plain(
+                    self._done["plain"], self._structure, self._classified.visible, self._params
+                )
                 if found is not None:
                     self._done[mode] = found
             if found is None:
@@ -202,6 +205,8 @@ class LazyTexts(Mapping[str, PageText]):
                     visible_box=self._page.boxes.visible_box,
                     structure=self._structure,
                     actual_text=self._page.actual_text,
+                    survivors=self._classified.survivors if mode in ("plain", "auto") else None,
+                    combs=comb_fields(self._page.annotations) if mode in ("plain", "auto") else None,
                 )
         return found
 
@@ -235,7 +240,7 @@ def analyze_page(
     page = doc.interpret(page_number)
     painted = len(page.glyphs)
     if limits is not None and painted > limits.page_glyphs:
-        page = dataclasses.replace(page, glyphs=page.glyphs[: limits.page_glyphs])
+        page = dataclasses.replace(page, glyphs=page.glyphs.prefix(limits.page_glyphs))
     structure = doc.structure(page_number)
     classified = classify(page, params)
     return PageAnalysis(
@@ -246,6 +251,13 @@ def analyze_page(
         params,
         glyphs_painted=painted,
     )
+
+
+def page_findings(
+    doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
+) -> list[Diagnostic]:
+    """Every finding of one page: `analyze_page(doc, page_number, params).findings`, as a list."""
+    return list(analyze_page(doc, page_number, params).findings)
 
 
 def reassemble(analysis: PageAnalysis, params: Parameters) -> PageAnalysis:

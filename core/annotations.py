@@ -18,9 +18,10 @@ from typing import ClassVar
 
 import pikepdf
 
-from glyphscope.core.decision_protocol import glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, glyph_json
 from glyphscope.core.fonts.pdfobj import object_id, pdf_text
 from glyphscope.core.geometry import Matrix, Rect, intersect, multiply, normalize_rect, transform_rect
+from glyphscope.core.params import AnnotationText
 
 MAX_FIELD_DEPTH = 32  # /Parent chains of form fields in hostile files can loop
 MAX_ANNOTATIONS = 10_000  # entries of /Annots read per page
@@ -28,6 +29,14 @@ FLAG_HIDDEN = 1 << 1  # /F bit 2: not displayed, not printed
 FLAG_NO_VIEW = 1 << 5  # /F bit 6: not displayed (printed)
 
 _READ_ERRORS = (pikepdf.PikepdfError, ValueError, TypeError, AttributeError, KeyError, RecursionError)
+
+
+FIELD_COMB = 1 << 24
+"""/Ff bit 25 of a text field (ISO 32000-1 Table 228): the value is laid out in /MaxLen equal cells."""
+FIELD_NOT_COMB = (1 << 12) | (1 << 13) | (1 << 20)
+"""Multiline, Password, FileSelect: with any of them the Comb flag has no effect (Table 228)."""
+MAX_COMB_CELLS = 10_000
+"""A larger /MaxLen is not a comb a viewer draws cell by cell."""
 
 
 class AnnotationSkip(StrEnum):
@@ -54,6 +63,7 @@ class Annotation:
     value: str  # the field's /V as text ("" when none)
     state: str  # the /AS state whose appearance is drawn ("" when /N is a stream)
     skip: AnnotationSkip | None  # None: its appearance is drawn on the page
+    comb: int = 0  # a comb text field's /MaxLen (one character per cell, /Ff bit 25); 0 otherwise
 
     @property
     def label(self) -> str:
@@ -120,7 +130,7 @@ def _read_one(
 ) -> tuple[Annotation, DrawnAppearance | None]:
     subtype = pdf_text(annot.get("/Subtype", "")).lstrip("/")
     rect = _rect(annot.get("/Rect"))
-    name, field_type, value = _field(annot)
+    name, field_type, value, comb = _field(annot)
     stream, state = normal_appearance(annot)
     flags = annot.get("/F", 0)
     flags = int(flags) if isinstance(flags, int) and not isinstance(flags, bool) else 0
@@ -141,7 +151,7 @@ def _read_one(
     if skip is None and placed is None:
         skip = AnnotationSkip.EMPTY_BBOX
     annotation = Annotation(
-        index, object_id(annot, f"#{index}"), subtype, rect, name, field_type, value, state, skip
+        index, object_id(annot, f"#{index}"), subtype, rect, name, field_type, value, state, skip, comb
     )
     if skip is not None or stream is None or placed is None or bbox is None:
         return annotation, None
@@ -183,11 +193,15 @@ def normal_appearance(annot: pikepdf.Dictionary) -> tuple[pikepdf.Stream | None,
     return None, ""
 
 
-def _field(annot: pikepdf.Dictionary) -> tuple[str, str, str]:
-    """(fully qualified name, field type, value) of the field a widget belongs to (§12.7.3.2):
-    the /T of each ancestor joined by periods, /FT and /V inherited from the nearest that has them."""
+def _field(annot: pikepdf.Dictionary) -> tuple[str, str, str, int]:
+    """(fully qualified name, field type, value, comb cells) of the field a widget belongs to
+    (§12.7.3.2): the /T of each ancestor joined by periods, /FT, /V, /Ff and /MaxLen inherited
+    from the nearest that has them. comb cells = /MaxLen of a text field whose /Ff sets Comb
+    (bit 25) and none of Multiline, Password, FileSelect (§12.7.4.3), else 0."""
     names: list[str] = []
     field_type = value = ""
+    ff: int | None = None
+    max_len: int | None = None
     node: pikepdf.Object | None = annot
     seen: set[tuple[int, int]] = set()
     for _ in range(MAX_FIELD_DEPTH):
@@ -205,8 +219,19 @@ def _field(annot: pikepdf.Dictionary) -> tuple[str, str, str]:
             field_type = pdf_text(node.get("/FT")).lstrip("/")
         if not value and "/V" in node:
             value = _text(node.get("/V"))
+        if ff is None:
+            ff = _integer(node.get("/Ff"))
+        if max_len is None:
+            max_len = _integer(node.get("/MaxLen"))
         node = node.get("/Parent")
-    return ".".join(reversed(names)), field_type, value
+    comb = 0
+    if field_type == "Tx" and ff is not None and ff & FIELD_COMB and not ff & FIELD_NOT_COMB:
+        comb = max_len if max_len is not None and 0 < max_len <= MAX_COMB_CELLS else 0
+    return ".".join(reversed(names)), field_type, value, comb
+
+
+def _integer(value: object) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _text(value: object) -> str:
@@ -281,7 +306,7 @@ class AnnotationDecision:
     (None when unusable); threshold = the visible box when the rect lies outside it, else
     None; verdict "included" or "excluded"."""
 
-    kind: ClassVar[str] = "annotation"
+    kind: ClassVar[str] = DecisionKind.ANNOTATION
 
     annotation: Annotation
     reason: AnnotationReason
@@ -349,7 +374,7 @@ def annotation_decisions(
             reason = AnnotationReason(annotation.skip.value)
         elif annotation.rect is not None and intersect(annotation.rect, visible_box) is None:
             reason, box = AnnotationReason.OUTSIDE_VISIBLE_BOX, visible_box
-        elif choice == "exclude":
+        elif choice == AnnotationText.EXCLUDE:
             reason = AnnotationReason.EXCLUDED_BY_SWITCH
         else:
             reason = AnnotationReason.DRAWN
@@ -358,4 +383,15 @@ def annotation_decisions(
                 annotation, reason, first.get(annotation.index), counts.get(annotation.index, 0), box
             )
         )
+    return out
+
+
+def comb_fields(annotations: Sequence[Annotation]) -> dict[int, tuple[int, float]]:
+    """Annotation index → (cells, cell width in user space) of every drawn comb text field."""
+    out: dict[int, tuple[int, float]] = {}
+    for a in annotations:
+        if a.comb and a.rect is not None and a.skip is None:
+            width = a.rect[2] - a.rect[0]
+            if width > 0:
+                out[a.index] = (a.comb, width / a.comb)
     return out

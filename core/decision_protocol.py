@@ -19,12 +19,39 @@ rule compared, so nothing downstream guesses them from dict keys or message text
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 from glyphscope.core.geometry import Quad
 
 Number: TypeAlias = float | tuple[float, ...] | Quad | None
 """A decision's value or threshold: a number, a point/interval/box, a quad, or None."""
+
+
+class DecisionKind(StrEnum):
+    """The rule a record reports (`DecisionRecord.kind`); its word is what JSON and the command line
+    say. The visibility records' kinds are their VisibilityClass (core/visibility_class.py)."""
+
+    BIDI = "bidi"
+    WORD_GAP = "word_gap"
+    LINE_BREAK = "line_break"
+    COLUMN_CHANGE = "column_change"
+    LIGATURE = "ligature"
+    VERTICAL_COLUMN = "vertical_column"
+    LAYOUT_GRID = "layout_grid"
+    BASELINE = "baseline"
+    GRID_PLACEMENT = "grid_placement"
+    COLUMN_SPLIT = "column_split"
+    TEXT_COLUMN = "text_column"
+    STRUCTURE_ORDER = "structure_order"
+    ARTICLE_BEAD = "article_bead"
+    ARTICLE_ORDER = "article_order"
+    ACTUAL_TEXT = "actual_text"
+    ANNOTATION = "annotation"
+    FORM_MEMBERSHIP = "form_membership"
+    DECODE_FALLBACK = "decode_fallback"
+    CULL = "cull"
+    DUPLICATE = "duplicate"
 
 
 @runtime_checkable
@@ -104,3 +131,17 @@ def glyph_json(record: DecisionRecord, glyph: int | None, **extra: Any) -> dict[
         "threshold": number_json(record.threshold),
         **extra,
     }
+
+
+class Describable(Protocol):
+    """Any record of the engine: it says what it decided in one sentence."""
+
+    def describe(self) -> str: ...
+
+
+def describe(record: Describable) -> str:
+    """The record's own sentence; a record whose sentence fails is named, never hidden."""
+    try:
+        return str(record.describe())
+    except Exception as exc:  # a broken sentence must not hide the record
+        return f"{type(record).__name__} (describe() failed: {type(exc).__name__}: {exc})"

@@ -9,7 +9,6 @@ glyphs), then assembly's. Every record follows `DecisionRecord`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,10 +17,10 @@ from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.decisions import ASSEMBLY_RECORDS
-from glyphscope.core.decision_protocol import DecisionRecord, NothingCompared, fmt, glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, DecisionRecord, NothingCompared, fmt, glyph_json
 from glyphscope.core.geometry import Point, Quad
-from glyphscope.core.glyph import DecodeSource, Glyph
-from glyphscope.core.glyph_table import as_table
+from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs, CullDecision, DuplicateDecision
@@ -43,7 +42,7 @@ class FormMembershipDecision:
     the glyph, extraction keeps it).
     """
 
-    kind: ClassVar[str] = "form_membership"
+    kind: ClassVar[str] = DecisionKind.FORM_MEMBERSHIP
 
     paint_index: int
     form_path: tuple[str, ...]
@@ -91,7 +90,7 @@ class DecodeFallbackDecision(NothingCompared):
     is compared.
     """
 
-    kind: ClassVar[str] = "decode_fallback"
+    kind: ClassVar[str] = DecisionKind.DECODE_FALLBACK
 
     paint_index: int
     decode_source: DecodeSource
@@ -135,7 +134,7 @@ def form_membership_decisions(page: InterpretedPage) -> list[FormMembershipDecis
     """One record per glyph painted through a form, in paint order."""
     out = []
     forms = page.forms
-    table = as_table(page.glyphs)
+    table = page.glyphs
     painted = [i for _, run, glyphs in table.run_ranges() if run.form_path for i in glyphs]
     for g in table.records_at(painted):
         use = forms[g.form_use] if 0 <= g.form_use < len(forms) else None
@@ -155,9 +154,8 @@ def form_membership_decisions(page: InterpretedPage) -> list[FormMembershipDecis
     return out
 
 
-def decode_fallback_decisions(glyphs: Sequence[Glyph]) -> list[DecodeFallbackDecision]:
+def decode_fallback_decisions(table: GlyphTable) -> list[DecodeFallbackDecision]:
     """One record per glyph decoded by the fallback guess or not at all, in paint order."""
-    table = as_table(glyphs)
     guessed = [i for i, source in enumerate(table.source) if source in _FALLBACK_SOURCES]
     return [
         DecodeFallbackDecision(g.paint_index, g.decode_source, g.font_key, g.code, g.code_bytes, g.unicode)
@@ -186,7 +184,7 @@ DECISION_RECORDS: tuple[type[DecisionRecord], ...] = (
 def page_annotation_decisions(page: InterpretedPage, params: Parameters) -> list[AnnotationDecision]:
     """One decision per annotation of the page: whether its text is in the page text, and why."""
     return annotation_decisions(
-        page.annotations, as_table(page.glyphs).annotation_of(), page.boxes.visible_box, params.annotations
+        page.annotations, page.glyphs.annotation_of(), page.boxes.visible_box, params.annotations
     )
 
 

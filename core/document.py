@@ -29,7 +29,9 @@ from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Rect, intersect, normalize_rect
-from glyphscope.core.interpreter import PageInterpreter, QpdfError
+from glyphscope.core.glyph_table import GlyphTable
+from glyphscope.core.instructions import QpdfError
+from glyphscope.core.interpreter import PageInterpreter
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.page import FillState, InterpretedPage, PageBoxes
 from glyphscope.core.recorders import PageRecorders, Recorder
@@ -237,6 +239,16 @@ class Document:
             self._warnings.extend(w for w in warnings if w not in self._warnings)
             if budget_note is not None:
                 self._budget_notes[page_number] = budget_note
+
+    @property
+    def cached_pages(self) -> tuple[int, ...]:
+        """The interpreted pages kept, least recently used first (bounded by CACHE_MAX_GLYPHS glyphs)."""
+        return tuple(self._cache)
+
+    @property
+    def cached_glyphs(self) -> int:
+        """The glyphs of the interpreted pages kept."""
+        return self._cached_glyphs
 
     def drop_cached_pages(self) -> None:
         """Forget the interpreted pages (a page worker holds one page at a time)."""
@@ -448,7 +460,7 @@ class Document:
         return InterpretedPage(
             page_number=page_number,
             boxes=boxes,
-            glyphs=(),
+            glyphs=GlyphTable(),
             fonts=(),
             forms=(),
             diagnostics=(Diagnostic(kind, Severity.ERROR, message, page=page_number),),

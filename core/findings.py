@@ -9,16 +9,15 @@
 4. the page checks (core/triage/page_checks.py: spaces painted inside words,
    hidden text per visibility class).
 
-`PageAnalysis.findings` (core/analysis.py) is this list; the window's
+`PageAnalysis.findings` (core/analysis.py; `page_findings` there for one page) is this list; the window's
 Diagnostics, `glyphscope diagnostics` and triage all read it.
 """
 
 from __future__ import annotations
 
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
-from glyphscope.core.document import Document
 from glyphscope.core.page import InterpretedPage
-from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs
 from glyphscope.core.structure import PageStructure
 from glyphscope.core.structure_use import StructureUse, structure_use
@@ -143,12 +142,3 @@ def threshold_findings(
         *painted_space_findings(page, classified, params),
         *hidden_text_findings(page, classified),
     ]
-
-
-def page_findings(
-    doc: Document, page_number: int, params: Parameters = DEFAULT_PARAMETERS
-) -> list[Diagnostic]:
-    """Every finding of one page: `analyze_page(doc, page_number, params).findings`, as a list."""
-    from glyphscope.core.analysis import analyze_page
-
-    return list(analyze_page(doc, page_number, params).findings)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from glyphscope.core.glyph import DecodeSource, Glyph
+from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.page import InterpretedPage, PageFont
 
@@ -117,20 +117,11 @@ def _tally(indices: Sequence[int], source: Sequence[DecodeSource]) -> FontGlyphs
     return FontGlyphs(tuple(indices), sources, unresolved, fallback)
 
 
-def _runs(glyphs: Sequence[Glyph]) -> Iterable[tuple[str, str, tuple[str, ...], Iterable[int]]]:
-    """(font id, font key, form path, paint indices) of each stretch painted in one state."""
-    if isinstance(glyphs, GlyphTable):  # one look per text-showing operator
-        for _, run, painted in glyphs.run_ranges():
-            yield run.font_id, run.font_key, run.form_path, painted
-        return
-    for g in glyphs:
-        yield g.font_id, g.font_key, g.form_path, (g.paint_index,)
-
-
-def _sources(glyphs: Sequence[Glyph]) -> Sequence[DecodeSource]:
-    if isinstance(glyphs, GlyphTable):
-        return glyphs.source
-    return [g.decode_source for g in glyphs]
+def _runs(glyphs: GlyphTable) -> Iterable[tuple[str, str, tuple[str, ...], Iterable[int]]]:
+    """(font id, font key, form path, paint indices) of each stretch painted in one state: one
+    look per text-showing operator."""
+    for _, run, painted in glyphs.run_ranges():
+        yield run.font_id, run.font_key, run.form_path, painted
 
 
 def font_statistics(page: InterpretedPage) -> PageFontStats:
@@ -147,11 +138,10 @@ def font_statistics(page: InterpretedPage) -> PageFontStats:
         row = exact.get((font_key, form_path), by_key.get(font_key))
         if row is not None:
             rows[row].extend(painted)
-    source = _sources(page.glyphs)
+    source: Sequence[DecodeSource] = page.glyphs.source
     by_font_id = {font_id: _tally(indices, source) for font_id, indices in objects.items()}
     entries = tuple(
         FontStats(f, _tally(rows[r], source), by_font_id.get(f.info.font_id, NO_GLYPHS))
         for r, f in enumerate(fonts)
     )
-    table = page.glyphs if isinstance(page.glyphs, GlyphTable) else GlyphTable.of(page.glyphs)
-    return PageFontStats(entries, by_font_id, table)
+    return PageFontStats(entries, by_font_id, page.glyphs)

@@ -177,6 +177,11 @@ class GlyphTable(Sequence[Glyph]):
         t.run_stream = self.run_stream[:used]
         return t
 
+    @property
+    def records_kept(self) -> bool:
+        """Whether every record is made and kept (`keep_records`): nothing builds them otherwise."""
+        return self._records is not None
+
     def keep_records(self) -> None:
         """Make every record now and keep them (for a holder that reads them over and over,
         and wants the cost paid up front: the window, in its worker thread)."""

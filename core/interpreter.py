@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
@@ -30,7 +29,17 @@ from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert
 from glyphscope.core.glyph_table import GlyphTable
+from glyphscope.core.instructions import (
+    NO_OPERANDS,
+    Instruction,
+    OperatorTable,
+    QpdfError,
+    number,
+    one_line,
+)
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
+from glyphscope.core.operators import IGNORED, operator_table
+from glyphscope.core.operators.xobjects import draw_appearances
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders.base import Recorder, hears, listeners
 from glyphscope.core.recorders.glyphs import GlyphRecorder
@@ -39,41 +48,11 @@ from glyphscope.core.state import GraphicsState, MarkedContent, TextState
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import DrawnAppearance
 
-MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference stops at 12
 TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions
 
-# What qpdf and pikepdf raise about a damaged object: PdfError (with DataDecodingError),
-# QpdfRuntimeError (a RuntimeError, e.g. a bad /DecodeParms predictor) and the others
-# all derive from PikepdfError.
-QpdfError = pikepdf.PikepdfError
-
-Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage
-Handler: TypeAlias = Callable[["PageInterpreter", list[Any]], None]
-"""An operator's handler: the interpreter and the operands its signature checked (numbers as floats,
-strings as bytes, names as text; `*` and `""` hand the operands over as pikepdf has them)."""
-OperatorTable: TypeAlias = dict[str, tuple[Handler, str]]
-
-NO_OPERANDS = "-"
-"""Signature of the operators that take no operands (q, Q, BT, n, f, W …): whatever junk stands
-before them is never read, so it is not even fetched from pikepdf."""
 _NO_OPERANDS: list[Any] = []
 _N, _S, _A, _NAME = "n", "s", "a", "N"  # number, string, array, name ("*": anything, e.g. BDC's properties)
 _ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
-_NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool (an int subclass) is not a number here
-
-
-def number(x: object) -> float | None:
-    """A finite number operand as a float; None for anything else (bool, NaN, infinities, objects)."""
-    if type(x) in _NUMBER_TYPES:
-        v = float(x)  # type: ignore[arg-type]
-        if v == v and v not in (math.inf, -math.inf):
-            return v
-    return None
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception's text on one line (qpdf messages can span several)."""
-    return " ".join(str(exc).split())
 
 
 @dataclass(slots=True)
@@ -102,8 +81,6 @@ class PageInterpreter:
         limits: Limits = DEFAULT_LIMITS,
         document_budget: DocumentBudget | None = None,
     ) -> None:
-        from glyphscope.core.operators import IGNORED, operator_table
-
         self.page_number = page_number
         self.fonts = fonts
         self.limits = limits
@@ -213,12 +190,16 @@ class PageInterpreter:
                 self.instruction_count = len(instructions)
                 self.run(instructions, page_level=True)
             if appearances:  # a viewer draws them over the page, whatever its content did
-                from glyphscope.core.operators.xobjects import draw_appearances
-
                 draw_appearances(self, appearances)
         except BudgetExceeded as exc:
             self._record_budget(exc)
         self._finish_page()  # not after other errors: the page failed, Document says so
+
+    @property
+    def operators(self) -> frozenset[str]:
+        """The operators this interpreter runs: those of the groups some recorder hears, and the
+        state every recorder relies on (core/operators/); the others are skipped unread."""
+        return frozenset(self._table)
 
     def read_content(
         self, target: pikepdf.Object, streams: Sequence[pikepdf.Stream], what: str

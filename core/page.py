@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.actual_text import ActualTextSpan
@@ -11,9 +12,19 @@ from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.fonts.base import FontInfo
 from glyphscope.core.geometry import Matrix, Point, Quad, Rect
 from glyphscope.core.glyph import Glyph
+from glyphscope.core.glyph_table import GlyphTable
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import Annotation
+
+
+class PaintKind(StrEnum):
+    """What a paint object is (`PaintObject.kind`); its word is what JSON and the sentences say."""
+
+    IMAGE = "image"  # an image XObject
+    INLINE_IMAGE = "inline_image"  # BI … ID … EI
+    FILL = "fill"  # a filled path (f/F/f*/B/b…)
+    SHADING = "shading"  # sh: fills the clip
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +132,13 @@ class FillState:
 class PaintObject:
     """An image or filled path, in paint order with the glyphs (`glyphs_before` glyphs were painted first).
 
-    kind: "image", "inline_image", "fill" (f/F/f*/B/b…), or "shading" (sh: fills the clip).
+    kind: a PaintKind (image, inline_image, fill, shading).
     polygons in user space (an image: the CTM's unit square); `opaque` when nothing
     painted under it shows through (fill alpha 1, no soft mask; an image without
     /SMask, /Mask nor /ImageMask).
     """
 
-    kind: str
+    kind: PaintKind
     polygons: tuple[Polygon, ...]
     bbox: Rect
     even_odd: bool
@@ -142,11 +153,15 @@ class PaintObject:
 
 @dataclass(frozen=True, slots=True)
 class InterpretedPage:
-    """The interpreter's output for one page. Decides nothing about words or lines."""
+    """The interpreter's output for one page. Decides nothing about words or lines.
+
+    `glyphs` is always a GlyphTable (one representation at the boundary): a page built by hand
+    from records (a tuple, a list) gets them as a table here, so no reader branches on which.
+    """
 
     page_number: int  # 1-based
     boxes: PageBoxes
-    glyphs: Sequence[Glyph]  # every painted glyph, paint order; glyphs[i].paint_index == i (a GlyphTable)
+    glyphs: GlyphTable  # every painted glyph, paint order, column-wise; glyphs[i].paint_index == i
     fonts: tuple[PageFont, ...]
     forms: tuple[FormUse, ...]
     diagnostics: tuple[Diagnostic, ...]
@@ -161,3 +176,8 @@ class InterpretedPage:
     actual_text: tuple[ActualTextSpan, ...] = field(default=())
     annotations: tuple[Annotation, ...] = field(default=())  # every entry of /Annots, drawn or not
     need_appearances: bool = False  # the AcroForm's /NeedAppearances: a viewer draws field values itself
+
+    def __post_init__(self) -> None:
+        glyphs: Sequence[Glyph] = self.glyphs
+        if not isinstance(glyphs, GlyphTable):  # the one conversion: records given by hand
+            object.__setattr__(self, "glyphs", GlyphTable.of(tuple(glyphs)))

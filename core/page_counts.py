@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from glyphscope.core.font_stats import PageFontStats
-from glyphscope.core.glyph_table import as_table
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.passes import ClassifiedGlyphs
 
@@ -40,7 +39,7 @@ class PageCounts:
 
 def count_page(page: InterpretedPage, classified: ClassifiedGlyphs, fonts: PageFontStats) -> PageCounts:
     """The page's counts; `fonts` is the page product's per-font statistics (`font_statistics(page)`)."""
-    from_forms = sum(len(painted) for _, run, painted in as_table(page.glyphs).run_ranges() if run.form_path)
+    from_forms = sum(len(painted) for _, run, painted in page.glyphs.run_ranges() if run.form_path)
     per_font = fonts.by_font_id.values()
     return PageCounts(
         glyphs=len(page.glyphs),

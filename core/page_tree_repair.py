@@ -12,7 +12,13 @@ read them. Like MuPDF's repair we find the pages ourselves, in this order:
 
 When qpdf cannot even open the file (no /Root, or a catalog without /Pages), it is opened
 from an in-memory copy of its bytes with an appended update whose trailer points at a
-placeholder catalog, so that the objects can be read. The recovered pages are then hung
+placeholder catalog, so that the objects can be read. qpdf 12 also ignores objects whose
+numbers are far beyond what the file's size can hold (an excerpt whose sparse xref keeps the
+original numbering: 22 objects numbered up to 10964, `/Size 10965`); it then answers "unable
+to find /Root dictionary" although the catalog, pages and page objects are all there, as
+pdftotext, MuPDF, pdfminer.six and qpdf 11 show. Such a file is read from an in-memory copy
+whose objects are renumbered 1…n (every `N G R` reference with them) under a fresh xref
+(`renumbered_copy`); an encrypted file is not renumbered (its keys depend on the numbers). The recovered pages are then hung
 under a fresh /Pages node of the in-memory document, with their inherited attributes
 copied in, so everything that reads `pdf.pages` (structure tree, articles, the object
 browser) sees them. The file itself is never written.
@@ -254,6 +260,74 @@ def with_placeholder_root(data: bytes) -> tuple[bytes, frozenset[tuple[int, int]
     return bytes(body), frozenset({(first, 0), (first + 1, 0)})
 
 
+_OBJECT = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\b")
+_REFERENCE = re.compile(rb"(?<![0-9.])(\d{1,10})\s+(\d{1,5})\s+R\b")
+_ROOT = re.compile(rb"/Root\s*(\d{1,10})\s+(\d{1,5})\s+R")
+_STREAM = re.compile(rb"stream\r?\n")
+_ENDOBJ = re.compile(rb"\bendobj\b")
+_ENDSTREAM = re.compile(rb"\bendstream\b")
+RENUMBER_FACTOR = 4
+"""Objects are renumbered only when the highest object number exceeds this many times the
+number of objects found: a densely numbered file is left to qpdf's own reading."""
+
+
+def renumbered_copy(data: bytes) -> bytes | None:
+    """`data` rebuilt with its objects numbered 1…n in file order (the last definition of a number
+    wins, as an update would), references rewritten outside stream data, a fresh xref and a
+    trailer whose /Root is the renumbered catalog; None when that does not apply (encrypted, no
+    /Root, or numbered densely enough for qpdf)."""
+    if _ENCRYPT.search(data):
+        return None
+    roots = _ROOT.findall(data)
+    if not roots:
+        return None
+    bodies: dict[tuple[int, int], bytes] = {}
+    pos = 0
+    while True:
+        m = _OBJECT.search(data, pos)
+        if m is None:
+            break
+        key = (int(m.group(1)), int(m.group(2)))
+        start = m.end()
+        end_match = _ENDOBJ.search(data, start)
+        stream = _STREAM.search(data, start, end_match.start() if end_match else len(data))
+        if stream is not None:  # stream data may hold anything: jump to its end first
+            closing = _ENDSTREAM.search(data, stream.end())
+            end_match = _ENDOBJ.search(data, closing.end()) if closing else end_match
+        if end_match is None:
+            break
+        bodies[key] = data[start : end_match.start()]
+        pos = end_match.end()
+    if not bodies or max(n for n, _ in bodies) <= RENUMBER_FACTOR * len(bodies):
+        return None
+    numbers = {key: i + 1 for i, key in enumerate(sorted(bodies, key=lambda k: k[0]))}
+
+    def reference(m: re.Match[bytes]) -> bytes:
+        new = numbers.get((int(m.group(1)), int(m.group(2))))
+        return b"%d 0 R" % new if new is not None else b"null"
+
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets: list[int] = []
+    for key, number in sorted(numbers.items(), key=lambda kv: kv[1]):
+        body = bodies[key]
+        stream = _STREAM.search(body)
+        head, tail = (body[: stream.start()], body[stream.start() :]) if stream else (body, b"")
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + _REFERENCE.sub(reference, head) + tail + b"\nendobj\n"
+    root = numbers.get((int(roots[-1][0]), int(roots[-1][1])))
+    if root is None:
+        return None
+    xref_at = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(offsets) + 1,
+        root,
+        xref_at,
+    )
+    return bytes(out)
+
+
 def _open_for_repair(source: Path | BinaryIO, password: str) -> pikepdf.Pdf:
     if hasattr(source, "seek"):
         source.seek(0)
@@ -266,13 +340,18 @@ def open_repaired(source: Path | BinaryIO, password: str, problem: str) -> tuple
 
     `source` is what qpdf refused (a Path or a seekable file object); `problem` says what was wrong.
     """
-    attempts: list[tuple[Path | BinaryIO, frozenset[tuple[int, int]]]] = [(source, frozenset())]
+    attempts: list[tuple[Path | BinaryIO, frozenset[tuple[int, int]], str]] = [(source, frozenset(), "")]
     try:
-        patched, placeholder = with_placeholder_root(_read_all(source))
-        attempts.append((io.BytesIO(patched), placeholder))
+        data = _read_all(source)
+        patched, placeholder = with_placeholder_root(data)
+        attempts.append((io.BytesIO(patched), placeholder, ""))
+        renumbered = renumbered_copy(data)
+        if renumbered is not None:
+            note = "objects renumbered 1…n from a scan of the file (object numbers far beyond its size, which qpdf ignores)"
+            attempts.append((io.BytesIO(renumbered), frozenset(), note))
     except (OSError, MemoryError):
         pass
-    for opener, skip in attempts:
+    for opener, skip, how in attempts:
         try:
             pdf = _open_for_repair(opener, password)
         except (QpdfError, ValueError, OSError, MemoryError):
@@ -282,7 +361,8 @@ def open_repaired(source: Path | BinaryIO, password: str, problem: str) -> tuple
             if recovered is not None:
                 install_pages(pdf, recovered)
                 if len(pdf.pages) == len(recovered.pages):
-                    return pdf, describe(recovered, problem)
+                    line = describe(recovered, problem)
+                    return pdf, f"{line}; {how}" if how else line
         except (QpdfError, ValueError, TypeError, AttributeError, RecursionError):
             pass
         pdf.close()

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from glyphscope.core.decision_protocol import fmt, glyph_json, pair_json, rounded
+from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, pair_json, rounded
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
 from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
 from glyphscope.core.page import InterpretedPage
-from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import DEFAULT_PARAMETERS, AnnotationText, Parameters
 from glyphscope.core.visibility import Visibility, classify_visibility
 from glyphscope.core.visibility_class import VisibilityClass
 
@@ -29,7 +29,7 @@ class CullDecision:
     box [x0, y0, x1, y1] it lies outside of; verdict "culled".
     """
 
-    kind: ClassVar[str] = "cull"
+    kind: ClassVar[str] = DecisionKind.CULL
 
     paint_index: int
     center: Point  # the box centre that lies outside
@@ -77,7 +77,7 @@ class DuplicateDecision:
     font's direction, e.g. a vertical font painted sideways.
     """
 
-    kind: ClassVar[str] = "duplicate"
+    kind: ClassVar[str] = DecisionKind.DUPLICATE
 
     paint_index: int  # the dropped glyph
     duplicate_of: int  # paint index of the kept glyph (chains followed)
@@ -153,6 +153,13 @@ class ClassifiedGlyphs:
     culls: tuple[CullDecision, ...]
     duplicates: tuple[DuplicateDecision, ...]
     visibility: Visibility | None = None  # per glyph its class and the hidden glyphs' records
+
+    @property
+    def survivors(self) -> dict[int, int]:
+        """A deduped run's survivors → the glyph each is written after (core/assembly/survivors.py)."""
+        from glyphscope.core.assembly.survivors import survivor_places
+
+        return survivor_places(self.glyphs, self.status, self.duplicate_of)
 
 
 def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
@@ -486,9 +493,9 @@ def dedupe(
 def _excluded_by_annotation_switch(table: GlyphTable, choice: str) -> frozenset[int]:
     """The glyphs `Parameters.annotations` leaves out: an annotation's with "exclude", the page
     content's with "only" (one test per run: a run is painted by one stream)."""
-    if choice == "include":
+    if choice == AnnotationText.INCLUDE:
         return frozenset()
-    want_annotations = choice == "only"
+    want_annotations = choice == AnnotationText.ONLY
     out: set[int] = set()
     for _, run, painted in table.run_ranges():
         if (run.annotation >= 0) != want_annotations:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.font_stats import PageFontStats
 from glyphscope.core.garbled import GARBLED_SCORE, Verdict
-from glyphscope.core.glyph_table import GlyphRun, GlyphTable, as_table
+from glyphscope.core.glyph_table import GlyphRun, GlyphTable
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.reader_findings import annotation_findings, image_page_findings
 from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
@@ -29,7 +29,7 @@ def glyph_findings(page: InterpretedPage, fonts: PageFontStats) -> list[Diagnost
     out: list[Diagnostic] = []
     # One pass over the glyph runs (one text-showing operator each) for the page-wide findings
     # below: the facts they test are the same for every glyph of a run.
-    table = as_table(glyphs)
+    table = glyphs
     from_forms_list: list[int] = []
     invisible_list: list[int] = []
     tf_one_glyphs: list[int] = []

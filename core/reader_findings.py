@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from glyphscope.core.annotations import AnnotationSkip
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.geometry import Rect, intersect
-from glyphscope.core.page import InterpretedPage
+from glyphscope.core.page import InterpretedPage, PaintKind
 
 IMAGE_ONLY_COVERAGE = 0.5
 """A page whose images cover at least this share of its visible box, with no visible glyph, is
@@ -70,7 +70,7 @@ def image_page_findings(page: InterpretedPage, invisible: int) -> list[Diagnosti
         return []  # some text is painted visibly
     box = page.boxes.visible_box
     area = (box[2] - box[0]) * (box[3] - box[1])
-    images = [p.bbox for p in page.paints if p.kind in ("image", "inline_image")]
+    images = [p.bbox for p in page.paints if p.kind in (PaintKind.IMAGE, PaintKind.INLINE_IMAGE)]
     if not images or area <= 0:
         return []
     coverage = min(1.0, covered_area(images, box) / area)

@@ -31,7 +31,8 @@ import pikepdf
 from glyphscope.core.document import Document, format_operand
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
-from glyphscope.core.interpreter import Instruction, PageInterpreter, number
+from glyphscope.core.instructions import Instruction, number
+from glyphscope.core.interpreter import PageInterpreter
 from glyphscope.core.operators.graphics import INITIAL_COLOUR, colour_space_family, soft_mask
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders import Recorder, VisibilityRecorder

@@ -34,17 +34,17 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from glyphscope.core.decision_protocol import number_json
+from glyphscope.core.colours import WHITE, rgb, same_colour
 from glyphscope.core.geometry import Point
 from glyphscope.core.glyph_table import GEOM_STRIDE, PassColumns
 from glyphscope.core.lazy import lazy_names
 from glyphscope.core.page import (
     ClipPath,
     ClipRecord,
-    FillState,
     InterpretedPage,
+    PaintKind,
     PaintObject,
     Polygon,
     clip_paths,
@@ -65,35 +65,7 @@ if TYPE_CHECKING:
     from glyphscope.core.visibility_records import TransparentDecision as TransparentDecision
     from glyphscope.core.visibility_records import explain as explain
 
-COLOUR_TOLERANCE = 0.01
-"""Two colours are one when every RGB channel (0–1) differs by at most this (about 2/255)."""
-
-WHITE: tuple[float, float, float] = (1.0, 1.0, 1.0)
 _GRID = 36.0  # cell of the glyph-centre grid paint objects are matched against (half an inch)
-
-
-def rgb(fs: FillState) -> tuple[float, float, float] | None:
-    """A fill colour as RGB 0–1 (naive conversion; None when the colour space is not a device one)."""
-    c = fs.components
-    if fs.family == "gray" and len(c) == 1:
-        return (c[0], c[0], c[0])
-    if fs.family == "rgb" and len(c) == 3:
-        return (c[0], c[1], c[2])
-    if fs.family == "cmyk" and len(c) == 4:
-        k = c[3]
-        return (1.0 - min(1.0, c[0] + k), 1.0 - min(1.0, c[1] + k), 1.0 - min(1.0, c[2] + k))
-    if fs.family in ("separation", "devicen") and c and all(v == 0.0 for v in c):
-        return WHITE  # no colorant at all: the paper
-    return None
-
-
-def colour_json(fs: FillState) -> dict[str, Any]:
-    return {"family": fs.family, "components": [number_json(v) for v in fs.components]}
-
-
-def same_colour(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    """Two RGB colours are one: every channel differs by at most COLOUR_TOLERANCE."""
-    return all(abs(x - y) <= COLOUR_TOLERANCE for x, y in zip(a, b))
 
 
 def _inside_polygons(polygons: Sequence[Polygon], even_odd: bool, x: float, y: float) -> bool:
@@ -310,7 +282,7 @@ def _paint_order(
     # Which glyphs can be same_as_background at all: fill-only, in a colour some background
     # has (white, or an opaque fill's). Colours are converted once per fill state.
     colours = [rgb(fs) for fs in fills]
-    backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == "fill" and p.opaque]
+    backgrounds = [WHITE] + [colours[p.fill] for p in paints if p.kind == PaintKind.FILL and p.opaque]
     known = {c for c in backgrounds if c is not None}
     matches = [c is not None and any(same_colour(c, bg) for bg in known) for c in colours]
     last_cover = max((p.glyphs_before for p in paints if p.opaque), default=0)
@@ -395,7 +367,7 @@ def _paint_order(
         j = under.get(i, -1)
         if j >= 0:
             p = paints[j]
-            if p.kind != "fill" or not p.opaque:
+            if p.kind != PaintKind.FILL or not p.opaque:
                 continue  # an image, a shading or a translucent fill: its colour is not known
             bg = rgb(fills[p.fill])
             if bg is None:

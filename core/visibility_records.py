@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from glyphscope.core.colours import COLOUR_TOLERANCE, WHITE, colour_json, same_colour
 from glyphscope.core.decision_protocol import fmt, glyph_json
 from glyphscope.core.geometry import Point, Rect
-from glyphscope.core.page import FillState
-from glyphscope.core.visibility import COLOUR_TOLERANCE, WHITE, colour_json, same_colour
+from glyphscope.core.page import FillState, PaintKind
 from glyphscope.core.visibility_class import VisibilityClass
 
 
@@ -223,7 +223,7 @@ class CoveredDecision(_HiddenGlyph):
 
     center: Point = (0.0, 0.0)
     cover_bbox: Rect = (0.0, 0.0, 0.0, 0.0)
-    cover_kind: str = "image"
+    cover_kind: PaintKind = PaintKind.IMAGE
     cover_token: int = -1
     cover_stream_index: int = -1
     cover_form_path: tuple[str, ...] = ()
@@ -249,7 +249,9 @@ class CoveredDecision(_HiddenGlyph):
         )
 
     def words(self) -> str:
-        what = {"fill": "filled path", "inline_image": "inline image"}.get(self.cover_kind, self.cover_kind)
+        what = {PaintKind.FILL: "filled path", PaintKind.INLINE_IMAGE: "inline image"}.get(
+            self.cover_kind, self.cover_kind
+        )
         return f"present but covered by the opaque {what} painted later at instruction {self.cover_token}"
 
     def describe(self) -> str:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, overload
 
 from glyphscope.core.analysis import PageAnalysis, analyze_page, document_texts
+from glyphscope.core.annotations import comb_fields
 from glyphscope.core.assembly import MODES, PageText, assemble
 from glyphscope.core.assembly.document_text import FORM_FEED
 from glyphscope.core.decision_protocol import DecisionRecord
@@ -884,6 +885,8 @@ class Page:
                 visible_box=user_rect(self.bbox, self.matrix),
                 structure=analysis.structure,
                 actual_text=analysis.page.actual_text,
+                survivors=analysis.classified.survivors if mode in ("plain", "auto") else None,
+                combs=comb_fields(analysis.page.annotations) if mode in ("plain", "auto") else None,
             )
         return found
 

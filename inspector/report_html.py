@@ -83,7 +83,7 @@ def resolve_layers(wanted: Sequence[str], available: Sequence[str]) -> tuple[set
 def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
     """The page with REPORT_LAYERS as a PNG data URI, and the width in CSS pixels to show it at
     (1 px per point, whatever the density)."""
-    from glyphscope.inspector.render.page_images import page_png
+    from glyphscope.inspector.render.layered import page_png
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
     with warnings.catch_warnings():

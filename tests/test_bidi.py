@@ -14,7 +14,7 @@ from glyphscope.core.assembly.bidi import RTL_SHARE, BidiDecision, embedding_lev
 from glyphscope.core.assembly.decisions import WordGapDecision
 from glyphscope.core.decision_set import DECISION_RECORDS
 from glyphscope.core.document import open_document
-from glyphscope.core.params import _SWITCHES, DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import DEFAULT_PARAMETERS, SWITCHES, Parameters
 from tests.gui import open_file
 from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
 
@@ -69,7 +69,7 @@ def test_the_switch_and_the_threshold() -> None:
     # the painted strings are what a right-to-left display of the logical text shows
     for logical, painted in ((HEBREW, HEBREW_PAINTED), (ARABIC, ARABIC_PAINTED), (MIXED, MIXED_PAINTED)):
         assert get_display(logical, base_dir="R") == painted
-    assert "visual_order" in _SWITCHES and DEFAULT_PARAMETERS.visual_order is False
+    assert "visual_order" in SWITCHES and DEFAULT_PARAMETERS.visual_order is False
     assert BidiDecision in DECISION_RECORDS
 
 
@@ -207,12 +207,12 @@ def test_levels_and_rule_l2() -> None:
 
 
 def test_cli_visual_order_and_no_tracking() -> None:
-    from glyphscope.inspector.cli.parser import build_parser
-    from glyphscope.inspector.cli.shared import parameters as _params
+    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.shared import parameters
 
-    params = _params(build_parser().parse_args(["text", "x.pdf", "--visual-order", "--no-tracking"]))
+    params = parameters(build_parser().parse_args(["text", "x.pdf", "--visual-order", "--no-tracking"]))
     assert params.visual_order is True and params.tracking is False
-    defaults = _params(build_parser().parse_args(["text", "x.pdf"]))
+    defaults = parameters(build_parser().parse_args(["text", "x.pdf"]))
     assert defaults.visual_order is False and defaults.tracking is True
 
 

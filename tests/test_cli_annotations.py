@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.core.params import ANNOTATION_CHOICES
-from glyphscope.inspector.cli.parser import SUBCOMMANDS, build_parser
+from glyphscope.core.params import CHOICES
+from glyphscope.inspector.cli.commands import SUBCOMMANDS, build_parser
 from tests.cli_run import run_cli
 from tests.test_annotations import TEXT_FIELD, _form
+
+ANNOTATION_CHOICES = CHOICES["annotations"]
 
 TEXT = {"include": "Name: Jane Doe", "exclude": "Name:", "only": "Jane Doe"}
 

@@ -23,10 +23,11 @@ def demo_pages(demo_pdf: Any) -> list[Any]:
 
 
 class _Page:
-    """A page whose glyphs are a plain list of records: the readers' record path."""
+    """A page whose glyphs are a table rebuilt from its records, one run per glyph (the one
+    representation a page has): what the readers find must not depend on how runs group glyphs."""
 
     def __init__(self, page: Any) -> None:
-        self.glyphs = list(page.glyphs)
+        self.glyphs = GlyphTable.of(list(page.glyphs))
         self.forms = page.forms
         self.fonts = page.fonts
 

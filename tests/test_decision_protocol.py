@@ -22,16 +22,21 @@ from glyphscope.core.assembly import MODES, assemble
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.decisions import (
+    AnnotationPlacement,
     ArticleBeadRecord,
     ArticleOrderDecision,
     Baseline,
     ColumnChangeDecision,
     ColumnSplit,
+    CombFieldDecision,
     GridPlacement,
     LayoutGrid,
     LigatureDecision,
     LineBreakDecision,
+    ReadingOrderDecision,
+    RtlRunOrder,
     StructureOrder,
+    SurvivorPlacement,
     TextColumn,
     VerticalColumn,
     WordGapDecision,
@@ -283,6 +288,12 @@ SAMPLES: dict[type, Any] = {
     ),
     # right to left
     BidiDecision: BidiDecision(0, 0, 13, 12, 8, 8, 0.5),
+    # reading order, dedupe survivors, annotation places, comb fields
+    ReadingOrderDecision: ReadingOrderDecision(8, 4, 0, 0.25, 3),
+    SurvivorPlacement: SurvivorPlacement(7, 0),
+    AnnotationPlacement: AnnotationPlacement(9, 3, 4),
+    CombFieldDecision: CombFieldDecision(3, 4, 13.328, 20.0, 5),
+    RtlRunOrder: RtlRunOrder(3, 12, 1),
 }
 
 

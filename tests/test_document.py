@@ -112,8 +112,8 @@ def test_page_cache_is_bounded_by_glyphs(monkeypatch):
     doc = open_document(to_bytes(pdf))
     for n in range(1, 6):
         doc.interpret(n)
-    assert list(doc._cache) == [4, 5]  # 10 glyphs each: a third page would pass 25
-    assert doc._cached_glyphs == 20
+    assert doc.cached_pages == (4, 5)  # 10 glyphs each: a third page would pass 25
+    assert doc.cached_glyphs == 20
 
 
 def test_a_password_does_not_lock_out_a_file_that_needs_none(tmp_path):

@@ -140,15 +140,15 @@ def test_cjk_gap_on_a_pikepdf_page() -> None:
 
 
 def test_cli_takes_cjk_gap_and_keep_ligatures() -> None:
-    from glyphscope.inspector.cli.parser import build_parser
-    from glyphscope.inspector.cli.shared import parameters as _params
+    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.shared import parameters
 
     args = build_parser().parse_args(
         ["text", "x.pdf", "--cjk-gap", "2", "--keep-ligatures", "--mode", "articles"]
     )
-    params = _params(args)
+    params = parameters(args)
     assert params.cjk_gap == 2.0 and params.keep_ligatures is True
-    defaults = _params(build_parser().parse_args(["text", "x.pdf"]))
+    defaults = parameters(build_parser().parse_args(["text", "x.pdf"]))
     assert defaults.cjk_gap == 1.0 and defaults.keep_ligatures is False
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
+from glyphscope.core.analysis import page_findings
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.document import open_document
-from glyphscope.core.findings import page_findings
 from glyphscope.core.glyph import DecodeSource
 from tests.pdfbuild import helvetica, identity_h_font, make_pdf, to_bytes
 

@@ -47,9 +47,9 @@ def test_the_page_holds_columns_not_records(page):
     assert list(table.run_start) == [0, 6, 9, 13, 17]
     assert table.runs[2] is table.runs[3]  # both "Bold": one state, one shared object
     assert len(set(table.run_token)) == 5  # each run keeps its own operator
-    assert table._records is None  # nothing built by interpreting or classifying
+    assert not table.records_kept  # nothing built by interpreting or classifying
     classify(page)
-    assert table._records is None
+    assert not table.records_kept
 
 
 def test_records_carry_the_values_the_interpreter_computed(page):
@@ -107,7 +107,7 @@ def test_plain_mode_reads_light_records_with_the_records_values(page):
     visible = classify(page).visible
     light = flow_glyphs(visible)
     assert all(type(f) is FlowGlyph for f in light)
-    assert page.glyphs._records is None  # made from the columns, not from records
+    assert not page.glyphs.records_kept  # made from the columns, not from records
     records = tuple(visible)
     assert [f.paint_index for f in light] == [g.paint_index for g in records] == [*range(13)]
     for f, g in zip(light, records):
@@ -117,7 +117,7 @@ def test_plain_mode_reads_light_records_with_the_records_values(page):
     box = page.boxes.visible_box
     from_columns = assemble(visible, "plain", visible_box=box)
     from_records = assemble(records, "plain", visible_box=box)
-    assert page.glyphs._records is None
+    assert not page.glyphs.records_kept
     assert from_columns.text == from_records.text == "Hi you\na b\nBold"
     assert list(from_columns.decisions) == list(from_records.decisions)
     assert len(from_columns.decisions) == 10 * 2 + 2  # 12 pairs: 10 on a line (break + gap), 2 breaks

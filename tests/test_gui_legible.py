@@ -393,8 +393,8 @@ def test_a_decision_mark_click_selects_its_record_with_its_numbers(qtbot, window
 
 
 def test_near_misses_stand_out(qtbot, window, tmp_path) -> None:
+    from glyphscope.core.assembly.decision_geometry import is_near_miss
     from glyphscope.inspector.layers.registry import GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
-    from glyphscope.inspector.views.page_facts import is_near_miss
 
     pdf = pikepdf.new()
     font = pdf.make_indirect(

@@ -40,7 +40,7 @@ def test_save_dialogs_start_in_the_folder_used_last(
 ) -> None:
     from PySide6.QtWidgets import QFileDialog
 
-    from glyphscope.inspector.gui.export import default_save_dir
+    from glyphscope.inspector.gui.dialogs import default_save_dir
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     documents = tmp_path / "home" / "Documents"

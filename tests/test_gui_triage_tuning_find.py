@@ -93,14 +93,14 @@ def test_switches_are_checkboxes_built_from_the_parameters_fields(
 ) -> None:
     from dataclasses import fields
 
-    from glyphscope.core.params import _SWITCHES, Parameters
+    from glyphscope.core.params import SWITCHES, Parameters, Range
     from glyphscope.inspector.gui.panels import tuning
 
     w = window
     open_file(qtbot, w, demo_pdf, page=2)
     assert set(w.tuning.rows) == {f.name for f in fields(Parameters)}
     switches = {name for name, row in w.tuning.rows.items() if isinstance(row, tuning.SwitchRow)}
-    assert switches == set(_SWITCHES)  # every switch a checkbox, every threshold a slider and spin box
+    assert switches == set(SWITCHES)  # every switch a checkbox, every threshold a slider and spin box
     row = w.tuning.rows["keep_ligatures"]
     assert row.check.text() == "Keep ligatures (ﬁ ﬂ) as they are" and not row.check.isChecked()
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
@@ -109,10 +109,9 @@ def test_switches_are_checkboxes_built_from_the_parameters_fields(
     assert "keep_ligatures off → on" in w.tuning.diff_label.text()
     w.session.set_params(w.session.params.with_changes(keep_ligatures=False))  # and back from elsewhere
     assert not row.check.isChecked()
-    # A field added to Parameters later: a row named from its field, its docstring as tooltip.
-    monkeypatch.delitem(tuning.LABELS, "cjk_gap")
-    assert tuning.label_of("cjk_gap") == "Cjk gap"
-    assert tuning.label_of("no_such_field") == "No such field"
+    # Each row's label and range are the field's row of core.params.PARAMETER_SPECS.
+    assert tuning.label_of("cjk_gap") == "CJK gap (× height)"
+    assert w.tuning.rows["cjk_gap"].range == Range(0.0, 4.0, 0.01)
 
 
 def test_text_diff_counts_spaces_and_breaks() -> None:
@@ -184,7 +183,7 @@ def test_find_explains_a_miss_that_is_in_the_glyphs(qtbot, window, demo_pdf) -> 
     assert "culled" in panel.status.text() and "page 7" in panel.status.text()
     e = panel.explanations[0]
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
-        panel._on_item(panel.results.topLevelItem(0))
+        panel.results.itemClicked.emit(panel.results.topLevelItem(0), 0)  # as a click on the row
     qtbot.waitUntil(lambda: w.session.selection == set(e.glyphs), timeout=TIMEOUT)
     status = w.bundle.analysis.classified.status
     assert all(status[i] is GlyphStatus.CULLED for i in w.session.selection)

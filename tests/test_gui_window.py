@@ -228,7 +228,7 @@ def test_whole_document_text_saves_from_a_writable_folder(
 ) -> None:
     from PySide6.QtWidgets import QFileDialog
 
-    from glyphscope.inspector.gui.export import default_save_dir
+    from glyphscope.inspector.gui.dialogs import default_save_dir
 
     w = window
     open_file(qtbot, w, demo_pdf)

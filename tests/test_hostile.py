@@ -12,11 +12,10 @@ import zlib
 import pikepdf
 import pytest
 
-from glyphscope.core.analysis import analyze_page
+from glyphscope.core.analysis import analyze_page, page_findings
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.findings import page_findings
 from glyphscope.inspector.cli import io as cli_io
 from tests import hostile_files
 from tests.cli_run import run_cli

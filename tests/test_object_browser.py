@@ -89,7 +89,7 @@ def test_raw_entries_open_lazily_and_print_as_pdf() -> None:
     doc = open_document(browser_pdf())
     root = page_object_tree(doc, 1)
     page = root.children(doc)[0]
-    assert page._children is None  # nothing read until opened
+    assert not page.opened  # nothing read until opened
     keys = [c.label for c in page.children(doc)]
     assert "/MediaBox" in keys and "/Resources" in keys and "/Parent" in keys
     media = next(c for c in page.children(doc) if c.label == "/MediaBox")

@@ -14,12 +14,17 @@ import pikepdf
 import pytest
 
 import glyphscope.core.analysis as analysis_module
-from glyphscope.core.analysis import PageAnalysis, analyze_page, document_analyses, document_texts
+from glyphscope.core.analysis import (
+    PageAnalysis,
+    analyze_page,
+    document_analyses,
+    document_texts,
+    page_findings,
+)
 from glyphscope.core.assembly import MODES, StructureOrder
 from glyphscope.core.assembly.document_text import BOM, join_page_texts
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import Document, open_document
-from glyphscope.core.findings import page_findings
 from glyphscope.core.structure_use import UNTAGGED_TRUST_RATIO, structure_use
 from glyphscope.core.textops import document_pages_text, write_document_pages
 from glyphscope.core.triage import PageCollector, triage_file

@@ -128,9 +128,9 @@ def test_operators_nobody_listens_to_are_not_run() -> None:
     only_glyphs = PageInterpreter(1, fonts, [GlyphRecorder()])
     everything = PageInterpreter(1, fonts, PageRecorders.new().all())
     for op in ("f", "W", "rg", "gs", "sh", "INLINE IMAGE"):
-        assert op not in only_glyphs._table and op in everything._table
+        assert op not in only_glyphs.operators and op in everything.operators
     for op in ("Tj", "q", "cm", "BDC", "Do"):  # the state every recorder relies on is always kept
-        assert op in only_glyphs._table
+        assert op in only_glyphs.operators
 
 
 def test_every_event_has_its_subscription_list() -> None:

@@ -299,3 +299,27 @@ def test_window_glyph_export_is_the_cli_document(demo: str, page: int, tmp_path:
     exported = json.loads(path.read_text("utf-8"))
     assert_valid("glyphs", exported)
     assert exported == cli_json("glyphs", demo, "--page", str(page), "--set", "all", "--json")
+
+
+def test_the_params_of_the_schemas_are_made_from_the_parameters_table() -> None:
+    """`python -m glyphscope.inspector.cli.docs schemas` wrote them: every field of Parameters,
+    each typed as core.params.PARAMETER_SPECS says, nothing else."""
+    from glyphscope.core.params import DEFAULT_PARAMETERS
+    from glyphscope.inspector.cli.docs import params_schema
+
+    made = params_schema()
+    glyphs = schema("glyphs")["$defs"]["params"]
+    decisions = schema("decisions")["properties"]["params"]
+    for found in (glyphs, {k: v for k, v in decisions.items() if k != "description"}):
+        assert found == made
+    assert made["required"] == list(DEFAULT_PARAMETERS.to_json())
+    assert made["properties"]["annotations"]["enum"] == ["include", "exclude", "only"]
+    assert made["properties"]["tracking"]["type"] == "boolean"
+    assert made["properties"]["word_gap"] == {
+        "type": "number",
+        "minimum": 0,
+        "description": "word-gap threshold × glyph height",
+    }
+    jsonschema.Draft202012Validator(glyphs).validate(DEFAULT_PARAMETERS.to_json())
+    wrong = DEFAULT_PARAMETERS.to_json() | {"no_such_threshold": 1.0}
+    assert not jsonschema.Draft202012Validator(glyphs).is_valid(wrong)

@@ -11,7 +11,7 @@ from glyphscope.core.assembly import MODES
 from glyphscope.core.assembly.decisions import WordGapDecision
 from glyphscope.core.assembly.tracking import TRACKING_MAX, TRACKING_MIN_GAPS, TRACKING_SPREAD
 from glyphscope.core.document import open_document
-from glyphscope.core.params import _SWITCHES, DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import DEFAULT_PARAMETERS, SWITCHES, Parameters
 from tests.pdfbuild import make_pdf, to_bytes
 
 # Helvetica 12 pt: every glyph box is 11.10 pt high (FontBBox-less standard-14 metrics),
@@ -39,7 +39,7 @@ BIG_WORD = b"BT /F1 12 Tf 72 700 Td 3 Tc [(BIG) -600 (WORD)] TJ ET"
 
 def test_the_rule_constants() -> None:
     assert (TRACKING_SPREAD, TRACKING_MIN_GAPS, TRACKING_MAX) == (0.20, 3, 1.0)
-    assert "tracking" in _SWITCHES and DEFAULT_PARAMETERS.tracking is True
+    assert "tracking" in SWITCHES and DEFAULT_PARAMETERS.tracking is True
     assert Parameters(tracking=0.0).tracking is False  # a Tuning checkbox hands over 0.0 / 1.0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.inspector.gui import export
+from glyphscope.inspector.gui import dialogs as export
 from tests.gui import TIMEOUT, open_file
 from tests.pdfbuild import make_pdf, to_bytes
 

@@ -25,7 +25,6 @@ from glyphscope.inspector.verify.check import (
     VerifyResult,
     check_fonts,
     equivalent_text,
-    foreign_script,
     propose_for,
     propose_mappings,
     verify_document,
@@ -267,7 +266,7 @@ def test_a_script_the_ocr_language_does_not_read_cannot_tell() -> None:
     assert font.verdict is FontVerdict.CANNOT_TELL and font.reason.startswith("script not read: 100.0 %")
     (font,) = check_fonts([PageCheck(1, 300.0, glyphs=chinese)], lang="eng+chi_sim")
     assert font.verdict is FontVerdict.MAPPING_WRONG and font.proposed == {1: "x"}
-    assert foreign_script("\u044f", "eng") and not foreign_script("\u044f", "eng+rus")
+    assert ocr.foreign_script("\u044f", "eng") and not ocr.foreign_script("\u044f", "eng+rus")
 
 
 def test_the_proposal_is_a_majority_of_confident_votes() -> None:

@@ -9,7 +9,8 @@ written in place of their glyphs' text when `params.actual_text` is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans, span_index
@@ -46,7 +47,21 @@ if TYPE_CHECKING:
     from glyphscope.core.geometry import Rect
     from glyphscope.core.structure import PageStructure
 
-MODES: tuple[str, ...] = ("plain", "layout", "columns", "structure", "articles", "auto")
+
+class Mode(StrEnum):
+    """A text mode (spec §3–§9): how the page's visible glyphs are read into text. A StrEnum: the
+    command line, JSON and the window read and write its words ("plain", "layout", …)."""
+
+    PLAIN = "plain"
+    LAYOUT = "layout"
+    COLUMNS = "columns"
+    STRUCTURE = "structure"
+    ARTICLES = "articles"
+    AUTO = "auto"
+
+
+MODES: tuple[str, ...] = tuple(mode.value for mode in Mode)
+"""The modes' words, in the order every listing and the window show them."""
 
 
 def assemble(
@@ -57,15 +72,21 @@ def assemble(
     visible_box: Rect,
     structure: PageStructure | None = None,
     actual_text: Sequence[ActualTextSpan] = (),
+    survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
-    """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES."""
+    """Assemble the page text of `visible` (kept glyphs in paint order) in one of MODES.
+
+    `survivors`: a deduped run's survivors → the glyph each is written after in the
+    content-stream orders (core/assembly/survivors.py; ClassifiedGlyphs.survivors).
+    `combs`: annotation index of a comb text field → (cells, cell width): its cells are one word."""
     spans = span_index(actual_text, params.actual_text)
     # Every mode indexes the glyphs repeatedly: a lazy sequence is read once (a tuple is kept
     # as it is); plain mode reads lighter records of its own (glyph_table.flow_glyphs).
     with gc_paused():  # records made from the page's columns are many young objects: no collector passes
-        if mode != "plain":
+        if mode != Mode.PLAIN:
             visible = tuple(visible)
-        text = _assemble(visible, mode, params, visible_box, structure, spans)
+        text = _assemble(visible, mode, params, visible_box, structure, spans, survivors, combs)
         if params.visual_order or not text.text or RTL_CANDIDATE.search(text.text) is None:
             return text  # no right-to-left letters: the bidi pass is not even imported
         from glyphscope.core.assembly.bidi import logical_order
@@ -85,32 +106,34 @@ def _assemble(
     visible_box: Rect,
     structure: PageStructure | None,
     spans: ActualTextSpans | None = None,
+    survivors: Mapping[int, int] | None = None,
+    combs: Mapping[int, tuple[int, float]] | None = None,
 ) -> PageText:
     # Each mode's module is imported when that mode is assembled (start-up time, issue 29).
-    if mode == "plain":
+    if mode == Mode.PLAIN:
         from glyphscope.core.assembly.plain import plain_text
 
-        return plain_text(visible, params, spans=spans)
-    if mode == "layout":
+        return plain_text(visible, params, spans=spans, survivors=survivors, combs=combs)
+    if mode == Mode.LAYOUT:
         from glyphscope.core.assembly.layout import layout_text
 
         return layout_text(visible, params, visible_box, spans=spans)
-    if mode == "columns":
+    if mode == Mode.COLUMNS:
         from glyphscope.core.assembly.columns import columns_text
 
         return columns_text(visible, params, spans=spans)
-    if mode == "structure":
+    if mode == Mode.STRUCTURE:
         from glyphscope.core.assembly.structure_mode import structure_text
 
         return structure_text(visible, structure, params, spans=spans)
-    if mode == "articles":
+    if mode == Mode.ARTICLES:
         from glyphscope.core.assembly.articles import articles_text
 
         return articles_text(visible, structure, params, spans=spans)
-    if mode == "auto":
+    if mode == Mode.AUTO:
         from glyphscope.core.assembly.auto import auto_text
 
-        return auto_text(visible, structure, params, spans=spans)
+        return auto_text(visible, structure, params, spans=spans, survivors=survivors, combs=combs)
     raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
 
 
@@ -150,6 +173,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "MODES",
+    "Mode",
     "ActualTextDecision",
     "ArticleBeadRecord",
     "ArticleOrderDecision",

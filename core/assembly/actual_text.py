@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from glyphscope.core.actual_text import ActualTextSpan
 from glyphscope.core.assembly.chars import expand_ligatures
-from glyphscope.core.decision_protocol import NothingCompared, glyph_json
+from glyphscope.core.decision_protocol import DecisionKind, NothingCompared, glyph_json
 
 SOFT_HYPHEN = "\u00ad"
 """A discretionary hyphen marks where a word may be broken; in running text it is
@@ -88,7 +88,7 @@ class ActualTextDecision(NothingCompared):
     "replaced"; no number is compared: value and threshold are None.
     """
 
-    kind: ClassVar[str] = "actual_text"
+    kind: ClassVar[str] = DecisionKind.ACTUAL_TEXT
 
     emitted_at: int
     span: ActualTextSpan

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from glyphscope.core.assembly.chars import RTL_CANDIDATE as _RTL_CANDIDATE
-from glyphscope.core.decision_protocol import fmt, glyph_json, rounded
+from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, rounded
 
 if TYPE_CHECKING:
     from glyphscope.core.assembly.page_text import PageText
@@ -72,7 +72,7 @@ class BidiDecision:
     `line` counts the text's lines from 0; `start` and `length` are its characters.
     """
 
-    kind: ClassVar[str] = "bidi"
+    kind: ClassVar[str] = DecisionKind.BIDI
 
     line: int
     start: int

@@ -26,6 +26,7 @@ from glyphscope.core.assembly.verdicts import (
 )
 from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.decision_protocol import (
+    DecisionKind,
     DecisionRecord,
     NothingCompared,
     fmt,
@@ -46,7 +47,7 @@ def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
-_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking"})
+_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking", "rtl_gap"})
 """Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
 
 _WORD_GAP_CJK = frozenset({"cjk_pair", "cjk_gap"})
@@ -69,7 +70,7 @@ class WordGapDecision:
     `tracking` (no space: the gap is the heading's letter spacing). Elsewhere tracking is 0.
     """
 
-    kind: ClassVar[str] = "word_gap"
+    kind: ClassVar[str] = DecisionKind.WORD_GAP
 
     before: int
     after: int
@@ -84,7 +85,7 @@ class WordGapDecision:
     @property
     def inserted(self) -> bool:
         """A space was generated (by the §3 rule or the CJK gap rule)."""
-        return self.verdict == "inserted" or self.verdict == "cjk_gap"
+        return self.verdict == "inserted" or self.verdict == "cjk_gap" or self.verdict == "rtl_gap"
 
     @property
     def cjk_threshold(self) -> float:
@@ -134,6 +135,11 @@ class WordGapDecision:
             return f"no space: both glyphs are CJK and gap {_f(self.gap)} pt ≤ {cjk_rule} (cjk_gap)"
         if self.verdict == "inserted":
             return f"space inserted: gap {_f(self.gap)} pt > {rule}"
+        if self.verdict == "rtl_gap":
+            return (
+                f"space inserted between right-to-left letters painted leftwards: gap {_f(self.gap)} pt "
+                f"(from this glyph's end to the previous one's start) > {rule}"
+            )
         if self.verdict == "below_threshold":
             return f"no space: gap {_f(self.gap)} pt ≤ {rule}"
         if self.verdict == "negative_gap":
@@ -158,7 +164,7 @@ class LineBreakDecision:
     `backward_jump`.
     """
 
-    kind: ClassVar[str] = "line_break"
+    kind: ClassVar[str] = DecisionKind.LINE_BREAK
 
     before: int
     after: int
@@ -172,7 +178,7 @@ class LineBreakDecision:
 
     @property
     def is_break(self) -> bool:
-        return self.verdict != "same_line"
+        return self.verdict != "same_line" and self.verdict != "stacked"
 
     @property
     def value(self) -> float:
@@ -205,6 +211,11 @@ class LineBreakDecision:
                 f"line break: jump back {_f(self.gap)} pt < {_f(self.backward_threshold)} pt "
                 f"on the same baseline (displacement {_f(d)} pt ≤ {rule})"
             )
+        if self.verdict == "stacked":
+            return (
+                f"same column: an upright CJK character one step below the previous one (displacement "
+                f"{_f(d)} pt > {rule}, starting where it starts): a vertical run, read as one line"
+            )
         return f"same line: displacement {_f(d)} pt ≤ {rule}"
 
 
@@ -216,7 +227,7 @@ class ColumnChangeDecision:
     value = the box centre x of `after`, threshold = [x0, x1] of the column of `before`.
     """
 
-    kind: ClassVar[str] = "column_change"
+    kind: ClassVar[str] = DecisionKind.COLUMN_CHANGE
 
     before: int
     after: int
@@ -265,7 +276,7 @@ class LigatureDecision(NothingCompared):
     compared: value and threshold are None.
     """
 
-    kind: ClassVar[str] = "ligature"
+    kind: ClassVar[str] = DecisionKind.LIGATURE
 
     paint_index: int
     raw: str
@@ -291,6 +302,161 @@ class LigatureDecision(NothingCompared):
     def describe(self) -> str:
         points = " ".join(f"U+{ord(c):04X}" for c in self.raw)
         return f"ligature {self.raw!r} ({points}) written as {len(self.letters)} letters {self.letters!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class SurvivorPlacement(NothingCompared):
+    """A deduped run's survivor written with its originals (core/assembly/survivors.py).
+
+    glyph = the survivor, a kept glyph whose neighbours in its own text-showing instruction
+    were both dropped as duplicates (spec §7); before = the glyph it is written after (the
+    original of its dropped neighbour). Verdict "with_originals"; no number is compared.
+    """
+
+    kind: ClassVar[str] = "survivor_placed"
+
+    paint_index: int
+    after_glyph: int
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def before(self) -> int:
+        return self.after_glyph
+
+    @property
+    def after(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "with_originals"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, after_glyph=self.after_glyph)
+
+    def describe(self) -> str:
+        return (
+            f"glyph #{self.paint_index} survived dedupe between copies of earlier glyphs (spec §7): "
+            f"written after glyph #{self.after_glyph}, with the originals, not where its copy was painted"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationPlacement(NothingCompared):
+    """An annotation's text written after a page word, not inside it (core/assembly/annotation_order.py).
+
+    glyph = the annotation's first glyph; `found` = the page letter the place rules found
+    (inside a word, under the widget); before = `word_end`, the last letter of that word, which
+    the annotation's text follows. Verdict "after_word"; no number is compared.
+    """
+
+    kind: ClassVar[str] = "annotation_placed"
+
+    paint_index: int
+    found: int
+    word_end: int
+
+    @property
+    def glyph(self) -> int:
+        return self.paint_index
+
+    @property
+    def before(self) -> int:
+        return self.word_end
+
+    @property
+    def after(self) -> int:
+        return self.paint_index
+
+    @property
+    def verdict(self) -> str:
+        return "after_word"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.paint_index, found=self.found, word_end=self.word_end)
+
+    def describe(self) -> str:
+        return (
+            f"annotation text (glyph #{self.paint_index}) placed between page words: the glyph before it "
+            f"in reading order, #{self.found}, is inside a word, so it follows the word's end #{self.word_end}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CombFieldDecision:
+    """Two cells of a comb text field read as one word (core/assembly/plain.py).
+
+    A text field with the Comb flag (/Ff bit 25) and /MaxLen N is drawn one character per
+    cell, the cells /Rect width ÷ N apart: the §3 word-gap rule would space every letter.
+    value = the gap between the two glyphs; threshold = the cell width; verdict "comb" (no
+    space): the letters of one field value are one word, as a viewer's field shows them.
+    """
+
+    kind: ClassVar[str] = "comb_field"
+
+    before: int
+    after: int
+    gap: float
+    cell: float
+    cells: int
+
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def verdict(self) -> str:
+        return "comb"
+
+    @property
+    def value(self) -> float:
+        return self.gap
+
+    @property
+    def threshold(self) -> float:
+        return self.cell
+
+    def to_json(self) -> dict[str, Any]:
+        return pair_json(self, self.before, self.after, cells=self.cells)
+
+    def describe(self) -> str:
+        return (
+            f"comb field ({self.cells} cells of {_f(self.cell)} pt, one character each): no word space "
+            f"between its cells (gap {_f(self.gap)} pt ≤ the cell width {_f(self.cell)} pt)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RtlRunOrder(NothingCompared):
+    """A right-to-left run painted piece by piece leftwards, put in visual order before the pair
+    rules (core/assembly/rtl_runs.py): glyph = its first glyph from the left; `count` glyphs,
+    `steps_back` of its steps went back more than 3 box heights. Verdict "visual_order"."""
+
+    kind: ClassVar[str] = "rtl_run_order"
+
+    first: int
+    count: int
+    steps_back: int
+
+    @property
+    def glyph(self) -> int:
+        return self.first
+
+    @property
+    def verdict(self) -> str:
+        return "visual_order"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(self, self.first, count=self.count, steps_back=self.steps_back)
+
+    def describe(self) -> str:
+        return (
+            f"right-to-left run of {self.count} glyphs painted in pieces leftwards ({self.steps_back} step(s) "
+            "back): read left to right by position, then turned to reading order by the bidi pass"
+        )
 
 
 class _Information(NothingCompared):
@@ -319,7 +485,7 @@ class _Column(_Information):
 class VerticalColumn(_Column):
     """One column of a vertical-writing run; columns are numbered right to left."""
 
-    kind: ClassVar[str] = "vertical_column"
+    kind: ClassVar[str] = DecisionKind.VERTICAL_COLUMN
 
     column: int
     quad: Quad
@@ -342,7 +508,7 @@ class LayoutGrid(_Information):
     ("median" baseline distance or the "fallback" 1.2 × median height).
     """
 
-    kind: ClassVar[str] = "layout_grid"
+    kind: ClassVar[str] = DecisionKind.LAYOUT_GRID
 
     direction: Point  # dominant writing direction (unit vector)
     cell: float  # mean advance of non-space glyphs
@@ -384,7 +550,7 @@ class Baseline(_Information):
     else "baseline".
     """
 
-    kind: ClassVar[str] = "baseline"
+    kind: ClassVar[str] = DecisionKind.BASELINE
 
     line: int
     y: float
@@ -432,7 +598,7 @@ class GridPlacement(_Information):
     glyph = the word's first glyph; verdict "padded" when spaces were emitted, else "adjacent".
     """
 
-    kind: ClassVar[str] = "grid_placement"
+    kind: ClassVar[str] = DecisionKind.GRID_PLACEMENT
 
     line: int
     first: int  # paint index of the word's first glyph
@@ -475,7 +641,7 @@ class ColumnSplit:
     value = gap, threshold = factor × mean advance; verdict "split" (only splits are recorded).
     """
 
-    kind: ClassVar[str] = "column_split"
+    kind: ClassVar[str] = DecisionKind.COLUMN_SPLIT
 
     before: int
     after: int
@@ -517,7 +683,7 @@ class ColumnSplit:
 class TextColumn(_Column):
     """Columns mode: one column box and its segment count, emitted left to right."""
 
-    kind: ClassVar[str] = "text_column"
+    kind: ClassVar[str] = DecisionKind.TEXT_COLUMN
 
     column: int
     quad: Quad
@@ -545,7 +711,7 @@ class StructureOrder(_Information):
     A page-level record (glyph None); verdict "tagged_only" or "untagged_tail".
     """
 
-    kind: ClassVar[str] = "structure_order"
+    kind: ClassVar[str] = DecisionKind.STRUCTURE_ORDER
 
     mcid_order: tuple[int, ...]  # buckets emitted, tree order
     tagged: int
@@ -588,7 +754,7 @@ class ArticleBeadRecord(_Information):
     to the first). glyph = the bead's first glyph; verdict "bead", or "empty".
     """
 
-    kind: ClassVar[str] = "article_bead"
+    kind: ClassVar[str] = DecisionKind.ARTICLE_BEAD
 
     number: int
     thread: int  # 0-based thread index in /Threads
@@ -631,7 +797,7 @@ class ArticleOrderDecision:
     verdict "articles" (value ≥ threshold: auto uses bead order), "too_few" or "no_beads".
     """
 
-    kind: ClassVar[str] = "article_order"
+    kind: ClassVar[str] = DecisionKind.ARTICLE_ORDER
 
     beads: int
     in_beads: int
@@ -674,6 +840,74 @@ class ArticleOrderDecision:
         return f"article order not used by auto: {self.in_beads} glyphs in {self.beads} bead(s) < {rule}"
 
 
+@dataclass(frozen=True, slots=True)
+class ReadingOrderDecision:
+    """Auto mode's reading order of an untagged page (spec §9): is the stream scrambled?
+
+    A page-level record (glyph None), core/assembly/reading_order.py. value = share of the
+    stream's successive line pairs that jump backward or interleave two columns; threshold =
+    SCRAMBLED_SHARE (and at least `min_jumps` of them). verdict "geometric" (auto reads
+    columns, then baselines top to bottom) or "stream" (auto keeps plain's order).
+    """
+
+    kind: ClassVar[str] = "reading_order"
+
+    lines: int
+    backward: int
+    interleaved: int
+    share_threshold: float
+    min_jumps: int
+
+    @property
+    def glyph(self) -> None:
+        return None
+
+    @property
+    def jumps(self) -> int:
+        return self.backward + self.interleaved
+
+    @property
+    def pairs(self) -> int:
+        return max(self.lines - 1, 0)
+
+    @property
+    def value(self) -> float:
+        return self.jumps / self.pairs if self.pairs else 0.0
+
+    @property
+    def threshold(self) -> float:
+        return self.share_threshold
+
+    @property
+    def verdict(self) -> str:
+        return "geometric" if self.jumps >= self.min_jumps and self.value >= self.threshold else "stream"
+
+    def to_json(self) -> dict[str, Any]:
+        return glyph_json(
+            self,
+            None,
+            lines=self.lines,
+            backward=self.backward,
+            interleaved=self.interleaved,
+            min_jumps=self.min_jumps,
+        )
+
+    def describe(self) -> str:
+        counted = (
+            f"{self.backward} backward jump(s) + {self.interleaved} interleaved line(s) "
+            f"in {self.pairs} line pairs = {_f(self.value)}"
+        )
+        if self.verdict == "geometric":
+            return (
+                f"reading order: the content stream is scrambled ({counted} ≥ {_f(self.threshold)}, "
+                f"at least {self.min_jumps}): columns, then lines top to bottom"
+            )
+        return (
+            f"reading order: content-stream order kept ({counted}; geometric order from "
+            f"{_f(self.threshold)} with at least {self.min_jumps})"
+        )
+
+
 Decision: TypeAlias = (
     WordGapDecision
     | LineBreakDecision
@@ -688,6 +922,11 @@ Decision: TypeAlias = (
     | LigatureDecision
     | ArticleBeadRecord
     | ArticleOrderDecision
+    | ReadingOrderDecision
+    | SurvivorPlacement
+    | AnnotationPlacement
+    | CombFieldDecision
+    | RtlRunOrder
     | ActualTextDecision
     | BidiDecision
 )
@@ -707,6 +946,11 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     LigatureDecision,
     ArticleBeadRecord,
     ArticleOrderDecision,
+    ReadingOrderDecision,
+    SurvivorPlacement,
+    AnnotationPlacement,
+    CombFieldDecision,
+    RtlRunOrder,
 )
 
 

@@ -10,7 +10,7 @@ from glyphscope.core.assembly.chars import TextInfo, text_info
 from glyphscope.core.assembly.lines import LineBreakMeasure, line_break_measure
 from glyphscope.core.assembly.page_text import TextBuilder
 from glyphscope.core.assembly.tracking import track
-from glyphscope.core.assembly.verdicts import LB_SAME_LINE, WG_CJK_GAP, WG_INSERTED, ColumnChangeVerdict
+from glyphscope.core.assembly.verdicts import LB_JOINED, WG_SPACE, ColumnChangeVerdict
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
@@ -41,13 +41,13 @@ def join_pair(
     if lb is None:
         lb = line_break_measure(prev, cur, params.line_break)
     i = out.decide_line_break(prev.paint_index, cur.paint_index, lb)
-    if lb[0] != LB_SAME_LINE:
+    if lb[0] not in LB_JOINED:
         out.newline(i)
         return
     if wg is None:
         wg = word_gap_measure(prev, cur, params, before, after)
     j = out.decide_word_gap(prev.paint_index, cur.paint_index, wg)
-    if wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:  # WordGapDecision.inserted
+    if wg[0] in WG_SPACE:  # WordGapDecision.inserted
         out.generated(" ", j)
 
 
@@ -162,7 +162,7 @@ def _join_vertical(
                     else:
                         wg = word_gap_measure(prev, g, params)
                         j = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
-                        if wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:  # WordGapDecision.inserted
+                        if wg[0] in WG_SPACE:  # WordGapDecision.inserted
                             out.generated(" ", j)
             out.glyph(g)
             prev = g
@@ -210,7 +210,7 @@ def _join_horizontal(
             continue
         lb = line_break_measure(a, b, line_break)
         breaks.append(lb)
-        gaps.append(word_gap_measure(a, b, params, infos[k - 1], infos[k]) if lb[0] == LB_SAME_LINE else None)
+        gaps.append(word_gap_measure(a, b, params, infos[k - 1], infos[k]) if lb[0] in LB_JOINED else None)
     track(glyphs, infos, gaps, params)
     # join_pair for every pair, with the measures already taken
     glyph, decide_pair, newline, generated = out.glyph, out.decide_pair, out.newline, out.generated
@@ -223,7 +223,7 @@ def _join_horizontal(
                 i = decide_pair(glyphs[k - 1].paint_index, g.paint_index, measure, wg)
                 if wg is None:
                     newline(i)
-                elif wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP:
+                elif wg[0] in WG_SPACE:
                     generated(" ", i + 1)
         glyph(g, infos[k].text)
     return glyphs[-1] if glyphs else prev

@@ -12,7 +12,7 @@ from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGr
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.tracking import track
-from glyphscope.core.assembly.verdicts import WG_CJK_GAP, WG_INSERTED
+from glyphscope.core.assembly.verdicts import WG_SPACE
 from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph
@@ -121,7 +121,7 @@ def _emit_line(
             before = infos[k - 1]
             wg = gaps[k - 1] or word_gap_measure(prev, g, params, before, info)
             wi = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
-            inserted = wg[0] == WG_INSERTED or wg[0] == WG_CJK_GAP  # WordGapDecision.inserted
+            inserted = wg[0] in WG_SPACE  # WordGapDecision.inserted
             starts_word = inserted or before.last_space
         if starts_word and not info.first_space:
             position = along(g.origin) - left

@@ -11,13 +11,22 @@ from __future__ import annotations
 from typing import Literal, TypeAlias
 
 WordGapVerdict: TypeAlias = Literal[
-    "inserted", "below_threshold", "existing_space", "cjk_pair", "cjk_gap", "negative_gap", "tracking"
+    "inserted",
+    "below_threshold",
+    "existing_space",
+    "cjk_pair",
+    "cjk_gap",
+    "negative_gap",
+    "tracking",
+    "rtl_gap",
 ]
-LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump"]
+LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump", "stacked"]
 ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
 
-LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump")
-LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP = 0, 1, 2
+LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump", "stacked")
+LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP, LB_STACKED = 0, 1, 2, 3
+LB_JOINED = frozenset((LB_SAME_LINE, LB_STACKED))
+"""The line-break verdicts that write no line break (the pair is read on, word gap decided)."""
 WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
     "below_threshold",
     "inserted",
@@ -26,7 +35,17 @@ WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
     "cjk_gap",
     "negative_gap",
     "tracking",
+    "rtl_gap",
 )
-WG_BELOW_THRESHOLD, WG_INSERTED, WG_EXISTING_SPACE, WG_CJK_PAIR, WG_CJK_GAP, WG_NEGATIVE_GAP, WG_TRACKING = (
-    range(7)
-)
+(
+    WG_BELOW_THRESHOLD,
+    WG_INSERTED,
+    WG_EXISTING_SPACE,
+    WG_CJK_PAIR,
+    WG_CJK_GAP,
+    WG_NEGATIVE_GAP,
+    WG_TRACKING,
+    WG_RTL_GAP,
+) = range(8)
+WG_SPACE = frozenset((WG_INSERTED, WG_CJK_GAP, WG_RTL_GAP))
+"""The word-gap verdicts that generate a space (WordGapDecision.inserted)."""

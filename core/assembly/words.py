@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from glyphscope.core.assembly.chars import TextInfo, text_info
+from glyphscope.core.assembly.chars import RTL_CANDIDATE, TextInfo, text_info
+from glyphscope.core.assembly.lines import BACKWARD_JUMP
 from glyphscope.core.assembly.verdicts import (
     WG_BELOW_THRESHOLD,
     WG_CJK_GAP,
@@ -12,6 +13,7 @@ from glyphscope.core.assembly.verdicts import (
     WG_EXISTING_SPACE,
     WG_INSERTED,
     WG_NEGATIVE_GAP,
+    WG_RTL_GAP,
     WG_TRACKING,
 )
 from glyphscope.core.glyph import FlowFields
@@ -57,4 +59,30 @@ def word_gap_measure(
         return WG_INSERTED, gap, height, tracking
     if tracking > 0.0:
         return WG_TRACKING, gap, height, tracking
+    if gap < 0.0:
+        rtl = rtl_sides(before.text, after.text)
+        leftward = rtl_leftward_gap(prev, cur) if rtl else None
+        # two right-to-left letters far apart: pieces of a word painted out of order are glued
+        if leftward is not None and (rtl == 1 or leftward <= BACKWARD_JUMP * height):
+            if leftward > params.word_gap * height:
+                return WG_RTL_GAP, leftward, height, 0.0
+            return WG_BELOW_THRESHOLD, leftward, height, 0.0
     return (WG_NEGATIVE_GAP if gap < 0.0 else WG_BELOW_THRESHOLD), gap, height, 0.0
+
+
+def rtl_sides(before: str, after: str) -> int:
+    """How many of the pair's facing characters are right-to-left letters (Hebrew, Arabic and
+    their presentation forms, … : chars.RTL_CANDIDATE): 0, 1 or 2."""
+    return (1 if before and RTL_CANDIDATE.match(before[-1]) else 0) + (
+        1 if after and RTL_CANDIDATE.match(after[0]) else 0
+    )
+
+
+def rtl_leftward_gap(prev: FlowFields, cur: FlowFields) -> float | None:
+    """A right-to-left pair painted leftwards (cur starts left of prev): the gap on its reading
+    side, from cur's end to prev's start, along prev's direction; None when cur is not left of prev."""
+    ux, uy = prev.direction
+    start, end = prev.origin, cur.glyph_end
+    if (cur.origin[0] - start[0]) * ux + (cur.origin[1] - start[1]) * uy >= 0.0:
+        return None
+    return (start[0] - end[0]) * ux + (start[1] - end[1]) * uy

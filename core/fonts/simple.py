@@ -32,6 +32,7 @@ from glyphscope.core.fonts.metrics import (
 )
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
 from glyphscope.core.fonts.program import ProgramTable, is_private_use, read_program_table
+from glyphscope.core.fonts.tables import zapf_dingbats_codes, zapf_dingbats_name, zapf_dingbats_numbers
 from glyphscope.core.glyph import DecodeSource
 
 Decoded = tuple[str, DecodeSource]
@@ -59,6 +60,7 @@ class SimpleFont:
         self._base_names: Mapping[int, str] = {}
         self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
         self._explicit_base = False  # /Encoding or /BaseEncoding named a table
+        self._zapf = False  # ZapfDingbats's built-in encoding and glyph names (a1 … a191)
         self._decoded: list[DecodedCode | None] = [None] * 256  # filled by decode() as codes appear
         encoding_label = self._read_encoding()
         self._code_page: CodePage | None = self._find_code_page(subtype)
@@ -219,6 +221,9 @@ class SimpleFont:
                 return "built-in (font program)"
         name = self._std14 or ""
         flags = as_int(dget(self._descriptor, "/Flags")) or 0
+        if name == "ZapfDingbats" and zapf_dingbats_codes():
+            self._zapf = True
+            return "built-in (ZapfDingbats: its AFM encoding through the Zapf Dingbats glyph list)"
         if name in _NO_BUILTIN_TABLE or (flags & _FLAG_SYMBOLIC and self._std14 is None):
             self._latin1_base = True
             return f"built-in ({name or 'symbolic'}; codes guessed as Windows-1252)"
@@ -246,15 +251,24 @@ class SimpleFont:
 
     def _from_differences(self, code: int) -> Decoded | None:
         name = self._differences.get(code)
-        text = glyph_unicode(name) if name else None
+        if not name:
+            return None
+        text = (zapf_dingbats_name(name) if self._is_zapf() else "") or glyph_unicode(name)
         return (text, DecodeSource.DIFFERENCES) if text else None
 
     def _from_base_encoding(self, code: int) -> Decoded | None:
         if code in self._differences:
             return None  # the font replaced this code's glyph: the base table no longer describes it
+        if self._zapf:
+            text = zapf_dingbats_codes().get(code)
+            return (text, DecodeSource.BASE_ENCODING) if text else None
         name = self._base_names.get(code)
         text = glyph_unicode(name) if name else None
         return (text, DecodeSource.BASE_ENCODING) if text else None
+
+    def _is_zapf(self) -> bool:
+        """A ZapfDingbats font (standard-14 name): its glyph names are the Zapf Dingbats list's."""
+        return self._std14 == "ZapfDingbats"
 
     def _program_applies(self) -> bool:
         """Symbolic flag, or no usable encoding table: the PDF declares nothing about the codes."""
@@ -389,6 +403,10 @@ class SimpleFont:
         base encoding) — what its AFM metrics are keyed by — not by /ToUnicode, which says what
         the glyph means and may be wrong (an off-by-one ToUnicode must not move the glyphs)."""
         found = self._from_differences(code) or self._from_base_encoding(code)
+        if found is not None and self._is_zapf():
+            n = zapf_dingbats_numbers().get(found[0])
+            if n is not None:
+                return chr(n)  # pdfminer's key for the AFM width of glyph aN
         return found[0] if found is not None else self._entry(code)[0]
 
     def _ascent_descent(self) -> tuple[float, float]:

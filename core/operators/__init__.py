@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from glyphscope.core.interpreter import OperatorTable
+from glyphscope.core.instructions import OperatorTable
 from glyphscope.core.operators.graphics import GRAPHICS_EVENTS, GRAPHICS_OPERATORS, PATH_OPS
 from glyphscope.core.operators.state import STATE_OPERATORS
 from glyphscope.core.operators.text import TEXT_OPERATORS

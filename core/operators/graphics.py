@@ -8,13 +8,17 @@ resource dictionary and name.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
-from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, number
+from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
+from glyphscope.core.page import PaintKind
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 GRAPHICS_EVENTS = (
     "path_filled",
@@ -211,7 +215,7 @@ def op_inline_image(interp: PageInterpreter, o: list[Any]) -> None:
     image = o[0] if o else None
     info = getattr(image, "obj", None)
     for image_drawn in interp.on_image_drawn:
-        image_drawn("inline_image", info if isinstance(info, pikepdf.Dictionary) else None)
+        image_drawn(PaintKind.INLINE_IMAGE, info if isinstance(info, pikepdf.Dictionary) else None)
 
 
 GRAPHICS_OPERATORS: OperatorTable = {

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.geometry import multiply
-from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, QpdfError
+from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, QpdfError
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 
 def op_q(interp: PageInterpreter, _: list[Any]) -> None:

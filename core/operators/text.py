@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import IDENTITY
-from glyphscope.core.interpreter import NO_OPERANDS, OperatorTable, PageInterpreter, QpdfError, number
+from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, QpdfError, number
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 
 def op_BT(interp: PageInterpreter, _: list[Any]) -> None:

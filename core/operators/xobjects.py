@@ -12,8 +12,11 @@ from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.pdfobj import object_id
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, multiply, normalize_rect, transform_rect
-from glyphscope.core.interpreter import MAX_FORM_DEPTH, Instruction, OperatorTable, PageInterpreter, number
-from glyphscope.core.page import FormUse
+from glyphscope.core.instructions import MAX_FORM_DEPTH, Instruction, OperatorTable, number
+from glyphscope.core.page import FormUse, PaintKind
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpreter import PageInterpreter
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import DrawnAppearance
@@ -36,7 +39,7 @@ def op_Do(interp: PageInterpreter, o: list[Any]) -> None:
     if xobj.get("/Subtype") != pikepdf.Name.Form:
         if xobj.get("/Subtype") == pikepdf.Name.Image:
             for image_drawn in interp.on_image_drawn:
-                image_drawn("image", xobj)  # carries no text, but may cover it
+                image_drawn(PaintKind.IMAGE, xobj)  # carries no text, but may cover it
         return  # images and PostScript XObjects carry no text
     ident = object_id(xobj, f"direct:{id(xobj)}")
     path = frame.form_path + (name,)

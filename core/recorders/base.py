@@ -9,11 +9,12 @@ import pikepdf
 
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import Matrix, Rect
-from glyphscope.core.page import FormUse, Polygon
+from glyphscope.core.page import FormUse, PaintKind, Polygon
 from glyphscope.core.state import MarkedContent
 
 if TYPE_CHECKING:
-    from glyphscope.core.interpreter import Instruction, PageInterpreter
+    from glyphscope.core.instructions import Instruction
+    from glyphscope.core.interpreter import PageInterpreter
 
 
 class Recorder:
@@ -48,7 +49,7 @@ class Recorder:
     def ext_gstate_set(self, alpha: float | None, soft_mask: str | None) -> None:
         """gs: the fill alpha /ca and the soft mask state it sets (None: left as it is)."""
 
-    def image_drawn(self, kind: str, info: pikepdf.Object | None) -> None:
+    def image_drawn(self, kind: PaintKind, info: pikepdf.Object | None) -> None:
         """An image XObject or inline image painted the CTM's unit square."""
 
     def shading_painted(self) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pikepdf
 
 from glyphscope.core.geometry import Matrix, Rect, intersect, transform_rect
-from glyphscope.core.page import ClipPath, ClipRecord, FillState, FormUse, PaintObject, Polygon
+from glyphscope.core.page import ClipPath, ClipRecord, FillState, FormUse, PaintKind, PaintObject, Polygon
 from glyphscope.core.recorders.base import Recorder
 
 if TYPE_CHECKING:
@@ -42,9 +42,9 @@ class VisibilityRecorder(Recorder):
         gs = self.interp.gs
         fs = self.fills[gs.fill]
         opaque = fs.alpha >= 1.0 and not fs.soft_mask and fs.family != "pattern"
-        self._paint("fill", polygons, bounding_box(polygons), even_odd, opaque, gs.fill)
+        self._paint(PaintKind.FILL, polygons, bounding_box(polygons), even_odd, opaque, gs.fill)
 
-    def image_drawn(self, kind: str, info: pikepdf.Object | None) -> None:
+    def image_drawn(self, kind: PaintKind, info: pikepdf.Object | None) -> None:
         """An image paints the CTM's unit square; opaque unless masked or painted with alpha."""
         gs = self.interp.gs
         a, b, c, d, e, f = gs.ctm
@@ -62,10 +62,16 @@ class VisibilityRecorder(Recorder):
         """A shading fills the whole clip (everywhere when nothing clips): painted, colours unknown."""
         clip = self.interp.gs.clip
         box = self.clips[clip].bbox if clip >= 0 else _EVERYWHERE
-        self._paint("shading", (), box, False, False, -1)
+        self._paint(PaintKind.SHADING, (), box, False, False, -1)
 
     def _paint(
-        self, kind: str, polygons: tuple[Polygon, ...], box: Rect, even_odd: bool, opaque: bool, fill: int
+        self,
+        kind: PaintKind,
+        polygons: tuple[Polygon, ...],
+        box: Rect,
+        even_odd: bool,
+        opaque: bool,
+        fill: int,
     ) -> None:
         interp = self.interp
         self.paints.append(

@@ -12,11 +12,13 @@ One module per job:
 * `records` — `TriageRow`, `PageScore`, `TriageFinding`, `failed_row`, `sort_rows`;
 * `collect` — one file: each page's product (`core.analysis.analyze_page`) folded into a row;
 * `limits` — the time budget per file;
-* `batch` — many files: `expand_paths`, `triage_paths` and its worker processes.
+* `inputs` — where the files come from: `expand_paths` (folders, files), patterns, lists, URLs;
+* `batch` — many files: `triage_paths` and its worker processes.
 """
 
-from glyphscope.core.triage.batch import ProgressCallback, expand_paths, triage_paths
+from glyphscope.core.triage.batch import ProgressCallback, triage_paths
 from glyphscope.core.triage.collect import MAX_FINDINGS_KEPT, WORST_PAGES, PageCollector, triage_file
+from glyphscope.core.triage.inputs import expand_paths
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.triage.records import (
     MAX_GLYPHS_PER_FINDING,

@@ -9,7 +9,6 @@ replaced. No file is read twice, and no innocent file in flight is re-run.
 from __future__ import annotations
 
 import functools
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -19,6 +18,7 @@ from pathlib import Path
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
+from glyphscope.core.triage.inputs import expand_paths
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
 from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, shut_down
@@ -27,46 +27,6 @@ ProgressCallback = Callable[[int, int, TriageRow], None]
 Worker = Callable[[str, str | None, Parameters, float | None], TriageRow]
 
 POLL_SECONDS = 0.5  # how often the runner looks at deadlines and cancellation while workers run
-
-
-def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
-    """Files to triage (folders searched recursively for *.pdf, any case) and the paths that do not exist.
-
-    A file named explicitly is taken whatever its extension (a non-PDF becomes
-    an error row). Symlinked folders are not followed (no loops); duplicates
-    are dropped, first occurrence wins.
-    """
-    files: list[Path] = []
-    missing: list[str] = []
-    seen: set[str] = set()
-
-    def take(p: Path) -> None:
-        try:
-            key = str(p.resolve())
-        except OSError:
-            key = str(p)
-        if key not in seen:
-            seen.add(key)
-            files.append(p)
-
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            found: list[Path] = []
-            for root, dirs, names in os.walk(p, followlinks=False):
-                dirs.sort()
-                for name in names:
-                    if name.lower().endswith(".pdf"):
-                        candidate = Path(root) / name
-                        if candidate.is_file():
-                            found.append(candidate)
-            for f in sorted(found):
-                take(f)
-        elif p.exists():
-            take(p)
-        else:
-            missing.append(str(raw))
-    return files, missing
 
 
 def _triage_worker(

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from glyphscope.core.triage.batch import expand_paths
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
 _GLOB_CHARS = re.compile(r"[*?\[]")
@@ -25,6 +24,46 @@ FSSPEC_MISSING = "reading {url} needs fsspec: pip install 'glyphscope[dask]' (or
 def is_url(source: str | Path) -> bool:
     """A `scheme://` source, read through fsspec (a plain path never is)."""
     return isinstance(source, str) and bool(_URL.match(source))
+
+
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """Files to triage (folders searched recursively for *.pdf, any case) and the paths that do not exist.
+
+    A file named explicitly is taken whatever its extension (a non-PDF becomes
+    an error row). Symlinked folders are not followed (no loops); duplicates
+    are dropped, first occurrence wins.
+    """
+    files: list[Path] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def take(p: Path) -> None:
+        try:
+            key = str(p.resolve())
+        except OSError:
+            key = str(p)
+        if key not in seen:
+            seen.add(key)
+            files.append(p)
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found: list[Path] = []
+            for root, dirs, names in os.walk(p, followlinks=False):
+                dirs.sort()
+                for name in names:
+                    if name.lower().endswith(".pdf"):
+                        candidate = Path(root) / name
+                        if candidate.is_file():
+                            found.append(candidate)
+            for f in sorted(found):
+                take(f)
+        elif p.exists():
+            take(p)
+        else:
+            missing.append(str(raw))
+    return files, missing
 
 
 @dataclass

@@ -38,11 +38,11 @@ if TYPE_CHECKING:
 
 def add_compare_parser(sub: Any) -> None:
     """The `compare` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import parser as cli_parser
+    from glyphscope.inspector.cli import shared as cli
 
     p = sub.add_parser("compare", help="other extractors' text aligned to glyphscope's glyphs, explained")
-    cli_parser.add_input(p)
-    cli_parser.add_page_set(p)
+    cli.add_input(p)
+    cli.add_page_set(p)
     p.add_argument(
         "--engines",
         default="all",
@@ -54,9 +54,9 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli_parser.add_json_flag(p, lines=True)
-    cli_parser.add_thresholds(p)
-    cli_parser.add_jobs(p)
+    cli.add_json_flag(p, lines=True)
+    cli.add_thresholds(p)
+    cli.add_jobs(p)
     p.set_defaults(func=run_compare)
 
 
@@ -79,26 +79,26 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 
 def run_compare(args: argparse.Namespace) -> int:
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.cli import shared as cli_shared
+    from glyphscope.inspector.cli import shared as cli
 
     if args.list_engines:
         _list_engines(args)
-        return cli_shared.EXIT_OK
+        return cli.EXIT_OK
     try:
         keys = parse_engine_list(args.engines)
     except ValueError as exc:
-        raise cli_shared.CliError(str(exc), cli_shared.EXIT_USAGE) from None
+        raise cli.CliError(str(exc), cli.EXIT_USAGE) from None
     if not keys:
-        raise cli_shared.CliError("no engine to compare with: none is installed", cli_shared.EXIT_ERROR)
+        raise cli.CliError("no engine to compare with: none is installed", cli.EXIT_ERROR)
     if not args.timeout > 0:
-        raise cli_shared.CliError(f"--timeout must be > 0, not {args.timeout}", cli_shared.EXIT_USAGE)
-    params = cli_shared.parameters(args)
+        raise cli.CliError(f"--timeout must be > 0, not {args.timeout}", cli.EXIT_USAGE)
+    params = cli.parameters(args)
     password = cli_io.password(args)
     with _engine_path(args) as path:
         doc = open_document(path, password)
         for w in doc.warnings:
             cli_io.note(args, f"warning: {w}")
-        pages = cli_shared.page_list(doc, args.pages)
+        pages = cli.page_numbers(doc, args.pages)
         out_pages = []
         task = functools.partial(
             _compare_page, path=path, password=password, keys=keys, params=params, args=_CompareArgs.of(args)
@@ -108,7 +108,7 @@ def run_compare(args: argparse.Namespace) -> int:
             if isinstance(page, dict) and getattr(args, "jsonl", False):  # one page a line, as it comes
                 from glyphscope.core.serialize import to_json
 
-                line = cli_shared.json_document(file=args.file, mode=args.mode) | page
+                line = cli.json_document(file=args.file, mode=args.mode) | page
                 sys.stdout.write(to_json(line, indent=None) + "\n")
                 sys.stdout.flush()
             elif isinstance(page, dict):
@@ -118,8 +118,8 @@ def run_compare(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
     if args.json:
         engines = [s.to_json() for s in detect_engines()]
-        cli_shared.write_json(
-            cli_shared.json_document(
+        cli.write_json(
+            cli.json_document(
                 file=args.file,
                 mode=args.mode,
                 warnings=list(doc.warnings),
@@ -127,7 +127,7 @@ def run_compare(args: argparse.Namespace) -> int:
                 pages=out_pages,
             )
         )
-    return cli_shared.EXIT_OK
+    return cli.EXIT_OK
 
 
 def _list_engines(args: argparse.Namespace) -> None:

@@ -1,25 +1,25 @@
-"""Documentation made from the command-line parser: the man page.
+"""Documentation made from the command-line parser and core.params: the man page, the schemas' params.
 
 `python -m glyphscope.inspector.cli.docs man > glyphscope.1` writes glyphscope(1) in roff
 (`man ./glyphscope.1` shows it): the synopsis, every command with its options, help texts
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
-is written twice: the parser (inspector/cli/parser.py) is the one description of the options.
-
-The package installs it: `python -m glyphscope.inspector.cli.docs man --write` regenerates
-man/glyphscope.1 in the source tree, which the wheel puts in `share/man/man1` of the
-environment (pyproject's data-files), where `man glyphscope` finds it when the environment's
-`bin` is on PATH; tests/test_docs.py checks the file is the parser's.
+is written twice: the parser (inspector/cli/commands.py) is the one description of the options.
+`python -m glyphscope.inspector.cli.docs schemas` rewrites the `params` object of the JSON
+schemas from core.params.PARAMETER_SPECS (tests/test_schemas.py checks they agree).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
-from glyphscope.inspector.cli import parser as cli_parser
-from glyphscope.inspector.cli import shared as cli_shared
+from glyphscope.inspector.cli import commands as cli
+from glyphscope.inspector.cli import shared
 
 
 def _roff(text: str) -> str:
@@ -31,10 +31,10 @@ def _roff(text: str) -> str:
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, one-line help, parser) of every subcommand, in the order of `cli_parser.SUBCOMMANDS`."""
+    """(name, one-line help, parser) of every subcommand, in the order of `cli.SUBCOMMANDS`."""
     (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
-    return [(name, helps.get(name, ""), action.choices[name]) for name in cli_parser.SUBCOMMANDS]
+    return [(name, helps.get(name, ""), action.choices[name]) for name in cli.SUBCOMMANDS]
 
 
 def _options(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
@@ -51,6 +51,8 @@ def _options(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
 
 
 MAN_SOURCE = Path(__file__).resolve().parents[2] / "man" / "glyphscope.1"
+"""The man page the package installs (pyproject's data-files: share/man/man1): `man --write`
+regenerates it; tests/test_docs.py checks it is the parser's."""
 MAN_VERSION = ""  # the shipped page names no version: it is the same for every build of the parser
 
 
@@ -60,8 +62,8 @@ def man_page(version: str | None = None) -> str:
         import glyphscope
 
         version = glyphscope.__version__
-    parser = cli_parser.build_parser()
-    gui = cli_parser.build_gui_parser()
+    parser = cli.build_parser()
+    gui = cli.build_gui_parser()
     lines = [
         f'.TH GLYPHSCOPE 1 "" "glyphscope{" " + version if version else ""}" "User Commands"',
         ".SH NAME",
@@ -86,7 +88,7 @@ def man_page(version: str | None = None) -> str:
             lines += [".PP", _roff(sub.description)]
         lines += _option_lines(sub)
     lines += [".SH EXIT STATUS"]
-    for code, meaning in cli_shared.EXIT_CODES:
+    for code, meaning in shared.EXIT_CODES:
         lines += [".TP", f"\\fB{code}\\fR", _roff(meaning)]
     lines += [
         ".SH ENVIRONMENT",
@@ -106,19 +108,141 @@ def _option_lines(p: argparse.ArgumentParser) -> list[str]:
     return out
 
 
+# ---------------------------------------------------------------- the schemas' params
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+PARAMS_KEY = '"params": {'
+
+
+class ParamsSchema(TypedDict):
+    type: str
+    required: list[str]
+    properties: dict[str, dict[str, object]]
+    additionalProperties: bool
+    description: NotRequired[str]
+
+
+def params_schema(description: str | None = None) -> ParamsSchema:
+    """The JSON schema of `Parameters.to_json()`, made from core.params.PARAMETER_SPECS: every
+    field required, thresholds numbers ≥ 0, switches booleans, a vocabulary its words."""
+    from glyphscope.core.params import SPEC_BY_NAME, Parameters
+
+    properties: dict[str, dict[str, object]] = {}
+    for f in fields(Parameters):
+        spec = SPEC_BY_NAME[f.name]
+        if spec.choices:
+            kind: dict[str, object] = {"enum": list(spec.choices)}
+        elif spec.switch:
+            kind = {"type": "boolean"}
+        else:
+            kind = {"type": "number", "minimum": 0}
+        # a switch's label says what `true` does (its option may say what flipping it does)
+        about = spec.label if spec.switch else spec.help or spec.label
+        properties[f.name] = kind | {"description": about}
+    out: ParamsSchema = {
+        "type": "object",
+        "required": [f.name for f in fields(Parameters)],
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if description is not None:
+        out["description"] = description
+    return out
+
+
+def _params_span(text: str) -> tuple[int, int] | None:
+    """Where the `"params": {…}` object that defines the parameters stands in a schema's text."""
+    start = 0
+    while (at := text.find(PARAMS_KEY, start)) >= 0:
+        start = at + len(PARAMS_KEY)
+        depth, i, in_string = 0, at + len(PARAMS_KEY) - 1, False
+        while i < len(text):
+            ch = text[i]
+            if in_string:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        body = json.loads(text[at + len(PARAMS_KEY) - 1 : i + 1])
+        if "$ref" not in body:
+            return at, i + 1
+    return None
+
+
+def _params_text(params: ParamsSchema, indent: str) -> str:
+    """`"params": {…}` in the schemas' compact style: one property per line."""
+    inner = indent + "  "
+    lines = [
+        PARAMS_KEY,
+        f'{inner}"type": "object",',
+        f'{inner}"required": {json.dumps(params["required"], ensure_ascii=False)},',
+    ]
+    lines.append(f'{inner}"properties": {{')
+    props = [
+        f"{inner}  {json.dumps(name)}: {json.dumps(value, ensure_ascii=False)}"
+        for name, value in params["properties"].items()
+    ]
+    lines.append(",\n".join(props))
+    lines.append(f"{inner}}},")
+    tail = [f'{inner}"additionalProperties": {json.dumps(params["additionalProperties"])}']
+    if "description" in params:
+        tail.append(f'{inner}"description": {json.dumps(params["description"], ensure_ascii=False)}')
+    lines.append(",\n".join(tail))
+    lines.append(f"{indent}}}")
+    return "\n".join(lines)
+
+
+def write_params_schemas(folder: Path = SCHEMAS) -> list[Path]:
+    """Rewrite the `params` object of every schema that has one from PARAMETER_SPECS (the rest of
+    the file as it is); returns the files changed."""
+    changed = []
+    for path in sorted(folder.glob("*.schema.json")):
+        text = path.read_text("utf-8")
+        span = _params_span(text)
+        if span is None:
+            continue
+        at, end = span
+        old = json.loads(text[at + len(PARAMS_KEY) - 1 : end])
+        indent = text[text.rfind("\n", 0, at) + 1 : at]
+        new = _params_text(params_schema(old.get("description")), indent)
+        if text[at:end] != new:
+            path.write_text(text[:at] + new + text[end:], "utf-8")
+            changed.append(path)
+    return changed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m glyphscope.inspector.cli.docs", description="documentation made from the parser"
+        prog="python -m glyphscope.inspector.cli.docs",
+        description="documentation made from the parser and from core.params",
     )
-    parser.add_argument("what", choices=("man",), help="man: the glyphscope(1) man page in roff, on stdout")
     parser.add_argument(
-        "--write", action="store_true", help="write it to man/glyphscope.1 of the source tree"
+        "what",
+        choices=("man", "schemas"),
+        help="man: the glyphscope(1) man page in roff, on stdout; schemas: rewrite the `params` of "
+        "inspector/schemas/*.schema.json from core.params.PARAMETER_SPECS",
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="man: write it to man/glyphscope.1 of the source tree"
     )
     args = parser.parse_args(argv)
-    if args.write:
+    if args.what == "man" and args.write:
         MAN_SOURCE.parent.mkdir(exist_ok=True)
         MAN_SOURCE.write_text(man_page(MAN_VERSION), "utf-8")
-        print(f"written {MAN_SOURCE}")
+        sys.stdout.write(f"written {MAN_SOURCE}\n")
+        return 0
+    if args.what == "schemas":
+        for path in write_params_schemas():
+            sys.stdout.write(f"{path.name} written\n")
         return 0
     sys.stdout.write(man_page())
     return 0

@@ -43,7 +43,7 @@ def run_render(args: argparse.Namespace) -> int:
 
     from glyphscope.core.document import open_document
 
-    # typed errors → exit codes in inspector.cli.parser
+    # typed errors → exit codes in inspector.cli.commands
     doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     try:
         for w in doc.warnings:
@@ -52,10 +52,10 @@ def run_render(args: argparse.Namespace) -> int:
             raise PageOutOfRange(
                 f"page {args.page} is out of range: the document has {doc.page_count} page(s)"
             )
-        from glyphscope.inspector.render.page_images import draw_page
+        from glyphscope.inspector.render.layered import draw_page
 
         # PDFium runs in its own process: a page it cannot draw is a blank page with the
-        # overlays and a banner saying why, and an error exit, never a dead command.
+        # overlays and a banner saying why and an error exit, never a dead command.
         drawn = draw_page(doc, args.page, layers, scale, palette=False)
         for n, message in sorted(doc.budget_notes.items()):  # a budget stopped the overlays' analysis
             cli_io.note(args, f"warning: page {n}: {message}")

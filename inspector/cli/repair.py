@@ -52,16 +52,14 @@ LEFT_OUT_SHOWN = 12
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import shared as cli_shared
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.repair import RepairError, font_scores, repair
 
     src = Path(args.file)
     if not src.is_file():
-        raise cli_shared.CliError(f"{src}: file not found", cli_shared.EXIT_NOT_PDF)
+        raise cli.CliError(f"{src}: file not found", cli.EXIT_NOT_PDF)
     if args.pages and not args.from_ocr:
-        raise cli_shared.CliError(
-            "--pages chooses the pages to OCR: it needs --from-ocr", cli_shared.EXIT_USAGE
-        )
+        raise cli.CliError("--pages chooses the pages to OCR: it needs --from-ocr", cli.EXIT_USAGE)
     checked = _ocr_check(args, src) if args.from_ocr else None
     fonts = args.fonts.split(",") if args.fonts else None
     password = cli_io.password(args)
@@ -70,7 +68,7 @@ def run_repair(args: argparse.Namespace) -> int:
             src, args.output, fonts, password=password, verification=checked[1] if checked else None
         )
     except RepairError as exc:
-        raise cli_shared.CliError(str(exc), cli_shared.EXIT_ERROR) from None
+        raise cli.CliError(str(exc), cli.EXIT_ERROR) from None
     after = font_scores(args.output, password)
     agreement_after = _agreement(args, Path(args.output), checked[0]) if checked else {}
     for font_id in report.fonts:
@@ -111,7 +109,7 @@ def run_repair(args: argparse.Namespace) -> int:
                 f"{_share(agreement_after.get(font_id))}{note}"
             )
     print(f"written: {args.output}")
-    return cli_shared.EXIT_OK
+    return cli.EXIT_OK
 
 
 def _score(found: tuple[float, int] | None) -> str:
@@ -135,25 +133,25 @@ def _agreement(args: argparse.Namespace, path: Path, pages: list[int]) -> dict[s
 def _ocr_check(args: argparse.Namespace, src: Path) -> tuple[list[int], VerifyResult]:
     """Run the OCR cross-check over --pages: (the pages, its result); its votes count as evidence
     in the repair. One line per font it judged and per page that failed goes to stderr."""
-    from glyphscope.inspector.cli import shared as cli_shared
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     try:
         check_languages(args.lang)
     except OcrUnavailable as exc:
-        raise cli_shared.CliError(f"--from-ocr: {exc}", cli_shared.EXIT_ERROR) from None
+        raise cli.CliError(f"--from-ocr: {exc}", cli.EXIT_ERROR) from None
     from glyphscope.core.document import open_document
     from glyphscope.inspector.verify.check import verify_document
 
     source = str(src)
     with open_document(source, cli_io.password(args)) as doc:
-        pages = cli_shared.page_list(doc, args.pages)
+        pages = cli.page_numbers(doc, args.pages)
         result = verify_document(doc, source, pages, lang=args.lang, password=cli_io.password(args))
     for page in result.pages:
         if page.error:
             cli_io.note(args, f"page {page.page}: {page.error}")
     if pages and all(p.error for p in result.pages):
-        raise cli_shared.CliError("--from-ocr: no page could be read", cli_shared.EXIT_ERROR)
+        raise cli.CliError("--from-ocr: no page could be read", cli.EXIT_ERROR)
     for f in result.fonts:
         agreement = "-" if f.agreement is None else f"{100 * f.agreement:.1f} %"
         cli_io.note(args, f"OCR: font {f.font_id} {f.verdict.value} (agreement {agreement})")

@@ -387,11 +387,9 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
 
 
 def _params(args: argparse.Namespace) -> Parameters:
-    from glyphscope.inspector.cli.shared import (
-        parameters as cli_params,  # the command line's one reading of them
-    )
+    from glyphscope.inspector.cli.shared import parameters  # the command line's one reading of them
 
-    return cli_params(args)
+    return parameters(args)
 
 
 def jsonl_row(row: TriageRow, with_realpath: bool) -> dict[str, Any]:

@@ -1,14 +1,14 @@
 """The options of `glyphscope triage` that the parser needs before any file is read.
 
 Kept apart from inspector/cli/triage.py so that building the command line (for any
-command) imports no triage, compare or engine code: `glyphscope text` starts faster.
+command) imports no triage, compare or engine code (only compare/limits.py, a constant): `glyphscope text` starts faster.
 """
 
 from __future__ import annotations
 
 import argparse
 
-COMPARE_MAX_PAGES = 10  # pages of each file `triage --compare` compares (compare_page.DOCUMENT_MAX_PAGES)
+from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -86,7 +86,7 @@ def add_compare_option(p: argparse.ArgumentParser) -> None:
         metavar="ENGINE",
         type=_compare_engine,
         help=f"add a column: %% agreement of ENGINE's text ({', '.join(ENGINE_KEYS)}) with glyphscope's "
-        f"plain text over each file's first {COMPARE_MAX_PAGES} pages (glyphscope compare explains it)",
+        f"plain text over each file's first {DOCUMENT_MAX_PAGES} pages (glyphscope compare explains it)",
     )
 
 

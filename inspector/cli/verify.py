@@ -26,45 +26,43 @@ if TYPE_CHECKING:
 
 def add_verify_parser(sub: Any) -> None:
     """The `verify` subcommand on the `glyphscope` parser's subparsers."""
-    from glyphscope.inspector.cli import parser as cli_parser
+    from glyphscope.inspector.cli import shared as cli
 
     p = sub.add_parser("verify", help="OCR cross-check: does the ink read what each glyph decodes to?")
-    cli_parser.add_input(p)
-    cli_parser.add_page_set(p)
+    cli.add_input(p)
+    cli.add_page_set(p)
     p.add_argument(
         "--lang", default="eng", metavar="LANGS", help="Tesseract languages joined by +, e.g. eng+deu"
     )
     p.add_argument("--dpi", type=float, default=300.0, help="resolution the pages are rendered at for OCR")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds Tesseract may spend on one page")
     p.add_argument("--no-glyphs", action="store_true", help="leave the per-glyph list out of the JSON")
-    cli_parser.add_json_flag(p)
+    cli.add_json_flag(p)
     cli_io.add_limit_options(p)
     p.set_defaults(func=run_verify)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from glyphscope.inspector.cli import shared as cli_shared
+    from glyphscope.inspector.cli import shared as cli
     from glyphscope.inspector.verify.check import verify_document
     from glyphscope.inspector.verify.ocr import OcrUnavailable, check_languages
 
     if not 36.0 <= args.dpi <= 1200.0:
-        raise cli_shared.CliError(
-            f"--dpi must be between 36 and 1200, not {args.dpi:g}", cli_shared.EXIT_USAGE
-        )
+        raise cli.CliError(f"--dpi must be between 36 and 1200, not {args.dpi:g}", cli.EXIT_USAGE)
     if not args.timeout > 0:
-        raise cli_shared.CliError(f"--timeout must be > 0, not {args.timeout:g}", cli_shared.EXIT_USAGE)
+        raise cli.CliError(f"--timeout must be > 0, not {args.timeout:g}", cli.EXIT_USAGE)
     try:
         status = check_languages(args.lang)
     except OcrUnavailable as exc:
-        raise cli_shared.CliError(str(exc), cli_shared.EXIT_ERROR) from None
+        raise cli.CliError(str(exc), cli.EXIT_ERROR) from None
     from glyphscope.core.document import open_document
 
     source = cli_io.read_input(args.file)  # once: stdin's bytes are opened and rendered alike
     doc = open_document(source, cli_io.password(args), limits=cli_io.limits(args))
     for w in doc.warnings:
         cli_io.note(args, f"warning: {w}")
-    args.opened_documents = [doc]  # the budget notes after the command (cli_shared.report)
-    pages = cli_shared.page_list(doc, args.pages)
+    args.opened_documents = [doc]  # the budget notes after the command (cli.report_warnings)
+    pages = cli.page_numbers(doc, args.pages)
 
     def progress(page: PageCheck) -> None:
         if page.error:
@@ -88,8 +86,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         from glyphscope.inspector.verify.check import THRESHOLDS, propose_mappings
 
-        cli_shared.write_json(
-            cli_shared.json_document(
+        cli.write_json(
+            cli.json_document(
                 file=args.file,
                 lang=args.lang,
                 dpi=args.dpi,
@@ -114,8 +112,8 @@ def run_verify(args: argparse.Namespace) -> int:
         for d in findings:
             sys.stdout.write(f"{d.severity.value}\tpage {d.page}\t{d.kind.value}\t{d.message}\n")
     if pages and all(p.error for p in result.pages):
-        raise cli_shared.CliError("no page could be verified", cli_shared.EXIT_ERROR)
-    return cli_shared.EXIT_OK
+        raise cli.CliError("no page could be verified", cli.EXIT_ERROR)
+    return cli.EXIT_OK
 
 
 def _print_page(page: PageCheck) -> None:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.glyph import GlyphStatus, is_space_like
-from glyphscope.inspector.cli.triage_options import COMPARE_MAX_PAGES
 from glyphscope.inspector.compare.align import (
     CHANGED,
     EXTRA,
@@ -28,6 +27,7 @@ from glyphscope.inspector.compare.align import (
 )
 from glyphscope.inspector.compare.engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
 from glyphscope.inspector.compare.explain import DecisionIndex, Explanation, explain
+from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
 from glyphscope.inspector.jobs import CancelToken, Progress
 
 if TYPE_CHECKING:
@@ -273,9 +273,6 @@ def compare_page_job(
 
 
 # -- a whole document against one engine (triage's --compare column) -------------------------------
-
-DOCUMENT_MAX_PAGES = COMPARE_MAX_PAGES  # pages of each file `triage --compare` compares
-"""Pages of a document compared for its agreement: enough to rank files, cheap enough for a batch."""
 
 
 @dataclass(frozen=True, slots=True)

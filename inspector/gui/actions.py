@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QSpinBox, QToolBar, QToolButton
 
+from glyphscope.core.params import AnnotationText
 from glyphscope.inspector.gui.panels.help import show_guide
 from glyphscope.inspector.gui.panels.text import mode_title
 from glyphscope.inspector.layers.registry import LAYER_BY_KEY, LAYER_KEYS
@@ -25,10 +26,10 @@ if TYPE_CHECKING:
     from glyphscope.inspector.gui.export import Exporter
     from glyphscope.inspector.gui.main_window import MainWindow
 
-ANNOTATION_TITLES = {
-    "include": "&With the page text (as a viewer shows it)",
-    "exclude": "&Left out (the page's content only)",
-    "only": "&Only annotations and form fields",
+ANNOTATION_TITLES: dict[str, str] = {
+    AnnotationText.INCLUDE: "&With the page text (as a viewer shows it)",
+    AnnotationText.EXCLUDE: "&Left out (the page's content only)",
+    AnnotationText.ONLY: "&Only annotations and form fields",
 }
 """View › Annotation text: the choices of Parameters.annotations, as the menu words them."""
 

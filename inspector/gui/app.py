@@ -24,7 +24,8 @@ def run_gui(path: str | None = None, page: int | None = None, password: str | No
     """Show the main window on `path` (the bundled demo when None) and run the event loop."""
     from PySide6.QtWidgets import QApplication
 
-    from glyphscope.inspector.gui.main_window import SETTINGS_APP, SETTINGS_ORG, MainWindow
+    from glyphscope.inspector.gui.dialogs import SETTINGS_APP, SETTINGS_ORG
+    from glyphscope.inspector.gui.main_window import MainWindow
 
     gui_process()
     existing = QApplication.instance()

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.decision_protocol import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
@@ -42,7 +43,6 @@ from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
 from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.layers.shapes import LabelSpace
-from glyphscope.inspector.views.page_facts import describe
 from glyphscope.inspector.views.session import Session
 from glyphscope.inspector.views.spatial import GridIndex
 

@@ -1,12 +1,14 @@
-"""The password dialog and the one way errors from user actions reach the user."""
+"""The password dialog, the save dialog and its settings, and the one way errors from user actions reach the user."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from glyphscope.core.errors import DocumentNotFound, GlyphscopeError, NotAPdf, PasswordRequired, WrongPassword
 
@@ -80,3 +82,44 @@ class KeepsLastError(Protocol):
     """A window that keeps the last error it showed (MainWindow; the tests read it)."""
 
     last_error: tuple[str, str] | None
+
+
+SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
+
+
+def make_settings() -> QSettings:
+    """Ini settings in the user scope (tests redirect that scope to a temporary folder)."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
+
+
+LAST_SAVE_FOLDER = "export/last_folder"
+"""The QSettings key of the folder the last file was saved to (by any save dialog of the window)."""
+
+
+def default_save_dir(last: str | Path | None = None) -> Path:
+    """Where a save dialog starts: the folder used last, else Documents, else home, else the temporary
+    folder — the first that exists and may be written. Never the inspected PDF's folder: a customer's
+    share or a mail attachment folder is no place for our exports."""
+    candidates: list[Path] = []
+    if last:
+        candidates.append(Path(last))
+    home = Path.home()
+    candidates += [home / "Documents", home, Path(tempfile.gettempdir())]
+    for folder in candidates:
+        if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return Path.cwd()
+
+
+def ask_save_path(
+    parent: QWidget | None, settings: QSettings, title: str, suggestion: str, filters: str
+) -> str | None:
+    """The save dialog every export uses: it starts in `default_save_dir` of the folder remembered in
+    `settings`, and remembers the folder of the file chosen."""
+    last = settings.value(LAST_SAVE_FOLDER, "")
+    start = default_save_dir(str(last) if last else None) / suggestion
+    name, _ = QFileDialog.getSaveFileName(parent, title, str(start), filters)
+    if not name:
+        return None
+    settings.setValue(LAST_SAVE_FOLDER, str(Path(name).resolve().parent))
+    return name

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import csv
 import functools
-import os
-import tempfile
 from collections.abc import Callable, Generator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QRectF, QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from glyphscope.core.params import Parameters
 from glyphscope.core.serialize import GlyphJSON, glyphs_json, to_json
@@ -135,39 +133,6 @@ def canvas_image(canvas: PageView, scale: float = 2.0, with_selection: bool = Tr
     return image
 
 
-LAST_SAVE_FOLDER = "export/last_folder"
-"""The QSettings key of the folder the last file was saved to (by any save dialog of the window)."""
-
-
-def default_save_dir(last: str | Path | None = None) -> Path:
-    """Where a save dialog starts: the folder used last, else Documents, else home, else the temporary
-    folder — the first that exists and may be written. Never the inspected PDF's folder: a customer's
-    share or a mail attachment folder is no place for our exports."""
-    candidates: list[Path] = []
-    if last:
-        candidates.append(Path(last))
-    home = Path.home()
-    candidates += [home / "Documents", home, Path(tempfile.gettempdir())]
-    for folder in candidates:
-        if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
-            return folder
-    return Path.cwd()
-
-
-def ask_save_path(
-    parent: QWidget | None, settings: QSettings, title: str, suggestion: str, filters: str
-) -> str | None:
-    """The save dialog every export uses: it starts in `default_save_dir` of the folder remembered in
-    `settings`, and remembers the folder of the file chosen."""
-    last = settings.value(LAST_SAVE_FOLDER, "")
-    start = default_save_dir(str(last) if last else None) / suggestion
-    name, _ = QFileDialog.getSaveFileName(parent, title, str(start), filters)
-    if not name:
-        return None
-    settings.setValue(LAST_SAVE_FOLDER, str(Path(name).resolve().parent))
-    return name
-
-
 def session_notes(window: MainWindow, notes: str = "") -> SessionNotes:
     """What the user found and marked in the window, for the report (report_html.SessionNotes)."""
     from glyphscope.inspector.report_html import SessionNotes
@@ -244,7 +209,7 @@ class Exporter(QObject):
 
     def ask_path(self, kind: str, suggestion: str) -> str | None:
         """The save dialog; tests patch this method."""
-        return ask_save_path(
+        return dialogs.ask_save_path(
             self.window, self.window.settings, f"Export {kind}", suggestion, FILTERS[kind.split(":")[0]]
         )
 

@@ -31,6 +31,7 @@ from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.actions import build_chrome
 from glyphscope.inspector.gui.canvas import PageView
 from glyphscope.inspector.gui.controller import PageController, opened_message
+from glyphscope.inspector.gui.dialogs import make_settings
 from glyphscope.inspector.gui.docks import Docks
 from glyphscope.inspector.gui.export import Exporter
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
@@ -43,14 +44,8 @@ from glyphscope.inspector.views.page_facts import PageBundle
 from glyphscope.inspector.views.session import MODES, Session
 
 MAX_RECENT = 10
-SETTINGS_ORG, SETTINGS_APP = "glyphscope", "inspector"
 DEFAULT_SIZE = (1500, 950)
 ABOUT = "glyphscope inspector: the engine's glyphs and decisions drawn on the page, beside the text of every mode."
-
-
-def make_settings() -> QSettings:
-    """Ini settings in the user scope (tests redirect that scope to a temporary folder)."""
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, SETTINGS_ORG, SETTINGS_APP)
 
 
 class MainWindow(WindowPanels, QMainWindow):

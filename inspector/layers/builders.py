@@ -20,6 +20,13 @@ from glyphscope.core.assembly import (
     VerticalColumn,
     WordGapDecision,
 )
+from glyphscope.core.assembly.decision_geometry import (
+    MIN_HEIGHT,
+    baseline_ends,
+    gap_mark,
+    gap_middle,
+    is_near_miss,
+)
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.visibility_class import VisibilityClass
@@ -48,7 +55,6 @@ Count = Callable[["PageFacts", str], int | None]
 
 # -- colours shared by several layers (the legend's key rows read them too) ----------------------
 
-NEAR_MISS = 0.2  # a gap within ±20 % of its threshold is a near miss
 PAGE_STREAM_COLOUR = "#1e63d6"  # glyph origins: the page stream, then one per distinct form path
 FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
 COMPARE_COLOURS = {  # one colour per difference kind (inspector/compare/align.py KINDS)
@@ -79,11 +85,9 @@ def _page_rect(facts: PageFacts) -> Rect:
     return facts.page.boxes.media_box
 
 
-def _heights(glyphs: Sequence[Any]) -> list[float]:
-    """Every glyph's box height (off the runs when the page has its columns)."""
-    if isinstance(glyphs, GlyphTable):
-        return glyphs.spread(run.height for run in glyphs.runs)
-    return [g.height for g in glyphs]
+def _heights(glyphs: GlyphTable) -> list[float]:
+    """Every glyph's box height, off the runs."""
+    return glyphs.spread(run.height for run in glyphs.runs)
 
 
 def typical_height(heights: Sequence[float]) -> float:
@@ -130,14 +134,10 @@ def glyph_outlines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         for path, colour in facts.forms.colours.items()
     }
     glyphs = facts.page.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's columns: no record made for a quad
-        geom = glyphs.geom
-        for _, run, painted in glyphs.run_ranges():
-            style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
-            b.quad_rows(style, geom, painted)
-    else:
-        for g in glyphs:
-            b.quad(form_styles.get(g.form_path, page_style) if g.form_path else page_style, g.quad)
+    geom = glyphs.geom  # the page's columns: no record made for a quad
+    for _, run, painted in glyphs.run_ranges():
+        style = form_styles.get(run.form_path, page_style) if run.form_path else page_style
+        b.quad_rows(style, geom, painted)
     shapes = b.finish()
     shapes.fade_height = typical_height(_heights(glyphs))
     return shapes
@@ -231,13 +231,8 @@ def _decode_layer(source: DecodeSource, width: float, dash: bool) -> Builder:
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         b = ShapeBuilder(spec.key, _page_rect(facts))
         style = Style(spec.colour, width, line_alpha=255, dash=dash)
-        glyphs = facts.page.glyphs
-        if isinstance(glyphs, GlyphTable):  # the page's decode-source column: no record made
-            b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
-        else:
-            for g in glyphs:
-                if g.decode_source is source:
-                    b.underline(style, g.quad)
+        glyphs = facts.page.glyphs  # the page's decode-source column: no record made
+        b.underline_rows(style, glyphs.geom, [i for i, s in enumerate(glyphs.source) if s is source])
         return b.finish()
 
     return build
@@ -289,7 +284,7 @@ def columns(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         if not (0 <= split.before < n and 0 <= split.after < n):
             continue
         prev, cur = glyphs[split.before], glyphs[split.after]
-        mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
+        mid = gap_middle(prev, cur)
         b.segment(split_style, mid, normal_point(mid, prev.direction, max(cur.height, 0.5)))
         b.markers.append(Marker(mid, split, (split.before, split.after)))
     return b.finish()
@@ -346,8 +341,6 @@ def actual_text(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 
 def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-    from glyphscope.inspector.views.page_facts import baseline_ends
-
     view = facts.modes.view("layout")
     b = ShapeBuilder(spec.key, _page_rect(facts))
     style = Style(spec.colour, 1.0)
@@ -361,8 +354,6 @@ def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """A tick in every gap of the mode's text, coloured by what was decided; a near miss wider,
     with a ring on its top."""
-    from glyphscope.inspector.views.page_facts import is_near_miss
-
     view = facts.modes.view(facts.modes.shown_mode(mode))
     glyphs = facts.page.glyphs
     n = len(glyphs)
@@ -378,9 +369,9 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         if not (0 <= before < n and 0 <= after < n):
             continue
         prev, cur = glyphs[before], glyphs[after]
-        (ex, ey), (ox, oy), (dx, dy) = prev.glyph_end, cur.origin, prev.direction
-        mid = ((ex + ox) * 0.5, (ey + oy) * 0.5)
-        height = max(cur.height, 0.5)
+        dx, dy = prev.direction
+        mid = gap_middle(prev, cur)
+        height = max(cur.height, MIN_HEIGHT)
         top = (mid[0] - dy * (height * 0.85), mid[1] + dx * (height * 0.85))  # normal_point
         near = is_near_miss(d)
         if near:
@@ -394,8 +385,7 @@ def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
         b.segment(style, mid, top)
         if near:
             b.mark(near_ring, top, max(height * 0.12, 0.5))
-        h = height * 0.42  # where decision_point puts a gap's mark, computed from what is at hand
-        markers.append(Marker((mid[0] - dy * h, mid[1] + dx * h), d, (before, after)))
+        markers.append(Marker(gap_mark(prev, cur), d, (before, after)))
     shapes = b.finish()
     shapes.fade_height = typical_height(_heights(glyphs))
     return shapes

@@ -168,7 +168,7 @@ def draw_shapes(
     ink: GridIndex | None = None,
     space: LabelSpace | None = None,
 ) -> None:
-    """One layer over `image` (RGB or RGBA), in place; its labels kept off the boxes of `ink` and
+    """One layer over `image` (RGB: translucent strokes are blended into it), in place; its labels kept off the boxes of `ink` and
     the labels of `space`."""
     from PIL import ImageDraw, ImageFont
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.decision_geometry import NEAR_MISS as NEAR_MISS  # for the legend
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.visibility_class import HIDDEN_CLASSES, VisibilityClass
 from glyphscope.inspector.layers import builders as B
@@ -31,9 +32,6 @@ from glyphscope.inspector.layers.builders import (
 )
 from glyphscope.inspector.layers.builders import (
     GAP_NOT_INSERTED_COLOUR as GAP_NOT_INSERTED_COLOUR,
-)
-from glyphscope.inspector.layers.builders import (
-    NEAR_MISS as NEAR_MISS,
 )
 from glyphscope.inspector.layers.builders import (
     PAGE_STREAM_COLOUR as PAGE_STREAM_COLOUR,

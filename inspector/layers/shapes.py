@@ -21,14 +21,12 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from glyphscope.core.decision_protocol import Describable, describe
 from glyphscope.core.geometry import Point, Quad, Rect
 from glyphscope.core.glyph_table import GEOM_STRIDE
 from glyphscope.inspector.views.spatial import GridIndex, PointIndex, quad_box
-
-if TYPE_CHECKING:
-    from glyphscope.inspector.views.page_facts import Describable
 
 TILES = 8  # the page is split into TILES × TILES buckets per style: painting touches the exposed ones
 LABEL_SPAN_SHARE = 0.5  # see Label.fit
@@ -93,8 +91,6 @@ class Marker:
     def text(self) -> str:
         if isinstance(self.source, str):
             return self.source
-        from glyphscope.inspector.views.page_facts import describe
-
         return describe(self.source)
 
 

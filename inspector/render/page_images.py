@@ -1,19 +1,15 @@
 """Headless page images: PDFium's rendering (inspector.render.renderer, in its own process) as
-Pillow images and PNGs. No Qt: `render`, `triage --html` and `page.to_image()` work without
-the gui extra.
+Pillow images and PNGs. No Qt: `render`, `triage --html`, `page.to_image()` and the OCR
+cross-check work without the gui extra.
 
 The image covers the page's whole MediaBox, as the window draws it (glyphs the CropBox
-hides are shown too), with /Rotate applied and form fields drawn. Overlay layers are the
-registry's shapes (inspector.layers.registry): drawn antialiased by the window's own painter
-(gui.overlay_image, the one way this module reaches Qt, lazily) when PySide6 is there, and
-by Pillow (inspector.layers.painter) when it is not, so `render --layers` and the report's
-images have their overlays on a headless install too.
+hides are shown too), with /Rotate applied and form fields drawn. The overlay layers are
+drawn over it by inspector.render.layered.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -41,7 +37,6 @@ if TYPE_CHECKING:
 
     from glyphscope.core.document import Document
     from glyphscope.core.page import PageBoxes
-    from glyphscope.core.params import Parameters
 
 # What makes a page's image fail, besides the renderer's own RenderFailed: copying the page.
 _COPY_ERRORS = (pikepdf.PdfError, RuntimeError, ValueError, TypeError, KeyError, IndexError)
@@ -93,58 +88,6 @@ def render_page(
     except (RenderFailed, *_COPY_ERRORS) as exc:
         pixels, error = None, render_failure(exc)
     return RenderedPage(pixels, error, frame, scale, width, height)
-
-
-def draw_page(
-    doc: Document,
-    page_number: int,
-    layers: Iterable[str],
-    scale: float = 2.0,
-    mode: str = "plain",
-    params: Parameters | None = None,
-    palette: bool = True,
-) -> DrawnPage:
-    """The page with `layers` drawn over it, as PNG (`palette`: 8-bit indexed colours, ~5× smaller).
-
-    A page PDFium cannot draw is a blank page of its (clamped) size with a banner saying why
-    (and the overlays), as in the window.
-    """
-    wanted = set(layers)
-    if wanted:
-        try:
-            from glyphscope.inspector.gui.overlay_image import draw_png  # Qt: antialiased overlays
-        except ImportError:  # no gui extra, or Qt's libraries are missing: Pillow draws them
-            pass
-        else:
-            return draw_png(doc, page_number, wanted, scale, mode, params, palette)
-    facts = None
-    boxes = None
-    if wanted:
-        from glyphscope.core.analysis import analyze_page
-        from glyphscope.core.params import DEFAULT_PARAMETERS
-        from glyphscope.inspector.views.page_facts import PageFacts
-
-        analysis = analyze_page(doc, page_number, params or DEFAULT_PARAMETERS)
-        facts, boxes = PageFacts(analysis), analysis.page.boxes
-    rendered = render_page(doc, page_number, scale, boxes)
-    image = page_or_blank(rendered)
-    if facts is not None:
-        from glyphscope.inspector.layers.painter import draw_layers
-        from glyphscope.inspector.render.renderer import page_matrix
-
-        image = image.convert("RGBA")
-        draw_layers(image, facts, wanted, mode, page_matrix(rendered.frame, rendered.scale))
-        image = image.convert("RGB")
-    if rendered.render_error:
-        paint_banner(image, f"Page {page_number} {rendered.render_error}", rendered.scale)
-    return DrawnPage(png_bytes(image, palette), image.width, image.height, rendered.render_error)
-
-
-def page_png(
-    doc: Document, page_number: int, layers: Iterable[str], scale: float = 2.0, palette: bool = True
-) -> bytes:
-    """`draw_page` as PNG bytes."""
-    return draw_page(doc, page_number, layers, scale, palette=palette).png
 
 
 def page_or_blank(rendered: RenderedPage) -> Image.Image:

@@ -31,6 +31,7 @@ from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
 from glyphscope.inspector.jobs import Progress
 from glyphscope.inspector.verify.layer import LAYER_THRESHOLDS, LayerVerdict, OcrLayerCheck, check_layer
+from glyphscope.inspector.verify.ocr import foreign_script
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -171,35 +172,6 @@ def equivalent_text(text: str) -> str:
     """`text` as compared: NFKC (ligatures expanded, compatibility forms folded), one quote and
     one dash form, whitespace dropped; case kept."""
     return "".join(unicodedata.normalize("NFKC", text).translate(_EQUIVALENT).split())
-
-
-SCRIPTS = {
-    # Unicode character-name prefix → Tesseract languages that read the script
-    "CJK": ("chi_sim", "chi_tra", "jpn", "kor", "chi_sim_vert", "chi_tra_vert", "jpn_vert"),
-    "HIRAGANA": ("jpn", "jpn_vert"),
-    "KATAKANA": ("jpn", "jpn_vert"),
-    "HANGUL": ("kor", "kor_vert"),
-    "ARABIC": ("ara", "fas", "urd", "pus", "uig", "snd"),
-    "HEBREW": ("heb", "yid"),
-    "CYRILLIC": ("rus", "ukr", "bul", "srp", "bel", "mkd", "kaz", "kir", "mon", "tgk", "uzb_cyrl"),
-    "GREEK": ("ell", "grc"),
-    "DEVANAGARI": ("hin", "mar", "nep", "san"),
-    "THAI": ("tha",),
-}
-"""Scripts Tesseract reads only with their own language data (the Latin languages read none)."""
-
-
-def foreign_script(text: str, lang: str) -> bool:
-    """Whether `text` holds a letter of a script none of `lang`'s languages ("eng+deu") reads."""
-    langs = set(lang.split("+"))
-    for c in text:
-        if not c.isalpha():
-            continue
-        name = unicodedata.name(c, "")
-        for prefix, readers in SCRIPTS.items():
-            if name.startswith(prefix) and not langs.intersection(readers):
-                return True
-    return False
 
 
 class GlyphVerdict(StrEnum):

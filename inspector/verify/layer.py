@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.page_space import user_rect
+from glyphscope.inspector.verify.ocr import foreign_script
 
 if TYPE_CHECKING:
     from glyphscope.core.glyph import Glyph
@@ -198,8 +199,6 @@ def check_layer(
     """Compare the layer `glyphs` (paint order, spaces included; `boxes` their boxes in the page
     image's pixels) with what `ocr` read there; an OCR word counts when its confidence is at least
     `min_conf` (check.CONFIDENT_READ: the bar of a visible glyph's read)."""
-    from glyphscope.inspector.verify.check import foreign_script
-
     words = _split_words(glyphs, boxes)
     glyph_indices = tuple(glyphs[i].paint_index for w in words for i in w)
     total = len(glyph_indices)

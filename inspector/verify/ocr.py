@@ -8,13 +8,15 @@ language data: that comes from the system (Debian `tesseract-ocr-eng`, …), fou
 in $TESSDATA_PREFIX or the usual tessdata folders.
 
 `ocr_status()` says whether OCR can run here, with the engine's version and the languages
-installed; `run_ocr(image, lang)` gives the words of an image with their characters.
+installed; `run_ocr(image, lang)` gives the words of an image with their characters;
+`foreign_script(text, lang)` whether a script is one the languages cannot read (SCRIPTS).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -208,3 +210,32 @@ def run_ocr(image: Image.Image, lang: str = DEFAULT_LANG, timeout: float = OCR_T
     close_word()
     api.Clear()
     return OcrPage(image.width, image.height, lang, tuple(words), tuple(symbols))
+
+
+SCRIPTS = {
+    # Unicode character-name prefix → Tesseract languages that read the script
+    "CJK": ("chi_sim", "chi_tra", "jpn", "kor", "chi_sim_vert", "chi_tra_vert", "jpn_vert"),
+    "HIRAGANA": ("jpn", "jpn_vert"),
+    "KATAKANA": ("jpn", "jpn_vert"),
+    "HANGUL": ("kor", "kor_vert"),
+    "ARABIC": ("ara", "fas", "urd", "pus", "uig", "snd"),
+    "HEBREW": ("heb", "yid"),
+    "CYRILLIC": ("rus", "ukr", "bul", "srp", "bel", "mkd", "kaz", "kir", "mon", "tgk", "uzb_cyrl"),
+    "GREEK": ("ell", "grc"),
+    "DEVANAGARI": ("hin", "mar", "nep", "san"),
+    "THAI": ("tha",),
+}
+"""Scripts Tesseract reads only with their own language data (the Latin languages read none)."""
+
+
+def foreign_script(text: str, lang: str) -> bool:
+    """Whether `text` holds a letter of a script none of `lang`'s languages ("eng+deu") reads."""
+    langs = set(lang.split("+"))
+    for c in text:
+        if not c.isalpha():
+            continue
+        name = unicodedata.name(c, "")
+        for prefix, readers in SCRIPTS.items():
+            if name.startswith(prefix) and not langs.intersection(readers):
+                return True
+    return False

@@ -181,6 +181,11 @@ class ObjectNode:
     build: Callable[[], list[ObjectNode]] | None = field(default=None, repr=False)  # else raw entries
     note: bool = False  # a message (a damaged object, entries left out), not an object
 
+    @property
+    def opened(self) -> bool:
+        """Whether the entries were read (`children` reads them on first use)."""
+        return self._children is not None
+
     def add(self, child: ObjectNode) -> ObjectNode:
         if self._children is None:
             self._children = []

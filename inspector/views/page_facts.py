@@ -23,11 +23,14 @@ from glyphscope.core.assembly import (
     ColumnSplit,
     Decision,
     LineBreakDecision,
+    Mode,
     PageText,
     TextColumn,
     VerticalColumn,
     WordGapDecision,
 )
+from glyphscope.core.assembly.decision_geometry import decision_point, is_near_miss
+from glyphscope.core.decision_protocol import describe
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -40,7 +43,6 @@ from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector.layers.registry import (
     INK_DISAGREES,
     INK_WITHOUT_GLYPHS,
-    NEAR_MISS,
     VISIBILITY_LAYERS,
     form_colour,
 )
@@ -57,46 +59,6 @@ MarkedDecision: TypeAlias = WordGapDecision | LineBreak
 """A decision the canvas marks at a point (`decision_point`)."""
 PairDecision: TypeAlias = WordGapDecision | LineBreak | ColumnSplit
 """A decision between two glyphs, `before` and `after` (`TextView.decisions_for`)."""
-
-
-class Describable(Protocol):
-    """Any record of the engine: it says what it decided in one sentence."""
-
-    def describe(self) -> str: ...
-
-
-def describe(record: Describable) -> str:
-    """The engine's own sentence for a decision record."""
-    try:
-        return str(record.describe())
-    except Exception as exc:  # a broken sentence must not hide the record
-        return f"{type(record).__name__} (describe() failed: {type(exc).__name__}: {exc})"
-
-
-def is_near_miss(d: WordGapDecision) -> bool:
-    """A gap within ±20 % of its threshold, decided either way: the decisions worth a look."""
-    value, threshold = d.value, d.threshold
-    if (
-        value is None  # nothing was compared (a space glyph already there)
-        or threshold is None
-        or threshold <= 0
-    ):
-        return False
-    return abs(value - threshold) <= NEAR_MISS * threshold
-
-
-def baseline_ends(b: Baseline) -> tuple[Point, Point]:
-    """The baseline as a segment: the line's box quad runs along the frame; `y` is its across position."""
-    q = b.quad
-    ux, uy = q[1][0] - q[0][0], q[1][1] - q[0][1]
-    n = (ux * ux + uy * uy) ** 0.5
-    if n == 0:
-        return (q[0], q[1])
-    ux, uy = ux / n, uy / n
-    a0 = q[0][0] * ux + q[0][1] * uy
-    a1 = q[1][0] * ux + q[1][1] * uy
-    y = b.y
-    return ((a0 * ux - y * uy, a0 * uy + y * ux), (a1 * ux - y * uy, a1 * uy + y * ux))
 
 
 @dataclass(slots=True)
@@ -318,7 +280,7 @@ class ModeTexts:
         mode is itself (auto chooses by itself)."""
         if mode not in MODES:
             return "plain"
-        if mode == "structure" and not self.view(mode).available:
+        if mode == Mode.STRUCTURE and not self.view(mode).available:
             return "plain"
         return mode
 
@@ -328,18 +290,20 @@ class ModeTexts:
         Structure mode without usable structure shows plain text; a mode that reads in its own
         order when the page has it (articles without beads) says why it read in plain order.
         Auto chooses by itself, so it never falls back."""
-        if mode not in MODES or mode == "auto":
+        if mode not in MODES or mode == Mode.AUTO:
             return None
         view = self.view(mode)
         if self.shown_mode(mode) != mode:
             return view.reason or "the page has no structure tree"
-        if mode != "structure" and view.reason:
+        if mode != Mode.STRUCTURE and view.reason:
             return str(view.reason)
         return None
 
     def auto_order(self) -> str:
-        """The order auto mode used on this page: structure, articles or plain."""
+        """The order auto mode used on this page: structure, articles, geometric or plain."""
         view = self.view("auto")
+        if view.page_text.order is not None:
+            return view.page_text.order
         if view.structured:
             return "structure"
         if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
@@ -512,7 +476,7 @@ class GlyphFates:
                 lines.append(f"kept; glyph #{d.paint_index} was dropped as its duplicate")
         glyphs = self.page.glyphs
         mode = self.modes.shown_mode(mode)
-        for m in (mode, "plain") if mode != "plain" else (mode,):
+        for m in (mode, Mode.PLAIN) if mode != Mode.PLAIN else (mode,):
             for d in self.modes.view(m).decisions_for(paint_index):
                 if d.after == paint_index:
                     where = f"after #{d.before} {_char(glyphs, d.before)}"
@@ -638,18 +602,6 @@ class PageBundle:
     # last word arrives: `PageFacts.ready` may turn true in the worker before that)
     texts_complete: bool = False
     timings: dict[str, float] = field(default_factory=dict)
-
-
-def decision_point(glyphs: Sequence[Glyph], d: MarkedDecision) -> Point | None:
-    """Where the canvas marks a word-gap or line-break decision (user space)."""
-    prev, cur = glyphs[d.before], glyphs[d.after]
-    if isinstance(d, WordGapDecision):
-        mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
-        h = max(cur.height, 0.5) * 0.42
-        return (mid[0] - prev.direction[1] * h, mid[1] + prev.direction[0] * h)
-    if getattr(d, "is_break", False):
-        return (cur.origin[0], cur.origin[1])
-    return None
 
 
 def decision_numbers(d: object) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from glyphscope.core.annotations import Annotation
 from glyphscope.core.geometry import Rect
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
+from glyphscope.core.params import AnnotationText
 from glyphscope.core.render_modes import INVISIBLE_RENDER_MODES
 from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, VisibilityClass
 from glyphscope.inspector.views.spatial import quad_box
@@ -138,7 +139,7 @@ def fates_of(facts: Any, i: int) -> list[GlyphFate]:
     elif status is GlyphStatus.HIDDEN:
         fates.append(GlyphFate(Fate.HIDDEN, f"hidden ({note}: dropped by --drop-hidden)"))
     elif status is GlyphStatus.EXCLUDED:
-        switch = "exclude" if g.annotation >= 0 else "only"
+        switch = AnnotationText.EXCLUDE if g.annotation >= 0 else AnnotationText.ONLY
         fates.append(GlyphFate(Fate.EXCLUDED, f"excluded by --annotations {switch}"))
     else:
         fates.append(GlyphFate(Fate.KEPT, "kept"))

@@ -20,8 +20,9 @@ from typing import Any, NamedTuple
 
 from glyphscope.core.annotations import Annotation, AnnotationSkip
 from glyphscope.core.assembly import LineBreakDecision, WordGapDecision
+from glyphscope.core.decision_protocol import describe
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.inspector.views.page_facts import TextView, describe, text_view
+from glyphscope.inspector.views.page_facts import TextView, text_view
 
 CONTEXT = 32  # characters of context either side of a hit
 MAX_REASONS = 3

@@ -18,11 +18,12 @@ from glyphscope.inspector.layers.registry import LAYERS
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.decision_protocol import Describable
     from glyphscope.core.document import Document
     from glyphscope.core.glyph import Glyph
     from glyphscope.inspector.verify.check import VerifyResult
     from glyphscope.inspector.verify.view import FontProposal
-    from glyphscope.inspector.views.page_facts import Describable, PageBundle, PageFacts
+    from glyphscope.inspector.views.page_facts import PageBundle, PageFacts
 
 __all__ = ["MODES", "Event", "Session", "SessionEvents"]
 

@@ -14,10 +14,10 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from glyphscope.core.colours import rgb
 from glyphscope.core.geometry import Matrix
 from glyphscope.core.page import FillState
 from glyphscope.core.trace import PageTrace, TraceColour, TraceState, TraceStep
-from glyphscope.core.visibility import rgb
 from glyphscope.inspector.views.session import Event, Session
 
 RENDER_MODES = (

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import RowsModel
@@ -57,13 +56,11 @@ def chain_tokens(page: InterpretedPage) -> list[int]:
     """For every glyph, the page-stream instruction that painted it: its own operator, or the `Do`
     that started its form chain (-1 when unknown)."""
     forms = page.forms
-    glyphs = page.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-        return glyphs.spread(
-            _chain_token(token, run.form_path, run.form_use, forms)
-            for run, token in zip(glyphs.runs, glyphs.run_token)
-        )
-    return [_chain_token(g.token_index, g.form_path, g.form_use, forms) for g in glyphs]
+    glyphs = page.glyphs  # the page's runs: one look per text-showing operator
+    return glyphs.spread(
+        _chain_token(token, run.form_path, run.form_use, forms)
+        for run, token in zip(glyphs.runs, glyphs.run_token)
+    )
 
 
 def _chain_token(token: int, form_path: tuple[str, ...], form_use: int, forms: Sequence[FormUse]) -> int:

@@ -11,19 +11,20 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.decision_protocol import describe
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.verify.check import GlyphVerdict
 from glyphscope.inspector.verify.view import glyph_checks, ink_summary
 from glyphscope.inspector.views.objects import annotation_source
-from glyphscope.inspector.views.page_facts import describe
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
 if TYPE_CHECKING:
+    from glyphscope.core.decision_protocol import Describable
     from glyphscope.core.page import InterpretedPage, PageFont
-    from glyphscope.inspector.views.page_facts import Describable, PageFacts
+    from glyphscope.inspector.views.page_facts import PageFacts
 
 APPEARANCE_CHARS = 6000  # of an annotation's dictionary and appearance stream; Objects has all of it
 

@@ -191,8 +191,7 @@ class DocumentTextPanel(BackgroundJobPanel, QWidget):
 
     def save(self) -> str | None:
         """Save through the window's save dialog (it starts in the folder used last, or Documents)."""
-        from glyphscope.inspector.gui.export import ask_save_path
-        from glyphscope.inspector.gui.main_window import make_settings
+        from glyphscope.inspector.gui.dialogs import ask_save_path, make_settings
 
         name = ask_save_path(
             self, make_settings(), "Save document text", self.suggested_name(), "Text (*.txt)"

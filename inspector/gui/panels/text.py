@@ -46,7 +46,8 @@ MODE_TIPS = {
     "columns": "Columns found from vertical gaps, each read top to bottom",
     "structure": "Order of the structure tree's marked content (tagged PDF)",
     "articles": "Order of the article threads' beads (/Threads), the rest in plain order",
-    "auto": "Structure order when the page's tags are usable and trusted, else article beads, else plain",
+    "auto": "Structure order when the page's tags are usable and trusted, else article beads, "
+    "else reading order (columns, then lines top to bottom) when the content stream is scrambled, else plain",
 }
 FALLBACK_TAB_COLOUR = "#b26a00"  # a tab whose mode shows another mode's text on this page
 

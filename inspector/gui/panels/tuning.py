@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.analysis import PageAnalysis, reassemble
 from glyphscope.core.attribute_docs import attribute_docs
-from glyphscope.core.params import CHOICES, DEFAULT_PARAMETERS, Parameters
+from glyphscope.core.params import CHOICES, DEFAULT_PARAMETERS, SPEC_BY_NAME, SWITCHES, Parameters, Range
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
@@ -41,55 +41,20 @@ MAX_DEFAULTS = 4  # pages whose default-threshold product is kept (each holds it
 SLIDER_STEPS = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Range:
-    low: float
-    high: float
-    step: float
-    decimals: int = 2
-
-
-RANGES = {
-    "word_gap": Range(0.0, 1.5, 0.01),
-    "line_break": Range(0.05, 3.0, 0.05),
-    "dedupe_size": Range(0.0, 0.5, 0.01),
-    "dedupe_along": Range(0.0, 1.0, 0.01),
-    "dedupe_across": Range(0.0, 1.0, 0.01),
-    "dedupe_scan": Range(0.0, 2.0, 0.01),
-    "columns_gap": Range(0.25, 20.0, 0.25),
-}
-LABELS = {  # readable names; a field added to Parameters later is named from its field name
-    "word_gap": "Word gap (× height)",
-    "line_break": "Line break (× height)",
-    "dedupe_size": "Dedupe: size difference",
-    "dedupe_along": "Dedupe: offset along",
-    "dedupe_across": "Dedupe: offset across",
-    "dedupe_scan": "Dedupe: scan window",
-    "columns_gap": "Columns gap (× advance)",
-    "cjk_gap": "CJK gap (× height)",
-    "keep_ligatures": "Keep ligatures (ﬁ ﬂ) as they are",
-    "actual_text": "Write /ActualText replacements",
-    "keep_clipped": "Keep text outside the clip",
-    "drop_hidden": "Drop hidden text",
-    "tracking": "Read letter-spaced runs as words",
-    "visual_order": "Right-to-left lines in visual order",
-}
-
-
 def field_docs() -> dict[str, str]:
     """The attribute docstrings of Parameters (read from the source: see core/attribute_docs.py)."""
     return attribute_docs(Parameters)
 
 
 def is_switch(name: str) -> bool:
-    """An on/off field (core.params' switches are the bool fields): a checkbox, not a slider."""
-    return isinstance(getattr(DEFAULT_PARAMETERS, name), bool)
+    """An on/off field (core.params.SWITCHES): a checkbox, not a slider."""
+    return name in SWITCHES
 
 
 def label_of(name: str) -> str:
-    """The row's readable name: the table above, else the field name in words (its docstring,
-    and the raw name, are the row's tooltip)."""
-    return LABELS.get(name) or name.replace("_", " ").capitalize()
+    """The row's readable name (core.params.PARAMETER_SPECS; its docstring, and the raw name,
+    are the row's tooltip)."""
+    return SPEC_BY_NAME[name].label
 
 
 def tooltip_of(name: str) -> str:
@@ -98,8 +63,11 @@ def tooltip_of(name: str) -> str:
 
 
 def range_of(name: str) -> Range:
-    default = float(getattr(DEFAULT_PARAMETERS, name))
-    return RANGES.get(name, Range(0.0, max(1.0, default * 4), 0.01))
+    """A threshold's slider and spin box (core.params.PARAMETER_SPECS)."""
+    found = SPEC_BY_NAME[name].range
+    if found is None:
+        raise ValueError(f"{name} is not a threshold: it has no range")
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
