@@ -464,7 +464,7 @@ def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
 
 def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
     from glyphscope.core.params import PARAMETER_SPECS, SWITCHES, Parameters
-    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.parser import build_parser
 
     options = {spec.name: spec.option for spec in PARAMETER_SPECS if spec.option}
     assert set(options) >= SWITCHES
@@ -514,7 +514,7 @@ def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wai
 
 
 def test_every_command_has_a_one_line_description_in_help():
-    from glyphscope.inspector.cli.commands import COMMAND_HELP, SUBCOMMANDS, build_gui_parser, build_parser
+    from glyphscope.inspector.cli.parser import COMMAND_HELP, SUBCOMMANDS, build_gui_parser, build_parser
 
     parser = build_parser()
     (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.inspector.cli.commands import SUBCOMMANDS
 from glyphscope.inspector.cli.csv import DECISION_COLUMNS, GLYPH_COLUMNS
 from glyphscope.inspector.cli.docs import man_page
+from glyphscope.inspector.cli.parser import SUBCOMMANDS
 from glyphscope.inspector.cli.shared import EXIT_CODES
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
@@ -129,7 +129,7 @@ def test_top_level_usage_lists_the_commands_and_a_typo_gets_a_suggestion(two_pag
     code, _, err = run_cli("trage", two_pages)
     assert code == 2 and "did you mean 'triage'?" in err
     # a missing file named like a command is a missing file, not a typo
-    from glyphscope.inspector.cli.commands import _unknown_command
+    from glyphscope.inspector.cli.parser import _unknown_command
 
     assert _unknown_command(["text.pdf"]) is None and _unknown_command(["./glyphs"]) is None
     assert _unknown_command(["--page", "1"]) is None and _unknown_command(["invoice"]) is None

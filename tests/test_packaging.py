@@ -108,7 +108,7 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
     ), qt
     for module in (
         "glyphscope/core/",
-        "glyphscope/inspector/cli/commands.py",
+        "glyphscope/inspector/cli/parser.py",
         "glyphscope/inspector/gui/main_window.py",
     ):
         assert any(n.startswith(module) for n in names), module

@@ -3,7 +3,7 @@
 `python -m glyphscope.inspector.cli.docs man > glyphscope.1` writes glyphscope(1) in roff
 (`man ./glyphscope.1` shows it): the synopsis, every command with its options, help texts
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
-is written twice: the parser (inspector/cli/commands.py) is the one description of the options.
+is written twice: the parser (inspector/cli/parser.py) is the one description of the options.
 `python -m glyphscope.inspector.cli.docs schemas` rewrites the `params` object of the JSON
 schemas from core.params.PARAMETER_SPECS (tests/test_schemas.py checks they agree).
 """
@@ -18,7 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
-from glyphscope.inspector.cli import commands as cli
+from glyphscope.inspector.cli import parser as cli
 from glyphscope.inspector.cli import shared
 
 

@@ -43,7 +43,7 @@ def run_render(args: argparse.Namespace) -> int:
 
     from glyphscope.core.document import open_document
 
-    # typed errors → exit codes in inspector.cli.commands
+    # typed errors → exit codes in inspector.cli.parser
     doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     try:
         for w in doc.warnings:
