@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.cli.shared import Subparsers
 
 from glyphscope.inspector.cli.shared import (
     EXIT_OK,
@@ -23,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "completion",
         help="print a shell completion script made from this parser",

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.inspector.cli import io as cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.cli.shared import Subparsers
+
 from glyphscope.inspector.cli.shared import (
     EXIT_OK,
     PageDocuments,
@@ -50,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     from glyphscope.core.assembly import MODES
 
     p = sub.add_parser("decisions", help="every assembly decision of pages")

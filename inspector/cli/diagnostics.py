@@ -25,6 +25,7 @@ from glyphscope.inspector.cli.shared import (
 
 if TYPE_CHECKING:
     from glyphscope.core.diagnostics import Diagnostic
+    from glyphscope.inspector.cli.shared import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser("diagnostics", help="findings per page")
     add_input(p)
     add_page_set(p)

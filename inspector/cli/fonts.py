@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.inspector.cli import io as cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.cli.shared import Subparsers
+
 from glyphscope.inspector.cli.shared import (
     EXIT_OK,
     PageDocuments,
@@ -44,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser("fonts", help="fonts of pages with their decoding chain")
     add_input(p)
     add_page_set(p)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.inspector.cli import io as cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.cli.shared import Subparsers
+
 from glyphscope.inspector.cli.shared import (
     ANNOTATIONS_ONLY,
     EXIT_OK,
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser("glyphs", help="glyph records of pages")
     add_input(p)
     add_page_set(p)

@@ -39,6 +39,8 @@ from glyphscope.inspector.cli.shared import (
 )
 
 if TYPE_CHECKING:
+    from glyphscope.inspector.cli.shared import Subparsers
+
     pass
 
 # Start-up time: a command imports the engine modules it uses when it runs, and
@@ -285,16 +287,16 @@ def _add_repair(sub: Any) -> None:
     add_repair_parser(sub)
 
 
-def _in_module(name: str) -> Callable[[Any], None]:
+def _in_module(name: str) -> Callable[[Subparsers], None]:
     """The `add_parser` of the command's own module, imported only when that parser is built."""
 
-    def add(sub: Any) -> None:
+    def add(sub: Subparsers) -> None:
         importlib.import_module(f"glyphscope.inspector.cli.{name}").add_parser(sub)
 
     return add
 
 
-_SUBPARSERS: dict[str, Callable[[Any], None]] = {
+_SUBPARSERS: dict[str, Callable[[Subparsers], None]] = {
     "glyphs": _in_module("glyphs"),
     "fonts": _in_module("fonts"),
     "diagnostics": _in_module("diagnostics"),

@@ -16,7 +16,12 @@ from typing import IO, TYPE_CHECKING, Any
 from glyphscope.inspector.cli import io as cli_io
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from glyphscope.core.document import Document
+
+    Subparsers: TypeAlias = argparse._SubParsersAction[Any]  # of the parser's own ArgumentParser class
+    """The `glyphscope` parser's subparsers, which each command's `add_parser` adds itself to."""
     from glyphscope.core.params import Parameters
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PASSWORD, EXIT_NOT_PDF = 0, 1, 2, 3, 4
@@ -228,7 +233,7 @@ class PageDocuments:
         self.file = args.file
         self.count = 0
 
-    def add(self, obj: Any) -> None:
+    def add(self, obj: object) -> None:
         from glyphscope.core.serialize import to_json
 
         if self.lines:

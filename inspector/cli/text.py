@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.inspector.cli import io as cli_io
+
+if TYPE_CHECKING:
+    from glyphscope.core.assembly.page_text import PageText
+    from glyphscope.inspector.cli.shared import Subparsers
+
 from glyphscope.inspector.cli.shared import (
     EXIT_OK,
     add_input,
@@ -74,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _structured(mode: str, t: Any) -> bool | None:
+def _structured(mode: str, t: PageText) -> bool | None:
     """Whether structure order made the text: null for modes that never use it (a reader can tell
     "not structured" from "never tried")."""
     if mode == "structure":
@@ -84,7 +89,7 @@ def _structured(mode: str, t: Any) -> bool | None:
     return None
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     from glyphscope.core.assembly import MODES
 
     p = sub.add_parser("text", help="page text in one mode")

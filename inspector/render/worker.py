@@ -35,7 +35,10 @@ import json
 import os
 import struct
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pypdfium2 import PdfDocument
 
 _LENGTH = struct.Struct(">I")
 MAX_HEADER = 1 << 16
@@ -115,9 +118,11 @@ class _Documents:
     def __init__(self) -> None:
         from collections import OrderedDict
 
-        self.open: OrderedDict[str, Any] = OrderedDict()
+        self.open: OrderedDict[str, PdfDocument] = OrderedDict()
 
-    def get(self, header: dict[str, Any], payload: bytes) -> tuple[Any, dict[str, object] | None]:
+    def get(
+        self, header: dict[str, Any], payload: bytes
+    ) -> tuple[PdfDocument | None, dict[str, object] | None]:
         import pypdfium2
 
         key = str(header["doc"])
@@ -125,7 +130,7 @@ class _Documents:
         if document is not None and not payload:
             self.open.move_to_end(key)
             return document, None
-        source: Any = payload if payload else header.get("path")
+        source: bytes | str | None = payload if payload else header.get("path")
         if source is None:
             return None, {"ok": False, "missing": True, "reason": "the document is not open here"}
         if document is not None:
@@ -146,8 +151,8 @@ def _render_document_page(
 ) -> tuple[dict[str, object], bytes]:
     """Page `header["page"]` of a kept document, framed as the one-page copy would be."""
     document, refusal = documents.get(header, payload)
-    if refusal is not None:
-        return refusal, b""
+    if refusal is not None or document is None:
+        return refusal or {"ok": False, "reason": "the document is not open here"}, b""
     if len(document) != int(header["pages"]):
         return {"ok": False, "mismatch": True, "reason": "PDFium reads another page count"}, b""
     x0, y0, x1, y1 = (float(v) for v in header["media"])
@@ -155,7 +160,7 @@ def _render_document_page(
 
 
 def _draw(
-    document: Any,
+    document: PdfDocument,
     index: int,
     width: int,
     height: int,
