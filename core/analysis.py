@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from glyphscope.core.annotations import comb_fields
 from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.document import Document
 from glyphscope.core.limits import Limits
@@ -198,6 +197,12 @@ class LazyTexts(Mapping[str, PageText]):
                 if found is not None:
                     self._done[mode] = found
             if found is None:
+                combs = None
+                if mode in (Mode.PLAIN, Mode.AUTO) and self._page.annotations:
+                    # the annotations module is loaded only for a page that has annotations
+                    from glyphscope.core.annotations import comb_fields
+
+                    combs = comb_fields(self._page.annotations)
                 found = self._done[mode] = assemble(
                     self._classified.visible,
                     mode,
@@ -205,8 +210,8 @@ class LazyTexts(Mapping[str, PageText]):
                     visible_box=self._page.boxes.visible_box,
                     structure=self._structure,
                     actual_text=self._page.actual_text,
-                    survivors=self._classified.survivors if mode in ("plain", "auto") else None,
-                    combs=comb_fields(self._page.annotations) if mode in ("plain", "auto") else None,
+                    survivors=self._classified.survivors if mode in (Mode.PLAIN, Mode.AUTO) else None,
+                    combs=combs,
                 )
         return found
 

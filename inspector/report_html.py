@@ -19,7 +19,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,16 +95,40 @@ def _render(doc: Document, page: int, scale: float) -> tuple[str, int]:
 
 def legend() -> str:
     """What the colours of the page images mean (the layers' own colours, from inspector.layers.registry)."""
-    from glyphscope.inspector.layers.registry import GAP_INSERTED_COLOUR, GAP_NEAR_MISS_COLOUR, LAYER_BY_KEY
+    from glyphscope.inspector.layers.registry import (
+        FORM_COLOURS,
+        GAP_INSERTED_COLOUR,
+        GAP_NEAR_MISS_COLOUR,
+        GAP_NOT_INSERTED_COLOUR,
+        LAYER_BY_KEY,
+    )
 
     layers, _unknown = resolve_layers(REPORT_LAYERS, supported_layers())
-    items = [
-        (LAYER_BY_KEY[k].colour, LAYER_BY_KEY[k].label, LAYER_BY_KEY[k].tooltip)
-        for k in supported_layers()
-        if k in layers and k in LAYER_BY_KEY and k != "word_gaps"  # word gaps: by verdict, below
-    ]
+    items: list[tuple[str, str, str]] = []
+    for k in supported_layers():
+        if k not in layers or k not in LAYER_BY_KEY or k == "word_gaps":  # word gaps: by verdict, below
+            continue
+        spec = LAYER_BY_KEY[k]
+        if k != "glyphs":
+            items.append((spec.colour, spec.label, spec.tooltip))
+            continue
+        # glyph quads are coloured by where they were painted: the page stream, then each form
+        items.append(
+            (spec.colour, "glyphs of the page stream", "glyph quads painted by the page's own content")
+        )
+        for n, colour in enumerate(FORM_COLOURS[:3], start=1):
+            items.append(
+                (
+                    colour,
+                    f"glyphs of form {n}",
+                    "glyph quads painted inside a Form XObject, one colour a form",
+                )
+            )
     if "word_gaps" in layers:
         items.append((GAP_INSERTED_COLOUR, "space inserted", "a word gap where a space was inserted"))
+        items.append(
+            (GAP_NOT_INSERTED_COLOUR, "no space", "a gap between glyphs where no space was inserted")
+        )
         items.append((GAP_NEAR_MISS_COLOUR, "near miss", "a gap within 20 % of its threshold"))
     cells = "".join(
         f'<li title="{e(tip)}"><span class="sw" style="background:{e(colour)}"></span>{e(label)}</li>'
@@ -128,7 +152,7 @@ tr.failed td{background:#fdecea}
 ul.findings{list-style:none;padding-left:0;margin:.3em 0}ul.findings li{margin:1px 0;padding:1px 4px;
 border-left:4px solid #ccc}ul.findings li.error{border-color:#d32f2f;background:#fdecea}
 ul.findings li.warning{border-color:#f57c00;background:#fff4e5}ul.findings li.info{border-color:#1976d2}
-.kind{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;color:#555}
+.kind{color:#444}
 pre{background:#f8f9fa;border:1px solid #ddd;padding:6px;overflow:auto;max-height:28em;white-space:pre}
 img.page{border:1px solid #999;max-width:100%;height:auto;display:block;margin:.3em 0}
 .file{overflow-x:auto}
@@ -205,7 +229,9 @@ class _Labels:
 def _summary_table(rows: Sequence[TriageRow], links: Sequence[str], labels: _Labels) -> str:
     head = (
         "<tr><th>score</th><th>file</th><th>pages</th><th>glyphs</th><th>% culled</th><th>% dup</th>"
-        '<th>% forms</th><th>% unres.</th><th title="fonts without ToUnicode that lost text, of all without">'
+        '<th>% forms</th><th>% unres.</th><th title="glyphs of fonts whose text is garbled">% garbled</th>'
+        '<th title="glyphs a reader cannot see: invisible, clipped, transparent, same as background, covered">'
+        '% hidden</th><th title="fonts without ToUnicode that lost text, of all without">'
         "no ToUnicode</th><th>structure</th><th>errors</th><th>warn.</th><th>infos</th></tr>"
     )
     body = []
@@ -216,7 +242,7 @@ def _summary_table(rows: Sequence[TriageRow], links: Sequence[str], labels: _Lab
             error = f'<div class="rowerror">{e(labels.message(r.error or "", r.file))}</div>'
             body.append(
                 f'<tr class="failed">{_num(r.score)}<td>{link}{error}</td>'
-                + '<td class="n" data-v="-1">-</td>' * 7
+                + '<td class="n" data-v="-1">-</td>' * 9
                 + "<td>-</td>"
                 + '<td class="n" data-v="-1">-</td>' * 3
                 + "</tr>"
@@ -227,6 +253,7 @@ def _summary_table(rows: Sequence[TriageRow], links: Sequence[str], labels: _Lab
         body.append(
             f"<tr>{_num(r.score)}<td>{link}</td>{_num(r.pages, '{}')}{_num(r.glyphs, '{}')}"
             f"{_num(r.pct_culled)}{_num(r.pct_duplicates)}{_num(r.pct_from_forms)}{_num(r.pct_unresolved)}"
+            f"{_num(r.pct_garbled)}{_num(sum(r.pct_hidden.values()))}"
             f'<td class="n" data-v="{r.fonts_without_tounicode}">{r.fonts_without_tounicode} of '
             f"{r.fonts_without_tounicode_total}</td><td>{e(struct)}</td>"
             f"{_num(sev.get('error', 0), '{}')}{_num(sev.get('warning', 0), '{}')}{_num(sev.get('info', 0), '{}')}"
@@ -250,7 +277,7 @@ def _kinds_overview(rows: Sequence[TriageRow]) -> str:
     if not findings and not failed:
         return '<p class="muted">No findings in any file.</p>'
     body = "".join(
-        f'<tr><td class="kind">{e(k)}</td>{_num(n, "{}")}{_num(files[k], "{}")}</tr>'
+        f'<tr><td class="kind" title="{e(k)}">{e(kind_words(k))}</td>{_num(n, "{}")}{_num(files[k], "{}")}</tr>'
         for k, n in sorted(findings.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     if failed:
@@ -264,12 +291,61 @@ def _kinds_overview(rows: Sequence[TriageRow]) -> str:
     )
 
 
+WORDS = {
+    "tounicode": "ToUnicode",
+    "bt": "BT",
+    "ocr": "OCR",
+    "mcid": "MCID",
+    "cid": "CID",
+    "cjk": "CJK",
+    "tf": "Tf",
+    "tm": "Tm",
+    "w": "/W",
+    "bbox": "BBox",
+    "q": "q/Q",
+}
+"""Words a finding kind spells in capitals (or as PDF writes them) when it is written out."""
+PHRASES = {
+    "tf_one_scaled_tm": "1 Tf with the size in Tm",
+    "q_underflow": "Q without q",
+    "unbalanced_q": "q without Q",
+}
+"""Kinds whose words alone would not say it."""
+
+
+def kind_words(kind: str) -> str:
+    """A finding kind as words: `font_without_tounicode` → "Font without ToUnicode"."""
+    if kind in PHRASES:
+        return PHRASES[kind]
+    words = [WORDS.get(w, w) for w in str(kind).split("_") if w]
+    if not words:
+        return str(kind)
+    first = words[0]
+    return " ".join([first[:1].upper() + first[1:] if first not in WORDS.values() else first, *words[1:]])
+
+
+GARBLED_KINDS = ("garbled_text", "garbled_page", "garbled_document")
+OCR_LAYER_KINDS = ("ocr_layer_only", "invisible_text", "hidden_text_invisible_mode")
+
+
+def report_severity(f: TriageFinding, garbled_pages: set[int | None]) -> str:
+    """How the report ranks a finding: garbled text is an error, and so is an OCR layer on a page
+    whose text is garbled (the text a reader copies is the OCR's, and it is wrong); else its own."""
+    if f.kind in GARBLED_KINDS:
+        return "error"
+    if f.kind in OCR_LAYER_KINDS and (f.page in garbled_pages or None in garbled_pages):
+        return "error"
+    return str(f.severity)
+
+
 def _findings_list(row: TriageRow, labels: _Labels) -> str:
     """The file's findings grouped by kind (most severe kind first), each group with its count."""
     if not row.findings:
         return '<p class="muted">No findings.</p>'
+    garbled_pages = {f.page for f in row.findings if f.kind in GARBLED_KINDS}
     groups: dict[str, list[TriageFinding]] = {}
     for f in row.findings:
+        f = replace(f, severity=report_severity(f, garbled_pages))
         groups.setdefault(f.kind, []).append(f)
     total_by_kind = dict(row.finding_kinds)
     rank = {"error": 0, "warning": 1, "info": 2}
@@ -293,7 +369,7 @@ def _findings_list(row: TriageRow, labels: _Labels) -> str:
         open_attr = " open" if severity in ("error", "warning") else ""
         out.append(
             f'<details class="group {e(severity)}"{open_attr}><summary><span class="sev">{e(severity)}</span> '
-            f'<span class="kind">{e(kind)}</span> <span class="count">× {count}</span></summary>'
+            f'<span class="kind" title="{e(kind)}">{e(kind_words(kind))}</span> <span class="count">× {count}</span></summary>'
             f'<ul class="findings">{"".join(lis)}</ul></details>'
         )
     return "".join(out)
@@ -403,7 +479,7 @@ def _details(row: TriageRow, opts: _DetailOptions) -> str:
         for ps in chosen:
             out.append(f"<h3>Page {ps.page} — score {ps.score:.1f}</h3>")
             if ps.kinds:
-                out.append(f'<p class="kind">{e(", ".join(ps.kinds))}</p>')
+                out.append(f'<p class="kind">{e(", ".join(kind_words(k) for k in ps.kinds))}</p>')
             if opts.images:
                 out.append(_page_image(doc, ps.page, opts.scale))
             try:

@@ -89,3 +89,65 @@ def test_the_annotations_layer_outlines_each_rect_and_a_label_click_shows_field_
     text = w.details.text()
     assert "its /F Hidden flag is set: a viewer shows nothing of it (0 glyphs)" in text
     assert "(Draft) Tj" in text
+
+
+def test_a_click_inside_a_field_or_on_its_label_selects_its_decision(
+    qtbot: Any, window: Any, tmp_path: Path
+) -> None:
+    w = window
+    path = tmp_path / "form.pdf"
+    path.write_bytes(_form([TEXT_FIELD, HIDDEN_NOTE]))
+    open_file(qtbot, w, path)
+    drawn, hidden = w.canvas.layer_items["annotations"].drawing.markers
+    # inside the field's rect, on its text and in its empty right half: its decision
+    for point in ((125.0, 702.0), (200.0, 705.0)):
+        w.session.select_decision(None)
+        _click_user_point(qtbot, w.canvas, point)
+        assert w.session.decision is drawn.source, point
+        assert w.session.selection == {drawn.glyphs[0]}  # its first glyph, with the record
+    w.session.select_decision(None)
+    _click_user_point(qtbot, w.canvas, (350.0, 610.0))  # the middle of the hidden note
+    assert w.session.decision is hidden.source
+    # on the label drawn above the field (wherever the label space put it)
+    w.session.select_decision(None)
+    w.session.clear_selection()
+    canvas = w.canvas
+    canvas.viewport().repaint()
+    targets = [(box, m) for box, m in canvas._space.targets if m is drawn]
+    assert targets, "the field's label is drawn and is a click target"
+    (x0, y0, x1, y1), _ = targets[0]
+    field = canvas.mapFromScene(canvas.page_to_scene.map(QPointF(120.0, 715.0)))
+    assert y1 <= field.y() + 1  # the label is above the field, off its rect
+    from PySide6.QtCore import QPoint
+
+    qtbot.mouseClick(
+        canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(int(x0 + 3), int((y0 + y1) / 2))
+    )
+    assert w.session.decision is drawn.source
+
+
+def test_glyph_details_follow_the_annotation_switch_at_once(qtbot: Any, window: Any, tmp_path: Path) -> None:
+    w = window
+    path = tmp_path / "form.pdf"
+    path.write_bytes(_form([TEXT_FIELD]))
+    open_file(qtbot, w, path)
+    _click_user_point(qtbot, w.canvas, (200.0, 705.0))
+    assert "verdict\nincluded" in w.details.text()
+    menu = {a.objectName(): a for a in w.annotation_group.actions()}
+    expected = {
+        "annotations.exclude": "verdict\nexcluded",
+        "annotations.only": "verdict\nincluded",
+        "annotations.include": "verdict\nincluded",
+    }
+    for choice in ("annotations.exclude", "annotations.only", "annotations.exclude", "annotations.include"):
+        before = w.session.view
+        menu[choice].trigger()
+        qtbot.waitUntil(
+            lambda before=before: w.session.view is not before and w.session.view.facts is not None,
+            timeout=TIMEOUT,
+        )
+        decision = w.session.decision
+        assert decision is not None and decision in w.bundle.facts.fates.annotation_decisions
+        text = w.details.text()
+        assert expected[choice] in text, (choice, text[:300])
+        assert ("verdict\nexcluded" in text) == (choice == "annotations.exclude")

@@ -74,7 +74,7 @@ def _overlaps(a: Rect, b: Rect, inset: float = 0.0) -> bool:
 
 
 def test_each_layer_is_declared_once_with_everything_the_views_read() -> None:
-    assert len(set(L.LAYER_KEYS)) == len(L.LAYERS) == 24
+    assert len(set(L.LAYER_KEYS)) == len(L.LAYERS) == 25
     for spec in L.LAYERS:
         assert spec.colour.startswith("#") and len(spec.colour) == 7, spec.key
         assert spec.label and spec.tooltip and callable(spec.build) and callable(spec.count)
@@ -84,6 +84,7 @@ def test_each_layer_is_declared_once_with_everything_the_views_read() -> None:
     assert L.COUNTED_ON_TEXTS == (
         "word_gaps",
         "line_breaks",
+        "right_to_left",
         "reading_order",
         "structure_order",
         "columns",
@@ -94,6 +95,7 @@ def test_each_layer_is_declared_once_with_everything_the_views_read() -> None:
     assert L.layers_named("forms") == ("glyphs", "form_bboxes")
     assert L.layers_named("MCID") == L.layers_named("structure") == ("structure_order",)
     assert L.layers_named("word-gaps") == ("word_gaps",) and L.layers_named("nope") == ()
+    assert L.layers_named("bidi") == ("right_to_left",)
 
 
 @pytest.mark.parametrize("page", _demo_pages())

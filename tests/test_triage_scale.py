@@ -393,11 +393,21 @@ def test_report_has_summary_first_kinds_with_counts_legend_and_session_notes(
         < html.index('id="session"')
         < html.index('id="f0"')
     )
-    assert re.search(r'<td class="kind">painted_space_in_word</td><td class="n" data-v="1">1</td>', html)
-    assert 'summary><span class="sev">warning</span> <span class="kind">painted_space_in_word</span>' in html
+    kind = '<td class="kind" title="painted_space_in_word">Painted space in word</td><td class="n" data-v="1">1</td>'
+    assert kind in html  # in words, the kind's name on hover
+    assert (
+        'summary><span class="sev">warning</span> '
+        '<span class="kind" title="painted_space_in_word">Painted space in word</span>' in html
+    )
+    for column in ("% garbled", "% hidden"):  # the columns the command line has
+        assert f">{column}</th>" in html
     assert "call back" in html and "paints a space character" in html
     with_images = build_html_report(rows[:1], images=True, detail_files=0)
     assert 'class="legend"' in with_images and "#d32f2f" in with_images  # culled glyphs' colour
+    from glyphscope.inspector.layers.registry import FORM_COLOURS, GAP_NOT_INSERTED_COLOUR, PAGE_STREAM_COLOUR
+
+    for colour in (PAGE_STREAM_COLOUR, FORM_COLOURS[0], GAP_NOT_INSERTED_COLOUR):  # every colour drawn, keyed
+        assert f"background:{colour}" in with_images
 
 
 def test_a_big_run_writes_a_summary_and_one_page_per_file(archive: Path, tmp_path: Path) -> None:
@@ -451,3 +461,17 @@ def test_the_report_renders_in_headless_chromium_with_its_table_visible(
     region = image.crop((0, 60, 1280, 400))
     dark = sum(1 for v in region.get_flattened_data() if v < 160)
     assert dark > 2000, dark
+
+
+def test_the_report_ranks_garbled_text_and_a_garbled_ocr_layer_as_errors() -> None:
+    from glyphscope.core.triage.records import TriageFinding
+    from glyphscope.inspector.report_html import kind_words, report_severity
+
+    ocr = TriageFinding("ocr_layer_only", "info", "the page's only text is an invisible OCR layer", 3)
+    garbled = TriageFinding("garbled_page", "warning", "100 % of the glyphs are garbled", 3)
+    assert report_severity(garbled, {3}) == "error"
+    assert report_severity(ocr, {3}) == "error"  # the OCR layer a reader copies is wrong
+    assert report_severity(ocr, {4}) == "info"  # an OCR layer whose text is plausible: on purpose
+    assert report_severity(ocr, {None}) == "error"  # the document's text is garbled
+    assert kind_words("font_without_tounicode") == "Font without ToUnicode"
+    assert kind_words("ocr_layer_only") == "OCR layer only"

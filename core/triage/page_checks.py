@@ -25,7 +25,7 @@ from glyphscope.core.glyph_table import GlyphTable, GlyphView
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs
-from glyphscope.core.visibility import HiddenRecord, explain
+from glyphscope.core.visibility import ClippedDecision, HiddenRecord, explain
 
 SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u202f")
 CONTEXT_LETTERS = 8  # letters quoted either side of a painted space
@@ -155,6 +155,18 @@ _HIDDEN_SEVERITY = {"invisible_mode": Severity.INFO}  # an OCR layer is there on
 HIDDEN_TEXT_QUOTED = 40  # glyphs of a class quoted in its finding
 
 
+def _other_clips(records: list[HiddenRecord]) -> str:
+    """When the clipped glyphs of a page are clipped by several paths, each path with its glyphs:
+    the first glyph's explanation names only its own."""
+    counts: dict[str, int] = {}
+    for r in records:
+        if isinstance(r, ClippedDecision):
+            counts[r.where()] = counts.get(r.where(), 0) + 1
+    if len(counts) < 2:
+        return ""
+    return " (clipped by " + "; ".join(f"{where}: {n} glyph(s)" for where, n in counts.items()) + ")"
+
+
 def hidden_text_findings(page: InterpretedPage, classified: ClassifiedGlyphs) -> list[Diagnostic]:
     """Text a reader cannot see, one finding per visibility class on the page: how many glyphs,
     what they read, and why (the first glyph's decision in words)."""
@@ -178,7 +190,8 @@ def hidden_text_findings(page: InterpretedPage, classified: ClassifiedGlyphs) ->
             Diagnostic(
                 HIDDEN_TEXT_KINDS[cls],
                 _HIDDEN_SEVERITY.get(cls, Severity.WARNING),
-                f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}",
+                f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}"
+                + _other_clips(records),
                 page=page.page_number,
                 glyphs=indices,
                 count=len(indices),

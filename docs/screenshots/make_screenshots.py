@@ -559,7 +559,7 @@ def annotations_form() -> None:
 @shot
 def annotations_corpus() -> None:
     """A real form (pdf.js's issue 6127, 49 widgets a page) at Fit page: every field outlined."""
-    path = REPO.parent / "shared" / "corpus" / "pdfjs__issue6127.pdf"
+    path = CORPUS / "pdfjs__issue6127.pdf"
     if not path.exists():
         print(f"{path} is absent: skipped")
         return
@@ -624,7 +624,7 @@ def verify() -> None:
 
 # -- nothing drawn hides the letters: every layer on, real files ----------------------------------
 
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("GLYPHSCOPE_CORPUS", REPO.parent / "shared" / "corpus"))
 
 
 def _scan_with_ocr_layer() -> Path | None:
@@ -705,6 +705,155 @@ def opened() -> None:
     for kind, path in files.items():
         for size in (SMALL, WIDE):
             _as_opened(f"opened-{kind}-{size[0]}", path, size)
+
+
+# -- round 5: the answer in view, the click by ink, selections over a scan, right to left -----------
+
+
+@shot
+def answer_in_view() -> None:
+    """Find and Diagnostics in front, then a glyph clicked: Glyph details takes the room its whole
+    record needs, at both sizes."""
+    for size in (SMALL, WIDE):
+        w = window(size)
+        w.reveal("find")
+        w.reveal("diagnostics")
+        settle(200)
+        w.session.select({41}, "canvas")
+        settle(600)
+        save(w, f"answer-in-view-{size[0]}")
+        close(w)
+
+
+@shot
+def selection_on_scan() -> None:
+    """A scan with an OCR layer, the whole layer selected (every glyph): frames around its lines
+    with a light tint at Fit page, and zoomed in; the scan stays readable."""
+    path = _scan_with_ocr_layer()
+    if path is None:
+        print("selection-on-scan: pdftoppm or tesseract is absent: skipped")
+        return
+    for size in (SMALL, WIDE):
+        w = window(size, path)
+        w.session.select(range(len(w.bundle.facts.page.glyphs)), "test")
+        settle(400)
+        save(w, f"selection-on-scan-{size[0]}")
+        if size == WIDE:
+            centre_on_glyph(w, len(w.bundle.facts.page.glyphs) // 3, 2.0)
+            save(w, "selection-on-scan-200")
+        close(w)
+
+
+@shot
+def annotation_decision() -> None:
+    """A real form: a click inside a field (not on its corner) shows its decision in Glyph details."""
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    path = CORPUS / "pdfjs__issue6127.pdf"
+    if not path.exists():
+        print(f"{path} is absent: skipped")
+        return
+    for size in (SMALL, WIDE):
+        w = window(size, path)
+        decision = next(d for d in w.bundle.facts.fates.annotation_decisions if d.annotation.rect is not None)
+        x0, y0, x1, y1 = decision.annotation.rect
+        canvas = w.canvas
+        inside = canvas.page_to_scene.map(QPointF((x0 + x1) / 2, (y0 + y1) / 2))
+        QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(inside))
+        settle(600)
+        save(w, f"annotation-decision-{size[0]}")
+        close(w)
+
+
+def _arabic_pdf(path: Path) -> None:
+    """The bidi test's lines (painted in visual order, CIDs = code points), with DejaVu Sans embedded
+    when the system has it (a CIDToGIDMap from its cmap), so the page shows the letters."""
+    import pikepdf
+
+    sys.path.insert(0, str(REPO))
+    from tests.pdfbuild import to_bytes
+    from tests.test_bidi import ARABIC_PAINTED, HEBREW_PAINTED, LATIN_PAINTED, MIXED_PAINTED, _content, _pdf
+
+    pdf = _pdf(_content(ARABIC_PAINTED, HEBREW_PAINTED, MIXED_PAINTED, LATIN_PAINTED))
+    ttf = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    if ttf.exists():
+        from fontTools.ttLib import TTFont
+
+        font = TTFont(str(ttf))
+        order = {name: gid for gid, name in enumerate(font.getGlyphOrder())}
+        gids = bytearray(2 * 65536)
+        for cp, name in font.getBestCmap().items():
+            if cp < 65536:
+                gids[2 * cp : 2 * cp + 2] = order[name].to_bytes(2, "big")
+        cid = pdf.pages[0].Resources.Font.F1.DescendantFonts[0]
+        cid.CIDToGIDMap = pdf.make_stream(bytes(gids))
+        cid.FontDescriptor.FontFile2 = pdf.make_stream(ttf.read_bytes())
+        cid.BaseFont = cid.FontDescriptor.FontName = pikepdf.Name("/DejaVuSans")
+        widths = font["hmtx"].metrics
+        scale = 1000 / font["head"].unitsPerEm
+        cid.W = pikepdf.Array(
+            [
+                x
+                for cp, name in sorted(font.getBestCmap().items())
+                if cp < 0x700
+                for x in (cp, [round(widths[name][0] * scale)])
+            ]
+        )
+    path.write_bytes(to_bytes(pdf))
+
+
+@shot
+def arabic_decision() -> None:
+    """Right-to-left lines with their arrows and verdicts; the Arabic line's mark clicked: its
+    decision and the order (as painted, as written) in Glyph details."""
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    path = Path(tempfile.mkdtemp()) / "arabic.pdf"
+    _arabic_pdf(path)
+    for size in (SMALL, WIDE):
+        w = window(size, path)
+        item = w.canvas.layer_items["right_to_left"]
+        wait_until(lambda item=item: item.drawing is not None)
+        marker = item.drawing.markers[0]
+        canvas = w.canvas
+        canvas.set_zoom(2.0 if size == SMALL else 2.5)
+        canvas.centerOn(canvas.page_to_scene.map(QPointF(marker.point[0] - 80, marker.point[1] - 20)))
+        settle(300)
+        pos = canvas.mapFromScene(canvas.page_to_scene.map(QPointF(*marker.point)))
+        QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+        settle(600)
+        save(w, f"arabic-decision-{size[0]}")
+        close(w)
+
+
+@shot
+def display_click() -> None:
+    """A poster set tight in a display face whose glyph boxes reach over the next lines: a click on
+    the "a" of "Fame" selects that "a" (its ink), not the quote or a space of another line."""
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    sys.path.insert(0, str(REPO))
+    from tests.pdfbuild import make_pdf, to_bytes
+    from tests.test_hit_ink import POSTER, display_font
+
+    path = Path(tempfile.mkdtemp()) / "poster.pdf"
+    path.write_bytes(to_bytes(make_pdf([POSTER], {"/F1": display_font})))
+    w = window(SMALL, path)
+    glyphs = w.bundle.facts.page.glyphs
+    a = next(i for i, g in enumerate(glyphs) if g.unicode == "a" and g.font_size == 64)
+    g = glyphs[a]
+    canvas = w.canvas
+    canvas.set_zoom(1.2)
+    target = canvas.page_to_scene.map(QPointF((g.quad[0][0] + g.quad[1][0]) / 2, g.origin[1] + 14))
+    canvas.centerOn(target)
+    settle(300)
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(target))
+    settle(600)
+    save(w, "display-click")
+    close(w)
 
 
 def main(names: list[str]) -> int:

@@ -39,12 +39,13 @@ from glyphscope.core.decision_protocol import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
 from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.gui.selection_item import SelectionItem
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
-from glyphscope.inspector.gui.visibility_layers import CLIP_STYLE, clip_path
+from glyphscope.inspector.gui.visibility_layers import clip_path
 from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
 from glyphscope.inspector.layers.shapes import LabelSpace
 from glyphscope.inspector.views.session import Session
-from glyphscope.inspector.views.spatial import GridIndex
+from glyphscope.inspector.views.spatial import GridIndex, selection_runs
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -53,13 +54,14 @@ if TYPE_CHECKING:
     from glyphscope.core.page import PageBoxes
     from glyphscope.inspector.views.page_facts import PageBundle
 
-MODE_LAYERS = ("word_gaps", "line_breaks", "reading_order")
+MODE_LAYERS = ("word_gaps", "line_breaks", "right_to_left", "reading_order")
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 # Layers whose marks answer hover and click, the most specific first.
 TOOLTIP_LAYERS = (
     "word_gaps",
     "line_breaks",
+    "right_to_left",
     "duplicates",
     "culled",
     *VISIBILITY_LAYERS,
@@ -70,6 +72,7 @@ TOOLTIP_LAYERS = (
     "annotations",
     *VERIFY_LAYERS,  # last: what the ink reads, where no decision mark is nearer
 )
+SCENE_MARGIN_PX = 12.0  # room around the page on screen; Fit leaves 24 px across for it
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
 
@@ -111,45 +114,6 @@ class LayerItem(QGraphicsItem):
             O.paint_layer(painter, self.drawing, self.page_to_scene, exposed)
 
 
-class SelectionItem(QGraphicsItem):
-    """The selected glyphs, the hovered glyph, and each selected duplicate's link."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.page_to_scene = QTransform()
-        self.rect = QRectF()
-        self.selection = QPainterPath()
-        self.hover = QPainterPath()
-        self.clip = QPainterPath()  # the clip paths of the selected clipped glyphs
-        self.setZValue(100)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def set_frame(self, page_to_scene: QTransform, rect: QRectF) -> None:
-        self.prepareGeometryChange()
-        self.page_to_scene = page_to_scene
-        self.rect = rect.adjusted(-400, -400, 400, 400)
-
-    def set_paths(self, selection: QPainterPath | None = None, hover: QPainterPath | None = None) -> None:
-        if selection is not None:
-            self.selection = selection
-        if hover is not None:
-            self.hover = hover
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if not self.clip.isEmpty():
-            O.paint_path(painter, self.clip, CLIP_STYLE, self.page_to_scene)
-        if not self.selection.isEmpty():
-            O.paint_path(painter, self.selection, O.SELECTION_STYLE, self.page_to_scene)
-        if not self.hover.isEmpty():
-            O.paint_path(painter, self.hover, O.HOVER_STYLE, self.page_to_scene)
-
-
 class PageView(QGraphicsView):
     """Shows one PageBundle; talks to the Session, never to other panels."""
 
@@ -180,6 +144,7 @@ class PageView(QGraphicsView):
         self.page_to_scene = QTransform()
         self.page_rect = QRectF()
         self.content_rect = QRectF()  # the page plus any glyphs painted off it
+        self._scene_base = QRectF()  # what the scene holds before its margin (_apply_scene_rect)
         self.fit_mode = "page"  # "page", "width" or "" (free zoom)
         self._press: QPoint | None = None
         self._pending_scale = 0.0
@@ -258,7 +223,8 @@ class PageView(QGraphicsView):
         for item in self.layer_items.values():
             item.set_drawing(None, QTransform(), QRectF())
         self.selection_item.clip = QPainterPath()
-        self.selection_item.set_paths(QPainterPath(), QPainterPath())
+        self.selection_item.set_runs(())
+        self.selection_item.set_hover(QPainterPath())
         self.paper.setRect(QRectF())
         self.probe_item.setVisible(False)
         self.show_message(message)
@@ -296,7 +262,8 @@ class PageView(QGraphicsView):
         self.page_rect = new_rect
         self.page_to_scene = page_transform(boxes, 1.0)
         self.paper.setRect(self.page_rect)
-        self.scene_.setSceneRect(self.page_rect.adjusted(-40, -40, 40, 40))
+        self._scene_base = QRectF(self.page_rect)
+        self._apply_scene_rect()
         if changed:
             self.content_rect = QRectF(self.page_rect)
             self.apply_fit()
@@ -318,7 +285,8 @@ class PageView(QGraphicsView):
             content = content.united(glyph_rect).intersected(
                 self.page_rect.adjusted(-limit, -limit, limit, limit)
             )
-        self.scene_.setSceneRect(content.adjusted(-40, -40, 40, 40))
+        self._scene_base = QRectF(content)
+        self._apply_scene_rect()
         refit = content != self.content_rect
         self.content_rect = content
         if refit:
@@ -404,30 +372,29 @@ class PageView(QGraphicsView):
     def _on_selection(self, selection: frozenset[int], source: str) -> None:
         if self.bundle is None or self.bundle.analysis is None:
             self.selection_item.clip = QPainterPath()
-            self.selection_item.set_paths(QPainterPath())
+            self.selection_item.set_runs(())
             return
         glyphs = self.bundle.analysis.page.glyphs
-        quads = _QuadList(glyphs)
-        path = O.selection_path(quads, sorted(selection))
+        links = QPainterPath()
         classified = self.bundle.analysis.classified
         for i in selection:
             if 0 <= i < len(glyphs):
                 target = classified.duplicate_of[i]
                 if target is not None:
                     a, b = glyphs[i].center, glyphs[target].center
-                    path.moveTo(*a)
-                    path.lineTo(*b)
+                    links.moveTo(*a)
+                    links.lineTo(*b)
         self.selection_item.clip = clip_path(self.bundle.facts, selection)
-        self.selection_item.set_paths(selection=path)
+        self.selection_item.set_runs(selection_runs(glyphs, selection), links)
         if selection and source != "canvas":
             self.ensure_visible(selection)
 
     def _on_hovered(self, paint_index: int | None) -> None:
         if self.bundle is None or self.bundle.analysis is None or paint_index is None:
-            self.selection_item.set_paths(hover=QPainterPath())
+            self.selection_item.set_hover(QPainterPath())
             return
-        self.selection_item.set_paths(
-            hover=O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
+        self.selection_item.set_hover(
+            O.selection_path(_QuadList(self.bundle.analysis.page.glyphs), [paint_index])
         )
 
     def ensure_visible(self, selection: frozenset[int]) -> None:
@@ -451,9 +418,16 @@ class PageView(QGraphicsView):
         t = self.transform()
         return math.hypot(t.m11(), t.m12())
 
+    def _apply_scene_rect(self, zoom: float | None = None) -> None:
+        """The scene: what Fit shows and SCENE_MARGIN_PX of room around it at the zoom, so the page
+        at Fit page sits in the view with no scroll bar (a margin in points outgrew the view)."""
+        margin = SCENE_MARGIN_PX / max(zoom if zoom is not None else self.zoom, 1e-3)
+        self.scene_.setSceneRect(self._scene_base.adjusted(-margin, -margin, margin, margin))
+
     def set_zoom(self, zoom: float, fit_mode: str = "") -> None:
         zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
         self.fit_mode = fit_mode
+        self._apply_scene_rect(zoom)
         self.setTransform(QTransform.fromScale(zoom, zoom))
         self.zoom_changed.emit(zoom)
         self._resolution_timer.start()
@@ -611,7 +585,8 @@ class PageView(QGraphicsView):
         self.click(pos, event.modifiers())
 
     def marker_at(self, pos: QPoint) -> O.Marker | None:
-        """The mark of a shown layer under `pos` (view coordinates), the most specific layer first."""
+        """The mark of a shown layer under `pos` (view coordinates), the most specific layer first;
+        else the record of a label under it; else the record of an area it is in (a form field)."""
         if self.bundle is None or self.bundle.overlays is None:
             return None
         p = self.user_point(pos)
@@ -623,6 +598,15 @@ class PageView(QGraphicsView):
                 continue
             drawing = self.layer_items[key].drawing
             marker = drawing.marker_near(p, radius) if drawing is not None else None
+            if marker is not None:
+                return marker
+        # then a label that names a record (drawn this paint, in viewport pixels), then an area
+        for (x0, y0, x1, y1), target in reversed(self._space.targets):
+            if x0 <= pos.x() <= x1 and y0 <= pos.y() <= y1:
+                return target
+        for key in TOOLTIP_LAYERS:
+            drawing = self.layer_items[key].drawing if self.session.layers.get(key) else None
+            marker = drawing.area_at(p) if drawing is not None and drawing.areas else None
             if marker is not None:
                 return marker
         return None

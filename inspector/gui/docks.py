@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, SignalInstance
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -41,6 +41,19 @@ RIGHT_SHARE, RIGHT_LESS, RIGHT_MIN, RIGHT_MAX = 0.36, 90, 360, 560  # 371 px at 
 ROOM_SHARE = 0.72  # a panel brought to the front that does not fit its dock takes this share of its column
 
 
+MAX_ROOM_SHARE = 0.9  # a panel whose answer needs it may take up to this much of its column
+
+
+@runtime_checkable
+class WantsRoom(Protocol):
+    """A panel whose answer (the record of a selection) can be taller than its dock: it says how
+    many more pixels it needs (`missing_height`) and asks for them (`wants_room`, a signal)."""
+
+    wants_room: SignalInstance
+
+    def missing_height(self) -> int: ...
+
+
 @runtime_checkable
 class HasShortcuts(Protocol):
     """A panel with keys of its own that the window binds (see `Docks._bind_keys`)."""
@@ -57,7 +70,7 @@ class ColumnScroll(QScrollArea):
     """A panel's dock content: scrolls when the panel needs more room than its dock has, so
     that one wide or tall panel never widens a side column or grows the window."""
 
-    MIN_HEIGHT = 72  # a group can shrink to about three lines while another takes room
+    MIN_HEIGHT = 40  # a group can shrink to a line or two while another takes room
 
     def __init__(self, keep_width: bool = False) -> None:
         super().__init__()
@@ -110,6 +123,7 @@ class Docks:
         self.restored = False
         self.room: tuple[str, list[float]] | None = None  # the group given room, the column's shares before
         self._fronts: dict[str, str] = {}  # each group of the column: the dock in front, when last settled
+        self._tool_groups: list[str] = []  # tools moved to a group of their own (keep_tabs_whole)
         self._settle = QTimer(window)  # once the tab switch is laid out
         self._settle.setSingleShot(True)
         self._settle.setInterval(0)
@@ -135,6 +149,9 @@ class Docks:
         for spec in specs:
             self._scroll(spec.name)
             self._bind_keys(spec.name)
+            widget = self.widgets[spec.name]
+            if isinstance(widget, WantsRoom):
+                widget.wants_room.connect(functools.partial(self._ask_room, spec.name))
             self.docks[spec.name].visibilityChanged.connect(lambda visible: self._settle.start())
         for spec in specs:
             if spec.front:
@@ -143,6 +160,11 @@ class Docks:
                 self.docks[spec.name].hide()
                 if self.tools_menu is not None:
                     self.tools_menu.addAction(self.docks[spec.name].toggleViewAction())
+                for signal in (
+                    self.docks[spec.name].visibilityChanged,
+                    self.docks[spec.name].toggleViewAction().toggled,
+                ):
+                    signal.connect(functools.partial(self._tool_shown, spec.name))
         # The window's minimum size was taken while panels were unwrapped: take it again.
         layout = w.layout()
         if layout is not None:
@@ -219,6 +241,10 @@ class Docks:
         width = scroll.viewport().width()
         need = fit.heightForWidth(width) if fit.hasHeightForWidth() else fit.minimumSizeHint().height()
         have = scroll.viewport().height()
+        widget = self.widgets.get(name)
+        missing = widget.missing_height() if isinstance(widget, WantsRoom) else 0
+        if missing > 0:  # its answer scrolls inside it (a text browser): the height it needs
+            need = max(need, have + missing)
         if self.room is not None and not as_now:  # as it would be with no group given room
             column = self._column()
             total = sum(self._height(n) for n in column)
@@ -260,8 +286,129 @@ class Docks:
             heights = [self._height(n) for n in column]
             total = sum(heights)
             self.room = (want, [h / total for h in heights])
-            rest = (1 - ROOM_SHARE) / (len(column) - 1)
-            self._resize_column([ROOM_SHARE if n == want else rest for n in column])
+            self._resize_column(self._room_shares(column, want, fronts[want]))
+
+    def _room_shares(self, column: list[str], anchor: str, name: str) -> list[float]:
+        """The column's shares with group `anchor` given room for panel `name`: what its answer needs
+        (WantsRoom), else ROOM_SHARE; at most MAX_ROOM_SHARE and the other groups' minimum."""
+        heights = [self._height(n) for n in column]
+        total = max(sum(heights), 1)
+        widget = self.widgets.get(name)
+        share = ROOM_SHARE
+        missing = widget.missing_height() if isinstance(widget, WantsRoom) else 0
+        if missing > 0:  # what its answer needs, and no more: the other groups keep the rest
+            share = (self._height(anchor) + missing + 4) / total
+        others = [n for n in column if n != anchor]
+        floor = sum(self.docks[self._front(n) or n].minimumSizeHint().height() for n in others)
+        share = min(share, MAX_ROOM_SHARE, max(1 - floor / total, ROOM_SHARE))
+        rest = (1 - share) / max(len(others), 1)
+        return [share if n == anchor else rest for n in column]
+
+    def _anchor_of(self, name: str) -> str | None:
+        """The group of the column that holds panel `name` (None: elsewhere, floating)."""
+        dock = self.docks[name]
+        for anchor in self._column():
+            if dock is self.docks[anchor] or dock in self.window.tabifiedDockWidgets(self.docks[anchor]):
+                return anchor
+        return None
+
+    def _ask_room(self, name: str) -> None:
+        """A panel's answer changed (a selection shown): room once it is laid out."""
+        QTimer.singleShot(0, lambda: self.make_room(name) if shiboken6.isValid(self.window) else None)
+
+    def make_room(self, name: str, force: bool = False) -> None:
+        """Give the group of panel `name`, in front, the room its answer needs (`force`: at least
+        ROOM_SHARE, for a click on the tab already in front). The column's shares before are kept
+        to give back, as for a tab brought to the front (settle_room)."""
+        if not self.window.isVisible():
+            return
+        anchor = self._anchor_of(name)
+        column = self._column()
+        if anchor is None or len(column) < 2 or self._front(anchor) != name:
+            return
+        if any(self.docks[a].isFloating() or self.docks[a].isHidden() for a in column):
+            return
+        if not force and not self._short(name, anchor, as_now=True):
+            return
+        shares = self._room_shares(column, anchor, name)
+        if self.room is None:
+            heights = [self._height(n) for n in column]
+            self.room = (anchor, [h / max(sum(heights), 1) for h in heights])
+        else:
+            self.room = (anchor, self.room[1])
+        self._fronts = {a: f for a in column if (f := self._front(a)) is not None}
+        self._resize_column(shares)
+
+    def _tool_shown(self, name: str, visible: bool) -> None:
+        if visible:
+            QTimer.singleShot(
+                0, lambda: self.keep_tabs_whole(name) if shiboken6.isValid(self.window) else None
+            )
+
+    def _bar_of(self, dock: QDockWidget) -> QTabBar | None:
+        """The window's tab bar that holds `dock`'s tab (None: the dock is alone in its place)."""
+        title = dock.windowTitle()
+        for bar in self.window.findChildren(QTabBar):
+            shown = bar.parent() is self.window and bar.isVisible() and bar.count() > 1
+            if shown and any(bar.tabText(i) == title for i in range(bar.count())):
+                return bar
+        return None
+
+    @staticmethod
+    def _tabs_width(bar: QTabBar, extra_title: str = "") -> int:
+        width = sum(bar.tabRect(i).width() for i in range(bar.count()))
+        if extra_title:  # a tab to come: its title and the padding the others have
+            pad = max(
+                (
+                    bar.tabRect(i).width() - bar.fontMetrics().horizontalAdvance(bar.tabText(i))
+                    for i in range(bar.count())
+                ),
+                default=24,
+            )
+            width += bar.fontMetrics().horizontalAdvance(extra_title) + pad
+        return width
+
+    def keep_tabs_whole(self, name: str) -> None:
+        """A tool opened into a group whose tab bar cannot show every title (scroll arrows) moves to
+        a group of tools of its own at the foot of its column, or into one that has room for its tab:
+        every tab bar keeps showing whole titles."""
+        dock = self.docks[name]
+        if dock.isFloating() or dock.isHidden():
+            return
+        bar = self._bar_of(dock)
+        if bar is None or self._tabs_width(bar) <= bar.width():
+            return
+        area = self.window.dockWidgetArea(dock)
+        for other in self._tool_groups:
+            host = self.docks[other]
+            if (
+                other == name
+                or host.isHidden()
+                or host.isFloating()
+                or self.window.dockWidgetArea(host) != area
+            ):
+                continue
+            host_bar = self._bar_of(host)
+            if host_bar is None or self._tabs_width(host_bar, dock.windowTitle()) <= host_bar.width():
+                self.window.tabifyDockWidget(host, dock)
+                dock.show()
+                dock.raise_()
+                return
+        self.window.addDockWidget(area, dock, Qt.Orientation.Vertical)  # a new group at the foot
+        dock.show()
+        dock.raise_()
+        if name not in self._tool_groups:
+            self._tool_groups.append(name)
+
+    def _tab_clicked(self, bar: QTabBar, index: int) -> None:
+        """A click on the tab already in front gives its panel the room (one on another tab brings
+        it to the front, and settle_room sees to its room)."""
+        if index != bar.currentIndex():
+            return
+        title = bar.tabText(index)
+        name = next((n for n, d in self.docks.items() if d.windowTitle() == title), None)
+        if name is not None:
+            self.make_room(name, force=True)
 
     def _resize_column(self, shares: list[float]) -> None:
         """The column's groups at these shares of its height, in whole pixels that add up to it
@@ -292,6 +439,9 @@ class Docks:
             if bar.parent() is self.window:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
+                if not bar.property("room_on_click"):
+                    bar.setProperty("room_on_click", True)
+                    bar.tabBarClicked.connect(functools.partial(self._tab_clicked, bar))
 
     def _min_width(self, name: str) -> int:
         widget = self.widgets.get(name)

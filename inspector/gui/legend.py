@@ -43,7 +43,7 @@ class LegendPanel(QWidget):
         outer.setContentsMargins(4, 4, 4, 4)
         grid = QGridLayout()
         grid.setHorizontalSpacing(4)
-        grid.setVerticalSpacing(2)
+        grid.setVerticalSpacing(1)
         for row, spec in enumerate(L.LAYERS):
             sw = QLabel()
             sw.setPixmap(swatch(spec.colour))

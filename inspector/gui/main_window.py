@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -38,6 +38,7 @@ from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.panels.registry import WindowPanels
 from glyphscope.inspector.gui.panels.text import TextPanel
 from glyphscope.inspector.gui.repair_copy import RepairSaver
+from glyphscope.inspector.gui.screen_fit import place_window
 from glyphscope.inspector.gui.workers import PageLoader, WorkerPool, alive
 from glyphscope.inspector.layers.registry import LAYER_KEYS
 from glyphscope.inspector.views.page_facts import PageBundle
@@ -165,11 +166,7 @@ class MainWindow(WindowPanels, QMainWindow):
 
     def _restore_settings(self) -> None:
         st = self.settings
-        geometry = st.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(*DEFAULT_SIZE)
+        place_window(self, st, QSize(*DEFAULT_SIZE))
         self.docks.restore(st)
         for key in LAYER_KEYS:
             value = st.value(f"layers/{key}")

@@ -127,7 +127,7 @@ class PageOverlays:
         the page is shown, so the first hover does not wait)."""
         index = self._hit_index
         if index is None:
-            index = self._hit_index = GlyphHitIndex.of_glyphs(self.facts.page.glyphs)
+            index = self._hit_index = GlyphHitIndex.of_glyphs(self.facts.page.glyphs, self.facts.page.fonts)
         return index
 
     def ready(self, key: str, mode: str) -> bool:
@@ -312,6 +312,8 @@ def paint_labels(
             painter.drawRect(QRectF(QPointF(box[0], box[1]), QPointF(box[2], box[3])))
         painter.setPen(QColor(label.colour))
         painter.drawText(QPointF(*text_origin(box, ascent)), label.text)
+        if label.target is not None:
+            space.targets.append((box, label.target))
     painter.restore()
 
 

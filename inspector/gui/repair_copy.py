@@ -2,7 +2,8 @@
 /ToUnicode CMap (or, for byte-pair fonts of a code page, ActualText spans) in a copy of the file,
 with the user's decisions on single codes, written in a worker by `inspector.repair.repair`.
 
-The default name is `<stem>-repaired.pdf` beside the input; the input itself is refused before
+The default name is `<stem>-repaired.pdf`, in the folder the window saved to last (else Documents),
+not beside the input; the input itself is refused before
 anything runs, and a RepairError (nothing to write, unreadable input) is shown as a message.
 """
 
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.inspector.gui import dialogs
 from glyphscope.inspector.gui.workers import Worker, alive
@@ -37,9 +37,11 @@ class RepairSaver(QObject):
         self.worker: Worker | None = None
 
     def ask_path(self, suggestion: Path) -> str | None:
-        """The save dialog; tests patch this method."""
-        name, _ = QFileDialog.getSaveFileName(self.window, TITLE, str(suggestion), "PDF files (*.pdf)")
-        return name or None
+        """The save dialog, started where every save dialog of the window starts (the folder saved
+        to last, else Documents: never the customer's folder of the input); tests patch it."""
+        return dialogs.ask_save_path(
+            self.window, self.window.settings, TITLE, suggestion.name, "PDF files (*.pdf)"
+        )
 
     def save(self, path: str | Path | None = None) -> Worker | None:
         """Ask where (unless `path`), refuse the input, and write the copy in a worker; returns it."""

@@ -46,7 +46,9 @@ from glyphscope.inspector.layers.shapes import (
 )
 
 if TYPE_CHECKING:
-    from glyphscope.core.geometry import Point, Rect
+    from glyphscope.core.geometry import Point, Quad, Rect
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.visibility import HiddenRecord
     from glyphscope.inspector.layers.registry import LayerSpec
     from glyphscope.inspector.views.page_facts import PageFacts
 
@@ -97,7 +99,7 @@ def typical_height(heights: Sequence[float]) -> float:
     return sample[len(sample) // 2] if sample else 0.0
 
 
-def _top_mark(q: Any, radius: float) -> Point:
+def _top_mark(q: Quad, radius: float) -> Point:
     """A point MARK_LIFT radii above the middle of a quad's top edge (user space, y up)."""
     x0, y0, x1, y1 = quad_rect(q)
     return ((x0 + x1) * 0.5, y1 + radius * MARK_LIFT)
@@ -161,8 +163,8 @@ def form_bboxes(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
 
 def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """Each annotation's /Rect: solid when a viewer draws it and its text is read, dashed when not;
-    labelled above it with its subtype, field and value (or why it is left out), the label a click
-    target."""
+    labelled above it with its subtype, field and value (or why it is left out). A click inside the
+    rect or on its label selects the annotation's decision."""
     b = ShapeBuilder(spec.key, _page_rect(facts))
     for decision in facts.fates.annotation_decisions:
         annotation = decision.annotation
@@ -178,8 +180,10 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
             name += f" “{annotation.value[:40]}”"
         if not included:
             name += f" — {decision.reason.value.replace('_', ' ')}"
-        b.labels.append(Label(rect, name, spec.colour, fit=True))
-        b.markers.append(Marker((rect[0], rect[3]), decision, tuple(decision.glyphs)))
+        marker = Marker((rect[0], rect[3]), decision, tuple(decision.glyphs))
+        b.labels.append(Label(rect, name, spec.colour, fit=True, target=marker))
+        b.markers.append(marker)
+        b.shapes.areas.append((rect, marker))
     return b.finish()
 
 
@@ -351,6 +355,56 @@ def baselines(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
+def right_to_left(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
+    """Each line holding right-to-left letters: an arrow under it in the order its text is written
+    (right to left when reordered or painted so, solid; left to right when kept as painted,
+    dashed), a mark at the end the text starts from, labelled with the share and the verdict. A
+    click on the mark or the label selects the line's decision, which Glyph details explains."""
+    from glyphscope.core.assembly.bidi_lines import bidi_lines
+
+    shown = facts.modes.shown_mode(mode)
+    glyphs = facts.page.glyphs
+    b = ShapeBuilder(spec.key, _page_rect(facts))
+    for line in bidi_lines(facts.analysis.texts[shown], glyphs):
+        if not line.glyphs:
+            continue
+        d = line.decision
+        left = min(line.glyphs, key=lambda g: glyphs[g].quad[0][0])
+        right = max(line.glyphs, key=lambda g: glyphs[g].quad[1][0])
+        height = max(glyphs[g].height for g in line.glyphs)
+        drop = 0.12 * height  # just under the descent edge, like an underline
+        a = (glyphs[left].quad[0][0], glyphs[left].quad[0][1] - drop)
+        z = (glyphs[right].quad[1][0], glyphs[right].quad[1][1] - drop)
+        start, end = (z, a) if line.reads_right_to_left else (a, z)
+        style = Style(spec.colour, 1.5, dash=not line.reads_right_to_left)
+        b.segment(style, start, end)
+        ux, uy = end[0] - start[0], end[1] - start[1]
+        length = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / length, uy / length
+        head = min(0.4 * height, length / 3)
+        for side in (1.0, -1.0):  # the arrowhead at the end the text reaches last
+            b.segment(
+                style, end, (end[0] - head * (ux - side * uy * 0.6), end[1] - head * (uy + side * ux * 0.6))
+            )
+        b.mark(Style(spec.colour, 1.5, disc=True), start, max(height * 0.08, 0.6))
+        marker = Marker(start, d, line.glyphs[:1])
+        b.markers.append(marker)
+        words = (
+            f"{'←' if line.reads_right_to_left else '→'} RTL {d.rtl}/{d.strong} {d.verdict.replace('_', ' ')}"
+        )
+        x0 = min(a[0], z[0])
+        x1 = max(a[0], z[0])
+        top = max(glyphs[g].quad[2][1] for g in line.glyphs)
+        b.labels.append(Label((x0, a[1], x1, top), words, spec.colour, fit=True, target=marker))
+    return b.finish()
+
+
+def count_right_to_left(facts: PageFacts, mode: str) -> int:
+    from glyphscope.core.assembly import BidiDecision
+
+    return len(facts.analysis.texts[facts.modes.shown_mode(mode)].decisions_of(BidiDecision))
+
+
 def word_gaps(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     """A tick in every gap of the mode's text, coloured by what was decided; a near miss wider,
     with a ring on its top."""
@@ -416,7 +470,7 @@ def reading_order(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
     return b.finish()
 
 
-def _line_ends(glyphs: Any, line: list[int]) -> tuple[Point, Point, Point, float]:
+def _line_ends(glyphs: Sequence[Glyph], line: list[int]) -> tuple[Point, Point, Point, float]:
     """(start, end, unit direction, height) of a line's arrow: first glyph's left to last glyph's right."""
     first, last = glyphs[line[0]], glyphs[line[-1]]
     fq, lq = first.quad, last.quad
@@ -572,7 +626,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
         glyphs = facts.page.glyphs
         vis = facts.classified.visibility
         records = [r for r in vis.records if r.kind == kind] if vis is not None else []
-        run: list[Any] = []
+        run: list[HiddenRecord] = []
         for r in records:
             b.underline(style, glyphs[r.paint_index].quad)
             if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
@@ -586,7 +640,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
     return build
 
 
-def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[Any]) -> None:
+def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -> None:
     from glyphscope.core.visibility import explain
 
     glyphs = facts.page.glyphs

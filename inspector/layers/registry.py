@@ -182,6 +182,20 @@ LAYERS: tuple[LayerSpec, ...] = (
         counted_on=SHOWN,
     ),
     LayerSpec(
+        "right_to_left",
+        "Right to left",
+        "#6a1b9a",
+        True,
+        "Each line with right-to-left letters: an arrow in the order its text is written, the share of "
+        "right-to-left letters and the verdict (reordered, kept as painted); click the mark or label "
+        "for the line's decision",
+        B.right_to_left,
+        B.count_right_to_left,
+        texts=SHOWN,
+        counted_on=SHOWN,
+        names=("bidi",),
+    ),
+    LayerSpec(
         "reading_order",
         "Reading order",
         "#3949ab",

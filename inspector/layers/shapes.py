@@ -77,6 +77,7 @@ class Label:
     # Drawn only when the named box is at least LABEL_SPAN_SHARE of the text's width on screen,
     # so labels of small things do not cover the page at Fit page (zoom in, or hover, to read them).
     fit: bool = False
+    target: Marker | None = None  # what a click on the label selects (an annotation's decision)
 
 
 @dataclass(slots=True)
@@ -144,6 +145,8 @@ class LayerMarks:
     # (user space, the page's typical glyph) is small on screen: at Fit page they would tint
     # small body text; what a user looks for (spaces inserted, near misses) stays full strength.
     fade_height: float = 0.0
+    # Boxes a click anywhere inside selects (an annotation's /Rect: its decision), smallest first.
+    areas: list[tuple[Rect, Marker]] = field(default_factory=list)
     _marker_index: PointIndex | None = None
 
     def marks(self) -> dict[str, Any]:
@@ -157,6 +160,16 @@ class LayerMarks:
             self._marker_index = PointIndex([m.point for m in self.markers])
         i = self._marker_index.nearest(p, radius)
         return None if i is None else self.markers[i]
+
+    def area_at(self, p: Point) -> Marker | None:
+        """The marker of the smallest area containing `p` (a field inside a larger annotation)."""
+        x, y = p
+        inside = [
+            ((r[2] - r[0]) * (r[3] - r[1]), k)
+            for k, (r, _) in enumerate(self.areas)
+            if r[0] <= x <= r[2] and r[1] <= y <= r[3]
+        ]
+        return self.areas[min(inside)[1]][1] if inside else None
 
 
 @dataclass(slots=True)
@@ -346,6 +359,7 @@ class LabelSpace:
     def __init__(self) -> None:
         self.buckets: dict[tuple[int, int], list[ScreenRect]] = {}
         self.taken: list[ScreenRect] = []  # in the order drawn
+        self.targets: list[tuple[ScreenRect, Marker]] = []  # the drawn labels a click selects through
 
     def _cells(self, box: ScreenRect) -> Iterable[tuple[int, int]]:
         b = self.BUCKET_PX

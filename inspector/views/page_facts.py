@@ -30,7 +30,7 @@ from glyphscope.core.assembly import (
     WordGapDecision,
 )
 from glyphscope.core.assembly.decision_geometry import decision_point, is_near_miss
-from glyphscope.core.decision_protocol import describe
+from glyphscope.core.decision_protocol import Describable, describe
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -602,6 +602,16 @@ class PageBundle:
     # last word arrives: `PageFacts.ready` may turn true in the worker before that)
     texts_complete: bool = False
     timings: dict[str, float] = field(default_factory=dict)
+
+
+def counterpart(facts: PageFacts, record: Describable) -> Describable | None:
+    """The record of `facts` that stands where `record` stood in an earlier analysis of the page
+    (the same annotation's decision after the annotation switch changed it); `record` itself when
+    the analysis does not remake records of its kind, None when it has no counterpart now."""
+    if isinstance(record, AnnotationDecision):
+        index = record.annotation.index
+        return next((d for d in facts.fates.annotation_decisions if d.annotation.index == index), None)
+    return record
 
 
 def decision_numbers(d: object) -> str:

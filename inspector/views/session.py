@@ -15,6 +15,7 @@ from glyphscope.core.assembly import MODES
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.inspector.layers.registry import LAYERS
+from glyphscope.inspector.views.page_facts import counterpart
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -167,9 +168,14 @@ class Session:
         if view is self.view:
             return
         self.view = view
+        decision = self.decision
         if view is not None and view.facts is not None:
             view.facts.verification = self.verified.get(view.page_number)
+            if decision is not None:  # the page analysed again (a switch): the record as it is now
+                self.decision = counterpart(view.facts, decision)
         self.events.view.emit(view)
+        if self.decision is not decision:
+            self.events.decision.emit(self.decision)
 
     def texts_ready(self, view: PageBundle) -> None:
         """The worker has assembled more texts of `view`; the panels that waited show them."""

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph_table import GEOM_STRIDE
+from glyphscope.inspector.views.ink import font_ascents, ink_quads
+
+if TYPE_CHECKING:
+    from glyphscope.core.glyph import Glyph
+    from glyphscope.core.page import PageFont
 
 
 def point_in_quad(p: Point, q: Quad) -> bool:
@@ -97,7 +102,7 @@ def boxes_bounds(
     )
 
 
-def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | None:
+def glyph_bounds(glyphs: Sequence[Glyph]) -> tuple[float, float, float, float] | None:
     """The union of the glyphs' finite quad boxes (`GlyphHitIndex.bounds`), read off the page's
     geometry column when it has one: no record, no index, for a canvas that must size itself now."""
     geom = getattr(glyphs, "geom", None)
@@ -112,15 +117,22 @@ def glyph_bounds(glyphs: Sequence[Any]) -> tuple[float, float, float, float] | N
     return boxes_bounds(quad_box(g.quad) for g in glyphs)
 
 
+NO_BOX = (math.nan, math.nan, math.nan, math.nan)
+"""The box of a glyph without ink (the grid leaves it out)."""
+
 SAME_LINE = 0.25
 """Two glyphs under the pointer are on one line when their baselines lie within this fraction of the
 nearer one's height of each other: then the smaller box wins (a glyph nested in a drop cap)."""
 
 
 class GlyphHitIndex:
-    """Which glyph is under a point: the one whose line is nearest, the smallest box on that line.
+    """Which glyph is under a point: the one whose ink is under it, else the one whose line is
+    nearest, the smallest box on that line.
 
-    Candidates are the quads containing the point and, with a radius, those within it (the pointer
+    With ink quads (views/ink.py), the glyphs whose ink contains the point come first: the
+    one whose baseline is nearest wins, then (on one line) the one whose ink centre is nearest.
+    A tall box ("“", a drop cap "F") then never takes a click on the letters of the next line.
+    When no ink is under the point, candidates are the quads containing the point and, with a radius, those within it (the pointer
     in a word gap). The candidate whose baseline is nearest the point wins; among candidates on
     that line (SAME_LINE) a containing quad beats a near one, then the smaller box, then the later
     painted. So a tall glyph of the line above whose box reaches over this line is never chosen
@@ -128,17 +140,33 @@ class GlyphHitIndex:
     middle line stands in for the baseline.
     """
 
-    def __init__(self, quads: Sequence[Quad], baselines: Sequence[tuple[Point, Point]] | None = None) -> None:
+    def __init__(
+        self,
+        quads: Sequence[Quad],
+        baselines: Sequence[tuple[Point, Point]] | None = None,
+        inks: Sequence[Quad | None] | None = None,
+    ) -> None:
         self.quads = quads
         self.baselines = baselines
         self.boxes = [quad_box(q) for q in quads]
         self.grid = GridIndex(self.boxes)
         self.bounds = boxes_bounds(self.boxes)
+        self.inks = inks
+        self.ink_grid = (
+            GridIndex([quad_box(q) if q is not None else NO_BOX for q in inks], cell=self.grid.cell)
+            if inks is not None
+            else None
+        )
 
     @classmethod
-    def of_glyphs(cls, glyphs: Sequence[Any]) -> GlyphHitIndex:
-        """The index of a page's glyphs, with their baselines."""
-        return cls([g.quad for g in glyphs], [(g.origin, g.glyph_end) for g in glyphs])
+    def of_glyphs(cls, glyphs: Sequence[Glyph], fonts: Iterable[PageFont] = ()) -> GlyphHitIndex:
+        """The index of a page's glyphs, with their baselines and their ink (`fonts`: the page's
+        fonts, whose ascents give the em of each glyph)."""
+        return cls(
+            [g.quad for g in glyphs],
+            [(g.origin, g.glyph_end) for g in glyphs],
+            ink_quads(glyphs, font_ascents(fonts)),
+        )
 
     def line_distance(self, i: int, p: Point) -> float:
         """How far the point lies from glyph i's baseline, across the writing direction."""
@@ -162,7 +190,34 @@ class GlyphHitIndex:
         q = self.quads[i]
         return math.hypot(q[3][0] - q[0][0], q[3][1] - q[0][1])
 
+    def ink_hit(self, p: Point) -> int | None:
+        """The glyph whose ink contains the point: nearest baseline, then nearest ink centre."""
+        if self.inks is None or self.ink_grid is None:
+            return None
+        inks = self.inks
+        inked = []
+        for i in self.ink_grid.near(p):
+            q = inks[i]
+            if q is not None and point_in_quad(p, q):
+                inked.append((self.line_distance(i, p), i))
+        if not inked:
+            return None
+        nearest = min(inked)
+        tolerance = SAME_LINE * self._height(nearest[1])
+        line = [i for d, i in inked if d <= nearest[0] + tolerance]
+
+        def off_centre(i: int) -> tuple[float, int]:
+            q = inks[i]
+            assert q is not None
+            cx, cy = (q[0][0] + q[2][0]) * 0.5, (q[0][1] + q[2][1]) * 0.5
+            return (math.hypot(p[0] - cx, p[1] - cy), -i)
+
+        return min(line, key=off_centre)
+
     def hit(self, p: Point, radius: float = 0.0) -> int | None:
+        inked = self.ink_hit(p)
+        if inked is not None:
+            return inked
         candidates: list[tuple[float, bool, float, int]] = []  # (line distance, contains, area, i)
         for i in self.grid.near(p, radius):
             x0, y0, x1, y1 = self.boxes[i]
@@ -199,3 +254,46 @@ class PointIndex:
             if d <= best_d:
                 best, best_d = i, d
         return best
+
+
+RUN_GAP = 1.5
+"""Two selected glyphs painted one after the other join one run when the second starts within this
+many of the first's heights of where the first ended, on its line (SAME_LINE): the words of a
+line (an OCR layer places each word on its own) make one run."""
+
+
+def selection_runs(glyphs: Sequence[Glyph], indices: Iterable[int]) -> list[Quad]:
+    """The selected glyphs as runs along their lines, one quad each: a run is outlined once, so
+    a selected line (or a whole layer of them) is a few frames around the words, never a fence of
+    per-glyph outlines over the letters. Spaces join a run but never start or end one."""
+    n = len(glyphs)
+    runs: list[Quad] = []
+    first = last = None
+    for i in sorted(i for i in indices if 0 <= i < n):
+        g = glyphs[i]
+        if last is not None and first is not None and _continues(glyphs[last], g, i - last):
+            last = i
+            continue
+        if first is not None and last is not None:
+            runs.append(_run_quad(glyphs[first], glyphs[last]))
+        first = last = i
+    if first is not None and last is not None:
+        runs.append(_run_quad(glyphs[first], glyphs[last]))
+    return runs
+
+
+def _continues(prev: Glyph, g: Glyph, step: int) -> bool:
+    if step != 1 or prev.direction != g.direction or prev.wmode or g.wmode:
+        return False
+    height = max(prev.height, g.height, 1e-6)
+    ex, ey = prev.pen_end
+    ox, oy = g.origin
+    if math.hypot(ox - ex, oy - ey) > RUN_GAP * height:
+        return False
+    return abs(prev.height - g.height) <= SAME_LINE * height
+
+
+def _run_quad(a: Glyph, b: Glyph) -> Quad:
+    """From the start edge of glyph `a` to the end edge of glyph `b` (one line)."""
+    qa, qb = a.quad, b.quad
+    return (qa[0], qb[1], qb[2], qa[3])

@@ -6,11 +6,13 @@ import html
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
+from glyphscope.core.assembly.bidi import BidiDecision
+from glyphscope.core.assembly.bidi_lines import BidiLine, bidi_line_of, bidi_lines
 from glyphscope.core.decision_protocol import describe
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -53,21 +55,126 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
+USUAL_VALUES: dict[str, object] = {
+    "char_spacing": 0.0,
+    "word_spacing": 0.0,
+    "horizontal_scaling": 100.0,
+    "rise": 0.0,
+    "wmode": 0,
+    "render_mode": 0,
+    "form_path": (),
+    "marked_tags": (),
+    "mcid": None,
+    "form_use": -1,
+    "clip_id": -1,
+    "fill_id": 0,
+    "annotation": -1,
+    "outside_form_bbox": False,
+    "is_space": False,
+}
+"""Record fields at the value most glyphs have: listed together on one line, after the rest."""
+
+COMPACT = (
+    "p, ul, ol, table { margin-top: 1px; margin-bottom: 1px; }"
+    " h3 { margin-top: 0px; margin-bottom: 2px; }"
+    " ul, ol { -qt-list-indent: 0; margin-left: 14px; }"
+    " table.pairs { font-size: small; }"
+)
+"""Tight margins and a smaller record: the answer for a selection fits the side column at 1280×800."""
+
+WIDE_VALUE = 24
+"""A value longer than this (a quad's four corners) takes a row of its own."""
+
+
+def bidi_html(line: BidiLine, order_only: bool = False) -> str:
+    """A line's right-to-left decision: share, ends, verdict, and the order it explains (the line
+    as painted, left to right on the page, and as the text writes it)."""
+    d = line.decision
+    how = (
+        "the text writes it from the right: the line was turned to logical order"
+        if d.verdict == "reordered"
+        else "the text writes it as painted"
+    )
+
+    def first(text: str) -> str:  # the characters in stored order, one by one, left to right
+        chars = [c if not c.isspace() else "_" for c in text[:10]]
+        return "\u202d" + html.escape(" · ".join(chars)) + (" …" if len(text) > 10 else "") + "\u202c"
+
+    # each string alone in its cell: a right-to-left string beside words of ours would be reordered
+    # with them; the two strings look alike on screen, their first characters show the order
+    order = (
+        f"<tr><td>painted</td><td>“{html.escape(line.painted)}”</td></tr>"
+        f"<tr><td></td><td>{first(line.painted)}</td></tr>"
+        f"<tr><td>written</td><td>“{html.escape(line.written)}”</td></tr>"
+        f"<tr><td></td><td>{first(line.written)}</td></tr>"
+        f"<tr><td></td><td><i>painted: glyphs left to right on the page; {html.escape(how)}</i></td></tr>"
+    )
+    if order_only:
+        return f"<p><b>Order</b></p><table cellspacing=2>{order}</table>"
+    ends = "yes" if d.rtl_ends else "no"
+    return (
+        f"<p><b>Right to left</b> (line {d.line + 1}): <b>{html.escape(d.verdict.replace('_', ' '))}</b> — "
+        f"share {d.rtl} of {d.strong} strong characters = {d.share:.2f} vs {d.share_threshold:g}; "
+        f"first and last strong characters right to left: {ends}</p>"
+        f"<p style='font-size:small'>{html.escape(describe(d))}</p><table cellspacing=2>{order}</table>"
+    )
+
+
+def _at_default(name: str, value: object) -> bool:
+    return name in USUAL_VALUES and value == USUAL_VALUES[name]
+
+
+def _pairs(rows: list[tuple[str, object]]) -> str:
+    """Name-value pairs two to a row (a long value across the row): a record of thirty fields in
+    fifteen lines, so Glyph details shows all of it in the room of a side column."""
+    cells: list[str] = []
+    row: list[str] = []
+    for name, value in rows:
+        text = html.escape(_fmt(value))
+        if len(text) + len(name) > WIDE_VALUE:
+            cells.append(f"<tr><td><code>{name}</code>&nbsp;</td><td colspan=3>{text}</td></tr>")
+            continue
+        row.append(f"<td><code>{name}</code>&nbsp;</td><td>{text}&nbsp;</td>")
+        if len(row) == 2:
+            cells.append(f"<tr>{''.join(row)}</tr>")
+            row = []
+    if row:
+        cells.append(f"<tr>{''.join(row)}</tr>")
+    return f"<table class=pairs cellspacing=0 cellpadding=0>{''.join(cells)}</table>"
+
+
+ROOM_ELSEWHERE = ("diagnostics",)
+"""Selections whose panel shows their record itself (a finding): Glyph details does not take its room."""
+
+
 class GlyphDetailsPanel(PagePanel):
+    wants_room = Signal()  # a selection's record is shown: the window gives it the room it needs
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         self.browser = QTextBrowser()
         self.browser.setObjectName("details.browser")
+        self.browser.document().setDefaultStyleSheet(COMPACT)
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_link)
         layout.addWidget(self.browser)
-        session.events.selection.connect(lambda selection, source: self.refresh())
+        session.events.selection.connect(self._on_selection)
         session.events.mode.connect(lambda mode: self.refresh())
-        session.events.decision.connect(lambda record: self.refresh())
+        session.events.decision.connect(self._on_decision)
         session.events.verified.connect(lambda page: self.refresh())
         self.refresh()
+
+    def _on_selection(self, selection: frozenset[int], source: str) -> None:
+        self.refresh()
+        if (selection or self.session.decision is not None) and source not in ROOM_ELSEWHERE:
+            self.wants_room.emit()
+
+    def _on_decision(self, record: object) -> None:
+        self.refresh()
+        if record is not None:
+            self.wants_room.emit()
 
     def show_page(self, state: PageState) -> None:
         self.refresh()
@@ -82,6 +189,16 @@ class GlyphDetailsPanel(PagePanel):
 
     def text(self) -> str:
         return self.browser.toPlainText()
+
+    def missing_height(self) -> int:
+        """How many pixels the record lacks to show whole (0: it fits, or a list of many glyphs is
+        shown, which scrolls as lists do)."""
+        if len(self.session.selection) > 1:
+            return 0
+        browser = self.browser
+        document = browser.document()
+        document.setTextWidth(browser.viewport().width())
+        return max(int(document.size().height()) - browser.viewport().height(), 0)
 
     def refresh(self) -> None:
         facts = self.facts
@@ -142,6 +259,10 @@ class GlyphDetailsPanel(PagePanel):
                 rows.append((name, f"<a href='glyph:{i}'>#{i}</a> {html.escape(repr(glyphs[i].unicode))}"))
         table = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
         extra = self.annotation_html(record) if isinstance(record, AnnotationDecision) else ""
+        if isinstance(record, BidiDecision) and self.facts is not None:
+            text = self.facts.analysis.texts[self.facts.modes.shown_mode(self.session.mode)]
+            line = next((b for b in bidi_lines(text, self.facts.page.glyphs) if b.decision is record), None)
+            extra = bidi_html(line, order_only=True) if line is not None else ""
         return (
             "<div style='background:#fff8e1; padding:4px'>"
             f"<h3>Decision: {html.escape(describe(record))}</h3><table cellspacing=2>{table}</table></div>"
@@ -185,16 +306,15 @@ class GlyphDetailsPanel(PagePanel):
         dup = facts.classified.duplicate_of[i]
         char = html.escape(g.unicode) if g.unicode else "<i>unresolved</i>"
         code_point = " ".join(f"U+{ord(c):04X}" for c in g.unicode) or "—"
-        parts = [
-            f"<h3>Glyph #{i}: <span style='font-size:large'>{char}</span> <small>{code_point}</small></h3>"
-        ]
+        parts = [f"<h3>Glyph #{i}: {char} <small>{code_point}</small></h3>"]
         status_line = f"<b>status</b>: {status}"
         if dup is not None:
             status_line += f" — duplicate of <a href='glyph:{dup}'>#{dup}</a>"
         parts.append(
-            f"<p>{status_line}<br><b>decoded by</b>: {html.escape(DECODE_SOURCE_TEXT.get(g.decode_source, ''))}"
-            f" (<code>{g.decode_source.value}</code>)<br><b>origin</b>: "
-            f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}</p>"
+            f"<p>{status_line} · <b>origin</b>: "
+            f"{html.escape(' › '.join(g.form_path)) if g.form_path else 'page stream'}<br>"
+            f"<b>decoded by</b>: {html.escape(DECODE_SOURCE_TEXT.get(g.decode_source, ''))}"
+            f" (<code>{g.decode_source.value}</code>)</p>"
         )
         verification = facts.verification
         if verification is not None:  # the page was verified: what its ink reads
@@ -211,36 +331,43 @@ class GlyphDetailsPanel(PagePanel):
         if g.decode_source in (DecodeSource.UNRESOLVED, DecodeSource.FALLBACK):
             parts.append(self.chain_html(facts.page, g))
         decisions = facts.fates.explain(i, self.session.mode)
+        mode_prefix = f"{self.session.mode}, "  # said once, in the heading
         if decisions:
-            items = "".join(f"<li>{html.escape(d)}</li>" for d in decisions)
-            parts.append(f"<p><b>Decisions</b></p><ul>{items}</ul>")
+            items = "".join(f"<li>{html.escape(d.removeprefix(mode_prefix))}</li>" for d in decisions)
+            parts.append(f"<p><b>Decisions</b> ({html.escape(self.session.mode)})</p><ul>{items}</ul>")
         else:
             parts.append("<p><b>Decisions</b>: none recorded for this glyph in this mode.</p>")
-        rows = []
-        for name in Glyph._fields:
-            rows.append(
-                f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>"
-            )
-        for name in ("center", "advance", "is_space", "text"):
-            rows.append(
-                f"<tr><td><code>{name}</code></td><td>{html.escape(_fmt(getattr(g, name)))}</td></tr>"
-            )
-        parts.append(f"<p><b>Record</b></p><table cellspacing=2>{''.join(rows)}</table>")
+        bidi = bidi_line_of(
+            facts.analysis.texts[facts.modes.shown_mode(self.session.mode)], facts.page.glyphs, i
+        )
+        if bidi is not None:
+            parts.append(bidi_html(bidi))
+        fields = [(name, getattr(g, name)) for name in (*Glyph._fields, "center", "advance", "is_space")]
+        telling = [(n, v) for n, v in fields if not _at_default(n, v)]
+        quiet = [(n, v) for n, v in fields if _at_default(n, v)]
+        parts.append(f"<p><b>Record</b></p>{_pairs(telling)}")
+        if quiet:  # the fields that say "nothing special", on one wrapped line: the record stays whole
+            usual = " · ".join(f"<code>{n}</code> {html.escape(_fmt(v))}" for n, v in quiet)
+            parts.append(f"<p style='color:#555; font-size:small'><b>as usual</b>: {usual}</p>")
         font = _font_for(facts.page, g)
         if font is not None:
             info = font.info
             problems = "; ".join(p.message for p in info.problems) or "none"
-            parts.append(
-                "<p><b>Font</b></p><table cellspacing=2>"
-                f"<tr><td>name</td><td>{html.escape(info.base_font)} ({html.escape(info.subtype)}"
-                f"{' / ' + html.escape(info.descendant_subtype) if info.descendant_subtype else ''})</td></tr>"
-                f"<tr><td>object</td><td>{html.escape(info.font_id)}</td></tr>"
-                f"<tr><td>encoding</td><td>{html.escape(info.encoding)}</td></tr>"
-                f"<tr><td>ToUnicode</td><td>{'yes, ' + str(info.tounicode_entries) + ' entries' if info.has_tounicode else 'no'}</td></tr>"
-                f"<tr><td>widths</td><td>{html.escape(info.widths_source)}</td></tr>"
-                f"<tr><td>embedded</td><td>{'yes' if info.embedded else 'no'}</td></tr>"
-                f"<tr><td>problems</td><td>{html.escape(problems)}</td></tr></table>"
+            descendant = f" / {info.descendant_subtype}" if info.descendant_subtype else ""
+            tounicode = f"yes, {info.tounicode_entries} entries" if info.has_tounicode else "no"
+            facts_line = " · ".join(
+                html.escape(x)
+                for x in (
+                    f"{info.base_font} ({info.subtype}{descendant})",
+                    f"object {info.font_id}",
+                    info.encoding,
+                    f"ToUnicode {tounicode}",
+                    f"widths: {info.widths_source}",
+                    "embedded" if info.embedded else "not embedded",
+                    f"problems: {problems}",
+                )
             )
+            parts.append(f"<p><b>Font</b>: <span style='font-size:small'>{facts_line}</span></p>")
         return "".join(parts)
 
     def actual_text_html(self, facts: PageFacts, i: int) -> str:

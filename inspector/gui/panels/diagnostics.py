@@ -11,7 +11,7 @@ opens that page.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.diagnostics import Diagnostic, Severity
+from glyphscope.core.visibility import ClippedDecision
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
@@ -94,6 +95,7 @@ def document_findings_job(
 
 class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
     instruction_requested = Signal(int)  # page-stream token index of a finding
+    wants_room = Signal()  # a finding is shown in full below the list: the window gives it room
     summary_finished = Signal()
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -271,8 +273,13 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         d: Diagnostic = items[0].data(0, ROLE)
         self.activate(d)
 
+    def missing_height(self) -> int:
+        """The finding's text below the list wraps in the panel's own minimum (Docks measures it)."""
+        return 0
+
     def activate(self, d: Diagnostic) -> None:
         self.detail.setText(self._detail_html(d) + self._runs_html(d))
+        self.wants_room.emit()
         if d.glyphs:
             self.session.select(d.glyphs, "diagnostics")
         what = f"{d.kind.value}: {len(d.glyphs)} glyph(s) selected" if d.glyphs else d.kind.value
@@ -289,10 +296,24 @@ class DiagnosticsPanel(BackgroundJobPanel, PagePanel):
         if not runs:
             return ""
         shown = "".join(
-            f"<li>“{html.escape(r.text)}” <small>({len(r.glyphs)} glyphs)</small></li>" for r in runs[:12]
+            f"<li>“{html.escape(r.text)}” <small>({len(r.glyphs)} glyphs){self._clip_of(r.glyphs)}</small></li>"
+            for r in runs[:12]
         )
         more = f"<li>… and {len(runs) - 12} more</li>" if len(runs) > 12 else ""
         return f"<br><b>As text</b>:<ul style='margin:0'>{shown}{more}</ul>"
+
+    def _clip_of(self, glyphs: Sequence[int]) -> str:
+        """Which clip hides a run of clipped glyphs (each run its own: one page's runs are often
+        clipped by different instructions), "" for glyphs that are not clipped."""
+        facts = self.facts
+        if facts is None or not glyphs:
+            return ""
+        wheres = []
+        for i in glyphs:
+            record = facts.fates.visibility_record(i)
+            if isinstance(record, ClippedDecision) and record.where() not in wheres:
+                wheres.append(record.where())
+        return (" — clipped by " + "; ".join(html.escape(w) for w in wheres[:3])) if wheres else ""
 
     @staticmethod
     def _detail_html(d: Diagnostic) -> str:

@@ -245,6 +245,9 @@ class FindPanel(BackgroundJobPanel, PagePanel):
         pages = len({h.page for h in self.hits})
         if self.hits:
             text = f"<b>{len(self.hits)}</b> match{'es' if len(self.hits) != 1 else ''} on {pages} page{'s' if pages != 1 else ''} in the {self.mode} text. F3 / Shift+F3 step through them."
+            hit = self.current_hit()
+            if hit is not None:  # the one on screen: its own page, not the page the search began on
+                text = f"Match <b>{self.current + 1}</b> of {len(self.hits)}: <b>page {hit.page}</b>. " + text
             if self.explanations:
                 text += f" Also found only in the glyphs of {len(self.explanations)} page(s): see below."
         elif self.explanations:
@@ -335,6 +338,8 @@ class FindPanel(BackgroundJobPanel, PagePanel):
         self._go_to(hit)
         if self.hits:
             self.session.report(f"match {index + 1} of {len(self.hits)} (page {hit.page})")
+            if not self.searching:
+                self._finish_status()
 
     def _go_to(self, target: Hit | MissExplanation) -> None:
         if self.facts is not None and self.facts.page.page_number == target.page:

@@ -1,12 +1,20 @@
-"""The page list: every page by number, filled instantly however long the document is."""
+"""The page list: every page by number, filled instantly however long the document is; a page
+seen once says what it holds (glyphs, or none: an image only; its findings by severity)."""
 
 from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QListView, QVBoxLayout, QWidget
 
+from glyphscope.core.diagnostics import Severity
 from glyphscope.inspector.views.page_facts import PageBundle
 from glyphscope.inspector.views.session import Session
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
 
 
 class PageListModel(QAbstractListModel):
@@ -47,6 +55,18 @@ class PageListModel(QAbstractListModel):
         return None
 
 
+def page_note(analysis: PageAnalysis) -> str:
+    """What a page holds, in a few words: "964 glyphs · 2 warnings", "no text (image only?)"."""
+    glyphs = len(analysis.page.glyphs)
+    parts = [f"{glyphs} glyphs" if glyphs else "no text"]
+    severities = Counter(d.severity for d in analysis.findings)
+    for severity, word in ((Severity.ERROR, "error"), (Severity.WARNING, "warning")):
+        n = severities.get(severity, 0)
+        if n:
+            parts.append(f"{n} {word}{'s' if n > 1 else ''}")
+    return " · ".join(parts)
+
+
 class PageListPanel(QWidget):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,8 +89,12 @@ class PageListPanel(QWidget):
             self.session.set_page(current.row() + 1)
 
     def _on_view(self, view: PageBundle | None) -> None:
-        if view is not None and view.error:
-            self.model.set_note(view.page_number, "error")
+        if view is None:
+            return
+        if view.error:
+            self.model.set_note(view.page_number, "error: " + view.error.splitlines()[0][:60])
+        elif view.analysis is not None:
+            self.model.set_note(view.page_number, page_note(view.analysis))
 
     def _on_page(self, page: int) -> None:
         index = self.model.index(page - 1)

@@ -22,7 +22,7 @@ import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -119,6 +119,7 @@ class StepModel(RowsModel):
 
 
 class StepperPanel(InFrontPanel, PagePanel):
+    wants_room = Signal()  # a step's state is shown: the window gives it the room it needs
     source = "stepper"
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
@@ -237,10 +238,20 @@ class StepperPanel(InFrontPanel, PagePanel):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 -- Qt's name
         super().resizeEvent(event)
+        self._share_split()
+
+    def _share_split(self) -> None:
+        """The state gets what it needs to show whole (the list at least its minimum), or
+        STATE_SHARE when it needs less; a divider the user moved stays where they put it."""
         total = self.splitter.height()
-        if not self._split and total > self.table.minimumHeight():
-            steps = max(self.table.minimumHeight(), int(total * (1 - STATE_SHARE)))
-            self.splitter.setSizes([total - steps, steps])
+        if self._split or total <= self.table.minimumHeight():
+            return
+        document = self.state.document()
+        document.setTextWidth(self.state.viewport().width())
+        frame = self.state.height() - self.state.viewport().height()
+        needed = int(document.size().height()) + frame + 4
+        steps = max(self.table.minimumHeight(), min(int(total * (1 - STATE_SHARE)), total - needed))
+        self.splitter.setSizes([total - steps, steps])
 
     # -- trace ---------------------------------------------------------------------------------
     def _clear(self) -> None:
@@ -409,7 +420,7 @@ class StepperPanel(InFrontPanel, PagePanel):
             f"<b>Step {step.index + 1} of {total}</b>: <code>{html.escape(step.operator)}</code> at {html.escape(where)} "
             f"#{step.stream_index} · {stepper.painted} of {trace.glyph_count} glyphs painted{more}"
         )
-        body = "".join(_state_row_html(row) for row in stepper.state_rows())
+        body = _state_html(list(stepper.state_rows()))
         painted = step.painted
         glyphs_line = ""
         if len(painted):
@@ -425,8 +436,17 @@ class StepperPanel(InFrontPanel, PagePanel):
         self.state.setHtml(
             f"<p><b>{html.escape(step.operator)}</b> {html.escape(step.operands)}</p>{why_line}{glyphs_line}"
             "<p style='color:#616161'>State in which the instruction runs; → what it changed.</p>"
-            f"<table>{body}</table>"
+            f"{body}"
         )
+        self._share_split()
+        self.wants_room.emit()
+
+    def missing_height(self) -> int:
+        """How many pixels the step's state lacks to show whole (0: it fits)."""
+        state = self.state
+        document = state.document()
+        document.setTextWidth(state.viewport().width())
+        return max(int(document.size().height()) - state.viewport().height(), 0)
 
 
 def _swatch(colour: TraceColour | None) -> str:
@@ -438,6 +458,22 @@ def _swatch(colour: TraceColour | None) -> str:
     return (
         f"<span style='background-color:{hex_colour}; color:{hex_colour}; border:1px solid #616161'>"
         "&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;"
+    )
+
+
+def _state_html(rows: list[StateRow]) -> str:
+    """The state as a table: what the step changed first, a row each; the rest two to a row, small,
+    so the whole state of a step reads in the room of a side column."""
+    changed = "".join(_state_row_html(r) for r in rows if r.changed)
+    cells = [
+        f"<td style='color:#616161'>{html.escape(r.label)}</td><td>{_swatch(r.colour)}{html.escape(r.value)}</td>"
+        for r in rows
+        if not r.changed
+    ]
+    pairs = "".join(f"<tr>{''.join(cells[k : k + 2])}</tr>" for k in range(0, len(cells), 2))
+    return (
+        f"<table>{changed}</table>"
+        f"<table width='100%' style='font-size:small' cellspacing=0 cellpadding=1>{pairs}</table>"
     )
 
 
