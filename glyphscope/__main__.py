@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
-    from glyphscope.inspector.cli.commands import PAUSED_START, run
+    from glyphscope.inspector.cli.parser import PAUSED_START, run
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always
         gcpause.resume_start()

@@ -11,7 +11,8 @@ engine, "their text"; with either, only the engines named by `--engines` run
 besides it. Without `--json`: one line per difference, then the file's summary.
 Engines that are not installed are listed with how to install them; naming one
 explicitly is a usage error only when it is unknown, an absent one becomes an
-engine entry with its error.
+engine entry with its error. `--jsonl`: each page's comparison on a line of its own (with the
+version header, file and mode).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def add_compare_parser(sub: Any) -> None:
     p.add_argument(
         "--list-engines", action="store_true", help="list the engines with their versions and exit"
     )
-    cli.add_json_flag(p)
+    cli.add_json_flag(p, lines=True)
     cli.add_thresholds(p)
     cli.add_jobs(p)
     p.set_defaults(func=run_compare)
@@ -181,22 +182,28 @@ def run_compare(args: argparse.Namespace) -> int:
             args=_CompareArgs.of(args),
             their=their_pages,
         )
+        jsonl = bool(getattr(args, "jsonl", False))
         for n, (page, lines, tally, boxes) in page_values(doc, pages, task, args.jobs):
             cli_io.note(args, f"page {n}: {', '.join([*keys, *(['their text'] if their else [])])}")
             for key, t in tally.items():
                 totals.setdefault(key, _Totals(t["label"])).add(t)
             if args.json or args.report:
                 out_pages.append(page | ({"_boxes": boxes} if args.report else {}))
-            if not args.json:
+            if jsonl:  # one page a line, as it comes
+                from glyphscope.core.serialize import to_json
+
+                record = cli.json_document(file=args.file, mode=args.mode) | page
+                sys.stdout.write(to_json(record, indent=None) + "\n")
+            elif not args.json:
                 sys.stdout.write(lines)
-                sys.stdout.flush()
+            sys.stdout.flush()
         summary = [t.to_json(key) for key, t in totals.items()]
         for s in summary:
             line = _verdict_line(s)
             if line:
                 warnings.append(line)
                 cli_io.note(args, f"warning: {line}")
-        if not args.json:
+        if not args.json and not jsonl:
             sys.stdout.write("".join(_summary_line(s) + "\n" for s in summary))
         engines: list[JsonObject] = []
         if args.json:  # detecting runs each tool's -v: only for the JSON's list
@@ -272,7 +279,9 @@ class _CompareArgs:
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> _CompareArgs:
-        return cls(args.mode, args.timeout, args.json, bool(args.report))
+        return cls(
+            args.mode, args.timeout, bool(args.json or getattr(args, "jsonl", False)), bool(args.report)
+        )
 
 
 Tally = JsonObject
