@@ -78,6 +78,7 @@ def add_compare_parser(sub: Any) -> None:
     )
     their.add_argument(
         "--command",
+        dest="their_command",  # not `command`: the subcommand's own dest
         metavar="CMD",
         help="any extractor's command line whose stdout is its text of FILE, {} standing for FILE's path "
         "(e.g. 'pdftotext {} -'), run through the shell with --timeout per page compared",
@@ -119,7 +120,7 @@ def _engine_path(args: argparse.Namespace) -> Iterator[str]:
 def _engine_keys(args: argparse.Namespace) -> tuple[str, ...]:
     from glyphscope.inspector.cli import shared as cli
 
-    theirs = bool(args.text or args.command)
+    theirs = bool(args.text or args.their_command)
     if args.engines is None and theirs:
         return ()
     try:
@@ -163,8 +164,8 @@ def run_compare(args: argparse.Namespace) -> int:
         doc = open_document(path, password)
         warnings.extend(doc.warnings)
         pages = cli.page_numbers(doc, args.pages)
-        if args.command:
-            their = run_command(args.command, path, args.timeout * max(1, len(pages)), password)
+        if args.their_command:
+            their = run_command(args.their_command, path, args.timeout * max(1, len(pages)), password)
         their_pages: dict[int, EngineText] = {}
         if their is not None:
             warnings.extend(their.warnings)
