@@ -188,6 +188,7 @@ class Document:
         self.page_tree_repair = page_tree_repair
         self._warnings = ([page_tree_repair] if page_tree_repair else []) + warnings
         self._lock = threading.RLock()
+        self.closed = False  # after close(): every read raises ValueError, as a closed file does
         self._fonts = FontCache()
         self._cache: OrderedDict[int, InterpretedPage] = OrderedDict()
         self._cached_glyphs = 0
@@ -285,9 +286,17 @@ class Document:
 
     def page_object(self, page_number: int) -> pikepdf.Dictionary:
         """The page's dictionary (1-based). Read pikepdf objects inside `with doc.locked():`."""
+        self.require_open()
         if not 1 <= page_number <= self.page_count:
             raise PageOutOfRange(f"page {page_number} does not exist (the document has {self.page_count})")
         return self._page_objs[page_number - 1]
+
+    def require_open(self) -> None:
+        """ValueError once the document is closed: a closed document reads nothing (no empty page,
+        no finding about a file that was merely closed)."""
+        if self.closed:
+            where = f" ({self.path})" if self.path else ""
+            raise ValueError(f"I/O operation on a closed document{where}")
 
     def locked(self) -> AbstractContextManager[object]:
         """The document's lock (re-entrant): pikepdf objects of one file are read by one thread at a time."""
@@ -305,6 +314,7 @@ class Document:
 
     def is_tagged(self) -> bool:
         with self._lock:
+            self.require_open()
             return "/StructTreeRoot" in self.pdf.Root
 
     # ------------------------------------------------------------ interpret
@@ -312,6 +322,7 @@ class Document:
     def interpret(self, page_number: int) -> InterpretedPage:
         """All glyphs of one page (cached). One bad page never raises past here."""
         with self._lock:
+            self.require_open()
             cached = self._cache.get(page_number)
             if cached is not None:
                 self._cache.move_to_end(page_number)
@@ -463,6 +474,7 @@ class Document:
         from glyphscope.core.structure import PageStructure, read_structures
 
         with self._lock:
+            self.require_open()
             if self._structures is None:
                 self._structures = read_structures(self.pdf)
             found = self._structures.get(page_number - 1)
@@ -509,6 +521,7 @@ class Document:
 
     def close(self) -> None:
         with self._lock:
+            self.closed = True
             self._cache.clear()
             self._cached_glyphs = 0
             self.pdf.close()

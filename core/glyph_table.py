@@ -65,6 +65,10 @@ class GlyphRun(NamedTuple):
     clip_id: int
     fill_id: int
     annotation: int = -1
+    # The linear part (a, b, c, d) of Tm × CTM for the operator's glyphs: what the Python API's
+    # pdfplumber-like records (`matrix`, `adv`, `size`) are made of. Not a `Glyph` field; None for
+    # tables built from records (`GlyphTable.of`).
+    text_matrix: tuple[float, float, float, float] | None = None
 
 
 class GlyphTable(Sequence[Glyph]):
@@ -248,7 +252,9 @@ class GlyphTable(Sequence[Glyph]):
             if g.paint_index != i:
                 raise ValueError(f"glyph {i} has paint_index {g.paint_index}")
             t.start_run(
-                GlyphRun._make(getattr(g, name) for name in GlyphRun._fields), g.token_index, g.stream_index
+                GlyphRun._make(getattr(g, name, None) for name in GlyphRun._fields),
+                g.token_index,
+                g.stream_index,
             )
             q = g.quad
             t.geom.extend((*g.origin, *g.glyph_end, *g.pen_end, *q[0], *q[1], *q[2], *q[3]))

@@ -6,7 +6,7 @@ application layer and the command line, `glyphscope.inspector.gui` the window.
     >>> import glyphscope
     >>> with glyphscope.open(glyphscope.demo_pdf()) as doc:
     ...     page = doc.pages[1]  # indexed from 0; page.page_number == 2
-    ...     words = page.words  # x0, top, x1, bottom from the page's top-left, beside the quad
+    ...     words = page.words  # pdfplumber's keys (w["text"], w.x0, w.top), beside the quad
     ...     text = page.crop((0, 0, page.width, page.height / 2)).extract_text()
 
 The engine's own entry points stay: `open_document(path)`, `analyze_page(doc, n)` (1-based).
@@ -29,11 +29,16 @@ if TYPE_CHECKING:
     from glyphscope.core.params import Parameters as Parameters
     from glyphscope.image import PageImage as PageImage
     from glyphscope.model import PDF as PDF
-    from glyphscope.model import Char as Char
     from glyphscope.model import Line as Line
     from glyphscope.model import Page as Page
-    from glyphscope.model import Word as Word
     from glyphscope.model import open as open  # noqa: A004 - pdfplumber's name for it
+    from glyphscope.records import Annot as Annot
+    from glyphscope.records import Char as Char
+    from glyphscope.records import ImageRecord as ImageRecord
+    from glyphscope.records import Match as Match
+    from glyphscope.records import Shape as Shape
+    from glyphscope.records import TextLine as TextLine
+    from glyphscope.records import Word as Word
 
     __version__: str
 
@@ -58,15 +63,29 @@ _LAZY = {
     "Parameters": "glyphscope.core.params",
     "PageImage": "glyphscope.image",
     "PDF": "glyphscope.model",
-    "Char": "glyphscope.model",
     "Line": "glyphscope.model",
     "Page": "glyphscope.model",
-    "Word": "glyphscope.model",
     "open": "glyphscope.model",
+    "Annot": "glyphscope.records",
+    "Char": "glyphscope.records",
+    "ImageRecord": "glyphscope.records",
+    "Match": "glyphscope.records",
+    "Shape": "glyphscope.records",
+    "TextLine": "glyphscope.records",
+    "Word": "glyphscope.records",
 }
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Line":
+        import warnings
+
+        warnings.warn(
+            "glyphscope.Line is now glyphscope.TextLine (page.text_lines); page.lines are drawn lines, "
+            "as pdfplumber's",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     if name == "__version__":
         from glyphscope.core.version import package_version
 
@@ -84,13 +103,18 @@ def __dir__() -> list[str]:
 __all__ = [
     "DEFAULT_PARAMETERS",
     "PDF",
+    "Annot",
     "Char",
     "Document",
+    "ImageRecord",
     "Line",
+    "Match",
     "Page",
     "PageAnalysis",
     "PageImage",
     "Parameters",
+    "Shape",
+    "TextLine",
     "Word",
     "__version__",
     "analyze_page",

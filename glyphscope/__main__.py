@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from glyphscope.core.compiled_patterns import seed_patterns
 
             seed_patterns()  # a pattern pikepdf compiles at import, made ready (~15 ms)
-    from glyphscope.inspector.cli.commands import PAUSED_START, run
+    from glyphscope.inspector.cli.parser import PAUSED_START, run
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always
         gcpause.resume_start()

@@ -55,6 +55,22 @@ def desktop_entry(command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def gui_missing() -> str | None:
+    """Why the window cannot start in this environment (None: it can): a menu entry that starts
+    nothing is not installed."""
+    from importlib.util import find_spec
+
+    try:
+        found = find_spec("PySide6") is not None and find_spec("PySide6.QtWidgets") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return (
+            "the window needs the gui extra (PySide6), which is not installed: pip install 'glyphscope[gui]'"
+        )
+    return None
+
+
 def install(base: Path | None = None) -> tuple[Path, Path]:
     entry, icon = targets(base)
     entry.parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in remove():
                 print(f"removed {path}")
             return 0
+        problem = gui_missing()
+        if problem is not None:
+            print(f"glyphscope: {problem}; no menu entry was installed", file=sys.stderr)
+            return 1
         entry, icon = install()
     except OSError as exc:
         print(f"glyphscope: cannot install the desktop entry: {exc}", file=sys.stderr)

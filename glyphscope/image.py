@@ -10,7 +10,7 @@ page geometry of glyphscope/core/page_space.py.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from glyphscope.core.assembly.decisions import LineBreakDecision, WordGapDecision
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, invert, multiply
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox
-from glyphscope.inspector.render.page_images import render_page_image
+from glyphscope.inspector.render.page_images import render_open_page
 
 if TYPE_CHECKING:
     from glyphscope.model import BBox, Page, Record
@@ -44,10 +44,16 @@ class PageImage:
             raise ValueError(f"resolution must be a positive number of pixels per inch, not {resolution!r}")
         self.page = page
         self.resolution = resolution
-        boxes = page.analysis.page.boxes
         pdf = page.pdf
-        image = render_page_image(
-            pdf.source, page.page_number, scale=resolution / 72.0, password=pdf.password
+        pdf.require_open()
+        boxes = page._data.boxes
+        image = render_open_page(
+            pdf.document,
+            page.page_number,
+            scale=resolution / 72.0,
+            key=pdf.render_key,
+            source=pdf.source,
+            password=pdf.password,
         )
         # The scale the renderer drew at (it may cap a huge page's pixels): read from the image.
         width, _ = display_size(boxes.media_box, boxes.rotate)
@@ -82,13 +88,87 @@ class PageImage:
         fill: Colour | None = None,
         stroke_width: int = 1,
     ) -> PageImage:
-        """Outline records (chars, words, lines) or (x0, top, x1, bottom) boxes, both in the
-        page's top-left coordinates (points)."""
+        """Outline records (chars, words, rects, …; pdfplumber's dicts too) or (x0, top, x1, bottom)
+        boxes, both in the page's top-left coordinates (points)."""
         draw = ImageDraw.Draw(self.annotated)
         for item in items:
-            box = item if isinstance(item, tuple) else (item.x0, item.top, item.x1, item.bottom)
+            box = item if isinstance(item, tuple) else (item["x0"], item["top"], item["x1"], item["bottom"])
             polygon = [apply(self.matrix, x, y) for x, y in _corners(box)]
             draw.polygon(polygon, outline=stroke, fill=fill, width=stroke_width)
+        return self
+
+    def draw_rect(
+        self,
+        item: Record | BBox,
+        *,
+        stroke: Colour = (255, 0, 0),
+        fill: Colour | None = None,
+        stroke_width: int = 1,
+    ) -> PageImage:
+        """One record or (x0, top, x1, bottom) box, as `draw_rects`."""
+        return self.draw_rects([item], stroke=stroke, fill=fill, stroke_width=stroke_width)
+
+    def draw_lines(
+        self,
+        items: Iterable[Record | Sequence[Point]],
+        *,
+        stroke: Colour = (255, 0, 0),
+        stroke_width: int = 1,
+    ) -> PageImage:
+        """Polylines: records with points (`page.lines`, `page.curves`: their `pts`; others: the
+        top edge of their box) or sequences of (x, top) points, page coordinates."""
+        draw = ImageDraw.Draw(self.annotated)
+        for item in items:
+            if isinstance(item, Mapping):
+                points = item.get("pts") or ((item["x0"], item["top"]), (item["x1"], item["top"]))
+            else:
+                points = item
+            pixels = [apply(self.matrix, float(x), float(y)) for x, y in points]
+            if len(pixels) >= 2:
+                draw.line(pixels, fill=stroke, width=stroke_width)
+        return self
+
+    def draw_line(
+        self, item: Record | Sequence[Point], *, stroke: Colour = (255, 0, 0), stroke_width: int = 1
+    ) -> PageImage:
+        """One polyline, as `draw_lines`."""
+        return self.draw_lines([item], stroke=stroke, stroke_width=stroke_width)
+
+    def draw_vlines(
+        self, locations: Iterable[float], *, stroke: Colour = (255, 0, 0), stroke_width: int = 1
+    ) -> PageImage:
+        """Vertical lines across the page at these x (page coordinates)."""
+        x0, top, x1, bottom = self.page.bbox
+        return self.draw_lines(
+            [((x, top), (x, bottom)) for x in locations], stroke=stroke, stroke_width=stroke_width
+        )
+
+    def draw_hlines(
+        self, locations: Iterable[float], *, stroke: Colour = (255, 0, 0), stroke_width: int = 1
+    ) -> PageImage:
+        """Horizontal lines across the page at these tops (page coordinates)."""
+        x0, top, x1, bottom = self.page.bbox
+        return self.draw_lines(
+            [((x0, y), (x1, y)) for y in locations], stroke=stroke, stroke_width=stroke_width
+        )
+
+    def draw_circles(
+        self,
+        items: Iterable[Record | Point],
+        radius: float = 5,
+        *,
+        stroke: Colour = (255, 0, 0),
+        fill: Colour | None = (255, 0, 0),
+    ) -> PageImage:
+        """Circles of `radius` pixels at points (x, top) or records' box centres."""
+        draw = ImageDraw.Draw(self.annotated)
+        for item in items:
+            if isinstance(item, Mapping):
+                x, y = (item["x0"] + item["x1"]) / 2, (item["top"] + item["bottom"]) / 2
+            else:
+                x, y = item
+            px, py = apply(self.matrix, float(x), float(y))
+            draw.ellipse((px - radius, py - radius, px + radius, py + radius), outline=stroke, fill=fill)
         return self
 
     def draw_glyphs(self, *, stroke: Colour = GLYPH_COLOUR, stroke_width: int = 1) -> PageImage:
@@ -121,9 +201,30 @@ class PageImage:
 
     # ------------------------------------------------------------------ output
 
-    def save(self, path: str | Path | BinaryIO, format: str | None = None) -> None:
-        """Write the annotated image (the format from the file name, or `format`, e.g. "PNG")."""
-        self.annotated.save(path, format=format)
+    def save(
+        self,
+        path: str | Path | BinaryIO,
+        format: str | None = None,
+        quantize: bool = True,
+        colors: int = 256,
+        bits: int = 8,
+    ) -> None:
+        """Write the annotated image (the format from the file name, or `format`, e.g. "PNG").
+
+        As pdfplumber's `save`: a PNG is quantized to `colors` colours of `bits` bits by default
+        (smaller and faster to write, looks the same); `quantize=False` keeps full colour.
+        The image is written at `resolution` dots per inch."""
+        image = self.annotated
+        fmt = format or (Path(path).suffix.lstrip(".").upper() if isinstance(path, (str, Path)) else "PNG")
+        dpi = (round(self.resolution), round(self.resolution))
+        if quantize and fmt.upper() == "PNG":
+            # pdfplumber converts with the adaptive (median cut) palette; the fast octree gives the
+            # same look in a seventh of the time (a 595 × 842 page: 18 ms against 118 ms), and without
+            # dithering flat areas stay flat: no speckle around letters, and half the PNG encoding time
+            image = image.quantize(colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            image.save(path, format=format or "PNG", bits=bits, dpi=dpi)
+        else:
+            image.save(path, format=format, dpi=dpi)
 
     def show(self) -> None:
         self.annotated.show()

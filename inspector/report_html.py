@@ -628,12 +628,60 @@ def build_html_report(
     body = (
         f'<h1>glyphscope triage report</h1><p class="muted">{e(stamp)} — {e(intro)}</p>'
         f"{_summary_table(rows, links, labels)}"
-        f"<h2>Findings by kind</h2>{_kinds_overview(rows)}"
+        + _against_section(rows, links, labels)
+        + f"<h2>Findings by kind</h2>{_kinds_overview(rows)}"
         + (f"<h2>Colours of the page images</h2>{legend()}" if images else "")
         + (_session_section(session, labels) if session else "")
         + "".join(sections)
     )
     return _page("glyphscope triage report", body)
+
+
+# ---------------------------------------------------------------- triage --against: their texts by cause
+
+
+def _against_section(rows: Sequence[TriageRow], links: Sequence[str], labels: _Labels) -> str:
+    """The queue grouped by cause (`triage --against`): per cause, the files whose top cause it is,
+    most disagreement first ("23 files: words split or glued at a word gap"); "" without --against."""
+    from glyphscope.inspector.compare.against import top_cause
+    from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, CAUSES
+
+    compared = [(i, r) for i, r in enumerate(rows) if r.against_causes is not None or r.against_error]
+    if not compared:
+        return ""
+    groups: dict[str, list[tuple[int, TriageRow]]] = {}
+    for i, r in compared:
+        key = top_cause(r) or (
+            "agree" if r.against_agreement == 1.0 else "no text" if r.against_error else "agree"
+        )
+        groups.setdefault(key, []).append((i, r))
+    order = [c for c in CAUSES if c in groups] + [k for k in ("no text", "agree") if k in groups]
+    lines = []
+    for key in order:
+        members = groups[key]
+        title = CAUSE_TITLES.get(key) or (
+            "no text of theirs, or it could not be compared" if key == "no text" else "their text agrees"
+        )
+        colour = CAUSE_COLOURS.get(key, "#9e9e9e")
+        items = []
+        for i, r in members:
+            agree = "" if r.against_agreement is None else f" — {100 * r.against_agreement:.1f} % agree"
+            why = f" — {r.against_error}" if r.against_error and r.against_agreement is None else ""
+            counts = ", ".join(f"{c} {k}" for c, k in (r.against_causes or {}).items())
+            items.append(
+                f'<li><a href="{e(links[i])}">{e(labels.name(r))}</a>{e(agree)}{e(why)}'
+                + (f' <span class="muted">({e(counts)})</span>' if counts else "")
+                + "</li>"
+            )
+        lines.append(
+            f'<h3><span style="display:inline-block;width:12px;height:12px;background:{colour}"></span> '
+            f"{len(members)} file{'s' if len(members) != 1 else ''}: {e(title)}</h3><ul>{''.join(items)}</ul>"
+        )
+    return (
+        '<h2>Their texts, grouped by cause</h2><p class="muted">Each file under the cause of most of its '
+        "differences with the customer's text (glyphscope compare FILE --text explains each one); files "
+        "with most disagreement first.</p>" + "".join(lines)
+    )
 
 
 def write_html_report(

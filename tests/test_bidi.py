@@ -207,7 +207,7 @@ def test_levels_and_rule_l2() -> None:
 
 
 def test_cli_visual_order_and_no_tracking() -> None:
-    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.parser import build_parser
     from glyphscope.inspector.cli.shared import parameters
 
     params = parameters(build_parser().parse_args(["text", "x.pdf", "--visual-order", "--no-tracking"]))

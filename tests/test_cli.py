@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
 import json
 import os
@@ -462,7 +464,7 @@ def test_layer_names_resolve_with_hyphens_underscores_and_aliases():
 
 def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
     from glyphscope.core.params import PARAMETER_SPECS, SWITCHES, Parameters
-    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.parser import build_parser
 
     options = {spec.name: spec.option for spec in PARAMETER_SPECS if spec.option}
     assert set(options) >= SWITCHES
@@ -471,3 +473,55 @@ def test_every_switch_of_the_parameters_has_an_option_that_flips_it() -> None:
         assert getattr(args, field) is not getattr(Parameters(), field)
     args = build_parser().parse_args(["text", "x.pdf", "--word-gap", "0.3"])
     assert args.word_gap == 0.3 and args.tracking is True
+
+
+def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wait_for_the_bar():
+    import logging
+
+    from glyphscope.inspector.cli import io as cli_io
+    from glyphscope.inspector.cli.progress import PLAIN_INTERVAL, Progress
+
+    pipe = io.StringIO()
+    with Progress("triage", 40, "files", stream=pipe) as bar:
+        bar.advance("a.pdf")
+        assert pipe.getvalue() == ""  # not before PLAIN_INTERVAL seconds
+        bar.done = 11
+        bar._plain_line(now=bar._started + PLAIN_INTERVAL + 1.0)  # 11 done in 6 s: 29 to go at 1.8 files/s
+    (line,) = pipe.getvalue().splitlines()
+    assert line == f"glyphscope: triage: 11/40 files, {11 / (PLAIN_INTERVAL + 1):.1f} files/s, 0:00:16 left"
+    assert "[" not in line and "\x1b" not in line
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    args = argparse.Namespace(quiet=False)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), cli_io.captured_messages(args):
+        with Progress("triage", 2, "files", stream=Tty()) as bar:
+            logging.getLogger("fontTools.ttLib").warning("bad glyph table")
+            logging.getLogger("pypdfium2").warning("renderer note")
+            bar.advance("a.pdf")
+            assert err.getvalue() == ""  # nothing written into the progress line
+        assert err.getvalue().splitlines() == [
+            "glyphscope: warning: fontTools: bad glyph table",
+            "glyphscope: warning: pypdfium2: renderer note",
+        ]
+    quiet = io.StringIO()
+    with contextlib.redirect_stderr(quiet), cli_io.captured_messages(argparse.Namespace(quiet=True)):
+        logging.getLogger("fontTools").warning("bad glyph table")
+    assert quiet.getvalue() == ""
+
+
+def test_every_command_has_a_one_line_description_in_help():
+    from glyphscope.inspector.cli.parser import COMMAND_HELP, SUBCOMMANDS, build_gui_parser, build_parser
+
+    parser = build_parser()
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert {a.dest: a.help for a in sub._choices_actions} == COMMAND_HELP
+    top = build_gui_parser().format_help()
+    for name in SUBCOMMANDS:
+        assert f"  {name}" in top and COMMAND_HELP[name] in top
+        own = sub.choices[name].format_help().split("\n\n")  # usage, then its description
+        assert own[1].strip() and not own[1].startswith(("positional", "options")), name
+    assert "The manual: " in top

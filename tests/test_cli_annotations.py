@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from glyphscope.core.params import CHOICES
-from glyphscope.inspector.cli.commands import SUBCOMMANDS, build_parser
+from glyphscope.inspector.cli.parser import SUBCOMMANDS, build_parser
 from tests.cli_run import run_cli
 from tests.test_annotations import TEXT_FIELD, _form
 

@@ -19,14 +19,14 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from glyphscope.inspector.cli.commands import (
+from glyphscope.inspector.cli.io import PASSWORD_ENV
+from glyphscope.inspector.cli.parser import (
     HelpFormatter,
     _VersionAction,
     build_gui_parser,
     build_parser,
     run,
 )
-from glyphscope.inspector.cli.io import PASSWORD_ENV
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.inspector.cli.commands import SUBCOMMANDS
 from glyphscope.inspector.cli.csv import DECISION_COLUMNS, GLYPH_COLUMNS
 from glyphscope.inspector.cli.docs import man_page
+from glyphscope.inspector.cli.parser import SUBCOMMANDS
 from glyphscope.inspector.cli.shared import EXIT_CODES
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
@@ -45,14 +45,22 @@ def test_glyphs_over_a_range_as_csv_tsv_and_json_lines(two_pages: str, tmp_path:
     lines = run_cli("glyphs", two_pages, "--pages", "2")[1].decode("utf-8").splitlines()
     assert lines[0].split("\t") == list(GLYPH_COLUMNS)
     assert [line.split("\t")[2] for line in lines[1:]] == [repr(c) for c in "Page two"]
-    # JSON: one document for one page (as before), one per line for a range
-    docs = [
-        json.loads(line) for line in run_cli("glyphs", two_pages, "--pages", "1-2", "--json")[1].splitlines()
+    # --json: ONE document, the page's own for one page, {"pages": [...]} for a range;
+    # --jsonl: one page's document per line, however many pages
+    whole = json.loads(run_cli("glyphs", two_pages, "--pages", "1-2", "--json")[1])
+    assert whole["file"] == two_pages and "schema_version" in whole
+    lines = [
+        json.loads(line) for line in run_cli("glyphs", two_pages, "--pages", "1-2", "--jsonl")[1].splitlines()
     ]
-    assert [(d["page"], "".join(g["unicode"] for g in d["glyphs"])) for d in docs] == [
-        (1, "Helloworld"),
-        (2, "Page two"),
+    for docs in (whole["pages"], lines):
+        assert [(d["page"], "".join(g["unicode"] for g in d["glyphs"])) for d in docs] == [
+            (1, "Helloworld"),
+            (2, "Page two"),
+        ]
+    (single,) = [
+        json.loads(line) for line in run_cli("glyphs", two_pages, "--pages", "2", "--jsonl")[1].splitlines()
     ]
+    assert single["page"] == 2
     one = json.loads(run_cli("glyphs", two_pages, "--pages", "2", "--json")[1])
     assert one["page"] == 2 and len(one["glyphs"]) == 8
 
@@ -83,8 +91,18 @@ def test_fonts_and_decisions_over_a_range_and_to_a_file(two_pages: str, tmp_path
         ("2", "3", "4", "existing_space", "", ""),
         ("2", "4", "5", "existing_space", "", ""),
     ]
-    docs = [json.loads(line) for line in run_cli("decisions", two_pages, "--json")[1].splitlines()]
+    docs = json.loads(run_cli("decisions", two_pages, "--json")[1])["pages"]
     assert [(d["page"], d["text"]) for d in docs] == [(1, "Hello world"), (2, "Page two")]
+    docs = [json.loads(line) for line in run_cli("decisions", two_pages, "--jsonl")[1].splitlines()]
+    assert [(d["page"], d["text"]) for d in docs] == [(1, "Hello world"), (2, "Page two")]
+    fonts = json.loads(run_cli("fonts", two_pages, "--json")[1])
+    assert [(d["page"], d["fonts"][0]["glyphs"]) for d in fonts["pages"]] == [(1, 10), (2, 8)]
+    texts = [json.loads(line) for line in run_cli("text", two_pages, "--jsonl")[1].splitlines()]
+    assert [(d["page"], d["text"]) for d in texts] == [(1, "Hello world"), (2, "Page two")]
+    found = [json.loads(line) for line in run_cli("diagnostics", two_pages, "--jsonl")[1].splitlines()]
+    assert [d["page"] for d in found] == [1, 2, None]  # the document's own findings last
+    compared = run_cli("compare", two_pages, "--engines", "pdfminer", "--jsonl", "-q")[1].splitlines()
+    assert [(d["page"], d["file"]) for d in map(json.loads, compared)] == [(1, two_pages), (2, two_pages)]
 
 
 def test_listing_errors_are_one_line(two_pages: str, tmp_path: Path) -> None:
@@ -111,7 +129,7 @@ def test_top_level_usage_lists_the_commands_and_a_typo_gets_a_suggestion(two_pag
     code, _, err = run_cli("trage", two_pages)
     assert code == 2 and "did you mean 'triage'?" in err
     # a missing file named like a command is a missing file, not a typo
-    from glyphscope.inspector.cli.commands import _unknown_command
+    from glyphscope.inspector.cli.parser import _unknown_command
 
     assert _unknown_command(["text.pdf"]) is None and _unknown_command(["./glyphs"]) is None
     assert _unknown_command(["--page", "1"]) is None and _unknown_command(["invoice"]) is None
@@ -170,9 +188,15 @@ def test_man_page_is_made_from_the_parser() -> None:
 def test_each_json_line_of_a_range_follows_the_command_schema(two_pages: str, command: str) -> None:
     from tests.test_schemas import assert_valid
 
-    code, out, err = run_cli(command, two_pages, "--json")
+    code, out, err = run_cli(command, two_pages, "--jsonl")
     assert code == 0, err
     docs = [json.loads(line) for line in out.decode("utf-8").splitlines()]
     assert [d["page"] for d in docs] == [1, 2]
     for doc in docs:
+        assert_valid(command, doc)
+    code, out, err = run_cli(command, two_pages, "--json")  # one document: each page's within it
+    assert code == 0, err
+    whole = json.loads(out)
+    assert [d["page"] for d in whole["pages"]] == [1, 2]
+    for doc in whole["pages"]:
         assert_valid(command, doc)

@@ -311,7 +311,9 @@ def test_compare_json_matches_its_schema_and_explains_each_page(fixture_pdf: Pat
         mutool = page["engines"][1]
         if not listed["mutool"]["available"]:
             assert mutool["text"] is None and "mupdf-tools" in mutool["error"] and mutool["summary"] is None
-    assert kinds == [[("extra", "cull")], [("space", "word_gap")], [("extra", "duplicate")]]
+    assert kinds == [[("extra", "cull")], [("split", "word_gap")], [("extra", "duplicate")]]
+    causes = [[d["cause"] for d in p["engines"][0]["differences"]] for p in obj["pages"]]
+    assert causes == [["culled"], ["word_gap"], ["duplicate"]]
     gap = obj["pages"][1]["engines"][0]["differences"][0]
     assert gap["decision"]["verdict"] == "below_threshold" and gap["their_text"] == " "
     assert gap["decision"]["value"] == pytest.approx(2.4, abs=1e-3)
@@ -330,7 +332,7 @@ def test_compare_text_output_and_usage_errors(fixture_pdf: Path) -> None:
     assert code == 0, err
     lines = out.decode().splitlines()
     assert lines[0].startswith("page 2\tpdfminer.six\tagreement ")
-    assert lines[1].startswith("\tspace\tpdfminer.six inserts a space here: gap 2.40 pt")
+    assert lines[1].startswith("\tsplit\tword_gap\tpdfminer.six inserts a space here: gap 2.40 pt")
     code, _, err = run_cli("compare", str(fixture_pdf), "--engines", "tesseract")
     assert code == 2 and "unknown engine(s) tesseract" in err
     code, _, err = run_cli("compare", str(fixture_pdf), "--pages", "9")
@@ -354,7 +356,7 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
 
     code = (
         "import sys\n"
-        "from glyphscope.inspector.cli.commands import run\n"
+        "from glyphscope.inspector.cli.parser import run\n"
         f"rc = run(['compare', {str(fixture_pdf)!r}, '--pages', '1', '--engines', 'pdfminer', '-q'], None)\n"
         "assert rc == 0, rc\n"
         "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))))\n"

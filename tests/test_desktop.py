@@ -61,3 +61,21 @@ def test_an_unwritable_target_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith("glyphscope: cannot install the desktop entry:")
+
+
+def test_without_the_gui_extra_no_entry_is_installed(tmp_path: Path) -> None:
+    """A menu entry that starts nothing is refused: PySide6 hidden by a module that is None."""
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text("import sys\nsys.modules['PySide6'] = None\n")
+    data = tmp_path / "data"
+    env = dict(os.environ, XDG_DATA_HOME=str(data), PYTHONPATH=os.pathsep.join([str(hide), str(REPO)]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "glyphscope.desktop"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip() == (
+        "glyphscope: the window needs the gui extra (PySide6), which is not installed: "
+        "pip install 'glyphscope[gui]'; no menu entry was installed"
+    )
+    assert not (data / "applications" / "glyphscope.desktop").exists()

@@ -86,3 +86,12 @@ def test_the_changelog_page_is_changelog_md(site: Path) -> None:
     for heading in re.findall(r"^### (\w+)", source, flags=re.M):
         assert heading in text
     assert "triage --timeout SECONDS" in text and "--annotations include|exclude|only" in text
+
+
+def test_the_shipped_man_page_is_the_parsers() -> None:
+    """man/glyphscope.1 (installed into share/man/man1) is what the parser makes today:
+    regenerate it with `python -m glyphscope.inspector.cli.docs man --write`."""
+    from glyphscope.inspector.cli.docs import MAN_SOURCE, MAN_VERSION, man_page
+
+    assert MAN_SOURCE.read_text("utf-8") == man_page(MAN_VERSION)
+    assert ".SH EXIT STATUS" in MAN_SOURCE.read_text("utf-8")

@@ -140,7 +140,7 @@ def test_cjk_gap_on_a_pikepdf_page() -> None:
 
 
 def test_cli_takes_cjk_gap_and_keep_ligatures() -> None:
-    from glyphscope.inspector.cli.commands import build_parser
+    from glyphscope.inspector.cli.parser import build_parser
     from glyphscope.inspector.cli.shared import parameters
 
     args = build_parser().parse_args(

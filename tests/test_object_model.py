@@ -21,7 +21,7 @@ from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.page_space import display_matrix
 from glyphscope.core.params import DEFAULT_PARAMETERS
 from glyphscope.core.visibility_class import VisibilityClass
-from glyphscope.model import Char, Line, Word
+from glyphscope.model import Char, TextLine, Word
 from tests.pdfbuild import make_pdf, to_bytes
 
 # "Hello" and "world" with no space glyph between them: a TJ offset of 300/1000 em (3.6 pt
@@ -135,8 +135,15 @@ def test_char_boxes_are_the_quad_in_top_left_coordinates_on_an_offset_rotated_pa
         assert "".join(c.text for c in chars) == "Hithere"
         for c in chars:
             expected = _top_left(c.quad, tuple(media), rotate)  # type: ignore[arg-type]
-            assert (c.x0, c.top, c.x1, c.bottom) == pytest.approx(expected)
+            assert c.glyph_box == pytest.approx(expected)  # glyphscope's own box: the quad's
             assert 0 <= c.x0 < c.x1 <= page.width and 0 <= c.top < c.bottom <= page.height
+            # pdfplumber's box: the same advance, one em (12 pt) from Helvetica's descent (-0.207 em)
+            if rotate in (0, 180):
+                assert (c.x0, c.x1) == pytest.approx(expected[::2][:1] + expected[2:3])
+                assert c.bottom - c.top == pytest.approx(12.0) == c.size
+            else:
+                assert (c.top, c.bottom) == pytest.approx((expected[1], expected[3]))
+                assert c.x1 - c.x0 == pytest.approx(12.0)
         h = chars[0]
         assert h.quad[0][0] == pytest.approx(100.0)  # the origin's x, in user space
         assert h.fontname == "Helvetica"
@@ -198,10 +205,15 @@ def test_words_and_lines_follow_the_engines_spaces_and_breaks() -> None:
         assert hello.x0 == pytest.approx(page.chars[0].x0)
         assert hello.quad[0] == page.chars[0].quad[0]
         assert hello.quad[2] == page.chars[4].quad[2]
-        lines = page.lines
-        assert [(ln.text, type(ln)) for ln in lines] == [("Hello world", Line), ("Other", Line)]
+        assert page.lines == ()  # pdfplumber's meaning: the drawn lines (this page draws none)
+        lines = page.text_lines
+        assert [(ln.text, type(ln)) for ln in lines] == [("Hello world", TextLine), ("Other", TextLine)]
+        with pytest.warns(DeprecationWarning, match="extract_text_lines"):
+            assert page.extract_lines() == lines
         assert lines[0].x0 == hello.x0 and lines[0].x1 == world.x1
-        assert lines[1].top == pytest.approx(792.0 - page.chars[-1].quad[3][1])
+        # top = bottom − size: the baseline at y 500, Helvetica's descent 0.207 em below it
+        assert lines[1].bottom == pytest.approx(792.0 - 500.0 + 0.207 * 12.0)
+        assert lines[1].top == pytest.approx(lines[1].bottom - 12.0)
 
 
 # ---------------------------------------------------------------- crops
@@ -221,7 +233,7 @@ def test_a_crop_is_assembled_with_the_engines_word_gap_decision() -> None:
         assert (d.before, d.after) == (4, 5)  # "o" of Hello, "w" of world
         # gap = 300/1000 em at 12 pt; threshold = word_gap × the box height of "w"
         assert d.value == pytest.approx(0.3 * 12.0, abs=1e-6)
-        assert d.threshold == pytest.approx(DEFAULT_PARAMETERS.word_gap * page.chars[5].size)
+        assert d.threshold == pytest.approx(DEFAULT_PARAMETERS.word_gap * page.chars[5].glyph_height)
         assert d.value > d.threshold
         # The same pair, the same numbers, as the whole page decided it
         whole = [x for x in page.decisions("plain") if isinstance(x, WordGapDecision) and x.before == 4]
@@ -246,7 +258,12 @@ def test_a_crop_keeps_a_glyph_by_its_centre_within_bbox_by_its_whole_box() -> No
             page.crop((middle - 0.01, 0.0, 612.0, 792.0)),
         )
         assert {c.paint_index for c in left.chars}.isdisjoint(c.paint_index for c in right.chars)
-        assert page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0)).extract_text() == "Hello world"
+        assert (
+            page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0), strict=False).extract_text()
+            == "Hello world"
+        )
+        with pytest.raises(ValueError, match="not fully within"):
+            page.crop(HELLO_REGION).crop((0.0, 0.0, 612.0, 792.0))  # pdfplumber's strict default
         with pytest.raises(ValueError, match="x0 <= x1"):
             page.crop((10.0, 0.0, 5.0, 10.0))
 

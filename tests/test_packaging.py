@@ -77,7 +77,10 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
         names = zf.namelist()
         top = {n.split("/")[0] for n in names}
         dist_info = next(t for t in top if t.endswith(".dist-info"))
-        assert top == {"glyphscope", dist_info}
+        data = next(t for t in top if t.endswith(".data"))
+        assert top == {"glyphscope", dist_info, data}
+        # the man page, into the environment's share/man/man1 (`man glyphscope`)
+        assert f"{data}/data/share/man/man1/glyphscope.1" in names
         assert "glyphscope/assets/demo.pdf" in names
         # the desktop entry and its icon (python -m glyphscope.desktop installs them)
         assert {"glyphscope/assets/glyphscope.desktop", "glyphscope/assets/glyphscope.svg"} <= set(names)
@@ -87,6 +90,9 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
         meta = email.message_from_bytes(zf.read(f"{dist_info}/METADATA"))
         entry_points = zf.read(f"{dist_info}/entry_points.txt").decode()
     assert meta["License-Expression"] == "Apache-2.0"
+    assert "Typing :: Typed" in (meta.get_all("Classifier") or [])
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL") or [])
+    assert {"Source", "Issues", "Changelog", "Documentation"} <= set(urls)
     assert "glyphscope = glyphscope.__main__:main" in entry_points
     assert "[gui_scripts]\nglyphscope-gui = glyphscope.__main__:main" in entry_points
     requires = meta.get_all("Requires-Dist") or []
@@ -102,7 +108,7 @@ def test_wheel_has_one_import_name_the_demo_and_the_license(wheel: Path) -> None
     ), qt
     for module in (
         "glyphscope/core/",
-        "glyphscope/inspector/cli/commands.py",
+        "glyphscope/inspector/cli/parser.py",
         "glyphscope/inspector/gui/main_window.py",
     ):
         assert any(n.startswith(module) for n in names), module
@@ -135,3 +141,29 @@ def test_installed_command_reports_its_version_and_reads_the_demo(installed: Pat
         [str(python), "-m", "glyphscope", "--version"], cwd=tmp_path, capture_output=True, text=True
     )
     assert module.stdout.strip() == f"glyphscope {__version__}"
+
+
+def test_the_sdist_holds_the_docs_the_changelog_and_what_the_readme_links_to(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    import re
+    import tarfile
+
+    out = tmp_path_factory.mktemp("sdist")
+    build = subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(out), str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if build.returncode != 0 and "Could not find a version that satisfies" in build.stdout + build.stderr:
+        pytest.skip("no package index reachable for the isolated build environment")
+    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+    (found,) = out.glob("glyphscope-*.tar.gz")
+    with tarfile.open(found) as tf:
+        names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
+    for needed in ("CHANGELOG.md", "mkdocs.yml", "docs/api.md", "docs/pdfplumber.md", "man/glyphscope.1"):
+        assert needed in names, needed
+    readme = (REPO / "README.md").read_text("utf-8")
+    linked = {m for m in re.findall(r"\]\(([^)#]+)\)", readme) if "://" not in m}
+    assert linked and not linked - names, sorted(linked - names)[:5]

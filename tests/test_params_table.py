@@ -81,7 +81,7 @@ PROBE = r"""
 import argparse, json, sys
 from dataclasses import fields
 from glyphscope.core.params import Parameters
-from glyphscope.inspector.cli.commands import build_parser
+from glyphscope.inspector.cli.parser import build_parser
 from glyphscope.inspector.cli.docs import man_page, params_schema, write_params_schemas
 from glyphscope.inspector.cli.shared import parameters
 from glyphscope.inspector.gui.panels import tuning

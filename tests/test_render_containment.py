@@ -351,17 +351,17 @@ def run_cli(*argv: str) -> tuple[int, bytes, str]:
     return run_in_process(*argv)
 
 
-def test_render_of_an_absurd_mediabox_writes_a_blank_page_with_a_warning(qapp, tmp_path) -> None:
+def test_render_of_an_absurd_mediabox_is_an_error_with_a_blank_page_saying_why(qapp, tmp_path) -> None:
     path = text_pdf(tmp_path / "huge.pdf", media=f"[0 0 {HUGE} {HUGE}]")
     out = tmp_path / "huge.png"
     code, stdout, stderr = run_cli("render", str(path), "--page", "1", "--scale", "0.1", "-o", str(out))
-    assert code == 0
+    assert code == 1  # never a blank image passed off as the page with exit 0
     lines = stderr.splitlines()
     assert lines == [
-        "glyphscope: warning: page 1 could not be rendered: its MediaBox is 3.4e+38 × 3.4e+38 pt, "
-        "over the PDF limit of 14,400 pt a side"
+        "glyphscope: page 1 could not be rendered: its MediaBox is 3.4e+38 × 3.4e+38 pt, "
+        f"over the PDF limit of 14,400 pt a side; {out} holds a blank page saying why"
     ]
-    assert stdout.decode().startswith("page 1 (1440×1440 px") and str(out) in stdout.decode()
+    assert stdout == b""
     assert out.read_bytes().startswith(b"\x89PNG")
 
 
@@ -377,13 +377,14 @@ def test_render_success_line_goes_to_stdout_and_quiet_silences_it(qapp, tmp_path
     assert (code, stdout, stderr) == (0, b"", "")
 
 
-def test_render_survives_a_renderer_crash(qapp, tmp_path, demo_pdf, service) -> None:
+def test_a_renderer_crash_is_an_error_exit(qapp, tmp_path, demo_pdf, service) -> None:
     service(CRASHES)
     out = tmp_path / "p.png"
     code, stdout, stderr = run_cli("render", str(demo_pdf), "--page", "1", "--scale", "0.5", "-o", str(out))
-    assert code == 0 and "Traceback" not in stderr
+    assert code == 1 and "Traceback" not in stderr and stdout == b""
     assert stderr.splitlines() == [
-        "glyphscope: warning: page 1 could not be rendered: the renderer crashed (SIGABRT)"
+        f"glyphscope: page 1 could not be rendered: the renderer crashed (SIGABRT); {out} holds a blank "
+        "page saying why"
     ]
     assert out.exists()
 

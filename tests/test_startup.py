@@ -19,7 +19,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from glyphscope.inspector.cli.commands import SUBCOMMANDS, build_parser
+from glyphscope.inspector.cli.parser import SUBCOMMANDS, build_parser
 from tests.pdfbuild import identity_h_font, make_pdf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,6 +80,12 @@ NOT_FOR_PLAIN_TEXT = (
     "glyphscope.inspector.compare.engines",
     "glyphscope.inspector.cli.triage_options",
     "glyphscope.inspector.cli.triage",
+    # one module per command: `text` loads its own, not the other commands'
+    "glyphscope.inspector.cli.glyphs",
+    "glyphscope.inspector.cli.fonts",
+    "glyphscope.inspector.cli.diagnostics",
+    "glyphscope.inspector.cli.decisions",
+    "glyphscope.inspector.cli.completion",
     # a one-page document is read in this process: no worker, so no multiprocessing
     "multiprocessing",
     "glyphscope.core.triage",
@@ -158,7 +164,7 @@ def test_version_and_help_load_no_engine(tmp_path: Path, argv: list[str]) -> Non
         "glyphscope.core.version",  # the metadata read, standard library only
         "glyphscope.inspector",
         "glyphscope.inspector.cli",  # the package's door: a docstring, no imports
-        "glyphscope.inspector.cli.commands",
+        "glyphscope.inspector.cli.parser",
         "glyphscope.inspector.cli.io",
         "glyphscope.inspector.cli.shared",  # exit codes and the options every command shares
     }, sorted(ours)
@@ -469,3 +475,38 @@ def test_the_text_command_compiles_no_xml_pattern_and_loads_no_difflib(tmp_path:
         [sys.executable, "-c", IMPORT_PROBE, str(path)], cwd=REPO, capture_output=True, timeout=120
     )
     assert proc.stdout.decode().splitlines()[-1] == "False False", proc.stderr.decode()
+
+
+def test_the_command_line_modules_share_only_public_names() -> None:
+    """inspector/cli/: parser.py, shared.py and one module per command; no module imports another's
+    underscore name (`from … import _x`, `module._x`): what they share is public, in shared.py."""
+    import ast
+
+    folder = REPO / "inspector" / "cli"
+    names = {p.stem for p in folder.glob("*.py")}
+    assert {"parser", "shared", "glyphs", "fonts", "diagnostics", "text", "decisions", "completion"} <= names
+    assert "commands" not in names
+    private: list[str] = []
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        aliases = {
+            a.asname or a.name.split(".")[-1]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "glyphscope.inspector.cli"
+            for a in node.names
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "glyphscope.inspector.cli."
+            ):
+                private += [
+                    f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")
+                ]
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+            ):
+                private.append(f"{path.name}: {node.value.id}.{node.attr}")
+    assert private == []

@@ -391,3 +391,33 @@ def test_score_weights_by_report_name_are_the_weights_score_uses():
     assert score(Tally(glyphs=10, unresolved=10), tagged=False) == SCORE_WEIGHTS["unresolved"] == 40.0
     assert score(Tally(glyphs=4, culled=1), tagged=False) == round(SCORE_WEIGHTS["culled"] * 0.5, 2)
     assert score(Tally(glyphs=4, untagged=1, tagged_visible=4), tagged=True) == SCORE_WEIGHTS["untagged"] / 4
+
+
+def test_library_log_lines_while_a_file_is_read_become_its_warnings(tmp_path) -> None:
+    """fontTools' (pikepdf's, pypdfium2's) log lines while a file's pages are read are that file's
+    warnings in its row, once each; another thread's lines are not."""
+    import logging
+    import threading
+
+    from glyphscope.core.triage import collect
+    from tests.pdfbuild import make_pdf
+
+    path = tmp_path / "one.pdf"
+    make_pdf([b"BT /F1 12 Tf 72 700 Td (Hi) Tj ET"]).save(path)
+    original = collect.PageCollector.page
+
+    def logging_page(self, n):  # type: ignore[no-untyped-def]
+        logging.getLogger("fontTools.ttLib.tables").warning("bad  table %s", "glyf")
+        logging.getLogger("fontTools.ttLib.tables").warning("bad  table %s", "glyf")
+        other = threading.Thread(target=lambda: logging.getLogger("pikepdf").warning("another file's"))
+        other.start()
+        other.join()
+        return original(self, n)
+
+    collect.PageCollector.page = logging_page  # type: ignore[method-assign]
+    try:
+        row = collect.triage_file(path)
+    finally:
+        collect.PageCollector.page = original  # type: ignore[method-assign]
+    assert row.error is None
+    assert row.warnings == ("fontTools: bad table glyf",)

@@ -283,7 +283,7 @@ class DecisionList(Sequence["Decision"]):  # the records are imported on first u
     added to them afterwards.
     """
 
-    __slots__ = ("_columns", "_len", "_rows", "_made", "_complete")
+    __slots__ = ("_columns", "_len", "_rows", "_made", "_complete", "_pair_rows")
 
     def __init__(self, columns: DecisionColumns) -> None:
         self._columns = columns
@@ -291,6 +291,7 @@ class DecisionList(Sequence["Decision"]):  # the records are imported on first u
         self._rows = len(columns.code)
         self._made: list[Decision | None] | None = None  # by index, once read
         self._complete = False  # every record made
+        self._pair_rows: tuple[dict[tuple[int, int], int], dict[int, int]] | None = None  # pairs_of's index
 
     @classmethod
     def of(cls, records: Iterable[Decision] = ()) -> DecisionList:
@@ -356,6 +357,37 @@ class DecisionList(Sequence["Decision"]):  # the records are imported on first u
         if pairs or self._complete:
             return [d for d in self if isinstance(d, kind)]
         return [d for d in self._columns.held(self._rows) if isinstance(d, kind)]  # the very objects
+
+    def pairs_of(self, before: int | None, after: int) -> list[Decision]:
+        """The pair rules' decisions (line break, word gap) of glyph pair (before, after), or with
+        `before` None of the pairs ending at `after`: made on demand, the same objects as `self[i]`.
+        The first call indexes the columns (C-speed dicts of each pair's and each after-glyph's
+        first row); a reader wanting a few pairs of a page — Compare explaining its differences —
+        makes only those records."""
+        if self._pair_rows is None:
+            c, n = self._columns, self._rows
+            rows = range(n - 1, -1, -1)  # reversed: the dicts keep each key's first row
+            after_r = c.after[:n][::-1]
+            self._pair_rows = (dict(zip(zip(c.before[:n][::-1], after_r), rows)), dict(zip(after_r, rows)))
+        by_pair, by_after = self._pair_rows
+        row = by_after.get(after) if before is None else by_pair.get((before, after))
+        out: list[Decision] = []
+        c = self._columns
+        while row is not None and row < self._rows and c.after[row] == after:
+            if before is not None and c.before[row] != before:
+                break
+            shape = c.code[row] & 3
+            if shape != RECORD:
+                first = c.first[row]
+                out.extend(
+                    self[i] for i in ((first, first + 1) if shape == PAIR else (first,)) if i < self._len
+                )
+            row += 1
+        return out
+
+    def held_records(self) -> list[Decision]:
+        """The records held as they are (not the pair rules'), in order: the very objects."""
+        return self._columns.held(self._rows)
 
     def extended(self, records: Iterable[Decision]) -> DecisionList:
         """A new list: these decisions, then `records` (indices of the first ones stay valid)."""

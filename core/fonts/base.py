@@ -39,7 +39,7 @@ class FontInfo:
     cid_collection: str | None = None  # "Adobe-Japan1" etc.
     embedded: bool = False
     problems: tuple[FontProblem, ...] = field(default=())
-    ascent: float = 0.0  # the glyph box's top in text space per unit size (simple fonts; 0 unknown)
+    ascent: float = 0.0  # the glyph box's top in text space per unit size (0 unknown)
     descent: float = 0.0  # its bottom, < 0 normally
 
 

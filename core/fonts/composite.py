@@ -94,6 +94,8 @@ class CompositeFont:
             cid_collection=self.collection,
             embedded=is_embedded(self._descriptor),
             problems=tuple(self._problems),
+            ascent=self.ascent,
+            descent=self.descent,
         )
 
     # ------------------------------------------------------------ protocol

@@ -154,6 +154,7 @@ class GlyphRecorder(Recorder):
                         clip_id=gs.clip,
                         fill_id=gs.fill,
                         annotation=frame.annotation,
+                        text_matrix=(a, b, c, d),
                     )
                     table.start_run(run, token_index, stream_index)
                 geom_extend(

@@ -7,9 +7,13 @@ The collector reads only what the page product gives — `counts`,
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +30,44 @@ from glyphscope.core.visibility_class import HIDDEN_CLASSES
 
 WORST_PAGES = 5
 MAX_FINDINGS_KEPT = 1000  # per file; counts are always complete
+LIBRARY_LOGGERS = ("fontTools", "pikepdf", "pypdfium2")
+"""Libraries whose log lines (warnings and worse) while a file is read become its row's warnings."""
+MAX_LOG_LINES = 50  # per file: a font that logs for every glyph must not fill the row
+
+
+class _FileLog(logging.Handler):
+    """The library log lines of one file's triage: this thread's only (files read in other threads
+    keep theirs), each text once, `library: message`."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.thread = threading.get_ident()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread or len(self.lines) >= MAX_LOG_LINES:
+            return
+        try:
+            text = record.getMessage()
+        except (TypeError, ValueError):
+            text = str(record.msg)
+        line = f"{record.name.split('.')[0]}: {' '.join(text.split())}"
+        if line not in self.lines:
+            self.lines.append(line)
+
+
+@contextlib.contextmanager
+def library_log() -> Iterator[list[str]]:
+    """While reading one file: the lines fontTools, pikepdf and pypdfium2 log (see `_FileLog`)."""
+    handler = _FileLog()
+    loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.lines
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
 
 
 class PageCollector:
@@ -185,11 +227,15 @@ def triage_file(
             try:
                 total_pages = doc.page_count
                 collector = PageCollector(doc, params)
-                for n in range(1, doc.page_count + 1):
-                    deadline.check()
-                    collector.page(n)
-                    pages_done = n
-                return replace(collector.row(str(path), elapsed()), sha256=digest)
+                with library_log() as logged:
+                    for n in range(1, doc.page_count + 1):
+                        deadline.check()
+                        collector.page(n)
+                        pages_done = n
+                row = collector.row(str(path), elapsed())
+                # what the libraries logged while the pages were read: warnings of the file, never
+                # bare lines on a terminal (the command line prints them after its progress line)
+                return replace(row, sha256=digest, warnings=(*row.warnings, *logged))
             finally:
                 doc.close()
     except TimeBudgetExceeded:

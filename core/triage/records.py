@@ -115,6 +115,11 @@ class TriageRow:
     score: float = 0.0
     sha256: str | None = None  # of the bytes read; None when the file could not be read at all
     seconds: float = field(default=0.0, compare=False)  # wall time; not part of equality (determinism)
+    # `triage --against TEXTDIR`: the customer's text of this file compared with glyphscope's (set by
+    # inspector/compare/against.py in the worker; absent from the JSON without the option).
+    against_agreement: float | None = None  # 0–1 over the pages compared; None: no comparison
+    against_causes: dict[str, int] | None = None  # cause → differences (inspector/compare/causes.py)
+    against_error: str | None = None  # why there is no comparison (no <name>.txt, unreadable, …)
 
     @property
     def name(self) -> str:
@@ -151,6 +156,15 @@ class TriageRow:
             "warnings": list(self.warnings),
             "findings": [f.to_json() for f in self.findings],
             "sha256": self.sha256,
+        } | self._against_json()
+
+    def _against_json(self) -> dict[str, object]:
+        if self.against_causes is None and self.against_error is None:
+            return {}
+        return {
+            "against_agreement": self.against_agreement,
+            "against_causes": None if self.against_causes is None else dict(self.against_causes),
+            "against_error": self.against_error,
         }
 
     @classmethod
@@ -187,6 +201,13 @@ class TriageRow:
             error_code=obj.get("error_code"),
             score=float(obj.get("score", 0.0)),
             sha256=obj.get("sha256"),
+            against_agreement=obj.get("against_agreement"),
+            against_causes=(
+                {str(k): int(v) for k, v in obj["against_causes"].items()}
+                if isinstance(obj.get("against_causes"), dict)
+                else None
+            ),
+            against_error=obj.get("against_error"),
         )
 
 

@@ -3,7 +3,7 @@
 `python -m glyphscope.inspector.cli.docs man > glyphscope.1` writes glyphscope(1) in roff
 (`man ./glyphscope.1` shows it): the synopsis, every command with its options, help texts
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
-is written twice: the parser (inspector/cli/commands.py) is the one description of the options.
+is written twice: the parser (inspector/cli/parser.py) is the one description of the options.
 `python -m glyphscope.inspector.cli.docs schemas` rewrites the `params` object of the JSON
 schemas from core.params.PARAMETER_SPECS (tests/test_schemas.py checks they agree).
 """
@@ -18,7 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
-from glyphscope.inspector.cli import commands as cli
+from glyphscope.inspector.cli import parser as cli
 from glyphscope.inspector.cli import shared
 
 
@@ -50,6 +50,12 @@ def _options(p: argparse.ArgumentParser) -> list[tuple[str, str]]:
     return rows
 
 
+MAN_SOURCE = Path(__file__).resolve().parents[2] / "man" / "glyphscope.1"
+"""The man page the package installs (pyproject's data-files: share/man/man1): `man --write`
+regenerates it; tests/test_docs.py checks it is the parser's."""
+MAN_VERSION = ""  # the shipped page names no version: it is the same for every build of the parser
+
+
 def man_page(version: str | None = None) -> str:
     """glyphscope(1) as roff source."""
     if version is None:
@@ -59,7 +65,7 @@ def man_page(version: str | None = None) -> str:
     parser = cli.build_parser()
     gui = cli.build_gui_parser()
     lines = [
-        f'.TH GLYPHSCOPE 1 "" "glyphscope {version}" "User Commands"',
+        f'.TH GLYPHSCOPE 1 "" "glyphscope{" " + version if version else ""}" "User Commands"',
         ".SH NAME",
         "glyphscope \\- inspect PDF text extraction: every glyph, and every decision that made the text",
         ".SH SYNOPSIS",
@@ -78,7 +84,7 @@ def man_page(version: str | None = None) -> str:
     lines += _option_lines(gui)
     for name, help_text, sub in _commands(parser):
         lines += [f".SH {name.upper()}", _roff(f"glyphscope {name}: {help_text}.")]
-        if sub.description:
+        if sub.description and sub.description.rstrip(".").lower() != help_text.lower():
             lines += [".PP", _roff(sub.description)]
         lines += _option_lines(sub)
     lines += [".SH EXIT STATUS"]
@@ -225,7 +231,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="man: the glyphscope(1) man page in roff, on stdout; schemas: rewrite the `params` of "
         "inspector/schemas/*.schema.json from core.params.PARAMETER_SPECS",
     )
+    parser.add_argument(
+        "--write", action="store_true", help="man: write it to man/glyphscope.1 of the source tree"
+    )
     args = parser.parse_args(argv)
+    if args.what == "man" and args.write:
+        MAN_SOURCE.parent.mkdir(exist_ok=True)
+        MAN_SOURCE.write_text(man_page(MAN_VERSION), "utf-8")
+        sys.stdout.write(f"written {MAN_SOURCE}\n")
+        return 0
     if args.what == "schemas":
         for path in write_params_schemas():
             sys.stdout.write(f"{path.name} written\n")

@@ -90,10 +90,31 @@ def note(args: argparse.Namespace, message: str) -> None:
     if line in _said:
         return
     _said.add(line)
+    if _held is not None:  # a progress line is being drawn: the warning waits until it is gone
+        _held.append(line)
+        return
     print(f"glyphscope: {line}", file=sys.stderr)
 
 
+def hold_notes() -> None:
+    """From now on `note` keeps its lines (a progress line is drawn on stderr)."""
+    global _held
+    if _held is None:
+        _held = []
+
+
+def release_notes() -> None:
+    """Print the lines `note` kept since `hold_notes`, and print the next ones at once again."""
+    global _held
+    held, _held = _held, None
+    for line in held or ():
+        print(f"glyphscope: {line}", file=sys.stderr)
+
+
 _said: set[str] = set()  # lines printed by `note` during this command (reset by `captured_messages`)
+_held: list[str] | None = None  # lines kept while a progress line is drawn (hold_notes)
+LIBRARY_LOGGERS = ("pikepdf", "fontTools", "pypdfium2")
+"""The libraries whose log lines become `glyphscope: warning:` lines (never bare lines on stderr)."""
 
 
 def one_line(text: str) -> str:
@@ -112,7 +133,8 @@ def one_line(text: str) -> str:
 
 
 class _LogToNote(logging.Handler):
-    """qpdf's own messages (pikepdf routes them to the `pikepdf` loggers) as `glyphscope: warning:` lines."""
+    """Library log lines as `glyphscope: warning:` lines: qpdf's own messages (pikepdf routes them
+    to the `pikepdf` loggers, as they are), fontTools' and pypdfium2's (named by their library)."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         super().__init__(logging.INFO)
@@ -123,6 +145,11 @@ class _LogToNote(logging.Handler):
             text = record.getMessage()
         except (TypeError, ValueError):
             text = str(record.msg)
+        library = record.name.split(".")[0]
+        if library != "pikepdf":
+            if record.levelno < logging.WARNING:
+                return  # fontTools' and pypdfium2's info lines are no warning
+            text = f"{library}: {text}"
         note(self.args, f"warning: {text}")
 
 
@@ -136,11 +163,13 @@ def captured_messages(args: argparse.Namespace) -> Iterator[None]:
 
     _said.clear()
     handler = _LogToNote(args)
-    logger = logging.getLogger("pikepdf")
-    saved = (logger.propagate, logger.level)
-    logger.addHandler(handler)
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
+    loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
+    saved = [(logger.propagate, logger.level) for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.propagate = False
+        if logger.level == logging.NOTSET or logger.level > logging.INFO:
+            logger.setLevel(logging.INFO)
 
     def show(
         message: Warning | str,
@@ -158,9 +187,11 @@ def captured_messages(args: argparse.Namespace) -> Iterator[None]:
             warnings.showwarning = show
             yield
     finally:
-        logger.removeHandler(handler)
-        logger.propagate, level = saved[0], saved[1]
-        logger.setLevel(level)
+        release_notes()
+        for logger, (propagate, level) in zip(loggers, saved, strict=True):
+            logger.removeHandler(handler)
+            logger.propagate = propagate
+            logger.setLevel(level)
 
 
 # ------------------------------------------------------------------ limits

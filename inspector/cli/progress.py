@@ -3,13 +3,19 @@
 `triage of 40 files ━━━━━━━━━━━━━━━━━━━━━━━━   12/40  3.4 files/s  0:00:08  b.pdf`: a
 description, a bar, done/total, the rate, the time still to go, the last item's name
 cut to what is left of the line. The line is at most LINE_WIDTH columns (80, or a narrower
-terminal) and disappears when the work ends. Nothing is drawn when the stream is not a
-terminal (a pipe, a file, CI logs) or with `--quiet`: rich is then not even imported.
+terminal) and disappears when the work ends. While it is drawn, warnings (library log lines
+included: inspector/cli/io.py) wait and are printed when it is gone, so nothing is written
+into it.
+
+Off a terminal (a pipe, a file, CI logs) a plain line is written instead every
+PLAIN_INTERVAL seconds: `glyphscope: triage: 12/40 files, 3.4 files/s, 0:00:08 left` (rich
+is then not even imported). Nothing at all with `--quiet`.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
@@ -20,6 +26,7 @@ if TYPE_CHECKING:
 
 LINE_WIDTH = 80
 BAR_WIDTH = 20
+PLAIN_INTERVAL = 5.0  # seconds between two plain progress lines off a terminal
 
 
 class Progress:
@@ -30,6 +37,10 @@ class Progress:
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and _is_terminal(self.stream)
+        self.plain = enabled and not self.enabled  # off a terminal: a plain line now and then
+        self.done = 0
+        self._started = time.monotonic()
+        self._last_plain = self._started
         self.total = total
         self.unit = unit
         self.description = description
@@ -48,6 +59,9 @@ class Progress:
         self.close()
 
     def _start(self) -> None:
+        from glyphscope.inspector.cli.io import hold_notes
+
+        hold_notes()
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
         from rich.progress import Progress as RichProgress
@@ -72,6 +86,9 @@ class Progress:
 
     def advance(self, item: str = "") -> None:
         """One item done (`item`: its name, shown cut to the room left on the line)."""
+        self.done += 1
+        if self.plain:
+            self._plain_line()
         if self._progress is None or self._task is None:
             return
         task = self._progress.tasks[0]
@@ -101,10 +118,34 @@ class Progress:
             plain.print(self._progress.get_renderable())
         return capture.get().rstrip("\n")
 
+    def _plain_line(self, now: float | None = None) -> None:
+        """Off a terminal: `glyphscope: triage: 12/40 files, 3.4 files/s, 0:00:08 left`, at most
+        every PLAIN_INTERVAL seconds."""
+        now = time.monotonic() if now is None else now
+        if now - self._last_plain < PLAIN_INTERVAL:
+            return
+        self._last_plain = now
+        elapsed = max(now - self._started, 1e-9)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        minutes, seconds = divmod(int(round(left)), 60)
+        hours, minutes = divmod(minutes, 60)
+        line = (
+            f"glyphscope: {self.description}: {self.done}/{self.total} {self.unit}, "
+            f"{rate:.1f} {self.unit}/s, {hours}:{minutes:02d}:{seconds:02d} left"
+        )
+        try:
+            print(line, file=self.stream, flush=True)
+        except (OSError, ValueError):
+            self.plain = False
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
+            from glyphscope.inspector.cli.io import release_notes
+
+            release_notes()
 
 
 def _is_terminal(stream: TextIO) -> bool:

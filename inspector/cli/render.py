@@ -3,8 +3,9 @@
 Typed engine errors (not found, not a PDF, password) propagate: the CLI maps
 them to exit codes. `-o -` writes the PNG to stdout; otherwise stdout gets the
 one success line (none with --quiet). A page the renderer cannot draw (crash,
-time limit, a MediaBox of no usable size) is written blank with its overlays and
-a banner, with a `glyphscope: warning:` line on stderr. Neither the page nor its overlays
+time limit, a MediaBox of no usable size, a PDFium that cannot draw) is an error: exit 1
+and one `glyphscope:` line saying why; the image is still written, blank with its overlays
+and a banner giving the reason, never passed off as the page. Neither the page nor its overlays
 need Qt (inspector.render.page_images: the window's painter draws the layers when the gui extra is
 installed, Pillow when it is not).
 """
@@ -42,7 +43,7 @@ def run_render(args: argparse.Namespace) -> int:
 
     from glyphscope.core.document import open_document
 
-    # typed errors → exit codes in inspector.cli.commands
+    # typed errors → exit codes in inspector.cli.parser
     doc = open_document(cli_io.read_input(args.file), cli_io.password(args), limits=cli_io.limits(args))
     try:
         for w in doc.warnings:
@@ -54,10 +55,8 @@ def run_render(args: argparse.Namespace) -> int:
         from glyphscope.inspector.render.layered import draw_page
 
         # PDFium runs in its own process: a page it cannot draw is a blank page with the
-        # overlays and a banner saying why (exit 0 with a warning), never a dead command.
+        # overlays and a banner saying why and an error exit, never a dead command.
         drawn = draw_page(doc, args.page, layers, scale, palette=False)
-        if drawn.render_error:
-            cli_io.note(args, f"warning: page {args.page} {drawn.render_error}")
         for n, message in sorted(doc.budget_notes.items()):  # a budget stopped the overlays' analysis
             cli_io.note(args, f"warning: page {n}: {message}")
         try:
@@ -69,6 +68,10 @@ def run_render(args: argparse.Namespace) -> int:
             return EXIT_ERROR
     finally:
         doc.close()
+    if drawn.render_error:
+        where = "" if cli_io.is_stdout(out) else f"; {out} holds a blank page saying why"
+        print(f"glyphscope: page {args.page} {drawn.render_error}{where}", file=sys.stderr)
+        return EXIT_ERROR
     if not cli_io.is_stdout(out) and not getattr(args, "quiet", False):
         # The success line is output, not a diagnostic: stdout (nothing with --quiet or `-o -`).
         print(

@@ -273,7 +273,13 @@ def run_triage(args: argparse.Namespace) -> int:
         sink = _open_jsonl(stack, jsonl_out, append=resume)
         interrupted = False
         run = _Run(
-            password, jobs, scheduler, limits, _params(args), float(getattr(args, "timeout", TIME_BUDGET))
+            password,
+            jobs,
+            scheduler,
+            limits,
+            _params(args),
+            float(getattr(args, "timeout", TIME_BUDGET)),
+            getattr(args, "against", None),
         )
         try:
             for row in _rows(sources, run, stack):
@@ -330,6 +336,17 @@ class _Run:
     limits: Limits
     params: Parameters
     timeout: float  # seconds per file (--timeout)
+    against: str | None = None  # --against TEXTDIR
+
+    def task(self) -> Callable[..., TriageRow] | None:
+        """The worker function: triage_file, or with --against triage_file then the comparison."""
+        if self.against is None:
+            return None
+        import functools
+
+        from glyphscope.inspector.compare.against import against_task
+
+        return functools.partial(against_task, text_dir=self.against, limits=self.limits)
 
 
 class SchedulerUnreachable(Exception):
@@ -362,7 +379,13 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
     """Rows in completion order, from local processes or from Dask, read within the run's budgets."""
     if run.scheduler == "local":
         yield from iter_triage(
-            sources, run.password, run.jobs, params=run.params, time_budget=run.timeout, limits=run.limits
+            sources,
+            run.password,
+            run.jobs,
+            params=run.params,
+            time_budget=run.timeout,
+            limits=run.limits,
+            worker=run.task(),
         )
         return
     from glyphscope.core.triage.dask_run import dask_client, iter_triage_dask
@@ -381,8 +404,17 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
         raise SchedulerUnreachable(
             f"cannot {where}: what answers is not a Dask scheduler ({type(exc).__name__})"
         ) from None
+    from glyphscope.core.triage.collect import triage_file
+
+    task = run.task()
     yield from iter_triage_dask(
-        sources, client, run.password, params=run.params, time_budget=run.timeout, limits=run.limits
+        sources,
+        client,
+        run.password,
+        params=run.params,
+        time_budget=run.timeout,
+        limits=run.limits,
+        task=triage_file if task is None else task,
     )
 
 
@@ -464,10 +496,17 @@ def _write_reports(
     rows, verify = with_verify_findings(
         rows, verify
     )  # a wrong OCR layer is an error of its file: ranked again
+    if getattr(args, "against", None):  # --against: most disagreement with their texts first
+        from glyphscope.inspector.compare.against import against_order
+
+        rows = against_order(rows)
     shown = [anonymise_row(r) for r in rows] if anonymise else rows
     compare = compare_column(args, rows, password, sources)  # --compare ENGINE, or None
     if not (jsonl_out or cli_io.is_stdout(json_out) or cli_io.is_stdout(html_out)):
-        sys.stdout.write(with_verify_column(with_compare_column(_clean_line_table(shown), compare), verify))
+        table = with_compare_column(_clean_line_table(shown), compare)
+        if getattr(args, "against", None):
+            table = with_against_columns(table, shown)
+        sys.stdout.write(with_verify_column(table, verify))
         sys.stdout.flush()
 
     if json_out:
@@ -496,6 +535,17 @@ def _write_reports(
 
 def _clean_line_table(rows: list[TriageRow]) -> str:
     return "\n".join(_clean_line(line) for line in format_table(rows).splitlines()) + "\n"
+
+
+def with_against_columns(table: str, rows: list[TriageRow]) -> str:
+    """`table` with --against's columns before the file: % agreement with their text and the top cause."""
+    from glyphscope.inspector.compare.against import top_cause
+
+    agree = ["%agree(theirs)"] + [
+        "-" if r.against_agreement is None else f"{100.0 * r.against_agreement:.1f}" for r in rows
+    ]
+    cause = ["cause"] + [top_cause(r) or ("no text" if r.against_error else "-") for r in rows]
+    return cli_io.with_columns_before_file(table, [agree, cause])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -90,6 +90,25 @@ def add_compare_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_against_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--against",
+        metavar="TEXTDIR",
+        type=_text_dir,
+        help="the customer's texts: TEXTDIR/<name>.txt for each <name>.pdf (pages separated by form feeds); "
+        "every row gets against_agreement and against_causes (first 10 pages), rows are ranked by "
+        "disagreement and the HTML report groups them by cause",
+    )
+
+
+def _text_dir(text: str) -> str:
+    import os
+
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
 def _compare_engine(text: str) -> str:
     """--compare's value: one known, installed engine (a usage error before any file is read)."""
     from glyphscope.inspector.compare.engines import engine_status, parse_engine_list

@@ -19,8 +19,9 @@ or −1 ("not in any glyph": an invented space, text from nowhere).
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -45,6 +46,16 @@ ORDER = "order"  # in both, at another place
 CHANGED = "changed"  # the same glyphs read as other characters
 KINDS: tuple[str, ...] = (MISSING, EXTRA, SPACE, ORDER, CHANGED)
 
+DIRECT_CHAR_LIMIT = 250_000
+"""Largest product of two lengths aligned character by character straight away; longer texts are
+aligned word by word first (linear in practice), then character by character between matched
+words where the stretch is below this (a page of 3,000 characters each side took 0.1 s by
+characters, a few milliseconds by words)."""
+
+MATCH_LIMIT = 500_000
+"""Largest product of an unplaced stretch and the pool it is looked for in (passes 2–4): beyond it
+the word pass has placed what it could, and character matching would cost seconds a page."""
+
 _DROPPED = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff\f\x00")
 
 
@@ -60,33 +71,106 @@ class Tokens:
         return len(self.chars)
 
 
+_ASCII_SPACE_RUNS = re.compile(r"[\x01-\x20]+")
+_ASCII_SLOW = re.compile(r"[\x00\x0c\x7f]")
+# What `is_space_like` calls a space (str.isspace or ≤ U+0020), less the dropped form feed and NUL,
+# is group 1 of _RUNS: a run of them is one space token.
+_RUNS = re.compile(r"((?:[^\S\x0c]|[\x01-\x0b\x0d-\x20])+)|([^\s\x00-\x20]+)|(.)", re.DOTALL)
+"""A text as runs: whitespace (group 1), other characters (group 2), or one dropped character (3)."""
+
+
 def normalise(text: str) -> Tokens:
     """NFKC, whitespace runs → one " ", invisible characters dropped; no leading/trailing space."""
+    if text.isascii() and not _ASCII_SLOW.search(text):
+        return _normalise_ascii(text)
     chars: list[str] = []
     start: list[int] = []
     end: list[int] = []
     space_from = -1
     space_to = -1
-    for i, ch in enumerate(text):
-        if is_space_like(ch) and ch not in _DROPPED:
+    classes: dict[str, str | None] = {}  # character → its tokens; None dropped
+    for m in _RUNS.finditer(text):
+        pos, stop = m.span()
+        if m.lastindex == 1:  # a whitespace run (form feeds are dropped, not spaces)
             if space_from < 0:
-                space_from = i
-            space_to = i + 1
+                space_from = pos
+            space_to = stop
             continue
-        if ch in _DROPPED or unicodedata.category(ch) == "Cc":
+        chunk = m.group()
+        if m.lastindex == 2 and chunk.isascii() and "\x7f" not in chunk:  # each character its own token
+            if space_from >= 0:
+                if chars:
+                    chars.append(" ")
+                    start.append(space_from)
+                    end.append(space_to)
+                space_from = -1
+            chars.append(chunk)
+            start.extend(range(pos, stop))
+            end.extend(range(pos + 1, stop + 1))
             continue
-        norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
-        norm = "".join(c for c in norm if not is_space_like(c)) or ch
-        if space_from >= 0:
+        for i in range(pos, stop):
+            ch = text[i]
+            if ch in classes:
+                norm = classes[ch]
+            else:
+                norm = classes[ch] = _char_class(ch)
+            if not norm:
+                continue
+            if norm == " ":  # a space `_RUNS` does not know: as in a run
+                if space_from < 0:
+                    space_from = i
+                space_to = i + 1
+                continue
+            if space_from >= 0:
+                if chars:
+                    chars.append(" ")
+                    start.append(space_from)
+                    end.append(space_to)
+                space_from = -1
+            for c in norm:
+                chars.append(c)
+                start.append(i)
+                end.append(i + 1)
+    return Tokens("".join(chars), tuple(start), tuple(end))
+
+
+def _char_class(ch: str) -> str | None:
+    """One character's part in `normalise`: " " (a space), None (dropped) or its NFKC tokens."""
+    if is_space_like(ch) and ch not in _DROPPED:
+        return " "
+    if ch in _DROPPED or unicodedata.category(ch) == "Cc":
+        return None
+    norm = ch if ch.isascii() else unicodedata.normalize("NFKC", ch)
+    return "".join(c for c in norm if not is_space_like(c)) or ch
+
+
+def _normalise_ascii(text: str) -> Tokens:
+    """`normalise` of ASCII text without NUL, form feed or DEL: every character ≤ U+0020 is a space,
+    nothing is dropped or decomposed, so only whitespace runs change (the same tokens, faster)."""
+    chars: list[str] = []
+    start: list[int] = []
+    end: list[int] = []
+    pos = space_from = space_to = 0
+    for m in _ASCII_SPACE_RUNS.finditer(text):
+        a, b = m.span()
+        if a > pos:
             if chars:
                 chars.append(" ")
                 start.append(space_from)
                 end.append(space_to)
-            space_from = -1
-        for c in norm:
-            chars.append(c)
-            start.append(i)
-            end.append(i + 1)
+            chars.append(text[pos:a])
+            start.extend(range(pos, a))
+            end.extend(range(pos + 1, a + 1))
+        space_from, space_to = a, b
+        pos = b
+    if pos < len(text):
+        if chars:
+            chars.append(" ")
+            start.append(space_from)
+            end.append(space_to)
+        chars.append(text[pos:])
+        start.extend(range(pos, len(text)))
+        end.extend(range(pos + 1, len(text) + 1))
     return Tokens("".join(chars), tuple(start), tuple(end))
 
 
@@ -153,7 +237,7 @@ def align(
     their_text: str,
     our_text: str,
     our_glyph: Sequence[int],
-    hidden: Sequence[tuple[int, str, str]] = (),
+    hidden: Iterable[tuple[int, str, str]] = (),
 ) -> Alignment:
     """Align `their_text` to `our_text`, whose character i came from glyph `our_glyph[i]` (−1: generated).
 
@@ -172,11 +256,11 @@ def align(
     theirs_only: list[list[int]] = []  # token indices of b, per content segment
     ours_only: list[list[int]] = []
 
+    n_glyph = len(our_glyph)
+    a_glyph = [our_glyph[s] if 0 <= s < n_glyph else -1 for s in a.start]
+
     def our_glyph_of(token: int) -> int:
-        if not 0 <= token < len(a):
-            return -1
-        s = a.start[token]
-        return our_glyph[s] if 0 <= s < len(our_glyph) else -1
+        return a_glyph[token] if 0 <= token < len(a_glyph) else -1
 
     def neighbour_glyph(token: int, step: int) -> int:
         t = token
@@ -188,15 +272,14 @@ def align(
         return -1
 
     for op, i1, i2, j1, j2 in _opcodes(a.chars, b.chars):
-        if op == "equal":
-            for k in range(i2 - i1):
-                i, j = i1 + k, j1 + k
-                a_fate[i] = b_fate[j] = _EQUAL
-                b_our[j] = i
-                b_glyph[j] = our_glyph_of(i)
-                out.tokens_equal += 1
-                if a.chars[i] != " ":
-                    out.chars_equal += 1
+        if op == "equal":  # whole slices at once: most of a page is equal
+            size = i2 - i1
+            a_fate[i1:i2] = [_EQUAL] * size
+            b_fate[j1:j2] = [_EQUAL] * size
+            b_our[j1:j2] = range(i1, i2)
+            b_glyph[j1:j2] = a_glyph[i1:i2]
+            out.tokens_equal += size
+            out.chars_equal += size - a.chars.count(" ", i1, i2)
             continue
         a_seg, b_seg = list(range(i1, i2)), list(range(j1, j2))
         a_text, b_text = a.chars[i1:i2], b.chars[j1:j2]
@@ -272,13 +355,16 @@ def align(
     h_chars: list[str] = []
     h_glyph: list[int] = []
     h_status: list[str] = []
-    for paint_index, text, status in hidden:
-        for c in normalise(text).chars:
-            if c != " ":
-                h_chars.append(c)
-                h_glyph.append(paint_index)
-                h_status.append(status)
     rest = [[j for j in seg if b_fate[j] == _NONE] for seg in theirs_only]
+    seen: dict[str, str] = {}
+    for paint_index, text, status in hidden if any(rest) else ():
+        chars = seen.get(text)
+        if chars is None:
+            chars = seen[text] = normalise(text).chars.replace(" ", "")
+        for c in chars:
+            h_chars.append(c)
+            h_glyph.append(paint_index)
+            h_status.append(status)
     for j, p in _match_segments(b.chars, rest, h_chars, MIN_HIDDEN).items():
         b_fate[j] = _HIDDEN
         b_glyph[j] = h_glyph[p]
@@ -309,6 +395,7 @@ def align(
         return 0
 
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
+    out.runs = _pair_replacements(out.runs, their_text)
     out.runs.sort(key=lambda r: (r.their_start, r.our_start))
     for j in range(len(b)):
         for pos in range(b.start[j], b.end[j]):
@@ -325,7 +412,9 @@ def _opcodes(a: str, b: str) -> list[Opcode]:
     """difflib opcodes of `a` → `b` (normalised token strings): whole words matched first (fast,
     popular words ignored as anchors), then the characters between two anchors when that stretch
     is small enough; a stretch too long stays one "replace" for the later passes."""
-    if len(a) * len(b) <= CHAR_ALIGN_LIMIT:
+    if a == b:
+        return [("equal", 0, len(a), 0, len(b))] if a else []
+    if len(a) * len(b) <= DIRECT_CHAR_LIMIT:
         return list(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
     a_words, b_words = _word_spans(a), _word_spans(b)
     words = SequenceMatcher(None, [a[s:e] for s, e in a_words], [b[s:e] for s, e in b_words], autojunk=True)
@@ -351,25 +440,17 @@ def _gap_opcodes(a: str, b: str, i1: int, i2: int, j1: int, j2: int) -> list[Opc
         return [("insert", i1, i2, j1, j2)]
     if j1 == j2:
         return [("delete", i1, i2, j1, j2)]
-    if (i2 - i1) * (j2 - j1) > CHAR_ALIGN_LIMIT:
+    if (i2 - i1) * (j2 - j1) > DIRECT_CHAR_LIMIT:
         return [("replace", i1, i2, j1, j2)]
     sub = SequenceMatcher(None, a[i1:i2], b[j1:j2], autojunk=False).get_opcodes()
     return [(op, i1 + x1, i1 + x2, j1 + y1, j1 + y2) for op, x1, x2, y1, y2 in sub]
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:
-    spans = []
-    start = -1
-    for k, ch in enumerate(text):
-        if ch == " ":
-            if start >= 0:
-                spans.append((start, k))
-                start = -1
-        elif start < 0:
-            start = k
-    if start >= 0:
-        spans.append((start, len(text)))
-    return spans
+    return [m.span() for m in _WORD.finditer(text)]
+
+
+_WORD = re.compile(r"[^ ]+")
 
 
 def _pair_glyphs(before: int, after: int) -> tuple[int, ...]:
@@ -399,7 +480,7 @@ def _match_segments(
 
 
 def _match_into(chars: str, tokens: list[int], free: list[str], need: int, found: dict[int, int]) -> None:
-    if not tokens or len(tokens) * len(free) > CHAR_ALIGN_LIMIT:
+    if not tokens or len(tokens) * len(free) > MATCH_LIMIT:
         return  # too long to match character by character: the word pass has done what it could
     text = "".join(chars[j] for j in tokens)
     matcher = SequenceMatcher(None, text, "".join(free), autojunk=False)
@@ -460,17 +541,56 @@ def _their_runs(
         runs.append(Run(kind, b.start[cur[0]], b.end[cur[-1]], o0, o1, g, hidden_status=st))
         cur.clear()
 
-    for j in range(len(b)):
-        if b.chars[j] == " ":
-            continue
-        if fate[j] in (_EQUAL, _CHANGED):
-            flush()
-            continue
+    chars = b.chars
+    # Only the tokens that are neither in place nor read differently (most of a page is in place):
+    # two of them are in one run when nothing but spaces lies between them.
+    for j in [j for j, f in enumerate(fate) if f != _EQUAL and f != _CHANGED and chars[j] != " "]:
         if cur and (key(cur[-1]) != key(j) or not _adjacent(b, fate, cur[-1], j)):
             flush()
         cur.append(j)
     flush()
     return runs
+
+
+MAX_REPLACEMENT_RATIO = 4
+"""Longest side / shortest side of a missing and an extra stretch at one place that are read as the same
+glyphs in other characters (a GBK pair read byte by byte is 2 characters for 1; `(cid:12)` is 8 for 1)."""
+
+
+def _pair_replacements(runs: list[Run], their_text: str) -> list[Run]:
+    """A stretch only we have and a stretch only they have at the same place are the same glyphs read
+    as other characters (mojibake, `(cid:N)`, another decoding): one CHANGED run instead of two."""
+    extras = [r for r in runs if r.kind == EXTRA and r.hidden_status is None and not r.glyphs]
+    if not extras:
+        return runs
+    used: set[int] = set()
+    out: list[Run] = []
+    paired: set[int] = set()
+    for k, m in enumerate(runs):
+        if m.kind != MISSING or not m.glyphs:
+            continue
+        for e_id, e in enumerate(extras):
+            if e_id in used:
+                continue
+            near = (e.their_end <= m.their_start and not their_text[e.their_end : m.their_start].strip()) or (
+                m.their_start <= e.their_start and not their_text[m.their_start : e.their_start].strip()
+            )
+            if not near:
+                continue
+            n_ours = max(1, m.our_end - m.our_start)
+            n_theirs = max(1, e.their_end - e.their_start)
+            if (
+                max(n_ours, n_theirs) > MAX_REPLACEMENT_RATIO * min(n_ours, n_theirs)
+                and "(cid:" not in (their_text[e.their_start : e.their_end])
+            ):
+                continue
+            used.add(e_id)
+            paired.add(k)
+            out.append(Run(CHANGED, e.their_start, e.their_end, m.our_start, m.our_end, m.glyphs))
+            break
+    gone = {id(extras[i]) for i in used}
+    out.extend(r for k, r in enumerate(runs) if k not in paired and id(r) not in gone)
+    return out
 
 
 def _adjacent(b: Tokens, fate: list[int], j0: int, j1: int) -> bool:

@@ -9,15 +9,15 @@ canvas layer and triage's `--compare` column all read its `PageComparison`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import GlyphStatus, is_space_like
 from glyphscope.inspector.compare.align import (
     CHANGED,
     EXTRA,
-    KINDS,
     MISSING,
     ORDER,
     SPACE,
@@ -25,14 +25,24 @@ from glyphscope.inspector.compare.align import (
     Run,
     align,
 )
+from glyphscope.inspector.compare.causes import CAUSES, PUBLIC_KINDS, Cause, JsonObject, public_kind
 from glyphscope.inspector.compare.engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
-from glyphscope.inspector.compare.explain import DecisionIndex, Explanation, explain
+from glyphscope.inspector.compare.explain import (
+    DecisionIndex,
+    Explanation,
+    PageContext,
+    explain,
+    explain_leftovers,
+)
 from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
 from glyphscope.inspector.jobs import CancelToken, Progress
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
     from glyphscope.core.decision_protocol import DecisionRecord
+    from glyphscope.core.document import Document
+    from glyphscope.core.params import Parameters
+    from glyphscope.inspector.compare.theirs import TheirText
     from glyphscope.inspector.views.page_facts import PageFacts
 
 KIND_TITLES = {
@@ -58,6 +68,15 @@ class Difference:
         return self.run.kind
 
     @property
+    def public_kind(self) -> str:
+        """missing, extra, changed, order, split or glued (`compare --json`'s kind)."""
+        return public_kind(self.run.kind, self.run.their_has_space)
+
+    @property
+    def cause(self) -> str:
+        return self.explanation.cause
+
+    @property
     def glyphs(self) -> tuple[int, ...]:
         return self.run.glyphs
 
@@ -76,7 +95,10 @@ class Difference:
         if d is not None:
             decision = d.to_json() | {"description": d.describe()}
         return {
-            "kind": r.kind,
+            "kind": self.public_kind,
+            "cause": self.cause,
+            "numbers": dict(self.explanation.numbers),
+            "fix": self.explanation.fix or None,
             "their_span": [r.their_start, r.their_end],
             "our_span": [r.our_start, r.our_end],
             "their_text": their_text[r.their_start : r.their_end],
@@ -107,13 +129,15 @@ class EngineComparison:
     def agreement(self) -> float | None:
         return None if self.alignment is None else self.alignment.agreement
 
-    def summary(self) -> dict[str, Any] | None:
+    def summary(self) -> JsonObject | None:
         al = self.alignment
         if al is None:
             return None
-        by_kind = {k: 0 for k in KINDS}
+        by_kind = {k: 0 for k in PUBLIC_KINDS}
+        by_cause = {c: 0 for c in CAUSES}
         for d in self.differences:
-            by_kind[d.kind] += 1
+            by_kind[d.public_kind] += 1
+            by_cause[d.cause] += 1
         return {
             "agreement": round(al.agreement, 4),
             "characters_ours": sum(1 for c in al.our_text if not is_space_like(c)),
@@ -125,6 +149,8 @@ class EngineComparison:
             "moved": al.chars_of(ORDER),
             "changed": al.chars_of(CHANGED),
             "differences": by_kind,
+            "causes": by_cause,
+            "explained": _explained(by_cause),
         }
 
     def to_json(self) -> dict[str, object]:
@@ -178,12 +204,27 @@ def hidden_glyphs(analysis: PageAnalysis) -> list[tuple[int, str, str]]:
     """(paint index, text, its status) of every glyph left out of the text, in paint order: "culled",
     "duplicate", "clipped" or "hidden" (dropped by --drop-hidden)."""
     out = []
-    status = analysis.classified.status
-    for g in analysis.classified.glyphs:
-        s = status[g.paint_index]
+    classified = analysis.classified
+    glyphs = classified.glyphs
+    for i, s in enumerate(classified.status):
         if s is not GlyphStatus.KEPT:
+            g = glyphs[i]
             out.append((g.paint_index, g.unicode, str(s.value)))
     return out
+
+
+class _Hidden:
+    """`hidden_glyphs(analysis)`, read on first iteration: the alignment needs them only when the
+    engine has text glyphscope's text lacks."""
+
+    def __init__(self, analysis: PageAnalysis) -> None:
+        self._analysis = analysis
+        self._found: list[tuple[int, str, str]] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, str, str]]:
+        if self._found is None:
+            self._found = hidden_glyphs(self._analysis)
+        return iter(self._found)
 
 
 def compare_page(
@@ -191,23 +232,36 @@ def compare_page(
 ) -> PageComparison:
     """Align each engine's text of `analysis`'s page to glyphscope's glyphs and explain the differences
     with the records of `analysis.decisions(mode)`."""
+    with gc_paused():  # alignment and causes make many small, cycle-free objects (core/gcpause.py)
+        return _compare_page(analysis, results, mode)
+
+
+def _compare_page(analysis: PageAnalysis, results: Sequence[EngineText], mode: str) -> PageComparison:
     page_text = analysis.texts[mode]
     ours = page_text.text or ""
     our_glyph = page_text.char_map.glyph if page_text.text is not None else ()
-    index = DecisionIndex(analysis.decisions(mode))
-    hidden = hidden_glyphs(analysis)
+    index: DecisionIndex | None = None  # made for the first engine that differs
+    context = PageContext(analysis)
+    hidden = _Hidden(analysis)
     engines = []
     for res in results:
         if res.text is None:
             engines.append(EngineComparison(res, None))
             continue
         al = align(res.text, ours, our_glyph, hidden)
-        diffs = [
-            Difference(res.key, run, explain(run, res.label, index, al.their_text, al.our_text))
-            for run in al.runs
-        ]
+        if al.runs and index is None:
+            index = DecisionIndex.of_analysis(analysis, mode)
+        said = [explain(run, res.label, index, al.their_text, al.our_text, context) for run in al.runs]  # type: ignore[arg-type]
+        said = explain_leftovers(al.runs, said, res.label, al.their_text, al.our_text, al.glyph, context)
+        diffs = [Difference(res.key, run, ex) for run, ex in zip(al.runs, said)]
         engines.append(EngineComparison(res, al, diffs))
     return PageComparison(analysis.page_number, mode, ours, engines)
+
+
+def _explained(by_cause: Mapping[str, int]) -> float | None:
+    """Share of differences whose cause is not `unexplained` (None without differences)."""
+    total = sum(by_cause.values())
+    return None if total == 0 else round(1.0 - by_cause.get(Cause.UNEXPLAINED.value, 0) / total, 4)
 
 
 # -- the window's current comparison per page view ------------------------------------------------
@@ -325,3 +379,77 @@ def document_agreement(
         done += 1
     error = f"page(s) {', '.join(map(str, skipped))} could not be analysed" if skipped else None
     return DocumentAgreement(engine, 1.0 if total == 0 else 2.0 * equal / total, done, error)
+
+
+# -- a whole document against their text (triage's --against, the benchmark) -----------------------
+
+
+@dataclass(slots=True)
+class TheirDocument:
+    """Their text of a document against glyphscope's: the pages compared, the warnings, the totals."""
+
+    pages: list[PageComparison]
+    warnings: list[str]
+    error: str | None = None
+
+    def engines(self) -> list[EngineComparison]:
+        return [e for p in self.pages for e in p.engines]
+
+    @property
+    def agreement(self) -> float | None:
+        equal = total = 0
+        seen = False
+        for e in self.engines():
+            al = e.alignment
+            if al is None:
+                continue
+            seen = True
+            equal += al.tokens_equal
+            total += al.tokens_ours + al.tokens_theirs
+        if not seen:
+            return None
+        return 1.0 if total == 0 else 2.0 * equal / total
+
+    def causes(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in self.engines():
+            for d in e.differences:
+                out[d.cause] = out.get(d.cause, 0) + 1
+        return out
+
+
+def compare_their_document(
+    doc: Document,
+    their: TheirText,
+    pages: Sequence[int],
+    mode: str = "plain",
+    params: Parameters | None = None,
+) -> TheirDocument:
+    """`their` (compare.theirs.TheirText) against glyphscope's `mode` text of `pages` of `doc`, page by page
+    in this process; never raises for a page that cannot be analysed (a warning names it)."""
+    from glyphscope.core.analysis import document_analyses
+    from glyphscope.core.params import DEFAULT_PARAMETERS
+    from glyphscope.inspector.compare.theirs import form_feed_pages, page_result, page_texts
+
+    params = params or DEFAULT_PARAMETERS
+    warnings = list(their.warnings)
+    if their.text is None:
+        return TheirDocument([], warnings, their.error)
+    skipped: list[int] = []
+    analyses = list(
+        document_analyses(doc, pages, params, mode=mode, on_error=lambda n, exc: skipped.append(n))
+    )
+    our_texts = None
+    if form_feed_pages(their.text) is None and len(pages) > 1:
+        by_page = {a.page_number: a.texts[mode].text or "" for a in analyses}
+        our_texts = [by_page.get(n, "") for n in pages]
+    cut, notes = page_texts(their.text, pages, doc.page_count, our_texts)
+    warnings.extend(notes)
+    if skipped:
+        warnings.append(f"page(s) {', '.join(map(str, skipped))} could not be analysed")
+    in_text = len(form_feed_pages(their.text) or [their.text])
+    out = [
+        compare_page(a, [page_result(their, cut.get(a.page_number), a.page_number, in_text)], mode)
+        for a in analyses
+    ]
+    return TheirDocument(out, warnings)

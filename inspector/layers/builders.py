@@ -527,12 +527,23 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
     n = len(glyphs)
     priority = ("extra", "missing", "changed", "order", "space")  # one colour per glyph: the first kind
     styles = {kind: Style(colour, 2.0, line_alpha=255) for kind, colour in COMPARE_COLOURS.items()}
+    from glyphscope.inspector.compare.causes import CAUSE_COLOURS
+    from glyphscope.inspector.compare.theirs import THEIRS_KEY as THEIRS
+
+    cause_styles = {cause: Style(colour, 2.0, line_alpha=255) for cause, colour in CAUSE_COLOURS.items()}
     for g, found in comparison.glyph_kinds().items():
         if not 0 <= g < n:
             continue
         kinds = {kind for kind, _ in found}
         if kinds == {"space"}:
             continue  # drawn as a tick between the pair below
+        theirs = next((d for _, d in found if d.engine == THEIRS), None)
+        if theirs is not None:  # the customer's text: drawn by cause (compare/causes.py CAUSE_COLOURS)
+            b.underline(cause_styles[theirs.cause], glyphs[g].quad)
+            b.markers.append(
+                Marker(centre(glyphs[g].quad), f"{theirs.cause}: {theirs.sentence}", theirs.glyphs)
+            )
+            continue
         kind = next(k for k in priority if k in kinds)
         b.underline(styles[kind], glyphs[g].quad)
         diff = next(d for k, d in found if k == kind)
@@ -545,7 +556,8 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
                 continue
             prev, cur = glyphs[pair[0]], glyphs[pair[1]]
             mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
-            b.segment(tick, mid, normal_point(mid, prev.direction, max(cur.height, 0.5)))
+            style = Style(CAUSE_COLOURS[d.cause], 3.0) if d.engine == THEIRS else tick
+            b.segment(style, mid, normal_point(mid, prev.direction, max(cur.height, 0.5)))
             b.markers.append(Marker(mid, d.sentence, d.glyphs))
     return b.finish()
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, BinaryIO
 import pikepdf
 
 from glyphscope.inspector.render.renderer import (
+    DocumentMismatch,
+    DocumentPage,
     Pixels,
     RenderFailed,
     clamp_scale,
@@ -25,6 +27,8 @@ from glyphscope.inspector.render.renderer import (
     page_size_problem,
     render_failure,
     render_pdf_bytes,
+    render_pixels,
+    render_service,
     single_page_pdf,
 )
 
@@ -160,4 +164,52 @@ def render_page_image(
             raise PageImageError(f"page {page_number} {render_failure(exc)}") from None
     finally:
         pdf.close()
+    return pixels.to_pil()
+
+
+def render_open_page(
+    doc: Document,
+    page_number: int,
+    *,
+    scale: float = 1.0,
+    key: str,
+    source: str | Path | bytes,
+    password: str | None = None,
+) -> Image.Image:
+    """Page `page_number` (1-based) of the open `doc` at `scale` pixels per point, as
+    `render_page_image` draws it, without opening the file again: a warm renderer process keeps
+    the document (`key` names it; `source` is its path or bytes, sent once) and draws the page
+    framed as the one-page copy is. Where PDFium counts the pages otherwise (a page tree the
+    engine repaired), the page goes as a one-page copy from `doc`. PageImageError with the
+    reason when the page has no image."""
+    boxes = doc.page_boxes(page_number)
+    problem = page_size_problem(boxes)
+    if problem is not None:
+        raise PageImageError(f"page {page_number} {render_failure(RenderFailed(problem))}")
+    width, height = render_pixels(boxes, scale)
+    pixels: Pixels | None = None
+    if not doc.page_tree_repair:
+        request = DocumentPage(
+            key=key,
+            path=str(source) if isinstance(source, (str, Path)) else None,
+            data=bytes(source) if isinstance(source, (bytes, bytearray)) else None,
+            password=password,
+            page_number=page_number,
+            page_count=doc.page_count,
+            media_box=boxes.media_box,
+            rotate=boxes.rotate,
+        )
+        try:
+            pixels = render_service().render_document(request, width, height)
+        except DocumentMismatch:
+            pixels = None
+        except RenderFailed as exc:
+            raise PageImageError(f"page {page_number} {render_failure(exc)}") from None
+    if pixels is None:
+        try:
+            with doc.locked():
+                data = single_page_pdf(doc.pdf, page_number, boxes)
+            pixels = render_pdf_bytes(data, boxes, scale)
+        except (RenderFailed, *_COPY_ERRORS) as exc:
+            raise PageImageError(f"page {page_number} {render_failure(exc)}") from None
     return pixels.to_pil()

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import warnings
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +51,26 @@ ACQUIRE_LIMITS = 3  # a render waits for a free renderer at most this many rende
 CANCEL_GRACE = 1.0  # seconds a cancelled render may still finish before its process is killed
 RENDER_PROCESSES = 2  # warm renderer processes at most (a hung page must not block the next one)
 FALLBACK_FRAME: Rect = (0.0, 0.0, 612.0, 792.0)  # the frame of a page whose MediaBox is unusable
+
+
+class DocumentMismatch(Exception):
+    """The renderer reads the document's pages differently from the engine: draw the page from
+    its one-page copy instead."""
+
+
+@dataclass(frozen=True)
+class DocumentPage:
+    """A page of a document the renderer process keeps open (RenderProcess.render_document):
+    `key` names the document for its whole life; the renderer opens `path`, or reads `data`."""
+
+    key: str
+    path: str | None
+    data: bytes | None
+    password: str | None
+    page_number: int
+    page_count: int
+    media_box: Rect
+    rotate: int
 
 
 class RenderFailed(Exception):
@@ -287,6 +307,7 @@ class RenderProcess:
         self._stderr_reader: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self.starts = 0  # how many children were started (tests, benchmarks)
+        self.loaded: OrderedDict[str, None] = OrderedDict()
 
     @property
     def pid(self) -> int | None:
@@ -314,6 +335,7 @@ class RenderProcess:
         )
         self._proc = proc
         self.starts += 1
+        self.loaded = OrderedDict()  # documents the new child holds (none yet; its LRU's mirror)
         replies: queue.Queue[tuple[dict[str, Any], bytes] | None] = queue.Queue()
         tail: deque[bytes] = deque()
         self._replies, self._stderr = replies, tail
@@ -360,13 +382,68 @@ class RenderProcess:
         On overrun (or when `should_stop()` is true after CANCEL_GRACE) the child is
         killed; the next call starts a new one.
         """
+        header, pixels = self._exchange({"width": width, "height": height}, pdf, time_limit, should_stop)
+        if not header.get("ok"):
+            raise RenderFailed(str(header.get("reason") or "the renderer gave no reason"))
+        return _pixels(header, pixels)
+
+    def render_document(
+        self,
+        page: DocumentPage,
+        width: int,
+        height: int,
+        time_limit: float = RENDER_TIME_LIMIT,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Pixels:
+        """A page of a document the child keeps open (sent once: its path, or its bytes), framed
+        as the one-page copy is; DocumentMismatch when PDFium counts other pages."""
+        from glyphscope.inspector.render.worker import DOCUMENTS_KEPT
+
+        header: dict[str, object] = {
+            "width": width,
+            "height": height,
+            "doc": page.key,
+            "page": page.page_number,
+            "pages": page.page_count,
+            "media": _normalized(page.media_box),
+            "rotate": int(page.rotate) % 360,
+            "password": page.password,
+        }
+        if page.path is not None:
+            header["path"] = page.path
+        for attempt in range(2):
+            self.start()
+            send = page.data if page.data is not None and (attempt or page.key not in self.loaded) else b""
+            reply, pixels = self._exchange(header, send or b"", time_limit, should_stop)
+            if reply.get("missing") and attempt == 0 and page.data is not None:
+                self.loaded.pop(page.key, None)
+                continue
+            break
+        self.loaded[page.key] = None
+        self.loaded.move_to_end(page.key)
+        while len(self.loaded) > DOCUMENTS_KEPT:
+            self.loaded.popitem(last=False)
+        if reply.get("mismatch"):
+            raise DocumentMismatch(str(reply.get("reason") or "page count"))
+        if not reply.get("ok"):
+            raise RenderFailed(str(reply.get("reason") or "the renderer gave no reason"))
+        return _pixels(reply, pixels)
+
+    def _exchange(
+        self,
+        header: dict[str, object],
+        payload: bytes,
+        time_limit: float,
+        should_stop: Callable[[], bool] | None,
+    ) -> tuple[dict[str, Any], bytes]:
+        """One request and its reply; RenderFailed when the child dies, overruns or is cancelled."""
         from glyphscope.inspector.render.worker import write_message
 
         self.start()
         proc = self._proc
         assert proc is not None and proc.stdin is not None
         try:
-            write_message(proc.stdin, {"width": width, "height": height}, pdf)
+            write_message(proc.stdin, header, payload)
         except (BrokenPipeError, OSError, ValueError):
             raise RenderFailed(self._died()) from None
         deadline = time.monotonic() + time_limit
@@ -384,10 +461,7 @@ class RenderProcess:
                     raise RenderFailed(f"the renderer took longer than {time_limit:g} s") from None
         if reply is None:
             raise RenderFailed(self._died())
-        header, pixels = reply
-        if not header.get("ok"):
-            raise RenderFailed(str(header.get("reason") or "the renderer gave no reason"))
-        return _pixels(header, pixels)
+        return reply
 
     def _died(self) -> str:
         proc, self._proc = self._proc, None
@@ -506,6 +580,21 @@ class RenderService:
         process = self._acquire()
         try:
             return process.render(pdf, width, height, time_limit or self.time_limit, should_stop)
+        finally:
+            self._release(process)
+
+    def render_document(
+        self,
+        page: DocumentPage,
+        width: int,
+        height: int,
+        time_limit: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Pixels:
+        """A page of a document kept open by the renderer (see RenderProcess.render_document)."""
+        process = self._acquire()
+        try:
+            return process.render_document(page, width, height, time_limit or self.time_limit, should_stop)
         finally:
             self._release(process)
 

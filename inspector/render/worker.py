@@ -12,6 +12,14 @@ The protocol is a sequence of messages on stdin/stdout, each a 4-byte big-endian
 a JSON header of that length and `header["size"]` bytes of payload:
 
 * request: `{"width": W, "height": H, "size": N}` + a one-page PDF of N bytes;
+* or a page of a document the process keeps open: `{"width", "height", "doc": KEY, "page": n
+  (1-based), "pages": count, "media": [x0, y0, x1, y1], "rotate": r, "password": p|null}` with
+  `"path": "..."` (the file is opened here), or the document's bytes as payload, or neither
+  when this process already holds KEY (the last DOCUMENTS_KEPT documents are kept). A
+  document whose page count is not `pages` (PDFium reads its page tree differently from the
+  engine) is refused with `"mismatch": true`, an unknown KEY without its bytes with
+  `"missing": true`: the caller sends the one-page copy or the bytes instead. The page is drawn
+  with its MediaBox and CropBox set to `media` and its rotation to `rotate`, as the copy is;
 * reply: `{"ok": true, "width", "height", "bytes_per_line", "format", "size"}` + the pixels,
   or `{"ok": false, "reason": "..."}` with no payload.
 
@@ -27,7 +35,10 @@ import json
 import os
 import struct
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pypdfium2 import PdfDocument
 
 _LENGTH = struct.Struct(">I")
 MAX_HEADER = 1 << 16
@@ -36,6 +47,7 @@ MAX_HEADER = 1 << 16
 # kernel kills a process it picks (maybe the window). pypdfium2's PDFium, unlike QtPdf's,
 # does not reserve tens of GB up front, so the whole address space can be limited.
 MEMORY_LIMIT = 4 << 30
+DOCUMENTS_KEPT = 2  # open documents a renderer process keeps for `doc` requests (RenderProcess mirrors it)
 
 
 def write_message(stream: IO[bytes], header: dict[str, object], payload: bytes | memoryview = b"") -> None:
@@ -85,7 +97,6 @@ def _read_exactly(stream: IO[bytes], n: int) -> bytes | None:
 def _render(pdf: bytes, width: int, height: int) -> tuple[dict[str, object], bytes]:
     """Page 1 of `pdf` drawn by PDFium into a width × height RGBA image, form fields included."""
     import pypdfium2
-    import pypdfium2.raw as pdfium_c
 
     try:
         document = pypdfium2.PdfDocument(pdf)
@@ -96,32 +107,100 @@ def _render(pdf: bytes, width: int, height: int) -> tuple[dict[str, object], byt
         document.init_forms()
         if len(document) < 1:
             return {"ok": False, "reason": "PDFium found no page"}, b""
-        page = document[0]
-        try:
-            bitmap = pypdfium2.PdfBitmap.new_native(
-                width, height, format=pdfium_c.FPDFBitmap_BGRA, rev_byteorder=True
-            )
-            bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
-            # The page's /Rotate is applied by PDFium; the copy's CropBox is the whole MediaBox.
-            flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
-            args = (bitmap, page, 0, 0, width, height, 0, flags)
-            pdfium_c.FPDF_RenderPageBitmap(*args)
-            if page.formenv:
-                pdfium_c.FPDF_FFLDraw(page.formenv, *args)
-            header: dict[str, object] = {
-                "ok": True,
-                "width": width,
-                "height": height,
-                "bytes_per_line": bitmap.stride,
-                "format": "RGBA",
-            }
-            pixels = bytes(bitmap.buffer)
-            bitmap.close()
-            return header, pixels
-        finally:
-            page.close()
+        return _draw(document, 0, width, height)
     finally:
         document.close()
+
+
+class _Documents:
+    """The documents this process keeps open for `doc` requests, least recently used first."""
+
+    def __init__(self) -> None:
+        from collections import OrderedDict
+
+        self.open: OrderedDict[str, PdfDocument] = OrderedDict()
+
+    def get(
+        self, header: dict[str, Any], payload: bytes
+    ) -> tuple[PdfDocument | None, dict[str, object] | None]:
+        import pypdfium2
+
+        key = str(header["doc"])
+        document = self.open.get(key)
+        if document is not None and not payload:
+            self.open.move_to_end(key)
+            return document, None
+        source: bytes | str | None = payload if payload else header.get("path")
+        if source is None:
+            return None, {"ok": False, "missing": True, "reason": "the document is not open here"}
+        if document is not None:
+            self.open.pop(key).close()
+        try:
+            document = pypdfium2.PdfDocument(source, password=header.get("password") or None)
+        except pypdfium2.PdfiumError as exc:
+            return None, {"ok": False, "reason": f"PDFium could not load the document ({exc})"}
+        document.init_forms()
+        self.open[key] = document
+        while len(self.open) > DOCUMENTS_KEPT:
+            self.open.popitem(last=False)[1].close()
+        return document, None
+
+
+def _render_document_page(
+    documents: _Documents, header: dict[str, Any], payload: bytes, width: int, height: int
+) -> tuple[dict[str, object], bytes]:
+    """Page `header["page"]` of a kept document, framed as the one-page copy would be."""
+    document, refusal = documents.get(header, payload)
+    if refusal is not None or document is None:
+        return refusal or {"ok": False, "reason": "the document is not open here"}, b""
+    if len(document) != int(header["pages"]):
+        return {"ok": False, "mismatch": True, "reason": "PDFium reads another page count"}, b""
+    x0, y0, x1, y1 = (float(v) for v in header["media"])
+    return _draw(document, int(header["page"]) - 1, width, height, (x0, y0, x1, y1), int(header["rotate"]))
+
+
+def _draw(
+    document: PdfDocument,
+    index: int,
+    width: int,
+    height: int,
+    media: tuple[float, float, float, float] | None = None,
+    rotate: int | None = None,
+) -> tuple[dict[str, object], bytes]:
+    """Page `index` of an open PDFium document into a width × height RGBA image (form fields
+    drawn); `media`/`rotate` set its MediaBox, CropBox and rotation first (the kept documents)."""
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    page = document[index]
+    try:
+        if media is not None:
+            page.set_mediabox(*media)
+            page.set_cropbox(*media)
+        if rotate is not None:
+            page.set_rotation(rotate % 360)
+        bitmap = pypdfium2.PdfBitmap.new_native(
+            width, height, format=pdfium_c.FPDFBitmap_BGRA, rev_byteorder=True
+        )
+        bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
+        # The page's /Rotate is applied by PDFium; the CropBox is the whole MediaBox.
+        flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
+        args = (bitmap, page, 0, 0, width, height, 0, flags)
+        pdfium_c.FPDF_RenderPageBitmap(*args)
+        if page.formenv:
+            pdfium_c.FPDF_FFLDraw(page.formenv, *args)
+        header: dict[str, object] = {
+            "ok": True,
+            "width": width,
+            "height": height,
+            "bytes_per_line": bitmap.stride,
+            "format": "RGBA",
+        }
+        pixels = bytes(bitmap.buffer)
+        bitmap.close()
+        return header, pixels
+    finally:
+        page.close()
 
 
 def _warm_up() -> None:
@@ -134,6 +213,7 @@ def _warm_up() -> None:
 def serve(requests: IO[bytes], replies: IO[bytes]) -> int:
     """Answer render requests until `requests` ends."""
     _warm_up()
+    documents = _Documents()
     while True:
         message = read_message(requests)
         if message is None:
@@ -143,7 +223,10 @@ def serve(requests: IO[bytes], replies: IO[bytes]) -> int:
             width, height = int(header["width"]), int(header["height"])
             if not (0 < width <= 1 << 16 and 0 < height <= 1 << 16):
                 raise ValueError(f"image size {width}×{height} px is out of range")
-            reply, pixels = _render(pdf, width, height)
+            if "doc" in header:
+                reply, pixels = _render_document_page(documents, header, pdf, width, height)
+            else:
+                reply, pixels = _render(pdf, width, height)
         except Exception as exc:  # one bad request is one failed page, not a dead renderer
             reply, pixels = {"ok": False, "reason": f"{type(exc).__name__}: {exc}"}, b""
         write_message(replies, reply, pixels)

@@ -19,6 +19,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -31,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES
 from glyphscope.inspector.compare.engines import EngineText, detect_engines
 from glyphscope.inspector.compare.page import (
     KIND_TITLES,
@@ -38,6 +42,13 @@ from glyphscope.inspector.compare.page import (
     PageComparison,
     attach_comparison,
     compare_page_job,
+)
+from glyphscope.inspector.compare.theirs import (
+    THEIRS_KEY,
+    TheirText,
+    form_feed_pages,
+    pasted_text,
+    read_text_file,
 )
 from glyphscope.inspector.gui.panels import detail_label
 from glyphscope.inspector.gui.panels.base import PagePanel
@@ -50,6 +61,72 @@ from glyphscope.inspector.views.session import Session
 ROLE = Qt.ItemDataRole.UserRole
 LAYER = "compare"
 OURS = "glyphscope"
+
+
+def diff_colour(diff: Difference) -> str:
+    """The customer's text is drawn by cause, the built-in engines by kind (as the canvas layer)."""
+    if getattr(diff, "engine", None) == THEIRS_KEY:
+        return CAUSE_COLOURS[diff.cause]
+    return L.COMPARE_COLOURS[diff.kind]
+
+
+class TheirTextDialog(QDialog):
+    """Compare › Their text…: paste the customer's text, or load it from a file (UTF-8, pages separated
+    by form feeds)."""
+
+    def __init__(self, parent: QWidget | None = None, text: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Their text")
+        self.setObjectName("compare.their.dialog")
+        self.source = "pasted"
+        self.warnings: list[str] = []
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            "Paste the text the customer's extractor gave for this PDF, or load it from a file. "
+            "Pages are separated by form feeds, as pdftotext and pdfminer.six write them."
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.edit = QPlainTextEdit(text)
+        self.edit.setObjectName("compare.their.text")
+        layout.addWidget(self.edit, 1)
+        self.note = QLabel("")
+        self.note.setObjectName("compare.their.note")
+        self.note.setWordWrap(True)
+        layout.addWidget(self.note)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        load = buttons.addButton("Load file…", QDialogButtonBox.ButtonRole.ActionRole)
+        load.setObjectName("compare.their.load")
+        load.clicked.connect(self._load)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(640, 420)
+
+    def _load(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Their text", "", "Text (*.txt);;All files (*)")
+        if path:
+            self.load(path)
+
+    def load(self, path: str) -> bool:
+        """Read `path` into the editor; False (and a line saying why) when it cannot be read."""
+        try:
+            their = read_text_file(path)
+        except OSError as exc:
+            self.note.setText(f"Cannot read {path}: {exc.strerror or exc}")
+            return False
+        self.edit.setPlainText(their.text or "")
+        self.source, self.warnings = their.source, list(their.warnings)
+        self.note.setText("; ".join(self.warnings) or f"Read {len(their.text or '')} characters from {path}.")
+        return True
+
+    def their_text(self) -> TheirText:
+        text = self.edit.toPlainText()
+        if self.source == "pasted":
+            return pasted_text(text)
+        return TheirText(text, self.source, "their text", warnings=list(self.warnings))
 
 
 def _tint(colour: str, alpha: int = 70) -> QColor:
@@ -111,11 +188,11 @@ class _Column(QWidget):
         for start, end, diff in spans:
             sel = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
-            fmt.setBackground(_tint(L.COMPARE_COLOURS[diff.kind]))
+            fmt.setBackground(_tint(diff_colour(diff)))
             if end <= start:  # nothing on this side: mark the place with an underline
                 end = min(start + 1, len(text))
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-                fmt.setUnderlineColor(QColor(L.COMPARE_COLOURS[diff.kind]))
+                fmt.setUnderlineColor(QColor(diff_colour(diff)))
             cursor = QTextCursor(self.text.document())
             last = self._position(len(text))
             cursor.setPosition(min(self._position(max(0, start)), last))
@@ -154,6 +231,7 @@ class ComparePanel(PagePanel):
         self.pending = False  # the page changed while nobody looked: compare when shown
         self.texts: dict[tuple[str, int, str], EngineText] = {}  # (file, page, engine) → its text
         self.columns: dict[str, _Column] = {}
+        self.their: TheirText | None = None  # the customer's text of the document (Their text…)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -175,6 +253,19 @@ class ComparePanel(PagePanel):
             row.addWidget(check)
             self.checks[status.key] = check
         row.addStretch(1)
+        self.their_button = QPushButton("Their text…")
+        self.their_button.setObjectName("compare.their")
+        self.their_button.setToolTip(
+            "Compare the customer's own extraction (a text file or pasted text) with this page, "
+            "each difference with its cause"
+        )
+        self.their_button.clicked.connect(self.ask_their_text)
+        row.addWidget(self.their_button)
+        self.report_button = QPushButton("Export report…")
+        self.report_button.setObjectName("compare.report")
+        self.report_button.setToolTip("Write this page's comparison as one HTML page to attach to a ticket")
+        self.report_button.clicked.connect(self._export_report)
+        row.addWidget(self.report_button)
         self.run_button = QPushButton("Compare again")
         self.run_button.setObjectName("compare.run")
         self.run_button.setToolTip("Run the checked engines on this page again")
@@ -199,9 +290,10 @@ class ComparePanel(PagePanel):
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         self.tree = QTreeWidget()
         self.tree.setObjectName("compare.differences")
-        self.tree.setHeaderLabels(["Engine", "Difference", "Why (glyphscope's decision)"])
+        self.tree.setHeaderLabels(["Engine", "Difference", "Cause", "Why (glyphscope's decision)"])
         self.tree.setColumnWidth(0, 110)
         self.tree.setColumnWidth(1, 100)
+        self.tree.setColumnWidth(2, 120)
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
@@ -224,6 +316,9 @@ class ComparePanel(PagePanel):
     # -- page and document -----------------------------------------------------------------
     def _on_document(self) -> None:
         self.texts.clear()
+        if self.their is not None:  # the customer's text was of the document before
+            self.their = None
+            self.their_button.setText("Their text…")
         self._set_page(None)
 
     def show_page(self, state: PageState) -> None:
@@ -277,15 +372,19 @@ class ComparePanel(PagePanel):
         if source is None or not Path(source).is_file():
             self.status.setText("The document has no file on disk to give the other engines.")
             return None
-        if not keys:
-            self.status.setText("Check at least one engine.")
+        path, page = str(source), facts.page.page_number
+        theirs = self.their_page(page)
+        if not keys and theirs is None:
+            self.status.setText("Check at least one engine, or give their text (Their text…).")
             self._show(None)
             return None
-        path, page = str(source), facts.page.page_number
         if rerun:
             for k in keys:
                 self.texts.pop((path, page, k), None)
         known = {k: self.texts[(path, page, k)] for k in keys if (path, page, k) in self.texts}
+        if theirs is not None:
+            keys = [*keys, THEIRS_KEY]
+            known[THEIRS_KEY] = theirs
         mode = self.session.mode
         worker = Worker(compare_page_job, path, self.session.password, facts.analysis, keys, mode, known)
         worker.signals.progress.connect(
@@ -309,7 +408,7 @@ class ComparePanel(PagePanel):
         self.worker = None
         path = str(self.session.source)
         for e in comparison.engines:
-            if e.result.error is None:
+            if e.result.error is None and e.key != THEIRS_KEY:
                 self.texts[(path, comparison.page_number, e.key)] = e.result
         self.comparison = comparison
         attach_comparison(facts, comparison)
@@ -387,8 +486,10 @@ class ComparePanel(PagePanel):
             missing,
         )
         for e, d in rows:
-            item = QTreeWidgetItem([e.label, KIND_TITLES[d.kind], d.sentence])
+            item = QTreeWidgetItem([e.label, KIND_TITLES[d.kind], CAUSE_TITLES[d.cause], d.sentence])
             item.setForeground(1, QColor(L.COMPARE_COLOURS[d.kind]))
+            item.setForeground(2, QColor(CAUSE_COLOURS[d.cause]))
+            item.setToolTip(3, d.sentence)
             item.setToolTip(2, d.sentence)
             item.setData(0, ROLE, d)
             self.tree.addTopLevelItem(item)
@@ -397,6 +498,13 @@ class ComparePanel(PagePanel):
         if failed:
             text += f"; no text from {html.escape(', '.join(failed))}"
         text += ". Click a difference to select its glyphs and see the decision that explains it."
+        if self.their is not None and self.their.warnings:
+            text += (
+                "<br><span style='color:#b26a00'>" + html.escape("; ".join(self.their.warnings)) + "</span>"
+            )
+        theirs = comparison.engine(THEIRS_KEY)
+        if theirs is not None and theirs.alignment is not None and self.their is not None:
+            text += "<br>" + html.escape(self._their_note(comparison, theirs))
         self.status.setText(text)
 
     # -- clicking ----------------------------------------------------------------------------
@@ -431,8 +539,16 @@ class ComparePanel(PagePanel):
     def explanation_html(self, diff: Difference) -> str:
         colour = L.COMPARE_COLOURS[diff.kind]
         parts = [
-            f"<b style='color:{colour}'>{html.escape(KIND_TITLES[diff.kind])}</b> — {html.escape(diff.sentence)}"
+            f"<b style='color:{colour}'>{html.escape(KIND_TITLES[diff.kind])}</b> — {html.escape(diff.sentence)}",
+            f"<i>cause</i> <b style='color:{CAUSE_COLOURS[diff.cause]}'>{html.escape(CAUSE_TITLES[diff.cause])}</b>"
+            + (
+                " (" + ", ".join(f"{k} {v:g}" for k, v in diff.explanation.numbers.items()) + ")"
+                if diff.explanation.numbers
+                else ""
+            ),
         ]
+        if diff.explanation.fix:
+            parts.append(f"<i>what to change</i>: {html.escape(diff.explanation.fix)}")
         d = diff.decision
         if d is not None:
             parts.append(
@@ -445,3 +561,65 @@ class ComparePanel(PagePanel):
             shown = ", ".join(f"#{g}" for g in diff.glyphs[:12]) + (" …" if len(diff.glyphs) > 12 else "")
             parts.append(f"Glyphs {shown}")
         return "<br>".join(parts)
+
+    # -- their text ----------------------------------------------------------------------------
+    def ask_their_text(self) -> None:
+        dialog = TheirTextDialog(self, self.their.text or "" if self.their is not None else "")
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.set_their_text(dialog.their_text())
+
+    def set_their_text(self, their: TheirText | None) -> None:
+        """Compare the pages with `their` text from now on (None: no longer); compares the page again."""
+        self.their = their if their is not None and their.text is not None else None
+        self.their_button.setText("Their text ✓…" if self.their is not None else "Their text…")
+        self.compare()
+
+    def their_page(self, page: int) -> EngineText | None:
+        """Their text of `page` as an engine result: the page's part between form feeds, or the whole
+        text when it has none (the status line says so on a document of several pages)."""
+        their = self.their
+        if their is None or their.text is None:
+            return None
+        pages = form_feed_pages(their.text)
+        if pages is None:
+            text: str | None = their.text
+        else:
+            text = pages[page - 1] if page - 1 < len(pages) else None
+        error = None if text is not None else f"their text has no page {page} (it has {len(pages or [])})"
+        return EngineText(their.status, text, error, 0.0)
+
+    def _their_note(self, comparison: PageComparison, theirs: object) -> str:
+        doc = self.session.document
+        count = getattr(doc, "page_count", 1) if doc is not None else 1
+        text = self.their.text if self.their is not None else ""
+        pages = form_feed_pages(text or "")
+        if pages is None and count > 1:
+            return "Their text has no form feeds: all of it is compared with this page."
+        if pages is not None and len(pages) != count:
+            return f"Their text has {len(pages)} page(s), the PDF {count}: page n is compared with page n."
+        return ""
+
+    def _export_report(self) -> None:
+        if self.comparison is None or self.session.document is None:
+            self.status.setText("Compare a page first, then export its report.")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Compare report", "compare.html", "HTML (*.html)")
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str) -> None:
+        """Write the current comparison as the ticket report (compare/report.py) to `path`."""
+        from glyphscope.inspector.compare.report import comparison_report
+
+        comparison, doc = self.comparison, self.session.document
+        if comparison is None or doc is None:
+            return
+        facts = self.compared
+        glyphs = facts.page.glyphs if facts is not None else None
+        html_text = comparison_report(doc, comparison, str(self.session.source or ""), glyphs)
+        try:
+            Path(path).write_text(html_text, encoding="utf-8")
+        except OSError as exc:
+            self.status.setText(f"Cannot write {html.escape(path)}: {html.escape(exc.strerror or str(exc))}")
+            return
+        self.status.setText(f"Report written to {html.escape(path)}.")
