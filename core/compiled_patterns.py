@@ -17,7 +17,7 @@ Only a process of our own calls it (glyphscope/__main__.py): `re`'s cache is pro
 from __future__ import annotations
 
 XML_ILLEGAL_CHARS = r"(?u)[^\x09\x0A\x0D\x20-\U0000D7FF\U0000E000-\U0000FFFD\U00010000-\U0010FFFF]"
-"""pikepdf.models.metadata._constants.re_xml_illegal_chars's pattern (pikepdf 8 to 10)."""
+"""pikepdf's `re_xml_illegal_chars` pattern (pikepdf/models/metadata.py, later metadata/_constants.py)."""
 
 _MAGIC, _CODESIZE = 20220615, 4  # CPython 3.11's regular-expression engine
 _UNICODE = 32  # re.UNICODE: a str pattern's flag
