@@ -78,6 +78,8 @@ class DiagnosticKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding: its kind, severity, message and where it was found."""
+
     kind: DiagnosticKind
     severity: Severity
     message: str  # one line a support engineer understands

@@ -23,6 +23,8 @@ MB = 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """The budgets one page and one document may spend (see the fields' docstrings)."""
+
     page_operators: int = 5_000_000
     """Content-stream instructions executed on one page, the page's own and every
     form run (each Do of a form counts its instructions again). A dense vector map

@@ -29,6 +29,8 @@ class PaintKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PageBoxes:
+    """The page's boxes and rotation, and the box its glyphs are culled to."""
+
     media_box: Rect
     crop_box: Rect  # as inherited / defaulted to the MediaBox
     visible_box: Rect  # CropBox ∩ MediaBox (spec §5)

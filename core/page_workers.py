@@ -147,6 +147,8 @@ def page_results(
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
+    """What a worker sends back for one page: the value or error, and the page's report."""
+
     page: int
     value: object
     error: Exception | None

@@ -28,6 +28,8 @@ class AnnotationText(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Parameters:
+    """The thresholds and switches of the passes and text modes (see the fields' docstrings)."""
+
     word_gap: float = 0.15
     """Insert a space when the gap after a glyph's own advance exceeds this
     fraction of the next glyph's box height (spec §3). Height, not Tfs,

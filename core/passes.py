@@ -144,6 +144,8 @@ class DuplicateDecision:
 
 @dataclass(frozen=True, slots=True)
 class ClassifiedGlyphs:
+    """Every glyph of a page with its status (kept, culled, duplicate, …) and the decisions why."""
+
     # Glyph sequences are views on the page's GlyphTable (records on demand), tuples for hand-built pages.
     glyphs: Sequence[Glyph]  # the "all" set, paint order
     status: tuple[GlyphStatus, ...]  # parallel to glyphs

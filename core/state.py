@@ -16,6 +16,8 @@ from glyphscope.core.geometry import IDENTITY, Matrix
 
 @dataclass(slots=True)
 class TextState:
+    """The text state parameters (ISO 32000-1 §9.3) and the font in use."""
+
     font: LoadedFont | None = None
     font_key: str = ""
     font_size: float = 0.0

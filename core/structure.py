@@ -25,6 +25,8 @@ MAX_PROBLEMS = 20  # a hostile tree could produce one problem per node
 
 @dataclass(frozen=True, slots=True)
 class PageStructure:
+    """What the structure tree and the article threads say about one page."""
+
     has_tree: bool  # the document has a /StructTreeRoot dictionary
     mcid_order: tuple[int, ...]  # MCIDs of this page in tree order, first occurrence
     page_has_struct_parents: bool  # the page dictionary has /StructParents

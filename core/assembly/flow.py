@@ -213,6 +213,9 @@ def _join_horizontal(
         gaps.append(word_gap_measure(a, b, params, infos[k - 1], infos[k]) if lb[0] in LB_JOINED else None)
     track(glyphs, infos, gaps, params)
     # join_pair for every pair, with the measures already taken
+    if not spans:
+        out.emit_measured(glyphs, infos, breaks, gaps, 0 if prev is None else 1)
+        return glyphs[-1] if glyphs else prev
     glyph, decide_pair, newline, generated = out.glyph, out.decide_pair, out.newline, out.generated
     for k in range(0 if prev is None else 1, len(glyphs)):
         g = glyphs[k]

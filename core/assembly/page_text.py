@@ -33,6 +33,7 @@ from glyphscope.core.assembly.chars import (
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
+from glyphscope.core.assembly.verdicts import WG_SPACE
 from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CharMap:
+    """Which glyph or decision each character of a page text came from (see the module)."""
+
     glyph: array  # array('i'), see module docstring
     decision: array  # array('i')
     glyph_start: array  # array('i') indexed by paint_index: first character, −1 when absent
@@ -74,6 +77,8 @@ EMPTY_CHAR_MAP = CharMap(array("i"), array("i"), array("i"), array("i"))
 
 @dataclass(frozen=True, slots=True, eq=False)
 class PageText:
+    """One page's text in one mode: the text, its character map and its decisions."""
+
     mode: str  # one of core.assembly.MODES
     text: str | None  # None only when structure mode finds no usable structure
     char_map: CharMap
@@ -235,6 +240,62 @@ class TextBuilder:
         else:
             chars.extend(array("i", [p]) * n)
         return n
+
+    def emit_measured(
+        self,
+        glyphs: Sequence[FlowFields],
+        infos: Sequence[TextInfo],
+        breaks: Sequence[LineBreakMeasure | None],
+        gaps: Sequence[WordGapMeasure | None],
+        first: int,
+    ) -> None:
+        """Glyphs `first` … of a run whose pairs are measured (`breaks[k - 1]`, `gaps[k - 1]`:
+        pair k − 1, k), written in order: each pair's decisions (`decide_pair`), the line break
+        or inserted space they make, then the glyph's text (`infos[k].text`).
+
+        What `decide_pair`, `newline`, `generated` and `glyph` do in turn, in one loop: the
+        join's hottest code (a call less per pair, three per glyph). A page with replacement
+        spans, a glyph without a single-character text of its own or with a ligature takes
+        the methods themselves.
+        """
+        if self.actual is not None:
+            raise ValueError("emit_measured is for text without replacement spans")
+        add_pair = self._decisions.add_pair
+        parts_append = self._parts.append
+        chars = self._glyph
+        chars_append = chars.append
+        runs_extend = self._generated.extend
+        starts, lengths = self._start, self._length
+        expand = self._expand
+        for k in range(first, len(glyphs)):
+            g = glyphs[k]
+            if k:
+                measure = breaks[k - 1]
+                if measure is not None:
+                    wg = gaps[k - 1]  # None exactly when the measure is a break
+                    i = add_pair(glyphs[k - 1].paint_index, g.paint_index, measure, wg)
+                    if wg is None:
+                        if chars:  # newline(i): none at the start of the text
+                            parts_append("\n")
+                            runs_extend((len(chars), 1, i))
+                            chars_append(-1)
+                    elif wg[0] in WG_SPACE:  # generated(" ", i + 1)
+                        parts_append(" ")
+                        runs_extend((len(chars), 1, i + 1))
+                        chars_append(-1)
+            text = infos[k].text
+            if text is None or len(text) != 1 or (expand and text in LIGATURES):
+                self.glyph(g, text)
+                continue
+            p = g.paint_index
+            if p >= self._size:  # _place, inline
+                self._size = p + 1
+                if p >= len(starts):
+                    self._grow(p)  # grows the arrays in place
+            starts[p] = len(chars)
+            lengths[p] = 1
+            parts_append(text)
+            chars_append(p)
 
     # ------------------------------------------------------------ ActualText spans
 

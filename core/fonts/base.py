@@ -17,6 +17,8 @@ from glyphscope.core.glyph import DecodeSource
 
 @dataclass(frozen=True, slots=True)
 class FontProblem:
+    """Something wrong with a font, found while loading it."""
+
     kind: DiagnosticKind
     message: str
 

@@ -45,6 +45,8 @@ class Name:
 
 @dataclass(frozen=True, slots=True)
 class Keyword:
+    """An executable name of a CMap (``begincidrange``, ``def``)."""
+
     value: str
 
 

@@ -16,7 +16,6 @@ output starts with `core.serialize.output_header()` and follows
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import sys
@@ -324,6 +323,8 @@ def _unknown_command(argv: Sequence[str]) -> str | None:
         return None
     if any(ch in argv[0] for ch in "./\\"):  # a path (text.pdf, ./glyphs): the window says it is missing
         return None
+    import difflib  # a mistyped command only
+
     close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1, cutoff=0.6)
     if not close:
         return None
