@@ -332,7 +332,7 @@ def document_texts(
 
     Only `mode` is assembled. `should_stop` and `on_error` as in
     `document_analyses`. Join the texts with
-    `core.assembly.document_text.write_page_texts` (separator, BOM).
+    `core.assembly.document_join.write_page_texts` (separator, BOM).
     `jobs`: processes reading the pages (`core.page_workers.page_results`; None: automatic);
     the texts are the same and come in the same order whatever it is.
     """

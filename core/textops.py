@@ -7,7 +7,7 @@ from typing import Any, TextIO
 
 from glyphscope.core.analysis import PageErrorHandler, StopCheck, analyze_page, document_texts
 from glyphscope.core.assembly import PageText
-from glyphscope.core.assembly.document_text import FORM_FEED, write_page_texts
+from glyphscope.core.assembly.document_join import FORM_FEED, write_page_texts
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters

@@ -66,10 +66,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
-        if args and not args[0].startswith("-"):  # a command: it imports pikepdf (not --version, --help)
-            from glyphscope.core.compiled_patterns import seed_patterns
-
-            seed_patterns()  # a pattern pikepdf compiles at import, made ready (~15 ms)
     from glyphscope.inspector.cli.parser import PAUSED_START, run
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always

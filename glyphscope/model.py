@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, overload
 from glyphscope.core.analysis import PageAnalysis, analyze_page, document_texts
 from glyphscope.core.annotations import comb_fields
 from glyphscope.core.assembly import MODES, PageText, assemble
-from glyphscope.core.assembly.document_text import FORM_FEED
+from glyphscope.core.assembly.document_join import FORM_FEED
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, multiply

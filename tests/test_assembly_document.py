@@ -7,7 +7,7 @@ import io
 import pytest
 
 from glyphscope.core.assembly import document_text, write_document_text
-from glyphscope.core.assembly.document_text import BOM, join_page_texts, write_page_texts
+from glyphscope.core.assembly.document_join import BOM, join_page_texts, write_page_texts
 from glyphscope.core.page_range import parse_page_range
 
 

@@ -22,7 +22,7 @@ from glyphscope.core.analysis import (
     page_findings,
 )
 from glyphscope.core.assembly import MODES, StructureOrder
-from glyphscope.core.assembly.document_text import BOM, join_page_texts
+from glyphscope.core.assembly.document_join import BOM, join_page_texts
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.structure_use import UNTAGGED_TRUST_RATIO, structure_use

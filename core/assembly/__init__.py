@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from glyphscope.core.assembly.decisions import TextColumn as TextColumn
     from glyphscope.core.assembly.decisions import VerticalColumn as VerticalColumn
     from glyphscope.core.assembly.decisions import WordGapDecision as WordGapDecision
-    from glyphscope.core.assembly.document_text import document_text as document_text
-    from glyphscope.core.assembly.document_text import write_document_text as write_document_text
+    from glyphscope.core.assembly.document_join import document_text as document_text
+    from glyphscope.core.assembly.document_join import write_document_text as write_document_text
     from glyphscope.core.geometry import Rect
     from glyphscope.core.structure import PageStructure
 
@@ -159,8 +159,8 @@ _LAZY = {
         ),
         "glyphscope.core.assembly.decisions",
     ),
-    "document_text": "glyphscope.core.assembly.document_text",
-    "write_document_text": "glyphscope.core.assembly.document_text",
+    "document_text": "glyphscope.core.assembly.document_join",
+    "write_document_text": "glyphscope.core.assembly.document_join",
 }
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.analysis import document_texts
-from glyphscope.core.assembly.document_text import FORM_FEED, join_page_texts, write_page_texts
+from glyphscope.core.assembly.document_join import FORM_FEED, join_page_texts, write_page_texts
 from glyphscope.inspector.gui.panels.jobs import BackgroundJobPanel
 from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken, Progress
