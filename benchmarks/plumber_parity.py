@@ -8,7 +8,7 @@ frame (`glyphscope.open(..., coordinates="pdfplumber")`) and over every painted 
 when a glyphscope char of the same page has the same text and x0, x1, top and bottom within
 the tolerance (each glyphscope char matches once). Every char left is put in one kind
 (`mismatch_kind`), and for each kind MuPDF (`mutool draw -F stext`, when it is installed) says
-which engine it agrees with on a few examples. tests/test_plumber_parity.py holds the share.
+which engine it agrees with on a few examples. tests/inspector/test_plumber_parity.py holds the share.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ KNOWN_KINDS = frozenset(
         "box differs both ways",
     )
 )
-"""Every kind `mismatch_kind` names (tests/test_plumber_parity.py holds the corpus to them)."""
+"""Every kind `mismatch_kind` names (tests/inspector/test_plumber_parity.py holds the corpus to them)."""
 
 
 @dataclass

@@ -9,7 +9,7 @@ API reference and Tuning's tooltip show) and its row in PARAMETER_SPECS (the com
 option and its help, Tuning's label and range, whether it is a switch or takes a word). The
 command line (inspector/cli/shared.py `add_thresholds`), Tuning (gui/panels/tuning.py), the
 JSON schemas' `params` (inspector/cli/docs.py `params_schema`) and the man page are made from
-them; tests/test_params_table.py adds one to a copy of the package and sees it everywhere.
+them; tests/core/test_params_table.py adds one to a copy of the package and sees it everywhere.
 """
 
 from __future__ import annotations

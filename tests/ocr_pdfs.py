@@ -1,4 +1,4 @@
-"""PDFs for the OCR cross-check (tests/test_verify.py, benchmarks/bench_verify.py): large text in
+"""PDFs for the OCR cross-check (tests/inspector/test_verify.py, benchmarks/bench_verify.py): large text in
 fonts PDFium draws without embedding (Helvetica), with right and deliberately broken mappings."""
 
 from __future__ import annotations

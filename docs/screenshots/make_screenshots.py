@@ -527,7 +527,7 @@ def visibility() -> None:
 
 def _form_pdf(path: Path) -> None:
     """A filled-in form: a text field, a checked box, a comment, and a hidden draft note."""
-    from tests.test_annotations import CHECKBOX, COMMENT, TEXT_FIELD, TWO_LINES, _form
+    from tests.core.test_annotations import CHECKBOX, COMMENT, TEXT_FIELD, TWO_LINES, _form
 
     hidden = {**COMMENT, "Rect": [300, 540, 520, 570], "F": 2, "ap": b"BT /F1 14 Tf 4 10 Td (Draft) Tj ET"}
     path.write_bytes(_form([TEXT_FIELD, CHECKBOX, COMMENT, hidden], TWO_LINES))
@@ -773,7 +773,7 @@ def _arabic_pdf(path: Path) -> None:
 
     sys.path.insert(0, str(REPO))
     from tests.pdfbuild import to_bytes
-    from tests.test_bidi import ARABIC_PAINTED, HEBREW_PAINTED, LATIN_PAINTED, MIXED_PAINTED, _content, _pdf
+    from tests.core.test_bidi import ARABIC_PAINTED, HEBREW_PAINTED, LATIN_PAINTED, MIXED_PAINTED, _content, _pdf
 
     pdf = _pdf(_content(ARABIC_PAINTED, HEBREW_PAINTED, MIXED_PAINTED, LATIN_PAINTED))
     ttf = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -837,7 +837,7 @@ def display_click() -> None:
 
     sys.path.insert(0, str(REPO))
     from tests.pdfbuild import make_pdf, to_bytes
-    from tests.test_hit_ink import POSTER, display_font
+    from tests.inspector.test_hit_ink import POSTER, display_font
 
     path = Path(tempfile.mkdtemp()) / "poster.pdf"
     path.write_bytes(to_bytes(make_pdf([POSTER], {"/F1": display_font})))

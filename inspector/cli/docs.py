@@ -5,7 +5,7 @@
 and defaults exactly as `glyphscope COMMAND --help` gives them, and the exit codes. Nothing
 is written twice: the parser (inspector/cli/parser.py) is the one description of the options.
 `python -m glyphscope.inspector.cli.docs schemas` rewrites the `params` object of the JSON
-schemas from core.params.PARAMETER_SPECS (tests/test_schemas.py checks they agree).
+schemas from core.params.PARAMETER_SPECS (tests/inspector/test_schemas.py checks they agree).
 """
 
 from __future__ import annotations

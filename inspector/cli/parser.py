@@ -244,7 +244,7 @@ COMMAND_HELP = {
     "verify": "OCR cross-check: does the ink read what each glyph decodes to?",
     "repair": "write a copy whose garbled fonts get a corrected /ToUnicode",
 }
-"""Each command's one line, as its parser gives it (tests/test_cli.py keeps them equal): the top
+"""Each command's one line, as its parser gives it (tests/inspector/test_cli.py keeps them equal): the top
 help lists them without building the commands' parsers (which import the engine)."""
 
 
