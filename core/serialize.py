@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from glyphscope.core.passes import ClassifiedGlyphs
 
 DIGITS = 3
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: --json of several pages is one document; compare's kinds split/glued
 """Version of the JSON shapes (all commands): raised when a key is removed or changes meaning."""
 GLYPH_SETS = ("raw", "visible", "all")
 

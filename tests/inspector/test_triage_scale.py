@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from glyphscope.core.params import Parameters
+from glyphscope.core.serialize import SCHEMA_VERSION
 from glyphscope.core.triage import triage_file
 from glyphscope.core.triage.batch import iter_triage
 from glyphscope.core.triage.inputs import content_sha256, expand_inputs
@@ -196,7 +197,13 @@ def test_jsonl_rows_match_the_schema_row(archive: Path) -> None:
     assert code == 0, err
     rows = [json.loads(line) for line in stdout.decode("utf-8").splitlines()]
     assert len(rows) == 4
-    report = {"schema_version": 1, "glyphscope_version": "x", "files": 4, "failed": 1, "rows": rows}
+    report = {
+        "schema_version": SCHEMA_VERSION,
+        "glyphscope_version": "x",
+        "files": 4,
+        "failed": 1,
+        "rows": rows,
+    }
     report["score_weights"] = json.loads(
         json.dumps(__import__("glyphscope.core.triage", fromlist=["SCORE_WEIGHTS"]).SCORE_WEIGHTS)
     )
