@@ -37,7 +37,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, TypedDict, overload
 
 from glyphscope.core.analysis import PageAnalysis, analyze_page, document_texts
 from glyphscope.core.annotations import comb_fields
@@ -330,6 +330,20 @@ def _space_name(colour: TraceColour) -> str:
     return _SPACE_NAMES.get(colour.family, colour.space)
 
 
+class _Box(TypedDict):
+    """The box fields every placed record shares (`_PageData._box`)."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    doctop: float
+    y0: float
+    y1: float
+    width: float
+    height: float
+
+
 class _PageData:
     """What every view of one page shares (the page, its crops and filters): the analysis, the
     frame, the drawing and the records, each made on first use."""
@@ -498,11 +512,25 @@ class _PageData:
         ys = [p[1] for p in placed]
         return placed, min(xs), min(ys), max(xs), max(ys)
 
+    def _box(self, x0: float, top: float, x1: float, bottom: float) -> _Box:
+        """A placed record's box fields, as pdfplumber's: top-down (top, bottom, doctop) and bottom-up (y0, y1)."""
+        bottom_of_frame = self.frame[1][3]
+        return _Box(
+            x0=x0,
+            top=top,
+            x1=x1,
+            bottom=bottom,
+            doctop=self.doctop + top,
+            y0=bottom_of_frame - bottom,
+            y1=bottom_of_frame - top,
+            width=x1 - x0,
+            height=bottom - top,
+        )
+
     def shapes(self) -> tuple[Shape, ...]:
         found = self._objects.get("shapes")
         if found is None:
             out: list[Shape] = []
-            bottom_of_frame = self.frame[1][3]
             matrix = self.frame[0]
             for p in self.drawing.paths:
                 pts, x0, top, x1, bottom = self._place(p.points)
@@ -512,15 +540,7 @@ class _PageData:
                 out.append(
                     Shape(
                         object_type=p.kind,
-                        x0=x0,
-                        top=top,
-                        x1=x1,
-                        bottom=bottom,
-                        doctop=self.doctop + top,
-                        y0=bottom_of_frame - bottom,
-                        y1=bottom_of_frame - top,
-                        width=x1 - x0,
-                        height=bottom - top,
+                        **self._box(x0, top, x1, bottom),
                         pts=pts,
                         path=path,
                         linewidth=p.linewidth,
@@ -540,21 +560,12 @@ class _PageData:
     def images(self) -> tuple[ImageRecord, ...]:
         found = self._objects.get("images")
         if found is None:
-            bottom_of_frame = self.frame[1][3]
             out = []
             for im in self.drawing.images:
                 _, x0, top, x1, bottom = self._place(im.corners)
                 out.append(
                     ImageRecord(
-                        x0=x0,
-                        top=top,
-                        x1=x1,
-                        bottom=bottom,
-                        doctop=self.doctop + top,
-                        y0=bottom_of_frame - bottom,
-                        y1=bottom_of_frame - top,
-                        width=x1 - x0,
-                        height=bottom - top,
+                        **self._box(x0, top, x1, bottom),
                         name=im.name,
                         srcsize=im.srcsize,
                         bits=im.bits,
@@ -570,7 +581,6 @@ class _PageData:
     def annots(self) -> tuple[Annot, ...]:
         found = self._objects.get("annots")
         if found is None:
-            bottom_of_frame = self.frame[1][3]
             out = []
             for subtype, rect, uri, title, contents in _read_annots(self.pdf.document, self.page_number):
                 _, x0, top, x1, bottom = self._place(
@@ -578,15 +588,7 @@ class _PageData:
                 )
                 out.append(
                     Annot(
-                        x0=x0,
-                        top=top,
-                        x1=x1,
-                        bottom=bottom,
-                        doctop=self.doctop + top,
-                        y0=bottom_of_frame - bottom,
-                        y1=bottom_of_frame - top,
-                        width=x1 - x0,
-                        height=bottom - top,
+                        **self._box(x0, top, x1, bottom),
                         subtype=subtype,
                         uri=uri,
                         title=title,
