@@ -75,15 +75,35 @@ def off_by_one(lines: tuple[str, ...] = PANGRAMS) -> bytes:
     return to_bytes(make_pdf([lines_content(lines)], {"/F1": font}))
 
 
-def arial_off_by_one(symbolic: bool) -> bytes:
+def shuffled_tounicode() -> bytes:
+    """A ToUnicode CMap mapping the letters a–z and A–Z to a shuffle of themselves (no constant
+    offset explains it: a ToUnicode only the ink or the encoding can put right)."""
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [
+        chr(c) for c in range(ord("a"), ord("z") + 1)
+    ]
+    shuffled = letters[:]
+    random.Random(11).shuffle(shuffled)
+    pairs = b"".join(f"<{ord(a):02X}> <{ord(b):04X}>\n".encode() for a, b in zip(letters, shuffled))
+    return (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /Shuffled def /CMapType 2 def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+        + f"{len(letters)} beginbfchar\n".encode()
+        + pairs
+        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+
+
+def arial_off_by_one(symbolic: bool, shuffled: bool = False) -> bytes:
     """The ToUnicode off by one of tests/ocr_pdfs under the name ArialMT, not embedded, WinAnsi;
-    `symbolic`: its descriptor's /Flags say symbolic (4), else non-symbolic (32)."""
+    `symbolic`: its descriptor's /Flags say symbolic (4), else non-symbolic (32); `shuffled`: the
+    ToUnicode shuffles the letters instead (shuffled_tounicode)."""
 
     def arial(pdf: pikepdf.Pdf) -> Any:
         f = helvetica(pdf, base="/ArialMT")
         f.Subtype = pikepdf.Name.TrueType
         f.FirstChar, f.LastChar, f.Widths = 32, 126, helvetica_widths()
-        f.ToUnicode = pdf.make_stream(off_by_one_tounicode())
+        f.ToUnicode = pdf.make_stream(shuffled_tounicode() if shuffled else off_by_one_tounicode())
         f.FontDescriptor = pdf.make_indirect(
             pikepdf.Dictionary(
                 Type=pikepdf.Name.FontDescriptor,

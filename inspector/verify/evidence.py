@@ -626,13 +626,24 @@ def _font_evidence(
                     f"or one at {OCR_SINGLE_CONF:g}+)"
                 )
             evidence.append(Evidence(Source.OCR, ocr_text, detail, ocr_strong))
+        # the encoding never counts alone: with the offset, or with the ink where the ink is evidence
+        # (a substitute's drawing of a font whose ink is no evidence agrees with nothing)
+        ink_agrees = (
+            ocr_text is not None and not substitute and encoded is not None and encoded[0] == ocr_text
+        )
         if encoded is not None and (offset_text is not None or tally):
-            agrees = encoded[0] in (offset_text, ocr_text)
+            agrees = encoded[0] == offset_text or ink_agrees
             evidence.append(Evidence(Source.CODE_PAGE, encoded[0], encoded[1], agrees))
         proposed, status, reason = _decide(
             current, program, offset_text, offset_holds, ocr_text, ocr_strong, substitute
         )
-        if status is Status.DOUBTFUL and encoded is not None and proposed and encoded[0] == proposed:
+        if (
+            status is Status.DOUBTFUL
+            and encoded is not None
+            and proposed
+            and encoded[0] == proposed
+            and (proposed == offset_text or ink_agrees)
+        ):
             by = "offset" if proposed == offset_text else "ink"
             status, reason = Status.SUPPORTED, f"the {by} and the font's encoding agree"
         if status is Status.DOUBTFUL and measure is not None and offset_text is not None and not offset_holds:

@@ -339,3 +339,34 @@ def test_repair_counts_votes_only_where_the_rule_says_the_ink_is_evidence(
     # either way the written letters are the true ones: the offset (and, for the plain font, the ink) say so
     a = ev.row(ord("a"))
     assert a is not None and (a.current, a.proposed, a.status) == ("b", "a", Status.SUPPORTED)
+
+
+@requires_ocr
+@pytest.mark.parametrize("symbolic", [False, True])
+def test_the_encoding_never_stands_on_a_substitutes_drawing(symbolic: bool, tmp_path: Path) -> None:
+    """ArialMT not embedded, WinAnsi, its ToUnicode a shuffle of the letters (no offset to measure),
+    repaired by name with the OCR as evidence. The substitute draws the WinAnsi letters, so the ink
+    and the encoding always agree: for the plain font that is evidence (the ink is the encoded
+    letters); for the symbolic font it is the substitute's drawing of something else, and the
+    encoding never counts alone — no letter is written on it, the codes stay doubtful."""
+    from glyphscope.inspector.verify.check import verify_document
+    from tests.ocr_pdfs import arial_off_by_one
+
+    path = tmp_path / "arial.pdf"
+    path.write_bytes(arial_off_by_one(symbolic, shuffled=True))
+    with open_document(path) as doc:
+        result = verify_document(doc, str(path), [1])
+    (ev,) = document_evidence(path, verification=result, fonts=["F1"]).values()
+    assert ev.ink_is_substitute is symbolic and ev.offset is None
+    letters = [r for r in ev.rows if r.painted and r.code < 128 and chr(r.code).isalpha()]
+    assert len(letters) >= 30  # the pangrams: a–z and a few capitals
+    supported = [r for r in letters if r.status is Status.SUPPORTED]
+    if symbolic:
+        assert supported == []
+        for r in letters:
+            assert all(not e.counts for e in r.evidence if e.source in (Source.OCR, Source.CODE_PAGE)), r
+        written = ev.written()
+        assert all(written.get(r.code) == UNKNOWN for r in letters if r.proposed)  # "�", never a letter
+    else:
+        assert len(supported) >= 0.9 * len(letters)
+        assert all(r.proposed == chr(r.code) for r in supported)  # the encoded letters: the true text
