@@ -238,3 +238,38 @@ def test_a_clipping_with_its_text_under_it_is_mixed_evidence_cannot_tell() -> No
     )
     assert verify_findings(result) == []  # a wrong reading of what may not be a layer is no error
     assert page.not_judged() == {"layer_mixed_evidence": 335}
+
+
+def test_triage_columns_count_only_what_the_ink_is_evidence_for() -> None:
+    """%ocr leaves out fonts drawn by a substitute of other letters; %layer leaves out layers taken on
+    mixed evidence (their words may be no layer at all)."""
+    from glyphscope.inspector.verify.check import FontCheck
+    from glyphscope.inspector.verify.layer import LayerWord, OcrLayerCheck
+    from glyphscope.inspector.verify.triage import summarise
+
+    def font(fid: str, agreement: float, reads: int, substitute: bool) -> FontCheck:
+        verdict = FontVerdict.CANNOT_TELL if substitute else FontVerdict.MAPPING_RIGHT
+        return FontCheck(
+            fid, ("/F1",), "X", reads, 0, 0, 0, reads, agreement, 90.0, 1.0, verdict, "", (), None,
+            ink_is_substitute=substitute,
+        )  # fmt: skip
+
+    def layer(agree: int, disagree: int, key: str) -> OcrLayerCheck:
+        words = tuple(
+            LayerWord("a", "a" if i < agree else "b", 90.0, i < agree, (i,), (0, 0, 1, 1))
+            for i in range(agree + disagree)
+        )
+        verdict = LayerVerdict.RIGHT if key == "right" else LayerVerdict.CANNOT_TELL
+        return OcrLayerCheck(len(words), len(words), words, agree / len(words), 90.0, verdict, "", key)
+
+    pages = [
+        PageCheck(1, 300.0, ocr_layer=layer(9, 1, "right")),
+        PageCheck(2, 300.0, ocr_layer=layer(0, 10, "mixed_evidence")),
+    ]
+    result = VerifyResult(
+        pages, [font("1 0 R", 1.0, 100, False), font("2 0 R", 0.0, 300, True)], "eng", 300.0
+    )
+    summary = summarise(result)
+    assert summary.agreement == 1.0  # 100 of 100 reads of the one font whose ink is evidence (not 100 of 400)
+    assert summary.layer_agreement == 0.9  # 9 of the 10 words of the clear layer (not 9 of 20)
+    assert summary.layers_wrong == 0 and summary.fonts_wrong == 0 and summary.pages == 2
