@@ -9,6 +9,8 @@ with a Tr 3 layer, a scan painted over its own (Tr 0) text, a clipping pasted on
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pikepdf
 import pytest
 
@@ -273,3 +275,47 @@ def test_triage_columns_count_only_what_the_ink_is_evidence_for() -> None:
     assert summary.agreement == 1.0  # 100 of 100 reads of the one font whose ink is evidence (not 100 of 400)
     assert summary.layer_agreement == 0.9  # 9 of the 10 words of the clear layer (not 9 of 20)
     assert summary.layers_wrong == 0 and summary.fonts_wrong == 0 and summary.pages == 2
+
+
+@requires_ocr
+@requires_font
+def test_the_command_reports_covered_text_and_the_layers_evidence(tmp_path: Path) -> None:
+    import json
+
+    from tests.cli_run import run_cli
+    from tests.inspector.test_schemas import assert_valid
+
+    built = ocr_pdfs.stamp_over_text()
+    assert built is not None
+    path = tmp_path / "stamp.pdf"
+    path.write_bytes(built[0])
+    code, out, err = run_cli("verify", str(path), "--pages", "1", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert_valid("verify", obj)
+    page = obj["pages"][0]
+    assert page["ocr_layer"] is None and obj["findings"] == []
+    assert page["covered_text"] == {
+        "glyphs": 358,
+        "images": [[60.0, 282.0, 420.0, 542.0]],
+        "image_share": 0.1931,
+        "visible": 650,
+        "reason": "358 glyphs covered by 1 image over at most 19 % of the page (< 50 %), beside 650 visible "
+        "glyphs: text under a stamp, a logo or a signature, not an OCR layer",
+    }
+    assert obj["thresholds"]["layer_image_min_share"] == LAYER_IMAGE_MIN_SHARE
+    code, out, err = run_cli("verify", str(path), "--pages", "1")
+    text = out.decode()
+    assert code == 0, err
+    assert "  covered text\t358 glyphs covered by 1 image over at most 19 % of the page" in text
+    assert "ocr layer" not in text and "error\t" not in text
+    scan = tmp_path / "scan.pdf"
+    data = ocr_pdfs.scan_with_layer("right", under=True)
+    assert data is not None
+    scan.write_bytes(data)
+    code, out, err = run_cli("verify", str(scan), "--pages", "1", "--json")
+    obj = json.loads(out)
+    assert_valid("verify", obj)
+    assert obj["pages"][0]["ocr_layer"]["evidence"] == (
+        "335 glyphs hidden under an image over 100 % of the page, beside 0 visible glyphs"
+    )
