@@ -35,7 +35,7 @@ import re
 import uuid
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, TypedDict, overload
 
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from glyphscope.core.drawing import PageDrawing
     from glyphscope.core.trace import TraceColour
     from glyphscope.image import PageImage
+    from glyphscope.tables import Table, TableFinder, TableSettings
 
 Source: TypeAlias = str | Path | bytes | BinaryIO
 """What `open` reads: a path, the PDF's bytes, or a binary file-like object."""
@@ -1205,6 +1206,53 @@ class Page:
             w, h = self.width, self.height
             resolution = 72.0 * (width / w if width is not None else float(height or 0) / h)
         return PageImage(self, 72.0 if resolution is None else resolution)
+
+    def debug_tablefinder(
+        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+    ) -> TableFinder:
+        """The table finder's working on this page (pdfplumber's `debug_tablefinder`): its
+        `edges`, `intersections`, `cells` and `tables` (glyphscope/tables.py).
+
+        `table_settings` are pdfplumber's (a dict or a `TableSettings`): `vertical_strategy`,
+        `horizontal_strategy` ("lines", "lines_strict", "text", "explicit"),
+        `explicit_vertical_lines`, `explicit_horizontal_lines`, `snap_tolerance`,
+        `join_tolerance`, `edge_min_length`, `min_words_vertical`, `min_words_horizontal`,
+        `intersection_tolerance` (each tolerance also per axis: `snap_x_tolerance`, …) and the
+        `text_*` settings of the words (`text_x_tolerance`, `text_y_tolerance`, …).
+        ValueError names a setting that is unknown or out of range."""
+        from glyphscope.tables import TableFinder
+
+        self.pdf.require_open()
+        return TableFinder(self, table_settings)
+
+    def find_tables(self, table_settings: TableSettings | Mapping[str, Any] | None = None) -> list[Table]:
+        """The tables on this page, top to bottom, as pdfplumber finds them (`debug_tablefinder`
+        says how): each with `bbox`, `cells`, `rows`, `columns` and `extract()`."""
+        return self.debug_tablefinder(table_settings).tables
+
+    def find_table(self, table_settings: TableSettings | Mapping[str, Any] | None = None) -> Table | None:
+        """The table with the most cells (the top-most of those with as many), None without one."""
+        from glyphscope.tables import largest
+
+        return largest(self.find_tables(table_settings))
+
+    def extract_tables(
+        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+    ) -> list[list[list[str | None]]]:
+        """The text of every table (`find_tables`), row by row and cell by cell: None where a
+        row has no cell at a column, "" for an empty cell."""
+        finder = self.debug_tablefinder(table_settings)
+        return [t.extract(**finder.settings.text_settings) for t in finder.tables]
+
+    def extract_table(
+        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+    ) -> list[list[str | None]] | None:
+        """The text of `find_table()`'s table, None without a table."""
+        finder = self.debug_tablefinder(table_settings)
+        from glyphscope.tables import largest
+
+        table = largest(finder.tables)
+        return None if table is None else table.extract(**finder.settings.text_settings)
 
     def to_dataframe(
         self, records: Literal["chars", "words", "text_lines", "lines", "rects", "curves", "images"] = "chars"
