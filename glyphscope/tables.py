@@ -481,11 +481,11 @@ def group_cells(found: Sequence[BBox]) -> list[list[BBox]]:
 # ---------------------------------------------------------------------------------------- cell text
 
 
-def _in(char: Mapping[str, Any], box: BBox) -> bool:
-    """The char's box centre lies in `box` (left and top sides in, right and bottom out)."""
-    cx = (char["x0"] + char["x1"]) / 2
-    cy = (char["top"] + char["bottom"]) / 2
-    return box[0] <= cx < box[2] and box[1] <= cy < box[3]
+def _within(placed: Sequence[tuple[float, float, T]], box: BBox) -> list[tuple[float, float, T]]:
+    """The (centre x, centre y, char) whose centre lies in `box` (left and top sides in, right
+    and bottom out)."""
+    x0, top, x1, bottom = box
+    return [p for p in placed if x0 <= p[0] < x1 and top <= p[1] < bottom]
 
 
 def _new_word(
@@ -743,16 +743,16 @@ class Table:
         in it; `text_settings` (`x_tolerance`, `y_tolerance`, `keep_blank_chars`,
         `use_text_flow`, `extra_attrs`) write them as `text_of` says."""
         settings = TableSettings.resolve({f"text_{k}": v for k, v in text_settings.items()}).text_settings
-        chars = self.page.chars
+        placed = [((c.x0 + c.x1) / 2, (c.top + c.bottom) / 2, c) for c in self.page.chars]
         out: list[list[str | None]] = []
         for row in self.rows:
-            in_row = [c for c in chars if _in(c, row.bbox)]
+            in_row = _within(placed, row.bbox)
             texts: list[str | None] = []
             for cell in row.cells:
                 if cell is None:
                     texts.append(None)
                     continue
-                inside = [c for c in in_row if _in(c, cell)]
+                inside = [c for _, _, c in _within(in_row, cell)]
                 texts.append(text_of(inside, **settings) if inside else "")
             out.append(texts)
         return out
