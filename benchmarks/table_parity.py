@@ -1,9 +1,9 @@
 """glyphscope's table finder beside pdfplumber's over the corpus: tables, cells and cell texts.
 
-    python benchmarks/table_parity.py [--tolerance 0.5] [--examples 5]
+    python benchmarks/table_parity.py [--tolerance 0.5] [--examples 5] [--settings JSON]
 
 Both read every page of every corpus file that pdfplumber opens, with the default table
-settings; glyphscope in pdfplumber's frame (`glyphscope.open(..., coordinates="pdfplumber")`).
+settings (or `--settings '{"vertical_strategy": "text"}'`); glyphscope in pdfplumber's frame (`glyphscope.open(..., coordinates="pdfplumber")`).
 On each page the tables are paired in order (both list them top to bottom). A pdfplumber cell
 matches when the paired glyphscope table has a cell whose x0, top, x1 and bottom are all
 within the tolerance (each glyphscope cell matches once); its text matches when the two
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import logging
 import sys
 import warnings
@@ -121,8 +122,11 @@ def compare_page(theirs: list[Any], ours: list[Any], where: str, tolerance: floa
     return counts
 
 
-def file_counts(path: Path, password: str | None, tolerance: float = TOLERANCE) -> Counts | None:
-    """One file's counts; None when pdfplumber cannot read it."""
+def file_counts(
+    path: Path, password: str | None, tolerance: float = TOLERANCE, settings: dict[str, Any] | None = None
+) -> Counts | None:
+    """One file's counts with these table settings (None: the defaults); None when pdfplumber
+    cannot read the file."""
     import pdfplumber
 
     import glyphscope
@@ -139,10 +143,10 @@ def file_counts(path: Path, password: str | None, tolerance: float = TOLERANCE) 
             with warnings.catch_warnings(), _quiet():
                 warnings.simplefilter("ignore")
                 try:
-                    theirs = page.find_tables()
+                    theirs = page.find_tables(settings)
                 except Exception:  # noqa: BLE001 - a page pdfplumber fails on
                     continue
-            ours = doc.pages[n].find_tables()
+            ours = doc.pages[n].find_tables(settings)
             counts.add(compare_page(theirs, ours, f"{path.name} p{n + 1}", tolerance))
     return counts
 
@@ -166,10 +170,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tolerance", type=float, default=TOLERANCE)
     parser.add_argument("--examples", type=int, default=20)
+    parser.add_argument("--settings", type=json.loads, default=None, help="table settings as JSON")
     args = parser.parse_args()
     total = Counts()
     for path, password in corpus_files():
-        got = file_counts(path, password, args.tolerance)
+        got = file_counts(path, password, args.tolerance, args.settings)
         if got is None:
             print(f"{path.name}: pdfplumber cannot read it")
             continue

@@ -18,10 +18,10 @@ here, in pure functions over boxes, with no page and no Qt:
 5. **Tables.** Cells that share a corner, transitively; a group of one cell is no table.
 
 A cell's text is made of the chars whose box centre lies in the cell (left and top sides
-included, right and bottom excluded), written as pdfplumber's `extract_text` writes chars:
-lines clustered by `top` within `y_tolerance`, a new word where a char starts more than
-`x_tolerance` after the previous ends or goes back, words joined by a space and lines by a
-line break.
+included, right and bottom excluded), written as pdfplumber's `extract_text` writes chars
+(glyphscope/words.py: pdfplumber's words, in lines by `top` within `y_tolerance`, joined by a
+space, the lines by a line break). The "text" strategy's words are `page.extract_words` with
+the `text_*` settings, made by the same word rule.
 
 The settings have pdfplumber's names and meanings (`TableSettings`); the numbers this module
 compares are those settings, nothing else. Coordinates are the page's frame (x0, top, x1,
@@ -31,11 +31,12 @@ bottom; points, y down), as every record's.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from glyphscope.records import BBox, Record, _keys_of
+from glyphscope.words import DEFAULT_TEXT_TOLERANCE, cluster, text_of
 
 if TYPE_CHECKING:
     from glyphscope.model import Page
@@ -48,9 +49,6 @@ WORD_SETTINGS = ("x_tolerance", "y_tolerance", "keep_blank_chars", "use_text_flo
 """The `text_*` settings (without the prefix) that `page.extract_words` takes for the "text" strategy."""
 TEXT_SETTINGS = (*WORD_SETTINGS, "expand_ligatures")
 """The `text_*` settings cell texts take; `text_tolerance` sets both tolerances."""
-DEFAULT_TEXT_TOLERANCE = 3.0
-LIGATURES = {"ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬁ": "fi", "ﬂ": "fl", "ﬆ": "st", "ﬅ": "st"}
-"""What a cell's text writes for a ligature char (pdfplumber's `expand_ligatures`, on by default)."""
 
 
 # ---------------------------------------------------------------------------------------- edges
@@ -157,14 +155,15 @@ def drawn_edges(
     crop's), rects and lines are cut to it first, so a rect that crosses the crop's side has
     a side there, and every edge is cut to it."""
     sources: list[Iterable[Mapping[str, Any]]] = [lines] if strict else [lines, rects, curves]
-    out = []
+    out: list[Edge] = []
     for objects in sources:
         for obj in objects:
+            shape: Mapping[str, Any] | None = obj
             if bbox is not None and obj.get("object_type") in ("rect", "line"):
-                obj = _clipped(obj, bbox)  # noqa: PLW2901 - a crop's part of it, as pdfplumber crops objects
-                if obj is None:
-                    continue
-            found = object_edges(obj)
+                shape = _clipped(obj, bbox)  # a crop's part of it, as pdfplumber crops objects
+            if shape is None:
+                continue
+            found = object_edges(shape)
             if bbox is not None:
                 found = clip_edges(found, bbox)
             out.extend(e for e in found if e.orientation == orientation and e.length >= min_length)
@@ -213,31 +212,6 @@ def clip_edges(edges: Iterable[Edge], bbox: BBox) -> list[Edge]:
 
 
 # ---------------------------------------------------------------------------------------- clusters
-
-
-def cluster_values(values: Iterable[float], tolerance: float) -> dict[float, int]:
-    """Each distinct value → its cluster's number: the values in order, a new cluster where one
-    is more than `tolerance` above the previous (so a cluster may chain wider than it)."""
-    out: dict[float, int] = {}
-    last: float | None = None
-    n = -1
-    for v in sorted(set(values)):
-        if last is None or v > last + tolerance:
-            n += 1
-        out[v] = n
-        last = v
-    return out
-
-
-def cluster(items: Sequence[T], key: Callable[[T], float], tolerance: float) -> list[list[T]]:
-    """`items` grouped by `cluster_values` of their keys, clusters in key order, items in their
-    own order within each."""
-    keys = [key(item) for item in items]
-    numbers = cluster_values(keys, tolerance)
-    groups: dict[int, list[T]] = {}
-    for item, k in zip(items, keys, strict=True):
-        groups.setdefault(numbers[k], []).append(item)
-    return [groups[n] for n in sorted(groups)]
 
 
 def _union(boxes: Iterable[Mapping[str, Any]]) -> BBox:
@@ -486,82 +460,6 @@ def _within(placed: Sequence[tuple[float, float, T]], box: BBox) -> list[tuple[f
     and bottom out)."""
     x0, top, x1, bottom = box
     return [p for p in placed if x0 <= p[0] < x1 and top <= p[1] < bottom]
-
-
-def _new_word(
-    prev: Mapping[str, Any], char: Mapping[str, Any], upright: bool, x_tol: float, y_tol: float
-) -> bool:
-    if upright:  # left to right: back past the previous start, a gap, or another line
-        return (
-            char["x0"] < prev["x0"]
-            or char["x0"] > prev["x1"] + x_tol
-            or abs(char["top"] - prev["top"]) > y_tol
-        )
-    # top to bottom, the tolerances turned with the text
-    return (
-        char["top"] < prev["top"]
-        or char["top"] > prev["bottom"] + y_tol
-        or abs(char["x0"] - prev["x0"]) > x_tol
-    )
-
-
-def text_of(
-    chars: Sequence[Mapping[str, Any]],
-    x_tolerance: float = DEFAULT_TEXT_TOLERANCE,
-    y_tolerance: float = DEFAULT_TEXT_TOLERANCE,
-    keep_blank_chars: bool = False,
-    use_text_flow: bool = False,
-    extra_attrs: Sequence[str] = (),
-    expand_ligatures: bool = True,
-) -> str:
-    """The text of `chars` as pdfplumber's `extract_text` writes it (not its layout mode): runs
-    of chars with the same `upright` (and `extra_attrs`) in their order; within each, lines
-    of chars whose `top` are within `y_tolerance` (chained; `x0` within `x_tolerance` for text
-    that is not upright) unless `use_text_flow`, each line in x order (top order); words
-    split at blank chars (unless `keep_blank_chars`) and where a char starts more than
-    `x_tolerance` after the previous ends or before it starts; then the words in lines by
-    `top` (within `y_tolerance`), joined by spaces, the lines by line breaks; a ligature char
-    is written as its letters (`LIGATURES`) unless `expand_ligatures` is false."""
-    words: list[tuple[str, float]] = []  # (text, top)
-
-    def spelled(members: list[Mapping[str, Any]]) -> str:
-        text = "".join(str(m["text"]) for m in members)
-        if expand_ligatures:
-            text = "".join(LIGATURES.get(ch, ch) for ch in text)
-        return text
-
-    attrs = ("upright", *extra_attrs)
-    runs: list[list[Mapping[str, Any]]] = []
-    for c in chars:
-        if runs and all(c[a] == runs[-1][-1][a] for a in attrs):
-            runs[-1].append(c)
-        else:
-            runs.append([c])
-    for run in runs:
-        upright = bool(run[0]["upright"])
-        if use_text_flow:
-            lines = [run]
-        elif upright:
-            lines = [sorted(g, key=lambda c: c["x0"]) for g in cluster(run, lambda c: c["top"], y_tolerance)]
-        else:
-            lines = [sorted(g, key=lambda c: c["top"]) for g in cluster(run, lambda c: c["x0"], x_tolerance)]
-        for line in lines:
-            current: list[Mapping[str, Any]] = []
-            for c in line:
-                if not keep_blank_chars and str(c["text"]).isspace():
-                    new, keep = True, False
-                else:
-                    new = bool(current) and _new_word(current[-1], c, upright, x_tolerance, y_tolerance)
-                    keep = True
-                if new and current:
-                    words.append((spelled(current), min(m["top"] for m in current)))
-                    current = []
-                if keep:
-                    current.append(c)
-            if current:
-                words.append((spelled(current), min(m["top"] for m in current)))
-    by_line = cluster(words, lambda w: w[1], y_tolerance)
-    return "\n".join(" ".join(w[0] for w in line) for line in by_line)
 
 
 # ---------------------------------------------------------------------------------------- settings
@@ -835,7 +733,6 @@ __all__ = [
     "TableFinder",
     "TableSettings",
     "cells",
-    "cluster",
     "drawn_edges",
     "explicit_edges",
     "find_tables",
@@ -845,5 +742,4 @@ __all__ = [
     "object_edges",
     "text_edges_h",
     "text_edges_v",
-    "text_of",
 ]

@@ -18,14 +18,13 @@ from glyphscope.tables import (
     Edge,
     TableSettings,
     cells,
-    cluster_values,
     edge,
     group_cells,
     intersections,
     join_edges,
     merge_edges,
-    text_of,
 )
+from glyphscope.words import cluster_values, text_of
 from tests.pdfbuild import make_pdf, to_bytes
 
 H = 792.0  # the page height: top = H − y
