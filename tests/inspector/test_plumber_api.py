@@ -239,7 +239,11 @@ def test_extract_words_chains_lines_as_pdfplumber_does() -> None:
     pdfplumber = _plumber()
     with pdfplumber.open(io.BytesIO(data)) as theirs:
         assert [w["text"] for w in theirs.pages[0].extract_words(x_tolerance=3, y_tolerance=3)] == ["ABC"]
-        assert [w["text"] for w in theirs.pages[0].extract_words(x_tolerance=3, y_tolerance=2)] == ["C", "B", "A"]
+        assert [w["text"] for w in theirs.pages[0].extract_words(x_tolerance=3, y_tolerance=2)] == [
+            "C",
+            "B",
+            "A",
+        ]
 
 
 def test_search_filter_and_outside_bbox() -> None:
