@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from PIL import Image, ImageDraw
 
@@ -215,7 +215,7 @@ class PageImage:
         return self.draw_rects(table.cells, fill=fill, stroke=stroke, stroke_width=stroke_width)
 
     def debug_tablefinder(
-        self, table_settings: TableFinder | TableSettings | Mapping[str, Any] | None = None
+        self, table_settings: TableFinder | TableSettings | Mapping[str, object] | None = None
     ) -> PageImage:
         """What the table finder saw, as pdfplumber draws it: each table's cells tinted blue and
         outlined, the edges it kept in red, and a circle at every intersection.

@@ -1186,7 +1186,7 @@ class Page:
         return PageImage(self, 72.0 if resolution is None else resolution)
 
     def debug_tablefinder(
-        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
     ) -> TableFinder:
         """The table finder's working on this page (pdfplumber's `debug_tablefinder`): its
         `edges`, `intersections`, `cells` and `tables` (glyphscope/tables.py).
@@ -1203,19 +1203,19 @@ class Page:
         self.pdf.require_open()
         return TableFinder(self, table_settings)
 
-    def find_tables(self, table_settings: TableSettings | Mapping[str, Any] | None = None) -> list[Table]:
+    def find_tables(self, table_settings: TableSettings | Mapping[str, object] | None = None) -> list[Table]:
         """The tables on this page, top to bottom, as pdfplumber finds them (`debug_tablefinder`
         says how): each with `bbox`, `cells`, `rows`, `columns` and `extract()`."""
         return self.debug_tablefinder(table_settings).tables
 
-    def find_table(self, table_settings: TableSettings | Mapping[str, Any] | None = None) -> Table | None:
+    def find_table(self, table_settings: TableSettings | Mapping[str, object] | None = None) -> Table | None:
         """The table with the most cells (the top-most of those with as many), None without one."""
         from glyphscope.tables import largest
 
         return largest(self.find_tables(table_settings))
 
     def extract_tables(
-        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
     ) -> list[list[list[str | None]]]:
         """The text of every table (`find_tables`), row by row and cell by cell: None where a
         row has no cell at a column, "" for an empty cell."""
@@ -1223,7 +1223,7 @@ class Page:
         return [t.extract(**finder.settings.text_settings) for t in finder.tables]
 
     def extract_table(
-        self, table_settings: TableSettings | Mapping[str, Any] | None = None
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
     ) -> list[list[str | None]] | None:
         """The text of `find_table()`'s table, None without a table."""
         finder = self.debug_tablefinder(table_settings)

@@ -543,7 +543,7 @@ class TableSettings:
         object.__setattr__(self, "text_settings", text)
 
     @classmethod
-    def resolve(cls, settings: TableSettings | Mapping[str, Any] | None) -> TableSettings:
+    def resolve(cls, settings: TableSettings | Mapping[str, object] | None) -> TableSettings:
         """Settings from pdfplumber's dict (`text_*` keys go to `text_settings`), or as given."""
         if settings is None:
             return cls()
@@ -664,7 +664,7 @@ class TableFinder:
     `edges` (snapped, joined, long enough), `intersections` ({(x, top): Intersection}),
     `cells` and `tables`, each step as glyphscope/tables.py describes it."""
 
-    def __init__(self, page: Page, settings: TableSettings | Mapping[str, Any] | None = None) -> None:
+    def __init__(self, page: Page, settings: TableSettings | Mapping[str, object] | None = None) -> None:
         self.page = page
         self.settings = s = TableSettings.resolve(settings)
         self.edges: list[Edge] = self._edges()
@@ -708,7 +708,7 @@ class TableFinder:
         return [e for e in merged if e.length >= s.edge_min_length]
 
 
-def find_tables(page: Page, settings: TableSettings | Mapping[str, Any] | None = None) -> list[Table]:
+def find_tables(page: Page, settings: TableSettings | Mapping[str, object] | None = None) -> list[Table]:
     """The page's tables, top to bottom (by each one's top-most, then left-most cell corner)."""
     return TableFinder(page, settings).tables
 
