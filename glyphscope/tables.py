@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from glyphscope.records import BBox, Record, _keys_of
+from glyphscope.records import BBox, Record, Shape, _keys_of
 from glyphscope.words import DEFAULT_TEXT_TOLERANCE, cluster, text_of
 
 if TYPE_CHECKING:
@@ -109,11 +109,15 @@ def object_edges(obj: Mapping[str, Any]) -> list[Edge]:
     points. An Edge (or a mapping with an `orientation`) is itself."""
     if isinstance(obj, Edge):
         return [obj]
-    if "orientation" in obj:
+    if isinstance(obj, Shape):  # the page's own records: their fields, not their mapping (faster)
+        kind: Any = obj.object_type
+        x0, top, x1, bottom = obj.x0, obj.top, obj.x1, obj.bottom
+    elif "orientation" in obj:
         x0, top, x1, bottom = (float(obj[k]) for k in ("x0", "top", "x1", "bottom"))
         return [edge(str(obj["orientation"]), x0, top, x1, bottom, str(obj.get("object_type", "explicit")))]
-    kind = obj.get("object_type")
-    x0, top, x1, bottom = (float(obj[k]) for k in ("x0", "top", "x1", "bottom"))
+    else:
+        kind = obj.get("object_type")
+        x0, top, x1, bottom = (float(obj[k]) for k in ("x0", "top", "x1", "bottom"))
     if kind == "rect":
         return [
             _h(x0, x1, top, "rect_edge"),
@@ -130,7 +134,7 @@ def object_edges(obj: Mapping[str, Any]) -> list[Edge]:
         return [_v(x0, top, bottom, "line")]
     if kind == "curve":
         out = []
-        pts = [(float(x), float(y)) for x, y in obj.get("pts", ())]
+        pts = obj.pts if isinstance(obj, Shape) else [(float(x), float(y)) for x, y in obj.get("pts", ())]
         for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
             if ax == bx:
                 out.append(_v(ax, min(ay, by), max(ay, by), "curve_edge"))
@@ -144,13 +148,12 @@ def drawn_edges(
     lines: Iterable[Mapping[str, Any]],
     rects: Iterable[Mapping[str, Any]],
     curves: Iterable[Mapping[str, Any]],
-    orientation: str,
     *,
     strict: bool = False,
     min_length: float = 1.0,
     bbox: BBox | None = None,
 ) -> list[Edge]:
-    """The page's edges of one `orientation` at least `min_length` long: those of its lines,
+    """The page's edges at least `min_length` long: those of its lines,
     then its rects, then its curves; `strict` ("lines_strict"): its lines only. With `bbox` (a
     crop's), rects and lines are cut to it first, so a rect that crosses the crop's side has
     a side there, and every edge is cut to it."""
@@ -166,7 +169,7 @@ def drawn_edges(
             found = object_edges(shape)
             if bbox is not None:
                 found = clip_edges(found, bbox)
-            out.extend(e for e in found if e.orientation == orientation and e.length >= min_length)
+            out.extend(e for e in found if e.length >= min_length)
     return out
 
 
@@ -680,21 +683,23 @@ class TableFinder:
         if "text" in (s.vertical_strategy, s.horizontal_strategy):
             words = page.extract_words(**{k: v for k, v in s.text_settings.items() if k in WORD_SETTINGS})
         out: list[Edge] = []
+        drawn: dict[bool, list[Edge]] = {}  # strict → the drawn edges, made once for both orientations
         for orientation, strategy, explicit, min_words in (
             ("v", s.vertical_strategy, s.explicit_vertical_lines, s.min_words_vertical),
             ("h", s.horizontal_strategy, s.explicit_horizontal_lines, s.min_words_horizontal),
         ):
             if strategy in ("lines", "lines_strict"):
-                found = drawn_edges(
-                    page.lines,
-                    page.rects,
-                    page.curves,
-                    orientation,
-                    strict=strategy == "lines_strict",
-                    min_length=s.edge_min_length_prefilter,
-                    bbox=page.region,
-                )
-                out.extend(found)
+                strict = strategy == "lines_strict"
+                if strict not in drawn:
+                    drawn[strict] = drawn_edges(
+                        page.lines,
+                        page.rects,
+                        page.curves,
+                        strict=strict,
+                        min_length=s.edge_min_length_prefilter,
+                        bbox=page.region,
+                    )
+                out.extend(e for e in drawn[strict] if e.orientation == orientation)
             elif strategy == "text":
                 out.extend((text_edges_v if orientation == "v" else text_edges_h)(words, min_words))
             out.extend(explicit_edges(explicit, orientation, page.bbox))
