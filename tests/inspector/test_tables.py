@@ -283,6 +283,26 @@ def test_explicit_lines_make_a_table_where_nothing_is_drawn() -> None:
         assert table.extract() == [list(w) for w in WORDS]
 
 
+def test_explicit_lines_may_be_the_pages_own_records() -> None:
+    with glyphscope.open(ruled_3x3()) as doc:
+        page = doc.pages[0]
+        # every drawn line given as explicit: only the vertical ones count as vertical lines
+        settings = {"vertical_strategy": "explicit", "explicit_vertical_lines": list(page.lines)}
+        finder = page.debug_tablefinder(settings)
+        assert sorted(e.x0 for e in finder.edges if e.orientation == "v") == [100.0, 200.0, 300.0, 400.0]
+        assert page.extract_table(settings) == [["A1", "B1", "C1"], ["A2", "B2", "C2"], ["A3", "B3", "C3"]]
+        # two numbers: vertical lines across the page at x 100 and 400, one column of three rows
+        one_column = {"vertical_strategy": "explicit", "explicit_vertical_lines": [100, 400]}
+        table = page.find_table(one_column)
+        assert table is not None
+        assert sorted(table.cells) == [
+            (100.0, 92.0, 400.0, 122.0),
+            (100.0, 122.0, 400.0, 152.0),
+            (100.0, 152.0, 400.0, 182.0),
+        ]
+        assert table.extract() == [["A1 B1 C1"], ["A2 B2 C2"], ["A3 B3 C3"]]
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
