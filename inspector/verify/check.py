@@ -565,6 +565,7 @@ class _LayerChoice:
     evidence: str  # why they are taken for a layer, in words
     doubt: str | None  # set when the evidence is mixed: the layer's verdict is cannot tell
     covered: CoveredText | None
+    covered_glyphs: frozenset[int] = frozenset()  # paint indices of the covered text's glyphs
 
 
 def _choose_layer(sorted_: _Sorted, images: Sequence[PaintObject], page_box: Rect) -> _LayerChoice:
@@ -586,6 +587,7 @@ def _choose_layer(sorted_: _Sorted, images: Sequence[PaintObject], page_box: Rec
     mixed: list[Glyph] = []
     doubts: list[str] = []
     covered_n, covered_boxes, covered_share = 0, [], 0.0
+    covered_glyphs: set[int] = set()
     visible = sorted_.visible_text
     for k, gs in sorted(sorted_.under.items()):
         n = sum(1 for g in gs if not _is_space(g.unicode))
@@ -602,6 +604,7 @@ def _choose_layer(sorted_: _Sorted, images: Sequence[PaintObject], page_box: Rec
             evidence.append(facts)
         elif not big and not holds:
             covered_n += n
+            covered_glyphs.update(g.paint_index for g in gs)
             covered_boxes.append(images[k].bbox)
             covered_share = max(covered_share, share)
         else:
@@ -632,10 +635,10 @@ def _choose_layer(sorted_: _Sorted, images: Sequence[PaintObject], page_box: Rec
         if mixed:
             sorted_.skipped["mixed_evidence"] += sum(1 for g in mixed if not _is_space(g.unicode))
         clear.sort(key=lambda g: g.paint_index)
-        return _LayerChoice(clear, "; ".join(evidence), None, covered)
+        return _LayerChoice(clear, "; ".join(evidence), None, covered, frozenset(covered_glyphs))
     mixed.sort(key=lambda g: g.paint_index)
     doubt = "; ".join(doubts) if mixed else None
-    return _LayerChoice(mixed, doubt or "", doubt, covered)
+    return _LayerChoice(mixed, doubt or "", doubt, covered, frozenset(covered_glyphs))
 
 
 class _Grid:
@@ -766,7 +769,8 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
             result.glyphs_without_ink.append(check)
 
     # text-like ink meeting no glyph of any kind (hidden ones too: an OCR layer has its glyphs)
-    all_boxes = [quad_bbox(g.quad, matrix) for g in every]
+    # (covered text is not: the image painted over it shows other ink, a stamp's words)
+    all_boxes = [quad_bbox(g.quad, matrix) for g in every if g.paint_index not in choice.covered_glyphs]
     all_grid = _Grid(all_boxes, heights[len(heights) // 2] if heights else 64.0)
     lonely = [
         w

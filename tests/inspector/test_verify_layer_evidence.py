@@ -188,6 +188,9 @@ def test_a_stamp_over_a_born_digital_paragraph_is_covered_text_and_no_error() ->
     assert font.verdict is FontVerdict.MAPPING_RIGHT and font.agreement is not None and font.agreement >= 0.99
     assert page.not_judged()["covered_text"] == 358
     assert page.judged + sum(page.not_judged().values()) == page.glyphs_total
+    # what the reader sees there instead — the stamp's words — is ink without glyphs, all 62 of them
+    assert sum(r.words for r in page.ink_without_glyphs) == 62
+    assert " ".join(r.text for r in page.ink_without_glyphs) == " ".join(ocr_pdfs.STAMP_TEXT)
 
 
 @requires_ocr
