@@ -340,7 +340,8 @@ def _compare_page(
                         q = glyphs[g].quad
                         xs, ys = [p[0] for p in q], [p[1] for p in q]
                         boxes[str(g)] = [min(xs), min(ys), max(xs), max(ys)]
-    return comparison.to_json(), _page_lines(comparison), tally, boxes
+    page_json: JsonObject = comparison.to_json() if args.json or args.report else {}  # text output: none
+    return page_json, _page_lines(comparison), tally, boxes
 
 
 class _Totals:

@@ -221,12 +221,20 @@ class Alignment:
 
     def chars_of(self, kind: str) -> int:
         """Non-space engine characters (extra, order, changed) or our characters (missing) in runs of `kind`."""
-        text, spans = (
-            (self.our_text, [(r.our_start, r.our_end) for r in self.runs if r.kind == kind])
-            if kind == MISSING
-            else (self.their_text, [(r.their_start, r.their_end) for r in self.runs if r.kind == kind])
-        )
-        return sum(1 for a, b in spans for ch in text[a:b] if not is_space_like(ch))
+        if kind == MISSING:
+            text = self.our_text
+            return sum(non_space_count(text[r.our_start : r.our_end]) for r in self.runs if r.kind == kind)
+        text = self.their_text
+        return sum(non_space_count(text[r.their_start : r.their_end]) for r in self.runs if r.kind == kind)
+
+
+_SPACE_LIKE = re.compile(r"[\s\x00-\x20]+")
+"""What `is_space_like` calls a space, one character at a time (`\\s` is str.isspace's whitespace)."""
+
+
+def non_space_count(text: str) -> int:
+    """Characters of `text` that are not space-like (`is_space_like`), counted in one pass."""
+    return len(_SPACE_LIKE.sub("", text))
 
 
 # Token fates on each side.
@@ -397,11 +405,16 @@ def align(
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
     out.runs = _pair_replacements(out.runs, their_text)
     out.runs.sort(key=lambda r: (r.their_start, r.our_start))
-    for j in range(len(b)):
-        for pos in range(b.start[j], b.end[j]):
-            out.glyph[pos] = b_glyph[j]
-            if b_our[j] >= 0:
-                out.our_char[pos] = a.start[b_our[j]]
+    glyph_out, our_out, a_start = out.glyph, out.our_char, a.start
+    for s, e, g, i in zip(b.start, b.end, b_glyph, b_our):  # in token order: a later token's wins
+        if e - s == 1:  # most tokens are one character
+            glyph_out[s] = g
+            if i >= 0:
+                our_out[s] = a_start[i]
+        else:
+            glyph_out[s:e] = [g] * (e - s)
+            if i >= 0:
+                our_out[s:e] = [a_start[i]] * (e - s)
     return out
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shlex
 import signal
 import subprocess
 import time
@@ -110,6 +109,8 @@ def pasted_text(text: str) -> TheirText:
 def run_command(command: str, pdf_path: str, timeout: float, password: str | None = None) -> TheirText:
     """Their extractor's text of the PDF: `command` through the shell, `{}` → the path (appended when the
     command has no `{}`); never raises — a failure or the time limit is the result's one-line error."""
+    import shlex  # only a command needs it
+
     quoted = shlex.quote(pdf_path)
     line = command.replace("{}", quoted) if "{}" in command else f"{command} {quoted}"
     source = f"command '{command}'"
