@@ -406,15 +406,15 @@ def align(
     out.runs = _pair_replacements(out.runs, their_text)
     out.runs.sort(key=lambda r: (r.their_start, r.our_start))
     glyph_out, our_out, a_start = out.glyph, out.our_char, a.start
-    for s, e, g, i in zip(b.start, b.end, b_glyph, b_our):  # in token order: a later token's wins
-        if e - s == 1:  # most tokens are one character
-            glyph_out[s] = g
-            if i >= 0:
-                our_out[s] = a_start[i]
+    for t0, t1, tg, ti in zip(b.start, b.end, b_glyph, b_our):  # in token order: a later token's wins
+        if t1 - t0 == 1:  # most tokens are one character
+            glyph_out[t0] = tg
+            if ti >= 0:
+                our_out[t0] = a_start[ti]
         else:
-            glyph_out[s:e] = [g] * (e - s)
-            if i >= 0:
-                our_out[s:e] = [a_start[i]] * (e - s)
+            glyph_out[t0:t1] = [tg] * (t1 - t0)
+            if ti >= 0:
+                our_out[t0:t1] = [a_start[ti]] * (t1 - t0)
     return out
 
 

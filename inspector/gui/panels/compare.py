@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -221,6 +221,7 @@ class _Column(QWidget):
 
 class ComparePanel(PagePanel):
     source = "compare"
+    their_changed = Signal(bool)  # their text loaded (True) or dropped: File › Export's ticket report follows
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -319,6 +320,7 @@ class ComparePanel(PagePanel):
         if self.their is not None:  # the customer's text was of the document before
             self.their = None
             self.their_button.setText("Their text…")
+            self.their_changed.emit(False)
         self._set_page(None)
 
     def show_page(self, state: PageState) -> None:
@@ -572,6 +574,7 @@ class ComparePanel(PagePanel):
         """Compare the pages with `their` text from now on (None: no longer); compares the page again."""
         self.their = their if their is not None and their.text is not None else None
         self.their_button.setText("Their text ✓…" if self.their is not None else "Their text…")
+        self.their_changed.emit(self.their is not None)
         self.compare()
 
     def their_page(self, page: int) -> EngineText | None:
