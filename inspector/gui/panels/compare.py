@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTextEdit,
     QTreeWidget,
@@ -286,9 +287,12 @@ class ComparePanel(PagePanel):
         self.column_split = QSplitter(Qt.Orientation.Horizontal)
         self.column_split.setObjectName("compare.columns")
         split.addWidget(self.column_split)
-        bottom = QWidget()
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        # The explanation over the list, in a splitter: a long one (numbers, what to change, the
+        # decision, the glyphs) scrolls in its own area instead of being cut off by the list
+        # under it when the panel is low (1280×800), and the user can give either more room.
+        bottom = QSplitter(Qt.Orientation.Vertical)
+        bottom.setObjectName("compare.detail_split")
+        bottom.setChildrenCollapsible(False)
         self.tree = QTreeWidget()
         self.tree.setObjectName("compare.differences")
         self.tree.setHeaderLabels(["Engine", "Difference", "Cause", "Why (glyphscope's decision)"])
@@ -300,8 +304,18 @@ class ComparePanel(PagePanel):
         self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
         self.detail = detail_label("compare.detail")
         self.detail.setText("Click a difference to see the decision that explains it.")
-        bottom_layout.addWidget(self.detail)
-        bottom_layout.addWidget(self.tree, 1)
+        self.detail_scroll = QScrollArea()
+        self.detail_scroll.setObjectName("compare.detail_scroll")
+        self.detail_scroll.setWidgetResizable(True)
+        self.detail_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.detail_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_scroll.setWidget(self.detail)
+        self.detail_scroll.setMinimumHeight(self.detail.fontMetrics().lineSpacing() * 2 + 4)
+        bottom.addWidget(self.detail_scroll)
+        bottom.addWidget(self.tree)
+        bottom.setStretchFactor(0, 1)
+        bottom.setStretchFactor(1, 1)
+        bottom.setSizes([200, 200])  # shares: half each, whatever the panel's height
         split.addWidget(bottom)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
