@@ -393,14 +393,17 @@ def align(
     for j, i in enumerate(b_our):
         if i >= 0 and b_fate[j] == _EQUAL:
             a_to_b[i] = j
+    # Where our token i would be in the engine's text: after the engine's copy of what precedes it
+    # (the end of the last of our tokens before i that is in place in theirs; 0 for none).
+    after: list[int] = []
+    at, b_end = 0, b.end
+    for j in a_to_b:
+        after.append(at)
+        if j >= 0:
+            at = b_end[j]
 
     def their_position(i: int) -> int:
-        """Where our token i would be in the engine's text: after the engine's copy of what precedes it."""
-        while i > 0:
-            i -= 1
-            if a_to_b[i] >= 0:
-                return b.end[a_to_b[i]]
-        return 0
+        return 0 if i <= 0 else after[i] if i < len(after) else at
 
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
     out.runs = _pair_replacements(out.runs, their_text)

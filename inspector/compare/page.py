@@ -212,8 +212,12 @@ def hidden_glyphs(analysis: PageAnalysis) -> list[tuple[int, str, str]]:
     out = []
     classified = analysis.classified
     glyphs = classified.glyphs
+    kept = GlyphStatus.KEPT
+    texts = getattr(glyphs, "unicode", None)  # a GlyphTable's column: no record made per glyph
+    if isinstance(texts, list) and len(texts) == len(glyphs):
+        return [(i, texts[i], str(s.value)) for i, s in enumerate(classified.status) if s is not kept]
     for i, s in enumerate(classified.status):
-        if s is not GlyphStatus.KEPT:
+        if s is not kept:
             g = glyphs[i]
             out.append((g.paint_index, g.unicode, str(s.value)))
     return out
