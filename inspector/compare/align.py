@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -582,12 +583,23 @@ def _pair_replacements(runs: list[Run], their_text: str) -> list[Run]:
     used: set[int] = set()
     out: list[Run] = []
     paired: set[int] = set()
+    # Only two extras can be near a point of their text: the last that ends at or before it and the
+    # first that starts at or after it (the extras are in text order, apart, each with a non-space
+    # character, so any other has one between). Looked up by bisection, in that order; extras not in
+    # order (never, from `_their_runs`) are all tried, as they come.
+    starts = [e.their_start for e in extras]
+    ends = [e.their_end for e in extras]
+    ordered = all(ends[i] <= starts[i + 1] for i in range(len(extras) - 1))
+    every = range(len(extras))
     for k, m in enumerate(runs):
         if m.kind != MISSING or not m.glyphs:
             continue
-        for e_id, e in enumerate(extras):
-            if e_id in used:
+        p = m.their_start
+        candidates = (bisect_right(ends, p) - 1, bisect_left(starts, p)) if ordered else every
+        for e_id in candidates:
+            if e_id < 0 or e_id >= len(extras) or e_id in used:
                 continue
+            e = extras[e_id]
             near = (e.their_end <= m.their_start and not their_text[e.their_end : m.their_start].strip()) or (
                 m.their_start <= e.their_start and not their_text[m.their_start : e.their_start].strip()
             )
