@@ -396,15 +396,15 @@ def align(
             a_to_b[i] = j
     # Where our token i would be in the engine's text: after the engine's copy of what precedes it
     # (the end of the last of our tokens before i that is in place in theirs; 0 for none).
-    after: list[int] = []
+    placed_end: list[int] = []
     at, b_end = 0, b.end
     for j in a_to_b:
-        after.append(at)
+        placed_end.append(at)
         if j >= 0:
             at = b_end[j]
 
     def their_position(i: int) -> int:
-        return 0 if i <= 0 else after[i] if i < len(after) else at
+        return 0 if i <= 0 else placed_end[i] if i < len(placed_end) else at
 
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
     out.runs = _pair_replacements(out.runs, their_text)
