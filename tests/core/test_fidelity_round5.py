@@ -1,0 +1,64 @@
+"""Fidelity, round 5: the rules behind the misreads found on real files and reproduced here,
+each with a small generated PDF and the numbers its decision compared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pikepdf
+
+from glyphscope.core.analysis import analyze_page
+from glyphscope.core.document import open_document
+from tests.pdfbuild import make_pdf, to_bytes
+
+
+def _doc(pdf: pikepdf.Pdf) -> Any:
+    return open_document(to_bytes(pdf))
+
+
+# ------------------------------------------------------------------ a visible copy is never dropped for a clipped one
+
+# Helvetica 12 at y 700: box 697.516 … 708.616 (centre 703.07), the sample grid's lowest row at
+# 697.516 + 0.1 × 11.1 = 698.626. A 1.5 pt clip band 698 … 699.5 meets that row, not the centre:
+# the first copies show only in part.
+_CLIPPED_CAPITALS = (
+    b"BT /F1 12 Tf 72 750 Td (Crop report) Tj ET\n"
+    b"q 60 698 200 1.5 re W n BT /F1 12 Tf 72 700 Td (C) Tj 29.34 0 Td (S) Tj ET Q\n"
+    b"BT /F1 12 Tf 72 650 Td (Stine 19RA02) Tj ET\n"
+    b"BT /F1 12 Tf 72 700 Td (Corn Surpass) Tj ET"
+)
+
+
+def test_a_visible_copy_is_kept_over_a_partly_clipped_first_copy() -> None:
+    page = analyze_page(_doc(make_pdf([_CLIPPED_CAPITALS])), 1)
+    # before: the clipped C and S were kept and the prose's dropped ("Corn S" … "urpass")
+    assert page.texts["plain"].text == "Crop report\nStine 19RA02\nCorn Surpass"
+    assert page.texts["auto"].text == "Crop report\nStine 19RA02\nCorn Surpass"
+    vis = page.classified.visibility
+    assert vis is not None and vis.partly_clipped == frozenset({11, 12})  # the two clipped capitals
+    first_c, first_s = page.classified.duplicates
+    # "Crop report" = 11 glyphs (0-10), clipped C 11, S 12, "Stine 19RA02" 13-24, "Corn Surpass" 25-36
+    assert (first_c.paint_index, first_c.duplicate_of, first_c.kept_whole) == (11, 25, True)
+    assert (first_s.paint_index, first_s.duplicate_of, first_s.kept_whole) == (12, 30, True)
+    assert first_c.value == (0.0, 0.0) and first_c.threshold == (1.11, 2.22)  # 0.1 / 0.2 × 11.1 pt
+    assert first_c.to_json()["before"] == 25 and first_c.to_json()["kept_whole"] is True
+    assert "the later copy #25 is kept: #11, painted first, shows only in part" in first_c.describe()
+    assert page.classified.status[11].value == "duplicate" and page.classified.status[25].value == "kept"
+
+
+def test_a_row_painted_in_a_tight_clip_then_over_it_reads_the_second_copy() -> None:
+    content = (
+        b"q 60 698 200 1.5 re W n BT /F1 12 Tf 72 700 Td [(1) -278 (9)] TJ ET Q\n"  # 9 where 1.9's 9 stands
+        b"BT /F1 12 Tf 72 700 Td (1.9) Tj ET"
+    )
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    assert page.texts["plain"].text == "1.9"
+    assert [(d.paint_index, d.duplicate_of) for d in page.classified.duplicates] == [(0, 2), (1, 4)]
+
+
+def test_two_whole_copies_keep_the_first_painted() -> None:
+    content = b"BT /F1 12 Tf 72 700 Td (C) Tj ET\nBT /F1 12 Tf 72 700 Td (C) Tj ET"
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    (d,) = page.classified.duplicates
+    assert (d.paint_index, d.duplicate_of, d.kept_whole) == (1, 0, False)
+    assert "kept_whole" not in d.to_json()
