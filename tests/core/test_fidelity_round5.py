@@ -8,6 +8,8 @@ from typing import Any
 import pikepdf
 
 from glyphscope.core.analysis import analyze_page
+from glyphscope.core.assembly.baselines import TALL_REACH
+from glyphscope.core.assembly.decisions import Baseline
 from glyphscope.core.document import open_document
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -62,3 +64,51 @@ def test_two_whole_copies_keep_the_first_painted() -> None:
     (d,) = page.classified.duplicates
     assert (d.paint_index, d.duplicate_of, d.kept_whole) == (1, 0, False)
     assert "kept_whole" not in d.to_json()
+
+
+# ------------------------------------------------------------------ a tall glyph does not pull the next line in
+
+_DROP_CAP = (
+    b"BT /F1 36 Tf 72 672 Td (W) Tj ET\n"  # a 36 pt initial on the third line's baseline
+    b"BT /F1 12 Tf 110 700 Td (hen in the course) Tj ET\n"
+    b"BT /F1 12 Tf 110 686 Td (of human events it) Tj ET\n"
+    b"BT /F1 12 Tf 110 672 Td (becomes necessary) Tj ET\n"
+)
+
+
+def test_a_large_initial_stays_on_its_baseline_and_the_line_above_stays_apart() -> None:
+    page = analyze_page(_doc(make_pdf([_DROP_CAP])), 1)
+    layout = page.texts["layout"]
+    # before: 686 and 672 were one line (14 pt ≤ 0.5 × 33.3 pt), read "obfe hcoummeasn …"
+    assert layout.text.splitlines() == [
+        "                hen in the course",
+        "                of human events it",
+        "           W    becomes necessary",
+    ]
+    assert page.texts["columns"].text == "hen in the course\nof human events it\nW becomes necessary"
+    baselines = layout.decisions_of(Baseline)
+    assert [round(b.y, 2) for b in baselines] == [700.0, 686.0, 672.0]
+    # the initial (box 33.3 pt) is 14 pt from the 686 line: ≤ 0.5 × 33.3 = 16.65, but > 0.8 × 11.1 = 8.88
+    assert TALL_REACH == 0.8
+    assert 14 <= 0.5 * 33.3 and 14 > TALL_REACH * 11.1
+
+
+def test_a_tall_bracket_on_the_first_line_does_not_take_the_second() -> None:
+    content = (
+        b"BT /F1 32 Tf 72 700 Td ([) Tj /F1 12 Tf 12 0 Td (first line of text) Tj ET\n"
+        b"BT /F1 12 Tf 84 686 Td (second line here) Tj ET\n"
+    )
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    lines = page.texts["layout"].text.splitlines()
+    assert [line.split() for line in lines] == [["[", "first", "line", "of", "text"], ["second", "line", "here"]]
+    assert page.texts["columns"].text == "[ first line of text\nsecond line here"
+
+
+def test_a_superscript_and_a_subscript_stay_on_their_line() -> None:
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (E = mc) Tj /F1 8 Tf 4 Ts (2) Tj /F1 12 Tf 0 Ts ( and H) Tj"
+        b" /F1 8 Tf -2 Ts (2) Tj /F1 12 Tf 0 Ts (O) Tj ET\n"
+        b"BT /F1 12 Tf 72 686 Td (next line) Tj ET\n"
+    )
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    assert [line.strip() for line in page.texts["layout"].text.splitlines()] == ["E = mc2 and H2O", "next line"]
