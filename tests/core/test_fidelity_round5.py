@@ -9,8 +9,9 @@ import pikepdf
 
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly.baselines import TALL_REACH
-from glyphscope.core.assembly.decisions import Baseline
+from glyphscope.core.assembly.decisions import Baseline, CoveredSpace
 from glyphscope.core.document import open_document
+from tests import corpus
 from tests.pdfbuild import make_pdf, to_bytes
 
 
@@ -112,3 +113,39 @@ def test_a_superscript_and_a_subscript_stay_on_their_line() -> None:
     )
     page = analyze_page(_doc(make_pdf([content])), 1)
     assert [line.strip() for line in page.texts["layout"].text.splitlines()] == ["E = mc2 and H2O", "next line"]
+
+
+# ------------------------------------------------------------------ a space painted inside a letter separates nothing (layout)
+
+
+def test_a_space_glyph_inside_a_letters_advance_is_left_out_of_the_layout_line() -> None:
+    # "AWord": A 72-80.00, W 80.00-91.33 (944 × 0.012); a space painted later at 82-85.34
+    content = b"BT /F1 12 Tf 72 700 Td (AWord) Tj ET\nBT /F1 12 Tf 82 700 Td ( ) Tj ET"
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    layout = page.texts["layout"]
+    assert layout.text.strip() == "AWord"  # before: "AW  ord" (the space started a word, the grid padded it)
+    (covered,) = layout.decisions_of(CoveredSpace)
+    assert (covered.space, covered.letter, covered.verdict) == (5, 1, "left_out")
+    (s0, s1), (l0, l1) = covered.value, covered.threshold
+    assert (round(s0, 2), round(s1, 2)) == (82.0, 85.34)  # the grid's left edge is the page's: 0
+    assert (round(l0, 2), round(l1, 2)) == (80.0, 91.33)
+    assert l0 < s0 and s1 < l1
+    assert covered.to_json()["before"] == 1 and covered.to_json()["after"] == 5
+    (base,) = layout.decisions_of(Baseline)
+    assert base.glyphs == (0, 1, 2, 3, 4)  # the space is not on the line
+
+
+def test_a_space_between_two_words_stays() -> None:
+    content = b"BT /F1 12 Tf 72 700 Td (A) Tj ET\nBT /F1 12 Tf 92 700 Td (Word) Tj ET\nBT /F1 12 Tf 82 700 Td ( ) Tj ET"
+    layout = analyze_page(_doc(make_pdf([content])), 1).texts["layout"]
+    assert layout.text.split() == ["A", "Word"] and layout.decisions_of(CoveredSpace) == []
+
+
+def test_the_vertical_text_sample_reads_whole_columns_in_layout() -> None:
+    path = corpus.require() / "pdfdiff__VerticalText.pdf"
+    page = analyze_page(open_document(path.read_bytes()), 1)
+    lines = [line.strip() for line in page.texts["layout"].text.splitlines() if line.strip()]
+    # MuPDF reads the same columns; pdftotext drops the CJK (non-embedded font, Identity-V, no ToUnicode)
+    assert lines[:3] == ["Vertical writing mode", "縦書きのテスト", "「括弧も縦書き。」"]
+    assert lines[-1] == "句読点、棒ですー。"
+    assert len(page.texts["layout"].decisions_of(CoveredSpace)) == 6
