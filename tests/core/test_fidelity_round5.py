@@ -149,3 +149,19 @@ def test_the_vertical_text_sample_reads_whole_columns_in_layout() -> None:
     assert lines[:3] == ["Vertical writing mode", "縦書きのテスト", "「括弧も縦書き。」"]
     assert lines[-1] == "句読点、棒ですー。"
     assert len(page.texts["layout"].decisions_of(CoveredSpace)) == 6
+
+
+# ------------------------------------------------------------------ extract_text() reads in auto mode
+
+
+def test_extract_text_defaults_to_auto_and_plain_stays_paint_order() -> None:
+    import glyphscope
+
+    words = ["one", "two", "three", "four", "five", "six"]
+    rows = [(72, 700 - 20 * k, words[k]) for k in (5, 0, 4, 1, 3, 2)]  # bottom, top, …: scrambled
+    content = b"\n".join(f"BT /F1 12 Tf {x} {y} Td ({t}) Tj ET".encode() for x, y, t in rows)
+    with glyphscope.open(to_bytes(make_pdf([content]))) as pdf:
+        page = pdf.pages[0]
+        assert page.extract_text() == "\n".join(words) == page.extract_text("auto")
+        assert page.extract_text("plain") == "six\none\nfive\ntwo\nfour\nthree"
+        assert pdf.extract_text() == "\n".join(words) and list(pdf.texts()) == ["\n".join(words)]
