@@ -8,7 +8,7 @@ from typing import Any
 import pikepdf
 
 from glyphscope.core.analysis import analyze_page
-from glyphscope.core.assembly.baselines import TALL_REACH
+from glyphscope.core.assembly.baselines import BELOW_REACH
 from glyphscope.core.assembly.decisions import Baseline, CoveredSpace
 from glyphscope.core.document import open_document
 from tests import corpus
@@ -89,9 +89,10 @@ def test_a_large_initial_stays_on_its_baseline_and_the_line_above_stays_apart() 
     assert page.texts["columns"].text == "hen in the course\nof human events it\nW becomes necessary"
     baselines = layout.decisions_of(Baseline)
     assert [round(b.y, 2) for b in baselines] == [700.0, 686.0, 672.0]
-    # the initial (box 33.3 pt) is 14 pt from the 686 line: ≤ 0.5 × 33.3 = 16.65, but > 0.8 × 11.1 = 8.88
-    assert TALL_REACH == 0.8
-    assert 14 <= 0.5 * 33.3 and 14 > TALL_REACH * 11.1
+    # the initial (box 33.3 pt) lies 14 pt below the 686 line: within 0.5 × 33.3 = 16.65 by its own
+    # height only (> 0.5 × 11.1 = 5.55), and the glyph after it ("b" at 672) stands on its
+    # baseline and would not join the 686 line by itself (14 > 5.55): the initial starts the 672 line
+    assert 5.55 < 14 <= 16.65
 
 
 def test_a_tall_bracket_on_the_first_line_does_not_take_the_second() -> None:
@@ -101,6 +102,9 @@ def test_a_tall_bracket_on_the_first_line_does_not_take_the_second() -> None:
     )
     page = analyze_page(_doc(make_pdf([content])), 1)
     lines = page.texts["layout"].text.splitlines()
+    # before: one line, "[ fsirescto linnde  loinfe t ehxetre"; the second line lies 14 pt below the
+    # bracket's baseline: ≤ 0.5 × 29.6 = 14.8 but > BELOW_REACH × 11.1 = 8.88
+    assert BELOW_REACH == 0.8
     assert [line.split() for line in lines] == [["[", "first", "line", "of", "text"], ["second", "line", "here"]]
     assert page.texts["columns"].text == "[ first line of text\nsecond line here"
 
@@ -165,3 +169,18 @@ def test_extract_text_defaults_to_auto_and_plain_stays_paint_order() -> None:
         assert page.extract_text() == "\n".join(words) == page.extract_text("auto")
         assert page.extract_text("plain") == "six\none\nfive\ntwo\nfour\nthree"
         assert pdf.extract_text() == "\n".join(words) and list(pdf.texts()) == ["\n".join(words)]
+
+
+def test_a_tiny_raised_mark_stays_with_its_line() -> None:
+    # a 5 pt "#" raised 4.6 pt before 10 pt text (TeX's \#20 in cweb): the mark anchors the line
+    # first, the text lies 4.6 pt below it, within 0.5 × 9.25 and 0.8 × 9.25 of its own height
+    content = (
+        b"BT /F1 10 Tf 72 700 Td (prints it as ) Tj /F1 5 Tf 4.6 Ts (#) Tj /F1 10 Tf 0 Ts (20. The use) Tj ET\n"
+        b"BT /F1 10 Tf 72 688 Td (next line) Tj ET\n"
+    )
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    assert [line.strip() for line in page.texts["layout"].text.splitlines()] == [
+        "prints it as #20. The use",
+        "next line",
+    ]
+    assert page.texts["columns"].text == "prints it as #20. The use\nnext line"
