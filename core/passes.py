@@ -524,12 +524,25 @@ def prefer_whole_copies(dups: list[DuplicateDecision], partly: frozenset[int]) -
             continue
         keep = whole.paint_index
         out.append(
-            replace(whole, paint_index=root, duplicate_of=keep, along=-whole.along, across=-whole.across, kept_whole=True)
+            replace(
+                whole,
+                paint_index=root,
+                duplicate_of=keep,
+                along=-whole.along,
+                across=-whole.across,
+                kept_whole=True,
+            )
         )
         for d in members:
             if d is not whole:
                 out.append(
-                    replace(d, duplicate_of=keep, along=d.along - whole.along, across=d.across - whole.across, kept_whole=True)
+                    replace(
+                        d,
+                        duplicate_of=keep,
+                        along=d.along - whole.along,
+                        across=d.across - whole.across,
+                        kept_whole=True,
+                    )
                 )
     out.sort(key=lambda d: d.paint_index)
     return out

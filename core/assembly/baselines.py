@@ -135,7 +135,9 @@ def cluster_baselines(glyphs: Sequence[Glyph], frame: Frame, params: Parameters)
             if joins and h > anchor_h and d > reach * anchor_h and i + 1 < count:
                 (next_neg_y, _, _), n = keyed[i + 1]
                 ny = -next_neg_y
-                if abs(ny - y) <= reach * max(h, n.height) and anchor_y - ny > reach * max(anchor_h, n.height):
+                if abs(ny - y) <= reach * max(h, n.height) and anchor_y - ny > reach * max(
+                    anchor_h, n.height
+                ):
                     joins = False  # a tall glyph on the next line's baseline: it starts that line
             if joins:
                 members.append((along, p, g))

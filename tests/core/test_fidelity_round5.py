@@ -105,7 +105,10 @@ def test_a_tall_bracket_on_the_first_line_does_not_take_the_second() -> None:
     # before: one line, "[ fsirescto linnde  loinfe t ehxetre"; the second line lies 14 pt below the
     # bracket's baseline: ≤ 0.5 × 29.6 = 14.8 but > BELOW_REACH × 11.1 = 8.88
     assert BELOW_REACH == 0.8
-    assert [line.split() for line in lines] == [["[", "first", "line", "of", "text"], ["second", "line", "here"]]
+    assert [line.split() for line in lines] == [
+        ["[", "first", "line", "of", "text"],
+        ["second", "line", "here"],
+    ]
     assert page.texts["columns"].text == "[ first line of text\nsecond line here"
 
 
@@ -116,7 +119,10 @@ def test_a_superscript_and_a_subscript_stay_on_their_line() -> None:
         b"BT /F1 12 Tf 72 686 Td (next line) Tj ET\n"
     )
     page = analyze_page(_doc(make_pdf([content])), 1)
-    assert [line.strip() for line in page.texts["layout"].text.splitlines()] == ["E = mc2 and H2O", "next line"]
+    assert [line.strip() for line in page.texts["layout"].text.splitlines()] == [
+        "E = mc2 and H2O",
+        "next line",
+    ]
 
 
 # ------------------------------------------------------------------ a space painted inside a letter separates nothing (layout)
