@@ -100,7 +100,9 @@ def _covered_spaces(
     advance of a letter before them on the line, and a record for each one left out. A space
     under a letter is painted over and separates nothing; kept, it would start a word in the
     middle of one and the grid would pad it (a horizontal font's space standing in a sideways
-    vertical column: `縦書きのテ  スト`). Extents are measured from the grid's left edge `left`."""
+    vertical column: `縦書きのテ  スト`). A space painted right after that letter is its own word
+    space and stays (a vertical-form bracket turned into a line: its advance along the line is a
+    full em, wider than its ink, and the space the producer wrote after it falls inside it). Extents are measured from the grid's left edge `left`."""
     if not any(g.is_space for g in glyphs):
         return glyphs, []
     kept: list[Glyph] = []
@@ -112,7 +114,12 @@ def _covered_spaces(
         if not g.is_space:
             if reach is None or hi > reach[2]:
                 reach = (g, lo, hi)
-        elif reach is not None and reach[1] < lo and hi < reach[2]:
+        elif (
+            reach is not None
+            and reach[1] < lo
+            and hi < reach[2]
+            and g.paint_index != reach[0].paint_index + 1
+        ):
             covered.append(CoveredSpace(g.paint_index, reach[0].paint_index, (lo, hi), (reach[1], reach[2])))
             continue
         kept.append(g)

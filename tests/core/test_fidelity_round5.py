@@ -190,3 +190,10 @@ def test_a_tiny_raised_mark_stays_with_its_line() -> None:
         "next line",
     ]
     assert page.texts["columns"].text == "prints it as #20. The use\nnext line"
+
+
+def test_a_space_painted_right_after_the_letter_it_lies_in_stays() -> None:
+    # the space follows W in the stream but was moved back into W's advance: W's own word space
+    content = b"BT /F1 12 Tf 72 700 Td [(AW) 700 ( ) -700 (ord)] TJ ET"
+    layout = analyze_page(_doc(make_pdf([content])), 1).texts["layout"]
+    assert layout.decisions_of(CoveredSpace) == []
