@@ -197,3 +197,19 @@ def test_a_space_painted_right_after_the_letter_it_lies_in_stays() -> None:
     content = b"BT /F1 12 Tf 72 700 Td [(AW) 700 ( ) -700 (ord)] TJ ET"
     layout = analyze_page(_doc(make_pdf([content])), 1).texts["layout"]
     assert layout.decisions_of(CoveredSpace) == []
+
+
+def test_three_copies_after_a_partly_clipped_first_keep_the_first_whole_one() -> None:
+    content = (
+        b"q 60 698 200 1.5 re W n BT /F1 12 Tf 72 700 Td (C) Tj ET Q\n"  # 0: shows only in part
+        b"BT /F1 12 Tf 72.5 700 Td (C) Tj ET\n"  # 1: whole, 0.5 pt to the right
+        b"BT /F1 12 Tf 72 700 Td (C) Tj ET\n"  # 2: whole
+    )
+    page = analyze_page(_doc(make_pdf([content])), 1)
+    assert page.texts["plain"].text == "C"
+    first, third = page.classified.duplicates
+    assert (first.paint_index, first.duplicate_of, first.kept_whole) == (0, 1, True)
+    assert (third.paint_index, third.duplicate_of, third.kept_whole) == (2, 1, True)
+    # offsets re-measured from the kept copy #1: #0 and #2 both lie 0.5 pt before it
+    assert (round(first.along, 6), round(third.along, 6)) == (-0.5, -0.5)
+    assert [s.value for s in page.classified.status] == ["duplicate", "kept", "duplicate"]
