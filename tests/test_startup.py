@@ -86,8 +86,9 @@ NOT_FOR_PLAIN_TEXT = (
     "glyphscope.inspector.cli.diagnostics",
     "glyphscope.inspector.cli.decisions",
     "glyphscope.inspector.cli.completion",
-    # a one-page document is read in this process: no worker, so no multiprocessing
+    # a one-page document is read in this process: no worker, so no multiprocessing, no page pool
     "multiprocessing",
+    "glyphscope.core.page_pool",
     "glyphscope.core.triage",
     # the page product's statistics, made on first use (findings, triage), not for text
     "glyphscope.core.font_stats",
