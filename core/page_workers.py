@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from glyphscope.core.limits import DEFAULT_LIMITS
 from glyphscope.core.workers import usable_cpus
@@ -129,5 +129,5 @@ def page_results(
     assert doc.origin is not None  # effective_jobs said so
     from glyphscope.core.page_pool import PagePool  # a one-page command never loads the pool
 
-    for page, value, error in PagePool(doc, doc.origin, task, n_jobs).run(pages):
-        yield PageResult(page, value, error)  # type: ignore[arg-type]  # a value of `task`, sent by a worker
+    for page, sent, error in PagePool(doc, doc.origin, task, n_jobs).run(pages):
+        yield PageResult(page, cast("T | None", sent), error)  # a value of `task`, sent by a worker
