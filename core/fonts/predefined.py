@@ -7,9 +7,9 @@ For the Unicode-encoded CMaps (Uni…-UCS2/UTF16/UTF8/UTF32) the width follows t
 encoding itself, so codes the collection lacks still split correctly.
 Everything is loaded once per process (functools.cache); the data is large.
 
-pdfminer.six keeps each table as a gzipped JSON file next to its `cmapdb` module (from
-20251107; older releases keep pickles). `_data_file` reads such a file as
-`CMapDB._load_data` does — the same folders in the same order, the same key conversions —
+pdfminer.six keeps each table as a gzipped JSON file next to its `cmapdb` module (its releases
+since the end of 2025; older ones keep pickles). `_data_file` reads such a file as
+`CMapDB._load_data` of 20260107 does — the same folders in the same order, the same key conversions —
 without importing pdfminer: its package __init__ reads the distribution's metadata and
 `cmapdb` pulls in its PostScript parser and charset detection, ~40 ms of a one-page
 command's start for two dictionaries. Anything else (an older pdfminer, a table only
