@@ -47,7 +47,6 @@ from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, multiply
 from glyphscope.core.glyph import Glyph
-from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.page import PageBoxes
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox, user_rect
@@ -419,7 +418,7 @@ class _PageData:
         """(a, b, c, d) of Tm × CTM for the glyph: from its run, or (a table built from records)
         from its direction and em, as a conformal matrix."""
         glyphs = self.analysis.page.glyphs
-        if isinstance(glyphs, GlyphTable) and len(glyphs.runs):
+        if len(glyphs.runs):
             found = glyphs.runs[glyphs.run_at(g.paint_index)].text_matrix
             if found is not None:
                 return found
