@@ -15,7 +15,6 @@ or ended, form begun or ended. It decides nothing about words or lines.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -36,11 +35,12 @@ from glyphscope.core.instructions import (
     Instruction,
     OperatorTable,
     QpdfError,
-    number,
     one_line,
 )
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.operators import IGNORED, operator_table
+from glyphscope.core.operators.operands import ALL_NUMBERS as _ALL_NUMBERS
+from glyphscope.core.operators.operands import all_numbers, checked_operands
 from glyphscope.core.operators.xobjects import draw_appearances
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders.base import InterpreterView, Recorder, hears, listeners
@@ -52,8 +52,6 @@ if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.
 TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions
 
 _NO_OPERANDS: list[Any] = []
-_N, _S, _A, _NAME = "n", "s", "a", "N"  # number, string, array, name ("*": anything, e.g. BDC's properties)
-_ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
 
 
 class PageInterpreter:
@@ -343,21 +341,21 @@ class PageInterpreter:
             self.prev_handled = self.stream_index  # where a painting operator's path starts after
             self.stream_index = index
             handler, signature = entry
-            raw = _NO_OPERANDS if signature is NO_OPERANDS else list(ins.operands)
-            if signature and signature is not NO_OPERANDS:
-                numbers: list[float] | None = None
-                if len(raw) == len(signature) and signature in _ALL_NUMBERS:
-                    # Fast path for the all-number operators (Td, Tm, cm, Tc, …); _check explains failures.
-                    try:
-                        numbers = [float(x) for x in raw]
-                    except TypeError:
-                        numbers = None
-                    if numbers is not None and not math.isfinite(sum(numbers)):
-                        numbers = None
-                checked = numbers if numbers is not None else self._check(op, raw, signature)
+            if signature is NO_OPERANDS:
+                raw = _NO_OPERANDS
+            elif signature:
+                raw = list(ins.operands)
+                # The all-number operators (Td, Tm, cm, Tc, …) by the fast path; the check explains failures.
+                checked = (
+                    all_numbers(raw) if signature in _ALL_NUMBERS and len(raw) == len(signature) else None
+                )
                 if checked is None:
-                    continue
+                    checked = checked_operands(self, op, raw, signature)
+                    if checked is None:
+                        continue
                 raw = checked
+            else:
+                raw = list(ins.operands)
             try:
                 handler(self, raw)
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
@@ -381,51 +379,6 @@ class PageInterpreter:
             form_path=self.frame.form_path,
             once_key=once_key,
         )
-
-    def _check(self, op: str, operands: list[Any], signature: str) -> list[Any] | None:
-        """Validate operand count and types; convert numbers to float."""
-        need = len(signature)
-        if len(operands) < need:
-            self.note(
-                DiagnosticKind.MALFORMED_OPERATOR,
-                Severity.WARNING,
-                f"operator '{op}' skipped: {len(operands)} operand(s), {need} expected",
-                once_key=f"'{op}' count",
-            )
-            return None
-        if len(operands) > need:
-            operands = operands[-need:]  # as pdf.js: extra leading operands are ignored
-        out: list[Any] = []
-        for kind, value in zip(signature, operands):
-            if kind == _N:
-                num = number(value)
-                if num is None:
-                    return self._bad_type(op, value, "a number")
-                out.append(num)
-            elif kind == _S:
-                if not isinstance(value, pikepdf.String):
-                    return self._bad_type(op, value, "a string")
-                out.append(bytes(value))
-            elif kind == _A:
-                if not isinstance(value, pikepdf.Array):
-                    return self._bad_type(op, value, "an array")
-                out.append(value)
-            elif kind == _NAME:
-                if not isinstance(value, pikepdf.Name):
-                    return self._bad_type(op, value, "a name")
-                out.append(pdf_text(value))
-            else:
-                out.append(value)
-        return out
-
-    def _bad_type(self, op: str, value: object, expected: str) -> list[Any] | None:
-        self.note(
-            DiagnosticKind.MALFORMED_OPERATOR,
-            Severity.WARNING,
-            f"operator '{op}' skipped: operand {str(value)[:40]!r} is not {expected}",
-            once_key=f"'{op}' type",
-        )
-        return None
 
     # ------------------------------------------------------------------ the state stack
 

@@ -507,7 +507,7 @@ def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> 
 
 def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
-    cols = PassColumns(glyphs)  # a page built by hand (a tuple of records) is read through a copy
+    cols = PassColumns(glyphs)
     table, run_of = cols.table, cols.run_of
     n = len(table)
     culls = _cull_centres(cols.xs, cols.ys, page.boxes.visible_box)
