@@ -77,7 +77,7 @@ Coordinates: TypeAlias = Literal["visible", "pdfplumber"]
 
 COORDINATES: tuple[str, ...] = ("visible", "pdfplumber")
 PAGE_DATA_CACHE = 8  # pages whose records a document keeps (each holds its analysis and records)
-DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the glyph recorder takes for a font without both
+DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the text layout takes for a font without both
 
 Line = TextLine  # the old name of a text line; `glyphscope.Line` warns (glyphscope/__init__.py)
 
