@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import copysign
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.fonts.base import LoadedFont
@@ -43,7 +43,7 @@ class GlyphLayout:
         # The run of each state met on the page (the objects of the key are kept alive in the
         # value, so their ids stay theirs): a string shown in a state met before takes its run
         # without building and hashing a 19-field record again.
-        self._runs: dict[tuple[Any, ...], tuple[GlyphRun, object, object, object]] = {}
+        self._runs: dict[tuple[object, ...], tuple[GlyphRun, object, object, object]] = {}
 
     def show(self, interp: PageInterpreter, font: LoadedFont, parts: Sequence[bytes | float]) -> Matrix:
         """Paint strings in the interpreter's current state; numbers between them are TJ adjustments
@@ -163,11 +163,7 @@ class GlyphLayout:
                         run = known[0]
                         table.add_run(run, token_index, stream_index)
                     else:
-                        run = self._new_run(
-                            key,
-                            (font, frame, marked),
-                            token_index,
-                            stream_index,
+                        run = GlyphRun(
                             font_key=font_key,
                             font_size=size,
                             height=height,
@@ -188,6 +184,7 @@ class GlyphLayout:
                             annotation=frame.annotation,
                             text_matrix=(a, b, c, d),
                         )
+                        run = self._new_run(key, (font, frame, marked), run, token_index, stream_index)
                 geom_extend(
                     (
                         ox,
@@ -215,15 +212,15 @@ class GlyphLayout:
 
     def _new_run(
         self,
-        key: tuple[Any, ...],
+        key: tuple[object, ...],
         owners: tuple[object, object, object],
+        run: GlyphRun,
         token_index: int,
         stream_index: int,
-        **fields: Any,
     ) -> GlyphRun:
         """A state met for the first time on the page: its run, shared with any equal one."""
         table = self.table
-        table.start_run(GlyphRun(**fields), token_index, stream_index)
+        table.start_run(run, token_index, stream_index)
         run = table.runs[-1]
         self._runs[key] = (run, *owners)
         return run

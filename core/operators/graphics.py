@@ -11,12 +11,13 @@ trace), the colour operators of fill and stroke also emit `colour_set` and `gs` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
-from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, number
+from glyphscope.core.instructions import NO_OPERANDS, Handler, OperatorTable, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
 from glyphscope.core.page import PaintKind
 
@@ -68,7 +69,7 @@ _ICC_FAMILIES = {1: "gray", 3: "rgb", 4: "cmyk"}
 # ------------------------------------------------------------------ paths and clip
 
 
-def _fill(op: str) -> Any:
+def _fill(op: str) -> Handler:
     even_odd = _EVEN_ODD[op]
 
     def op_fill(interp: PageInterpreter, _: list[Any]) -> None:
@@ -109,7 +110,7 @@ def op_Wstar(interp: PageInterpreter, _: list[Any]) -> None:
 # ------------------------------------------------------------------ colour and ExtGState
 
 
-def _colour(space: str, family: str, count: int) -> Any:
+def _colour(space: str, family: str, count: int) -> Handler:
     def op_colour(interp: PageInterpreter, o: list[Any]) -> None:
         components = tuple(o[:count])
         for fill_colour_set in interp.on_fill_colour_set:
@@ -138,7 +139,7 @@ def op_cs(interp: PageInterpreter, o: list[Any]) -> None:
         colour_set(False, o[0].lstrip("/"), family, initial, "")
 
 
-def _sc_operands(o: list[Any]) -> tuple[tuple[float, ...], str]:
+def _sc_operands(o: Sequence[object]) -> tuple[tuple[float, ...], str]:
     """sc/scn operands: the numbers, and the pattern name scn/SCN may end with ("" when none)."""
     numbers = [number(v) for v in o]
     pattern = pdf_text(o[-1]).lstrip("/") if o and isinstance(o[-1], pikepdf.Name) else ""
@@ -163,7 +164,7 @@ def _unhandled(interp: PageInterpreter) -> None:
     interp.stream_index = interp.prev_handled  # as if skipped: the next one's "handled before"
 
 
-def _stroke_colour(space: str, family: str, count: int) -> Any:
+def _stroke_colour(space: str, family: str, count: int) -> Handler:
     def op_stroke_colour(interp: PageInterpreter, o: list[Any]) -> None:
         _unhandled(interp)
         for colour_set in interp.on_colour_set:
