@@ -11,7 +11,6 @@ glyph): it is the engine's hottest code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import copysign
 from typing import TYPE_CHECKING
 
 from glyphscope.core.budgets import BudgetExceeded
@@ -36,14 +35,10 @@ class GlyphCapReached(BudgetExceeded):
 class GlyphLayout:
     """Every glyph painted on the page, in paint order: the table the interpreter's layout fills."""
 
-    __slots__ = ("table", "_runs")
+    __slots__ = ("table",)
 
     def __init__(self) -> None:
         self.table = GlyphTable()
-        # The run of each state met on the page (the objects of the key are kept alive in the
-        # value, so their ids stay theirs): a string shown in a state met before takes its run
-        # without building and hashing a 19-field record again.
-        self._runs: dict[tuple[object, ...], tuple[GlyphRun, object, object, object]] = {}
 
     def show(self, interp: PageInterpreter, font: LoadedFont, parts: Sequence[bytes | float]) -> Matrix:
         """Paint strings in the interpreter's current state; numbers between them are TJ adjustments
@@ -139,52 +134,28 @@ class GlyphLayout:
                 e += ax
                 f += ay
                 if run is None:
-                    # Everything the run is made of; zeros by sign (the table tells 0.0 from -0.0).
-                    key = (
-                        id(font),
-                        id(frame),
-                        id(marked),
-                        font_key,
-                        gs.clip,
-                        gs.fill,
-                        render_mode,
-                        a or _zero(a),
-                        b or _zero(b),
-                        c or _zero(c),
-                        d or _zero(d),
-                        size or _zero(size),
-                        ts.horizontal_scaling or _zero(ts.horizontal_scaling),
-                        tc or _zero(tc),
-                        tw or _zero(tw),
-                        rise or _zero(rise),
+                    run = GlyphRun(
+                        font_key=font_key,
+                        font_size=size,
+                        height=height,
+                        direction=direction,
+                        wmode=1 if vertical else 0,
+                        form_path=form_path,
+                        mcid=mcid,
+                        render_mode=render_mode,
+                        rise=rise,
+                        font_id=font_id,
+                        char_spacing=tc,
+                        word_spacing=tw,
+                        horizontal_scaling=ts.horizontal_scaling,
+                        marked_tags=tags,
+                        form_use=frame.form_use_index if form_path else -1,
+                        clip_id=gs.clip,
+                        fill_id=gs.fill,
+                        annotation=frame.annotation,
+                        text_matrix=(a, b, c, d),
                     )
-                    known = self._runs.get(key)
-                    if known is not None:
-                        run = known[0]
-                        table.add_run(run, token_index, stream_index)
-                    else:
-                        run = GlyphRun(
-                            font_key=font_key,
-                            font_size=size,
-                            height=height,
-                            direction=direction,
-                            wmode=1 if vertical else 0,
-                            form_path=form_path,
-                            mcid=mcid,
-                            render_mode=render_mode,
-                            rise=rise,
-                            font_id=font_id,
-                            char_spacing=tc,
-                            word_spacing=tw,
-                            horizontal_scaling=ts.horizontal_scaling,
-                            marked_tags=tags,
-                            form_use=frame.form_use_index if form_path else -1,
-                            clip_id=gs.clip,
-                            fill_id=gs.fill,
-                            annotation=frame.annotation,
-                            text_matrix=(a, b, c, d),
-                        )
-                        run = self._new_run(key, (font, frame, marked), run, token_index, stream_index)
+                    table.start_run(run, token_index, stream_index)
                 geom_extend(
                     (
                         ox,
@@ -209,26 +180,6 @@ class GlyphLayout:
                 source_append(source)
                 index += 1
         return moved_matrix(tm, moved, vertical)
-
-    def _new_run(
-        self,
-        key: tuple[object, ...],
-        owners: tuple[object, object, object],
-        run: GlyphRun,
-        token_index: int,
-        stream_index: int,
-    ) -> GlyphRun:
-        """A state met for the first time on the page: its run, shared with any equal one."""
-        table = self.table
-        table.start_run(run, token_index, stream_index)
-        run = table.runs[-1]
-        self._runs[key] = (run, *owners)
-        return run
-
-
-def _zero(x: float) -> str:
-    """A zero as a key item that keeps its sign (0.0 == -0.0, but a record tells them apart)."""
-    return "-0" if copysign(1.0, x) < 0 else "+0"
 
 
 def moved_matrix(tm: Matrix, moved: float, vertical: bool) -> Matrix:

@@ -117,13 +117,6 @@ class GlyphTable(Sequence[Glyph]):
         self.run_token.append(token_index)
         self.run_stream.append(stream_index)
 
-    def add_run(self, run: GlyphRun, token_index: int, stream_index: int) -> None:
-        """`start_run` for a run this table already shares (one `start_run` returned it): no lookup."""
-        self.runs.append(run)
-        self.run_start.append(len(self.unicode))
-        self.run_token.append(token_index)
-        self.run_stream.append(stream_index)
-
     # ------------------------------------------------------------ reading
 
     def __len__(self) -> int:
