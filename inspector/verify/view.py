@@ -120,10 +120,13 @@ def disagreeing(result: VerifyResult | None) -> list[GlyphCheck]:
 
 def layer_summary(layer: OcrLayerCheck) -> str:
     """The Verify panel's OCR-layer row: verdict, reason and counts in one sentence."""
-    return (
-        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} invisible glyphs over the "
+    text = (
+        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} hidden glyphs over the "
         f"scan, {layer.checked} checked in {len(layer.words)} words"
     )
+    if layer.evidence and layer.reason_key != "mixed_evidence":  # mixed: the reason says it already
+        text += f" · taken for a layer: {layer.evidence}"
+    return text
 
 
 def ink_summary(check: GlyphCheck | None) -> str:
