@@ -144,7 +144,7 @@ class Recorder:
         """gs ran with the ExtGState resource `name` (the dictionary, None when it is missing)."""
 
     def state_saved(self) -> None:
-        """q: the graphics state was pushed (the copy is `interp.stack[-1]`)."""
+        """q: the graphics state was pushed (`interp.stack_depth` counts it)."""
 
     def state_restored(self) -> None:
         """Q: the graphics state was popped (not heard for a Q that had no q to match)."""
