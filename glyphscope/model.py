@@ -47,7 +47,6 @@ from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, multiply
 from glyphscope.core.glyph import Glyph
-from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.page import PageBoxes
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox, user_rect
@@ -79,7 +78,7 @@ Coordinates: TypeAlias = Literal["visible", "pdfplumber"]
 
 COORDINATES: tuple[str, ...] = ("visible", "pdfplumber")
 PAGE_DATA_CACHE = 8  # pages whose records a document keeps (each holds its analysis and records)
-DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the glyph recorder takes for a font without both
+DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the text layout takes for a font without both
 
 Line = TextLine  # the old name of a text line; `glyphscope.Line` warns (glyphscope/__init__.py)
 
@@ -169,8 +168,9 @@ class PDF:
             self._metadata = _metadata(self.document)
         return dict(self._metadata)
 
-    def texts(self, mode: Mode | str = "plain", *, jobs: int | None = 1) -> Iterator[str]:
-        """Each page's `extract_text(mode)`, in page order, one page at a time.
+    def texts(self, mode: Mode | str = "auto", *, jobs: int | None = 1) -> Iterator[str]:
+        """Each page's `extract_text(mode)` (auto by default, as `Page.extract_text`), in page
+        order, one page at a time.
 
         `jobs`: processes reading the pages, each one page at a time (1: this process; None:
         one per usable processor when the document has enough pages to pay for it,
@@ -185,10 +185,11 @@ class PDF:
             yield text.text or ""
 
     def extract_text(
-        self, mode: Mode | str = "plain", *, jobs: int | None = 1, separator: str = FORM_FEED
+        self, mode: Mode | str = "auto", *, jobs: int | None = 1, separator: str = FORM_FEED
     ) -> str:
-        """The whole document's text in `mode`: the pages' texts joined by `separator` (a form
-        feed, as `glyphscope text` writes them). `jobs` as in `texts`."""
+        """The whole document's text in `mode` (auto by default, as `Page.extract_text`): the
+        pages' texts joined by `separator` (a form feed, as `glyphscope text` writes them).
+        `jobs` as in `texts`."""
         return separator.join(self.texts(mode, jobs=jobs))
 
     def _data(self, page_number: int) -> _PageData:
@@ -420,7 +421,7 @@ class _PageData:
         """(a, b, c, d) of Tm × CTM for the glyph: from its run, or (a table built from records)
         from its direction and em, as a conformal matrix."""
         glyphs = self.analysis.page.glyphs
-        if isinstance(glyphs, GlyphTable) and len(glyphs.runs):
+        if len(glyphs.runs):
             found = glyphs.runs[glyphs.run_at(g.paint_index)].text_matrix
             if found is not None:
                 return found
@@ -893,9 +894,14 @@ class Page:
             )
         return found
 
-    def extract_text(self, mode: Mode | str = "plain") -> str:
+    def extract_text(self, mode: Mode | str = "auto") -> str:
         """The text in `mode` ("plain", "layout", "columns", "structure", "articles", "auto");
-        "" where structure mode finds no usable structure."""
+        "" where structure mode finds no usable structure.
+
+        The default is `auto`, reading order as pdfplumber's `extract_text` gives it: usable
+        structure, else article beads, else — when the content stream's order is scrambled
+        (the `reading_order` decision says by how much) — baselines top to bottom, else the
+        stream's order, which is plain's text. `extract_text("plain")` is always paint order."""
         return self.page_text(mode).text or ""
 
     def decisions(self, mode: Mode | str = "plain") -> tuple[DecisionRecord, ...]:

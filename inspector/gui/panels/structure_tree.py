@@ -107,16 +107,11 @@ class StructureTreePanel(InFrontPanel, PagePanel):
         if page_number == self.session.page_number:
             self._show(page_number, tree)
 
-    def _index_glyphs(self, glyphs: Sequence[Glyph]) -> None:
+    def _index_glyphs(self, glyphs: GlyphTable) -> None:
         index: dict[int, list[int]] = defaultdict(list)
-        if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-            for _, run, painted in glyphs.run_ranges():
-                if run.mcid is not None:
-                    index[run.mcid].extend(painted)
-        else:
-            for g in glyphs:
-                if g.mcid is not None:
-                    index[g.mcid].append(g.paint_index)
+        for _, run, painted in glyphs.run_ranges():  # one look per text-showing operator
+            if run.mcid is not None:
+                index[run.mcid].extend(painted)
         self.glyphs_of_mcid = dict(index)
 
     def _show(self, page_number: int, tree: PageStructureTree | None) -> None:
