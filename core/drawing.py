@@ -28,6 +28,7 @@ from glyphscope.core.document import Document
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Point, apply
 from glyphscope.core.interpreter import Instruction
+from glyphscope.core.page import PaintKind
 from glyphscope.core.trace import INITIAL_PAINT, TEXT_SHOWING, PaintState, TraceColour, TraceRecorder
 
 _CONSTRUCTION = frozenset(("m", "l", "c", "v", "y", "h", "re"))
@@ -165,7 +166,7 @@ class DrawingRecorder(TraceRecorder):
     def image_drawn(self, kind: str, info: pikepdf.Object | None) -> None:
         ctm = self.interp.gs.ctm
         corners = (apply(ctm, 0.0, 0.0), apply(ctm, 1.0, 0.0), apply(ctm, 1.0, 1.0), apply(ctm, 0.0, 1.0))
-        inline = kind != "image"
+        inline = kind != PaintKind.IMAGE
 
         def get(*keys: str) -> object:
             for key in keys:

@@ -180,11 +180,7 @@ def hidden_text_findings(page: InterpretedPage, classified: ClassifiedGlyphs) ->
     out = []
     for cls, records in by_class.items():
         text = "".join(glyphs[r.paint_index].unicode for r in records[:HIDDEN_TEXT_QUOTED]).strip()
-        fate = (
-            "dropped from text"
-            if records[0].verdict == "dropped"
-            else "in every text, though a reader cannot see it"
-        )
+        fate = "dropped from text" if records[0].dropped else "in every text, though a reader cannot see it"
         indices = tuple(r.paint_index for r in records)
         out.append(
             Diagnostic(

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.common import drawn_by_substitute
 from glyphscope.core.geometry import Matrix, Rect
+from glyphscope.core.page import PaintKind
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
 from glyphscope.inspector.jobs import Progress
 from glyphscope.inspector.verify.layer import LAYER_THRESHOLDS, LayerVerdict, OcrLayerCheck, check_layer
@@ -434,7 +435,7 @@ def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
 
     classified = analysis.classified
     classes = classified.visibility.classes if classified.visibility else None
-    images = [p for p in analysis.page.paints if p.kind in ("image", "inline_image")]
+    images = [p for p in analysis.page.paints if p.kind in (PaintKind.IMAGE, PaintKind.INLINE_IMAGE)]
     out = _Sorted()
     skipped = out.skipped
     for g, status in zip(classified.glyphs, classified.status):

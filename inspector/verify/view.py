@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.jobs import CancelToken, Progress
 from glyphscope.inspector.repair import RepairReport, repair
 from glyphscope.inspector.verify.check import (
@@ -233,7 +234,7 @@ PREVIEW_SAME, PREVIEW_CHANGED, PREVIEW_UNKNOWN = "same", "changed", "unknown"
 
 
 def preview_segments(
-    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = Mode.PLAIN
 ) -> list[tuple[str, str]]:
     """The page's text (`mode`) as a repaired copy with `written` for `font_id` reads: runs of
     (text, kind) — PREVIEW_SAME, PREVIEW_CHANGED (a glyph of the font now reads other), or
@@ -270,7 +271,7 @@ def preview_segments(
 
 
 def preview_text(
-    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = Mode.PLAIN
 ) -> str:
     """`preview_segments` as one string."""
     return "".join(part for part, _ in preview_segments(analysis, font_id, written, mode))

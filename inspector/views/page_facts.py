@@ -30,7 +30,8 @@ from glyphscope.core.assembly import (
     WordGapDecision,
 )
 from glyphscope.core.assembly.decision_geometry import decision_point, is_near_miss
-from glyphscope.core.decision_protocol import Describable, describe
+from glyphscope.core.assembly.modes import ReadingOrder
+from glyphscope.core.decision_protocol import DecisionKind, Describable, describe
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -301,14 +302,14 @@ class ModeTexts:
 
     def auto_order(self) -> str:
         """The order auto mode used on this page: structure, articles, geometric or plain."""
-        view = self.view("auto")
+        view = self.view(Mode.AUTO)
         if view.page_text.order is not None:
             return view.page_text.order
         if view.structured:
-            return "structure"
-        if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
-            return "articles"
-        return "plain"
+            return ReadingOrder.STRUCTURE
+        if any(getattr(d, "kind", "") == DecisionKind.ARTICLE_BEAD for d in view.other):
+            return ReadingOrder.ARTICLES
+        return ReadingOrder.PLAIN
 
 
 class DecisionMarks:

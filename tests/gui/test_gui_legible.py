@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.assembly import MODES, WordGapDecision
 from glyphscope.inspector.gui import dialogs
+from glyphscope.inspector.gui.canvas import FitMode
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
 from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
 from glyphscope.inspector.layers.shapes import Place
@@ -62,14 +63,14 @@ def test_pages_open_at_fit_and_a_new_file_at_the_default_zoom(qtbot, window, dem
     w = window
     open_file(qtbot, w, demo_pdf, page=3)
     canvas = w.canvas
-    assert canvas.fit_mode == "page"
-    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    assert canvas.fit_mode == FitMode.PAGE
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom(FitMode.PAGE), rel=1e-3)
     canvas.set_zoom(5.0)  # the user zooms in, then opens another file
     other = tmp_path / "small.pdf"
     two_page_pdf(other)
     open_file(qtbot, w, other)
-    assert canvas.fit_mode == "page"
-    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    assert canvas.fit_mode == FitMode.PAGE
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom(FitMode.PAGE), rel=1e-3)
     visible = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
     assert visible.contains(canvas.page_rect)  # the whole new page, not a blank corner of it
 
@@ -83,8 +84,8 @@ def test_a_page_far_taller_than_the_view_opens_at_fit_width_from_its_top(qtbot, 
     w = window
     open_file(qtbot, w, path)
     canvas = w.canvas
-    assert canvas.fit_mode == "page"  # the default fit, which for this page means its width
-    assert canvas.zoom == pytest.approx(canvas.fit_zoom("width"), rel=1e-3)
+    assert canvas.fit_mode == FitMode.PAGE  # the default fit, which for this page means its width
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom(FitMode.WIDTH), rel=1e-3)
     vp = canvas.maximumViewportSize()
     assert TALL_PAGE * vp.height() / vp.width() < 2880 / 216
     visible = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
@@ -92,7 +93,7 @@ def test_a_page_far_taller_than_the_view_opens_at_fit_width_from_its_top(qtbot, 
     other = tmp_path / "small.pdf"
     two_page_pdf(other)  # an ordinary page after it: the whole page again
     open_file(qtbot, w, other)
-    assert canvas.zoom == pytest.approx(canvas.fit_zoom("page"), rel=1e-3)
+    assert canvas.zoom == pytest.approx(canvas.fit_zoom(FitMode.PAGE), rel=1e-3)
     assert canvas.mapToScene(canvas.viewport().rect()).boundingRect().contains(canvas.page_rect)
 
 
@@ -173,7 +174,7 @@ def test_resizing_a_side_column_settles_the_fitted_canvas(qtbot, demo_pdf) -> No
         w.resizeDocks([w.panels["text"]], [width], Qt.Orientation.Horizontal)
         qtbot.wait(150)
         assert counter.count <= 4, (width, counter.count)
-        assert w.canvas.zoom == pytest.approx(w.canvas.fit_zoom("page"), rel=1e-3)
+        assert w.canvas.zoom == pytest.approx(w.canvas.fit_zoom(FitMode.PAGE), rel=1e-3)
     w.canvas.viewport().removeEventFilter(counter)
     w.close()
 
