@@ -227,7 +227,7 @@ class DrawingRecorder(TraceRecorder):
         marked = self.interp.marked
         mcid = marked.active_mcid if marked is not None else None
         for subpath in _subpaths(segments):
-            kind, points = classify(subpath)
+            kind, points = classify_subpath(subpath)
             if kind:
                 self.paths.append(
                     DrawnPath(
@@ -261,7 +261,7 @@ def _subpaths(segments: list[Segment]) -> Iterator[list[Segment]]:
         yield current
 
 
-def classify(subpath: list[Segment]) -> tuple[str, tuple[Point, ...]]:
+def classify_subpath(subpath: list[Segment]) -> tuple[str, tuple[Point, ...]]:
     """("line" | "rect" | "curve", the points) as pdfminer.six's paint_path decides; ("", ()) for a
     lone `m`."""
     if len(subpath) < 2:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
-from glyphscope.core.assembly.baselines import geometric_order
+from glyphscope.core.assembly.baselines import baseline_order
 from glyphscope.core.assembly.decisions import StructureOrder
 from glyphscope.core.assembly.flow import join_flow
 from glyphscope.core.assembly.modes import Mode
@@ -33,7 +33,7 @@ def structure_text(
     out = TextBuilder(params, actual_text=spans)
     tagged = [by_index[i] for i in use.tagged]
     untagged = [by_index[i] for i in use.untagged]
-    tail = geometric_order(untagged, params) if untagged else []
+    tail = baseline_order(untagged, params) if untagged else []
     order = StructureOrder(
         tuple(m for m, _ in use.buckets),
         len(tagged),

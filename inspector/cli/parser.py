@@ -370,7 +370,9 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
                     code = int(args.func(args))
                 except Exception as exc:
                     if _is_qpdf_error(exc):  # a damaged object read outside a page's interpretation
-                        raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
+                        raise CliError(
+                            f"unreadable PDF: {cli_io.printable_line(str(exc))}", EXIT_NOT_PDF
+                        ) from None
                     raise
                 report_warnings(args)
             return code
@@ -383,13 +385,13 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
         return _exit_code(exc)
     except GlyphscopeError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except CliError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.code
     except cli_io.UsageError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.code
     except MemoryError:
         print("glyphscope: out of memory (lower the --max-* budgets)", file=sys.stderr)
@@ -401,6 +403,7 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
         return 130
     except Exception as exc:  # noqa: BLE001 — last line of defence: one line, never a traceback
         print(
-            f"glyphscope: internal error: {type(exc).__name__}: {cli_io.one_line(str(exc))}", file=sys.stderr
+            f"glyphscope: internal error: {type(exc).__name__}: {cli_io.printable_line(str(exc))}",
+            file=sys.stderr,
         )
         return EXIT_ERROR

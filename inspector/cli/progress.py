@@ -29,8 +29,8 @@ BAR_WIDTH = 20
 PLAIN_INTERVAL = 5.0  # seconds between two plain progress lines off a terminal
 
 
-class Progress:
-    """`with Progress("triage", total, "files") as p: … p.advance(name)` for each item done."""
+class ProgressLine:
+    """`with ProgressLine("triage", total, "files") as p: … p.advance(name)` for each item done."""
 
     def __init__(
         self, description: str, total: int, unit: str, *, enabled: bool = True, stream: TextIO | None = None
@@ -48,7 +48,7 @@ class Progress:
         self._task: TaskID | None = None
         self.console: Console | None = None
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> ProgressLine:
         if self.enabled:
             self._start()
         return self

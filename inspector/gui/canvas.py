@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from glyphscope.core.decision_protocol import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
-from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.gui.rendering import media_display_size, page_transform
 from glyphscope.inspector.gui.selection_item import SelectionItem
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import clip_path
@@ -264,7 +264,7 @@ class PageView(QGraphicsView):
         self.show_message(f"Loading page {page_number}…", "#e0e0e0" if self.bundle is None else "#1565c0")
 
     def _set_frame(self, boxes: PageBoxes) -> None:
-        w, h = display_size(boxes)
+        w, h = media_display_size(boxes)
         new_rect = QRectF(0, 0, w, h)
         changed = new_rect != self.page_rect
         self.page_rect = new_rect

@@ -637,7 +637,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
     reason whose tooltip says why in words ("present but white on the white page")."""
 
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-        from glyphscope.core.visibility import explain
+        from glyphscope.core.visibility import why_hidden
 
         b = ShapeBuilder(spec.key, _page_rect(facts))
         dash, dot = _VISIBILITY_DASH.get(kind, (False, False))
@@ -648,7 +648,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
         run: list[HiddenRecord] = []
         for r in records:
             b.underline(style, glyphs[r.paint_index].quad)
-            if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
+            if run and (r.paint_index != run[-1].paint_index + 1 or why_hidden(r) != why_hidden(run[0])):
                 _hidden_marker(b, facts, run)
                 run = []
             run.append(r)
@@ -660,7 +660,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
 
 
 def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -> None:
-    from glyphscope.core.visibility import explain
+    from glyphscope.core.visibility import why_hidden
 
     glyphs = facts.page.glyphs
     first = glyphs[run[0].paint_index]
@@ -669,7 +669,7 @@ def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -
     b.markers.append(
         Marker(
             centre(first.quad),
-            f"{len(run)} glyph{'s' if len(run) != 1 else ''} “{text}”: {explain(run[0])} ({fate})",
+            f"{len(run)} glyph{'s' if len(run) != 1 else ''} “{text}”: {why_hidden(run[0])} ({fate})",
             tuple(r.paint_index for r in run),
         )
     )

@@ -516,16 +516,11 @@ def _area(b: Rect) -> float:
     return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
 
 
-def page_matrix(analysis: PageAnalysis, scale: float) -> Matrix:
-    """User space → the page image's pixels (the whole MediaBox, /Rotate applied, `scale` px/pt)."""
-    boxes = analysis.page.boxes
-    return display_matrix(boxes.media_box, boxes.rotate, scale)
-
-
 def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
     """Align `ocr` (read from the page image at `dpi`) to the page's glyphs: the page's checks."""
     scale = dpi / 72.0
-    matrix = page_matrix(analysis, scale)
+    frame = analysis.page.boxes  # user space → the page image's pixels (the whole MediaBox, turned)
+    matrix = display_matrix(frame.media_box, frame.rotate, scale)
     sorted_ = _candidates(analysis, matrix)
     visible, every, turned = sorted_.visible, list(analysis.classified.glyphs), sorted_.turned
     boxes = [quad_bbox(g.quad, matrix) for g in visible]

@@ -69,7 +69,7 @@ def verify_page_job(
 
 
 @dataclass(frozen=True, slots=True)
-class PageCounts:
+class VerifyCounts:
     """The Verify panel's counts of one verified page."""
 
     agrees: int
@@ -83,7 +83,7 @@ class PageCounts:
     reasons: tuple[tuple[str, int], ...] = ()  # (NOT_JUDGED key, glyphs), most first
 
     @classmethod
-    def of(cls, page: PageCheck) -> PageCounts:
+    def of(cls, page: PageCheck) -> VerifyCounts:
         c = page.counts()
         reasons = tuple(page.not_judged().items())
         return cls(

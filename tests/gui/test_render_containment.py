@@ -27,8 +27,8 @@ from glyphscope.inspector.render.renderer import (
     RenderProcess,
     RenderService,
     clamp_scale,
-    display_size,
     frame_boxes,
+    media_display_size,
     page_size_problem,
     render_pixels,
 )
@@ -128,7 +128,7 @@ def test_page_sizes_are_validated_and_clamped_before_qt(media, problem) -> None:
     found = page_size_problem(b)
     assert (found is None) == (problem is None) and (problem is None or problem in found)
     frame = frame_boxes(b)
-    w, h = display_size(frame)
+    w, h = media_display_size(frame)
     assert 1.0 <= w <= MAX_PAGE_SIDE and 1.0 <= h <= MAX_PAGE_SIDE
     for scale in (2.0, 64.0, float("nan"), float("inf"), -1.0, 0.0):
         s = clamp_scale(b, scale)
@@ -266,12 +266,12 @@ def test_the_renderer_restarts_after_a_crash(tmp_path) -> None:
 
 
 def test_the_window_process_never_loads_pdfium(tmp_path) -> None:
-    """Rendering through PageRenderer leaves PDFium out of the calling process (it lives in the child)."""
+    """Rendering through QtPageRenderer leaves PDFium out of the calling process (it lives in the child)."""
     path = text_pdf(tmp_path / "t.pdf")
     code = (
         "import sys\n"
-        "from glyphscope.inspector.gui.rendering import PageRenderer\n"
-        f"r = PageRenderer({str(path)!r})\n"
+        "from glyphscope.inspector.gui.rendering import QtPageRenderer\n"
+        f"r = QtPageRenderer({str(path)!r})\n"
         "image = r.render(1, r.boxes(1), 1.0)\n"
         "assert image.width() == 612, image.width()\n"
         "assert 'pypdfium2' not in sys.modules and 'PySide6.QtPdf' not in sys.modules\n"

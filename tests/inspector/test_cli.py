@@ -376,7 +376,7 @@ def test_triage_usage_errors_exit_2(tmp_path):
 def test_triage_progress_line_only_on_a_terminal_and_within_80_columns():
     import time
 
-    from glyphscope.inspector.cli.progress import LINE_WIDTH, Progress
+    from glyphscope.inspector.cli.progress import LINE_WIDTH, ProgressLine
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -384,7 +384,7 @@ def test_triage_progress_line_only_on_a_terminal_and_within_80_columns():
 
     tty, pipe = Tty(), io.StringIO()
     name = "/archive/" + "deeply/nested/" * 8 + "customer-invoice-2024.pdf"
-    with Progress("triage", 40, "files", stream=tty) as bar:
+    with ProgressLine("triage", 40, "files", stream=tty) as bar:
         for _ in range(12):
             time.sleep(0.01)
             bar.advance(name)
@@ -394,10 +394,10 @@ def test_triage_progress_line_only_on_a_terminal_and_within_80_columns():
     assert re.search(r" \d+\.\d files/s ", line) and re.search(r" \d+:\d\d:\d\d ", line)
     assert line.endswith("invoice-2024.pdf") and "…" in line  # the name cut from the left to fit
     assert "12/40" in tty.getvalue() and tty.getvalue().endswith("\x1b[2K")  # transient: erased at the end
-    with Progress("triage", 3, "files", stream=pipe) as bar:
+    with ProgressLine("triage", 3, "files", stream=pipe) as bar:
         bar.advance("a.pdf")
         assert bar.line() == ""
-    with Progress("triage", 3, "files", stream=Tty(), enabled=False) as bar:  # -q
+    with ProgressLine("triage", 3, "files", stream=Tty(), enabled=False) as bar:  # -q
         bar.advance("a.pdf")
         assert bar.line() == ""
     assert pipe.getvalue() == ""
@@ -479,10 +479,10 @@ def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wai
     import logging
 
     from glyphscope.inspector.cli import io as cli_io
-    from glyphscope.inspector.cli.progress import PLAIN_INTERVAL, Progress
+    from glyphscope.inspector.cli.progress import PLAIN_INTERVAL, ProgressLine
 
     pipe = io.StringIO()
-    with Progress("triage", 40, "files", stream=pipe) as bar:
+    with ProgressLine("triage", 40, "files", stream=pipe) as bar:
         bar.advance("a.pdf")
         assert pipe.getvalue() == ""  # not before PLAIN_INTERVAL seconds
         bar.done = 11
@@ -498,7 +498,7 @@ def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wai
     args = argparse.Namespace(quiet=False)
     err = io.StringIO()
     with contextlib.redirect_stderr(err), cli_io.captured_messages(args):
-        with Progress("triage", 2, "files", stream=Tty()) as bar:
+        with ProgressLine("triage", 2, "files", stream=Tty()) as bar:
             logging.getLogger("fontTools.ttLib").warning("bad glyph table")
             logging.getLogger("pypdfium2").warning("renderer note")
             bar.advance("a.pdf")

@@ -113,7 +113,7 @@ STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in th
 PAGES_CACHED = 8  # pages whose rows and filter choices are kept: a revisit costs no refiltering
 
 
-class PageCache:
+class RecordCache:
     """Values computed from one page's records, kept for the last few pages (keyed by the record
     object itself, which the window's page cache hands back unchanged on a revisit)."""
 
@@ -145,7 +145,7 @@ class GlyphTableModel(RowsModel):
         self.filters: dict[str, str] = {}
         self.sort_column = 0
         self.sort_order = Qt.SortOrder.AscendingOrder
-        self._cache = PageCache()
+        self._cache = RecordCache()
 
     # -- content ------------------------------------------------------------------------------
     def set_classified(self, classified: ClassifiedGlyphs | None) -> None:
@@ -252,17 +252,17 @@ class GlyphTableModel(RowsModel):
 
 
 class RunTableModel(RowsModel):
-    """The table's rows as runs of text: one row per `engine.GlyphRun` of the filtered glyphs."""
+    """The table's rows as runs of text: one row per `engine.TextRun` of the filtered glyphs."""
 
     HEADERS = ("first #", "text", "glyphs", "status", "font", "origin")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.runs: list[engine.GlyphRun] = []
+        self.runs: list[engine.TextRun] = []
         self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
         self.glyphs: Sequence[Glyph] = ()
 
-    def set_runs(self, runs: list[engine.GlyphRun], classified: ClassifiedGlyphs | None) -> None:
+    def set_runs(self, runs: list[engine.TextRun], classified: ClassifiedGlyphs | None) -> None:
         self.beginResetModel()
         self.runs = runs
         self.classified = classified
@@ -272,7 +272,7 @@ class RunTableModel(RowsModel):
     def row_count(self) -> int:
         return len(self.runs)
 
-    def _statuses(self, run: engine.GlyphRun) -> str:
+    def _statuses(self, run: engine.TextRun) -> str:
         return ", ".join(dict.fromkeys(self.classified.status[i].value for i in run.glyphs))
 
     def cell_data(self, row: int, column_index: int, role: int) -> object:
@@ -322,7 +322,7 @@ class GlyphTablePanel(PagePanel):
         self._updating = False
         self.page_number = 0
         self.filter_note = ""  # what a page change did to the filters, said in the banner
-        self._choices = PageCache()
+        self._choices = RecordCache()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         bar = QGridLayout()
