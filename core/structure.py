@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pikepdf
 
-from glyphscope.core.articles import Bead, read_beads
+from glyphscope.core.article_threads import Bead, read_beads
 
 MAX_DEPTH = 128  # elements deeper than this are not walked (spec §8)
 MAX_PROBLEMS = 20  # a hostile tree could produce one problem per node
@@ -32,7 +32,7 @@ class PageStructure:
     page_has_struct_parents: bool  # the page dictionary has /StructParents
     depth_capped: bool  # the walk stopped at MAX_DEPTH somewhere on this page (or at an unknown page)
     problems: tuple[str, ...]  # what was wrong with the tree (tree-wide)
-    beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/articles.py)
+    beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/article_threads.py)
     bead_problems: tuple[str, ...] = ()  # what was wrong with the article threads (document-wide)
 
     def to_json(self) -> dict[str, object]:

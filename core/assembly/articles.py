@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.articles import Bead
+from glyphscope.core.article_threads import Bead
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.decisions import ArticleBeadRecord, ArticleOrderDecision
 from glyphscope.core.assembly.flow import join_flow

@@ -38,7 +38,7 @@ from glyphscope.core.decision_protocol import (
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
-from glyphscope.core.records import fast_init
+from glyphscope.core.fast_init import fast_init
 
 _f = fmt
 _r = rounded
@@ -63,7 +63,7 @@ _WORD_GAP_CJK = frozenset({WordGapVerdict.CJK_PAIR, WordGapVerdict.CJK_GAP})
 """Verdicts of the CJK rule (spec §9): the gap compared with cjk_gap × height."""
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class WordGapDecision:
     """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction.
@@ -160,7 +160,7 @@ class WordGapDecision:
         return f"no space: one side already is a space, no threshold applies (gap {_f(self.gap)} pt)"
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class LineBreakDecision:
     """Spec §4 for one pair: d = (cur.origin − prev.origin) · normal(prev.direction).
@@ -236,7 +236,7 @@ class LineBreakDecision:
         return f"same line: displacement {_f(d)} pt ≤ {rule}"
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class ColumnChangeDecision:
     """Vertical writing (spec §4, §9): a glyph stays in the column when its box centre lies in it.
@@ -607,7 +607,7 @@ class Baseline(_Information):
         return text
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class GridPlacement(_Information):
     """Layout mode: a word placed at a grid column, padded with spaces from the cursor.

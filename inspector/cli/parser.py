@@ -1,4 +1,4 @@
-"""The `glyphscope` command line: its parser, and `run`, which parses and dispatches; each command
+"""The `glyphscope` command line: its parser, and `run_command_line`, which parses and dispatches; each command
 lives in its own module (glyphs.py, fonts.py, diagnostics.py, text.py, decisions.py,
 completion.py, triage.py, render.py, compare.py, verify.py, repair.py), imported only when its
 parser is built.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     pass
 
 # Start-up time: a command imports the engine modules it uses when it runs, and
-# `run` builds the parser of the one command asked for: `glyphscope --version` and `--help`
+# `run_command_line` builds the parser of the one command asked for: `glyphscope --version` and `--help`
 # load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
 SUBCOMMANDS = (
@@ -196,7 +196,7 @@ def _add_render(sub: Any) -> None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The headless commands' parser; with `command`, only that command's subparser is built.
 
-    A command's parser is the same either way (`run` builds only the one asked for: building
+    A command's parser is the same either way (`run_command_line` builds only the one asked for: building
     every subparser, with the imports their choices need, cost start-up time).
     """
     parser = _Parser(
@@ -361,7 +361,7 @@ def _is_qpdf_error(exc: Exception) -> bool:
     return instructions is not None and isinstance(exc, instructions.QpdfError)
 
 
-def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
+def run_command_line(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             args = build_parser(argv[0]).parse_args(argv)
