@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
-from glyphscope.core.worker_processes import WorkerProcess, ignore_interrupts, mp_context, shut_down, usable_cpus
+from glyphscope.core.worker_processes import (
+    WorkerProcess,
+    ignore_interrupts,
+    mp_context,
+    shut_down,
+    usable_cpus,
+)
 
 if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
     from multiprocessing.connection import Connection

@@ -147,3 +147,27 @@ def truetype_program(
     buf = io.BytesIO()
     fb.save(buf)
     return buf.getvalue()
+
+
+def pdf_document(pdf: pikepdf.Pdf) -> Any:
+    """The engine's Document of a pikepdf file built here."""
+    from glyphscope.core.document import open_document
+
+    return open_document(to_bytes(pdf))
+
+
+def sideways_vertical_pdf(step: float) -> pikepdf.Pdf:
+    """An Identity-V font whose glyphs are placed one by one along a horizontal line."""
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = identity_h_font(pdf, tounicode=identity_tounicode())
+        f.Encoding = pikepdf.Name("/Identity-V")
+        return f
+
+    x = 100.0
+    ops = ["BT /F1 12 Tf"]
+    for code in ("0077", "0069", "006C", "006C"):  # w i l l
+        ops.append(f"1 0 0 1 {x:.2f} 700 Tm <{code}> Tj")
+        x += step if code == "006C" else 7.0
+    ops.append("ET")
+    return make_pdf([" ".join(ops).encode()], {"/F1": font})

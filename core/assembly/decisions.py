@@ -35,10 +35,10 @@ from glyphscope.core.decision_protocol import (
     pair_json,
     rounded,
 )
+from glyphscope.core.fast_init import fast_init
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
-from glyphscope.core.fast_init import fast_init
 
 _f = fmt
 _r = rounded

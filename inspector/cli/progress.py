@@ -39,8 +39,8 @@ class ProgressLine:
         self.enabled = enabled and _is_terminal(self.stream)
         self.plain = enabled and not self.enabled  # off a terminal: a plain line now and then
         self.done = 0
-        self._started = time.monotonic()
-        self._last_plain = self._started
+        self.started = time.monotonic()
+        self._last_plain = self.started
         self.total = total
         self.unit = unit
         self.description = description
@@ -88,7 +88,7 @@ class ProgressLine:
         """One item done (`item`: its name, shown cut to the room left on the line)."""
         self.done += 1
         if self.plain:
-            self._plain_line()
+            self.plain_line()
         if self._progress is None or self._task is None:
             return
         task = self._progress.tasks[0]
@@ -118,14 +118,14 @@ class ProgressLine:
             plain.print(self._progress.get_renderable())
         return capture.get().rstrip("\n")
 
-    def _plain_line(self, now: float | None = None) -> None:
+    def plain_line(self, now: float | None = None) -> None:
         """Off a terminal: `glyphscope: triage: 12/40 files, 3.4 files/s, 0:00:08 left`, at most
         every PLAIN_INTERVAL seconds."""
         now = time.monotonic() if now is None else now
         if now - self._last_plain < PLAIN_INTERVAL:
             return
         self._last_plain = now
-        elapsed = max(now - self._started, 1e-9)
+        elapsed = max(now - self.started, 1e-9)
         rate = self.done / elapsed
         left = (self.total - self.done) / rate if rate > 0 else 0.0
         minutes, seconds = divmod(int(round(left)), 60)

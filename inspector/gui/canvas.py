@@ -44,7 +44,7 @@ from glyphscope.inspector.gui.selection_item import SelectionItem
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import clip_path
 from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
-from glyphscope.inspector.layers.shapes import LabelSpace
+from glyphscope.inspector.layers.shapes import LabelSpace, Marker, ScreenRect
 from glyphscope.inspector.views.session import Session
 from glyphscope.inspector.views.spatial import GridIndex, selection_runs
 
@@ -329,6 +329,11 @@ class PageView(QGraphicsView):
     def drawn_labels(self) -> list[tuple[float, float, float, float]]:
         """The viewport boxes of the labels the last paint drew (every layer's)."""
         return list(self._space.taken)
+
+    def label_targets(self) -> list[tuple[ScreenRect, Marker]]:
+        """The labels the last paint drew that name a record: (viewport box, its marker), a click on
+        the box selects it."""
+        return list(self._space.targets)
 
     def _label_space(self) -> LabelSpace:
         """The labels drawn so far in this paint of the view, by every layer (a label of one layer

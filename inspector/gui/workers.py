@@ -562,7 +562,7 @@ class PageLoader(QObject):
         worker.signals.partial.connect(  # the page's own mode
             alive(self, lambda b, g=generation: self.texts_ready.emit(b) if g == self.generation else None)
         )
-        worker.signals.result.connect(alive(self, lambda b, g=generation: self._completed(b, g)))
+        worker.signals.result.connect(alive(self, lambda b, g=generation: self.texts_completed(b, g)))
         worker.signals.error.connect(
             alive(self, lambda message, exc, g=generation: self._not_completed(bundle, message, g))
         )
@@ -572,7 +572,7 @@ class PageLoader(QObject):
         self.completing[n] = worker
         self.pool.start(worker, priority=5)  # after the page asked for (10), before prefetching (0)
 
-    def _completed(self, bundle: PageBundle, generation: int) -> None:
+    def texts_completed(self, bundle: PageBundle, generation: int) -> None:
         """The worker's last word: every mode is in (the panels that saw one still coming update now)."""
         if generation == self.generation:
             bundle.texts_complete = True
@@ -585,7 +585,7 @@ class PageLoader(QObject):
             return
         for m in facts.modes.pending():
             facts.modes.failures[m] = f"{m} text could not be assembled: {message}"
-        self._completed(bundle, generation)
+        self.texts_completed(bundle, generation)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:

@@ -28,7 +28,7 @@ import threading
 import time
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -568,6 +568,21 @@ class RenderService:
             else:
                 self._idle.append(process)
             self._condition.notify()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[RenderProcess]:
+        """One child held for the caller until the block ends (a render meanwhile takes another,
+        or waits its bounded time): several requests in one process, or a busy service to test."""
+        process = self._acquire()
+        try:
+            yield process
+        finally:
+            self._release(process)
+
+    def idle(self) -> list[RenderProcess]:
+        """The children waiting for the next render (started or not), a snapshot."""
+        with self._condition:
+            return list(self._idle)
 
     def render(
         self,

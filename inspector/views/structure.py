@@ -9,15 +9,19 @@ page. A broken tree never raises: cycles, depth and size caps are problems.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.glyph_table import GlyphTable
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
+    from glyphscope.core.glyph import Glyph
 
 MAX_DEPTH = 128  # as core.structure
 MAX_NODES = 200_000  # elements visited per page build: a hostile tree stops there
@@ -153,6 +157,20 @@ class _Builder:
                 child.parent = element
                 element.kids.append(child)
         return element if element.mcids or element.kids else None
+
+
+def glyphs_of_mcid(glyphs: Sequence[Glyph]) -> dict[int, list[int]]:
+    """Each marked-content id of the page → the paint indices of its glyphs, in paint order."""
+    index: dict[int, list[int]] = defaultdict(list)
+    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
+        for _, run, painted in glyphs.run_ranges():
+            if run.mcid is not None:
+                index[run.mcid].extend(painted)
+    else:
+        for g in glyphs:
+            if g.mcid is not None:
+                index[g.mcid].append(g.paint_index)
+    return dict(index)
 
 
 def page_structure_tree(document: Document, page_number: int) -> PageStructureTree:

@@ -91,17 +91,15 @@ def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages
 def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
     from glyphscope.inspector.layers.registry import LAYER_BY_KEY
     from glyphscope.inspector.views.page_facts import PageFacts
+    from glyphscope.inspector.views.structure import glyphs_of_mcid
 
     tagged = 0
     for page in demo_pages:
-        columns, records = SimpleNamespace(), SimpleNamespace()
-        StructureTreePanel._index_glyphs(columns, page.glyphs)  # type: ignore[arg-type]
-        StructureTreePanel._index_glyphs(records, list(page.glyphs))  # type: ignore[arg-type]
-        assert columns.glyphs_of_mcid == records.glyphs_of_mcid
-        tagged += bool(columns.glyphs_of_mcid)
+        by_runs = glyphs_of_mcid(page.glyphs)
+        assert by_runs == glyphs_of_mcid(list(page.glyphs))  # the columns' runs, or glyph by glyph
+        tagged += bool(by_runs)
         facts = PageFacts(SimpleNamespace(page=page, classified=None))
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
         plain.page.boxes = page.boxes

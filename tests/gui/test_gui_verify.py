@@ -43,7 +43,7 @@ def _fonts_in_front(qtbot: Any, window: Any) -> Any:
     while it sits behind Glyph details). Returns its Proposed pane."""
     fonts = window.fonts
     window.reveal("fonts")
-    qtbot.waitUntil(lambda: fonts.in_front() and fonts._proposals is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: fonts.in_front() and fonts.proposals_made, timeout=TIMEOUT)
     return fonts.proposal
 
 

@@ -231,14 +231,13 @@ def test_a_render_waits_for_a_busy_renderer_a_bounded_time(tmp_path) -> None:
     """Every child held (here by the test itself, so nothing races): the next render fails after
     ACQUIRE_LIMITS time limits with the reason, instead of waiting for ever."""
     svc = RenderService(HANGS, processes=1, time_limit=0.2)
-    held = svc._acquire()
     try:
-        t = time.monotonic()
-        with pytest.raises(RenderFailed, match=r"all 1 renderer processes stayed busy for 0\.6 s"):
-            svc.render(one_page(tmp_path), 100, 100)
-        assert rendering.ACQUIRE_LIMITS * 0.2 <= time.monotonic() - t < 30.0
+        with svc.holding() as held:
+            t = time.monotonic()
+            with pytest.raises(RenderFailed, match=r"all 1 renderer processes stayed busy for 0\.6 s"):
+                svc.render(one_page(tmp_path), 100, 100)
+            assert rendering.ACQUIRE_LIMITS * 0.2 <= time.monotonic() - t < 30.0
     finally:
-        svc._release(held)
         svc.close()
     assert held.pid is None  # never started: the test only held it
 

@@ -486,7 +486,7 @@ def test_off_a_terminal_a_plain_progress_line_every_few_seconds_and_warnings_wai
         bar.advance("a.pdf")
         assert pipe.getvalue() == ""  # not before PLAIN_INTERVAL seconds
         bar.done = 11
-        bar._plain_line(now=bar._started + PLAIN_INTERVAL + 1.0)  # 11 done in 6 s: 29 to go at 1.8 files/s
+        bar.plain_line(now=bar.started + PLAIN_INTERVAL + 1.0)  # 11 done in 6 s: 29 to go at 1.8 files/s
     (line,) = pipe.getvalue().splitlines()
     assert line == f"glyphscope: triage: 11/40 files, {11 / (PLAIN_INTERVAL + 1):.1f} files/s, 0:00:16 left"
     assert "[" not in line and "\x1b" not in line

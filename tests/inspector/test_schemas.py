@@ -323,3 +323,9 @@ def test_the_params_of_the_schemas_are_made_from_the_parameters_table() -> None:
     jsonschema.Draft202012Validator(glyphs).validate(DEFAULT_PARAMETERS.to_json())
     wrong = DEFAULT_PARAMETERS.to_json() | {"no_such_threshold": 1.0}
     assert not jsonschema.Draft202012Validator(glyphs).is_valid(wrong)
+
+
+def test_modes_in_the_schemas_follow_core_modes() -> None:
+    for name in ("text", "decisions"):
+        assert schema(name)["properties"]["mode"]["enum"] == list(MODES)
+    assert "articles" in MODES

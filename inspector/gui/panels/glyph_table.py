@@ -120,12 +120,14 @@ class RecordCache:
     def __init__(self, size: int = PAGES_CACHED) -> None:
         self.size = size
         self.entries: dict[tuple[int, Hashable], tuple[object, object]] = {}
+        self.computed = 0  # values computed because none was kept (a revisit computes none)
 
     def get(self, owner: object, key: Hashable, compute: Callable[[], T]) -> T:
         hit = self.entries.get((id(owner), key))
         if hit is not None and hit[0] is owner:
             return cast(T, hit[1])  # stored by compute() under this key
         value = compute()
+        self.computed += 1
         if len(self.entries) >= self.size * 4:
             self.entries.pop(next(iter(self.entries)))
         self.entries[(id(owner), key)] = (owner, value)
@@ -145,7 +147,7 @@ class GlyphTableModel(RowsModel):
         self.filters: dict[str, str] = {}
         self.sort_column = 0
         self.sort_order = Qt.SortOrder.AscendingOrder
-        self._cache = RecordCache()
+        self.cache = RecordCache()  # rows filtered and sorted, per page and filter
 
     # -- content ------------------------------------------------------------------------------
     def set_classified(self, classified: ClassifiedGlyphs | None) -> None:
@@ -179,7 +181,7 @@ class GlyphTableModel(RowsModel):
     def refilter(self) -> None:
         self.beginResetModel()
         key = (self.glyph_set, tuple(sorted(self.filters.items())), self.sort_column, self.sort_order)
-        rows, self.row_of = self._cache.get(self.classified, key, self._filtered_sorted)
+        rows, self.row_of = self.cache.get(self.classified, key, self._filtered_sorted)
         self.rows = list(rows)
         self.endResetModel()
 
