@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector.gui.panels import add_panel, registry
+from glyphscope.inspector.gui.panels import DockArea, add_panel, registry
 from glyphscope.inspector.gui.workers import WorkerPool
 from glyphscope.inspector.views.session import Session
 
@@ -223,7 +223,9 @@ class Docks:
 
     def column(self) -> list[str]:
         """The groups of the side column whose heights the table declares, top to bottom."""
-        return [s.name for s in registry.PANELS if s.height and s.area == "right" and s.name in self.docks]
+        return [
+            s.name for s in registry.PANELS if s.height and s.area == DockArea.RIGHT and s.name in self.docks
+        ]
 
     def front(self, anchor: str) -> str | None:
         """The dock shown in front in group `anchor` (None when none is on screen)."""
