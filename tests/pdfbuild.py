@@ -171,3 +171,28 @@ def sideways_vertical_pdf(step: float) -> pikepdf.Pdf:
         x += step if code == "006C" else 7.0
     ops.append("ET")
     return make_pdf([" ".join(ops).encode()], {"/F1": font})
+
+
+# ------------------------------------------------------------------ annotation text between words (b)
+
+
+def widget_page(content: bytes, rect: list[float], appearance: bytes, font: Any = None) -> bytes:
+    """A page with `content` and one widget whose /AP /N draws `appearance` in `rect`."""
+    pdf = make_pdf([content])
+    w, h = rect[2] - rect[0], rect[3] - rect[1]
+    ap = pdf.make_stream(appearance)
+    ap.Type, ap.Subtype, ap.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, w, h]
+    ap.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font(pdf) if font else helvetica(pdf)))
+    widget = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=pikepdf.Name.Widget,
+            Rect=rect,
+            FT=pikepdf.Name.Btn,
+            T=pikepdf.String("box"),
+            AP=pikepdf.Dictionary(N=ap),
+        )
+    )
+    pdf.pages[0].obj.Annots = pikepdf.Array([widget])
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array([widget]))
+    return to_bytes(pdf)

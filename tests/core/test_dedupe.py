@@ -113,3 +113,33 @@ def test_type3_em_sizes_still_tell_different_sizes_apart() -> None:
     }
     page = analyze_page(pdf_document(make_pdf([content], fonts)), 1)
     assert not page.classified.duplicates  # 12 pt vs 10 pt: a shadow of another size is no copy
+
+
+# ------------------------------------------------------------------ a deduped run's survivor
+
+
+def test_a_deduped_runs_survivor_is_written_with_its_originals() -> None:
+    from glyphscope.core.assembly.decisions import SurvivorPlacement
+
+    # a row painted twice: `19`, a line below, then `1.9` over the first (TJ moves back the
+    # `.`'s advance so the second `9` lands on the first): 1 and 9 are duplicates, `.` survives
+    stream = (
+        b"BT /F1 12 Tf 72 700 Td (19) Tj ET\n"
+        b"BT /F1 12 Tf 72 680 Td (Corn) Tj ET\n"
+        b"BT /F1 12 Tf 72 700 Td [(1.) 278 (9)] TJ ET"
+    )
+    page = analyze_page(pdf_document(make_pdf([stream])), 1)
+    dups = {d.paint_index: d.duplicate_of for d in page.classified.duplicates}
+    assert dups == {6: 0, 8: 1}  # the copy's 1 and 9; its '.' (#7) is kept
+    plain = page.texts["plain"]
+    assert plain.text == "1.9\nCorn"  # was "19\nCorn\n."
+    (placed,) = plain.decisions_of(SurvivorPlacement)
+    assert (placed.glyph, placed.before, placed.verdict) == (7, 0, "with_originals")
+    assert "spec §7" in placed.describe()
+    assert page.texts["auto"].text == "1.9\nCorn"
+
+
+def test_a_copy_that_adds_glyphs_at_its_end_stays_where_it_was_painted() -> None:
+    stream = b"BT /F1 12 Tf 72 700 Td (19) Tj ET\nBT /F1 12 Tf 72 680 Td (Corn) Tj ET\nBT /F1 12 Tf 72 700 Td (19 more) Tj ET"
+    page = analyze_page(pdf_document(make_pdf([stream])), 1)
+    assert page.classified.survivors == {}
