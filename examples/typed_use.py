@@ -28,6 +28,13 @@ def summarise(path: Path) -> list[str]:
             out.append("  top half: " + top_half.extract_text().replace("\n", " ")[:60])
             gaps = [d for d in page.decisions("plain") if d.kind == "word_gap" and d.verdict == "inserted"]
             out.append(f"  {len(gaps)} spaces inserted by the word-gap rule")
+            table = page.find_table({"vertical_strategy": "lines", "snap_tolerance": 3})
+            if table is not None:
+                rows: list[list[str | None]] = table.extract()
+                x0, top, x1, bottom = table.bbox
+                out.append(
+                    f"  a table of {len(table.cells)} cells, {len(rows)} rows, at x0={x0:.1f} top={top:.1f}"
+                )
     # The engine's entry points, typed as themselves
     doc2: glyphscope.Document = glyphscope.open_document(path)
     analysis: glyphscope.PageAnalysis = glyphscope.analyze_page(doc2, 1)

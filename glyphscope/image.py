@@ -25,12 +25,19 @@ from glyphscope.inspector.render.page_images import render_open_page
 
 if TYPE_CHECKING:
     from glyphscope.model import BBox, Page, Record
+    from glyphscope.tables import Table, TableFinder, TableSettings
 
 Colour = str | tuple[int, int, int] | tuple[int, int, int, int]
 
 GLYPH_COLOUR = (0, 90, 255)
 SPACE_COLOUR = (0, 160, 60)  # a space the word-gap rule inserted
 BREAK_COLOUR = (220, 40, 40)  # a line break the line-break rule decided
+# debug_tablefinder, in pdfplumber's colours: translucent blue cells outlined in red, red edges,
+# blue circles at the intersections
+TABLE_FILL = (0, 0, 255, 50)
+TABLE_STROKE = (255, 0, 0, 200)
+EDGE_COLOUR = (255, 0, 0)
+INTERSECTION_COLOUR = (0, 0, 255, 200)
 
 
 class PageImage:
@@ -92,7 +99,7 @@ class PageImage:
     ) -> PageImage:
         """Outline records (chars, words, rects, …; pdfplumber's dicts too) or (x0, top, x1, bottom)
         boxes, both in the page's top-left coordinates (points)."""
-        draw = ImageDraw.Draw(self.annotated)
+        draw = ImageDraw.Draw(self.annotated, "RGBA")
         for item in items:
             box = item if isinstance(item, tuple) else (item["x0"], item["top"], item["x1"], item["bottom"])
             polygon = [apply(self.matrix, x, y) for x, y in _corners(box)]
@@ -119,7 +126,7 @@ class PageImage:
     ) -> PageImage:
         """Polylines: records with points (`page.lines`, `page.curves`: their `pts`; others: the
         top edge of their box) or sequences of (x, top) points, page coordinates."""
-        draw = ImageDraw.Draw(self.annotated)
+        draw = ImageDraw.Draw(self.annotated, "RGBA")
         for item in items:
             if isinstance(item, Mapping):
                 points = item.get("pts") or ((item["x0"], item["top"]), (item["x1"], item["top"]))
@@ -163,7 +170,7 @@ class PageImage:
         fill: Colour | None = (255, 0, 0),
     ) -> PageImage:
         """Circles of `radius` pixels at points (x, top) or records' box centres."""
-        draw = ImageDraw.Draw(self.annotated)
+        draw = ImageDraw.Draw(self.annotated, "RGBA")
         for item in items:
             if isinstance(item, Mapping):
                 x, y = (item["x0"] + item["x1"]) / 2, (item["top"] + item["bottom"]) / 2
@@ -175,7 +182,7 @@ class PageImage:
 
     def draw_glyphs(self, *, stroke: Colour = GLYPH_COLOUR, stroke_width: int = 1) -> PageImage:
         """Outline every char's quad (its box in user space, turned as the glyph is)."""
-        draw = ImageDraw.Draw(self.annotated)
+        draw = ImageDraw.Draw(self.annotated, "RGBA")
         for char in self.page.chars:
             draw.polygon(self._pixels(char.quad), outline=stroke, width=stroke_width)
         return self
@@ -186,7 +193,7 @@ class PageImage:
         """Mark where assembly in `mode` inserted a space (a bar in the gap between the two
         glyphs) or broke a line (a bar at the start of the new line's first glyph)."""
         glyphs = self.page.analysis.page.glyphs
-        draw = ImageDraw.Draw(self.annotated)
+        draw = ImageDraw.Draw(self.annotated, "RGBA")
         for d in self.page.decisions(mode):
             if isinstance(d, WordGapDecision) and d.verdict == WordGapVerdict.INSERTED:
                 before, after = glyphs[d.before], glyphs[d.after]
@@ -196,6 +203,37 @@ class PageImage:
             elif isinstance(d, LineBreakDecision) and d.verdict != LineBreakVerdict.SAME_LINE:
                 after = glyphs[d.after]
                 draw.line([*self._pixels((after.quad[0], after.quad[3]))], fill=line_break, width=2)
+        return self
+
+    def debug_table(
+        self,
+        table: Table,
+        *,
+        fill: Colour = TABLE_FILL,
+        stroke: Colour = TABLE_STROKE,
+        stroke_width: int = 1,
+    ) -> PageImage:
+        """Outline and tint the cells of one table (`page.find_tables()`)."""
+        return self.draw_rects(table.cells, fill=fill, stroke=stroke, stroke_width=stroke_width)
+
+    def debug_tablefinder(
+        self, table_settings: TableFinder | TableSettings | Mapping[str, object] | None = None
+    ) -> PageImage:
+        """What the table finder saw, as pdfplumber draws it: each table's cells tinted blue and
+        outlined, the edges it kept in red, and a circle at every intersection.
+
+        `table_settings`: the settings of `page.debug_tablefinder` (a dict or `TableSettings`),
+        or a `TableFinder` already run."""
+        from glyphscope.tables import TableFinder
+
+        if isinstance(table_settings, TableFinder):
+            finder = table_settings
+        else:
+            finder = self.page.debug_tablefinder(table_settings)
+        for table in finder.tables:
+            self.debug_table(table)
+        self.draw_lines([e.pts for e in finder.edges], stroke=EDGE_COLOUR, stroke_width=1)
+        self.draw_circles(list(finder.intersections), radius=3, stroke=INTERSECTION_COLOUR, fill=None)
         return self
 
     def _pixels(self, points: Iterable[Point]) -> list[Point]:

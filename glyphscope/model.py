@@ -35,7 +35,7 @@ import re
 import uuid
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, TypedDict, overload
 
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from glyphscope.core.drawing import PageDrawing
     from glyphscope.core.trace import TraceColour
     from glyphscope.image import PageImage
+    from glyphscope.tables import Table, TableFinder, TableSettings
 
 Source: TypeAlias = str | Path | bytes | BinaryIO
 """What `open` reads: a path, the PDF's bytes, or a binary file-like object."""
@@ -1044,12 +1045,13 @@ class Page:
         Without tolerances (the default): the engine's words, in text order — runs of
         characters between the spaces and line breaks assembly wrote in `mode` (its word-gap
         and line-break decisions explain each one). With `x_tolerance` or `y_tolerance` (or
-        `keep_blank_chars`, `use_text_flow`): pdfplumber's rule over `chars` — a new word where
-        the next char starts more than `x_tolerance` (3 by default) after the previous one ends
-        or goes back, or its `top` moves more than `y_tolerance` (3); chars in reading order
-        (lines by `top`, then `x0`) unless `use_text_flow` keeps paint order; blank chars split
-        words unless `keep_blank_chars`. `extra_attrs` (e.g. ["fontname", "size"]) split words
-        where those keys change and add them to each word.
+        `keep_blank_chars`, `use_text_flow`): pdfplumber's rule over `chars`
+        (glyphscope/words.py) — chars in lines (tops within `y_tolerance`, 3 by default,
+        chained), each in x order, unless `use_text_flow` keeps paint order; a new word where
+        the next char starts more than `x_tolerance` (3) after the previous one ends or before
+        it starts, or its `top` moves more than `y_tolerance`; blank chars split words unless
+        `keep_blank_chars`. `extra_attrs` (e.g. ["fontname", "size"]) split the chars into
+        runs where those keys change and add them to each word.
         """
         attrs = tuple(extra_attrs or ())
         if x_tolerance is None and y_tolerance is None and not keep_blank_chars and not use_text_flow:
@@ -1150,33 +1152,10 @@ class Page:
     def _tolerance_words(
         self, x_tol: float, y_tol: float, keep_blank: bool, text_flow: bool, attrs: tuple[str, ...]
     ) -> tuple[Word, ...]:
-        chars = list(self.chars)
-        if not text_flow:
-            chars = _reading_order(chars, y_tol)
-        words: list[list[Char]] = []
-        current: list[Char] = []
-        for c in chars:
-            if not keep_blank and c.text.isspace():
-                if current:
-                    words.append(current)
-                current = []
-                continue
-            if current:
-                prev = current[-1]
-                new = (
-                    c.x0 > prev.x1 + x_tol
-                    or c.x1 < prev.x0 - x_tol
-                    or abs(c.top - prev.top) > y_tol
-                    or any(c[a] != prev[a] for a in attrs)
-                )
-                if new:
-                    words.append(current)
-                    current = []
-            current.append(c)
-        if current:
-            words.append(current)
+        from glyphscope.words import word_groups
+
         out = []
-        for members in words:
+        for members in word_groups(self.chars, x_tol, y_tol, keep_blank, text_flow, attrs):
             first, last = members[0], members[-1]
             quad: Quad = (first.quad[0], last.quad[1], last.quad[2], first.quad[3])
             out.append(_word("".join(c.text for c in members), tuple(members), quad, self.doctop, attrs))
@@ -1204,6 +1183,53 @@ class Page:
             w, h = self.width, self.height
             resolution = 72.0 * (width / w if width is not None else float(height or 0) / h)
         return PageImage(self, 72.0 if resolution is None else resolution)
+
+    def debug_tablefinder(
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
+    ) -> TableFinder:
+        """The table finder's working on this page (pdfplumber's `debug_tablefinder`): its
+        `edges`, `intersections`, `cells` and `tables` (glyphscope/tables.py).
+
+        `table_settings` are pdfplumber's (a dict or a `TableSettings`): `vertical_strategy`,
+        `horizontal_strategy` ("lines", "lines_strict", "text", "explicit"),
+        `explicit_vertical_lines`, `explicit_horizontal_lines`, `snap_tolerance`,
+        `join_tolerance`, `edge_min_length`, `min_words_vertical`, `min_words_horizontal`,
+        `intersection_tolerance` (each tolerance also per axis: `snap_x_tolerance`, …) and the
+        `text_*` settings of the words (`text_x_tolerance`, `text_y_tolerance`, …).
+        ValueError names a setting that is unknown or out of range."""
+        from glyphscope.tables import TableFinder
+
+        self.pdf.require_open()
+        return TableFinder(self, table_settings)
+
+    def find_tables(self, table_settings: TableSettings | Mapping[str, object] | None = None) -> list[Table]:
+        """The tables on this page, top to bottom, as pdfplumber finds them (`debug_tablefinder`
+        says how): each with `bbox`, `cells`, `rows`, `columns` and `extract()`."""
+        return self.debug_tablefinder(table_settings).tables
+
+    def find_table(self, table_settings: TableSettings | Mapping[str, object] | None = None) -> Table | None:
+        """The table with the most cells (the top-most of those with as many), None without one."""
+        from glyphscope.tables import largest
+
+        return largest(self.find_tables(table_settings))
+
+    def extract_tables(
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
+    ) -> list[list[list[str | None]]]:
+        """The text of every table (`find_tables`), row by row and cell by cell: None where a
+        row has no cell at a column, "" for an empty cell."""
+        finder = self.debug_tablefinder(table_settings)
+        return [t.extract(**finder.settings.text_settings) for t in finder.tables]
+
+    def extract_table(
+        self, table_settings: TableSettings | Mapping[str, object] | None = None
+    ) -> list[list[str | None]] | None:
+        """The text of `find_table()`'s table, None without a table."""
+        finder = self.debug_tablefinder(table_settings)
+        from glyphscope.tables import largest
+
+        table = largest(finder.tables)
+        return None if table is None else table.extract(**finder.settings.text_settings)
 
     def to_dataframe(
         self, records: Literal["chars", "words", "text_lines", "lines", "rects", "curves", "images"] = "chars"
@@ -1269,17 +1295,6 @@ def _direction(chars: Sequence[Char]) -> str:
     if abs(dx) >= abs(dy):
         return "ltr" if dx >= 0 else "rtl"
     return "ttb" if dy > 0 else "btt"
-
-
-def _reading_order(chars: list[Char], y_tol: float) -> list[Char]:
-    """Chars by line (`top` within `y_tol` of the line's first), then by x0."""
-    lines: list[list[Char]] = []
-    for c in sorted(chars, key=lambda c: (c.top, c.x0)):
-        if lines and abs(c.top - lines[-1][0].top) <= y_tol:
-            lines[-1].append(c)
-        else:
-            lines.append([c])
-    return [c for line in lines for c in sorted(line, key=lambda c: c.x0)]
 
 
 def _overlaps(a: BBox, b: BBox, touching: bool = True) -> bool:

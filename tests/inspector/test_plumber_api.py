@@ -223,6 +223,29 @@ def test_extract_words_with_tolerances_follows_pdfplumber() -> None:
         assert by_font[0]["fontname"] == "Helvetica" and by_font[0]["size"] == pytest.approx(12.0)
 
 
+def test_extract_words_chains_lines_as_pdfplumber_does() -> None:
+    # A, B and C side by side, each raised 2.5 pt above the one before (Ts): their tops are 5 pt
+    # apart end to end but 2.5 pt from one to the next, so pdfplumber's chained line clustering
+    # keeps them on one line and its word rule (tops within 3 pt) in one word
+    data = _pdf(b"BT /F1 10 Tf 100 700 Td (A) Tj 2.5 Ts (B) Tj 5 Ts (C) Tj ET")
+    with glyphscope.open(data) as doc:
+        page = doc.pages[0]
+        tops = [c.top for c in page.chars]
+        assert tops == pytest.approx([84.07, 81.57, 79.07], abs=0.01)
+        (word,) = page.extract_words(x_tolerance=3, y_tolerance=3)
+        assert word.text == "ABC" and word.top == pytest.approx(79.07, abs=0.01)
+        # a y_tolerance below the 2.5 pt steps splits every char
+        assert [w.text for w in page.extract_words(x_tolerance=3, y_tolerance=2)] == ["C", "B", "A"]
+    pdfplumber = _plumber()
+    with pdfplumber.open(io.BytesIO(data)) as theirs:
+        assert [w["text"] for w in theirs.pages[0].extract_words(x_tolerance=3, y_tolerance=3)] == ["ABC"]
+        assert [w["text"] for w in theirs.pages[0].extract_words(x_tolerance=3, y_tolerance=2)] == [
+            "C",
+            "B",
+            "A",
+        ]
+
+
 def test_search_filter_and_outside_bbox() -> None:
     with glyphscope.open(_pdf()) as doc:
         page = doc.pages[0]
