@@ -297,6 +297,7 @@ MIRRORED_FILE_NAMES: dict[str, str] = {
     "text.py": "the text operators, the `text` command, the Text panel",
     "triage.py": "the `triage` command and verify's part of triage",
     "verify.py": "the `verify` command and the Verify panel",
+    "words.py": "words by the engine's word-gap rule (core/assembly) and by pdfplumber's (the Python API)",
     "visibility.py": "core's visibility pass and the recorder that hears its events",
 }
 """File names used by more than one module of the tree, each judged: the same subject seen from
