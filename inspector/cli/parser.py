@@ -317,7 +317,7 @@ TOP_USAGE = (
 )
 
 
-def _unknown_command(argv: Sequence[str]) -> str | None:
+def unknown_command(argv: Sequence[str]) -> str | None:
     """The error for a first word that is neither a command nor a file but close to a command."""
     if not argv or argv[0].startswith("-") or os.path.exists(argv[0]):
         return None
@@ -376,7 +376,7 @@ def run_command_line(argv: Sequence[str], gui: Callable[[str | None, int | None,
                     raise
                 report_warnings(args)
             return code
-        typo = _unknown_command(argv)
+        typo = unknown_command(argv)
         if typo:
             raise CliError(typo, EXIT_USAGE)
         args = build_gui_parser().parse_args(argv)

@@ -76,12 +76,14 @@ def test_panel_statistics_off_the_runs(demo_pages: list[Any]) -> None:
 def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.gui.panels.glyph_table import _choices
+    from glyphscope.inspector.gui.panels.glyph_table import filter_choices
     from glyphscope.inspector.views.page_facts import PageFacts
 
     for page in demo_pages:
         records = list(page.glyphs)
-        assert _choices(SimpleNamespace(glyphs=page.glyphs)) == _choices(SimpleNamespace(glyphs=records))
+        assert filter_choices(SimpleNamespace(glyphs=page.glyphs)) == filter_choices(
+            SimpleNamespace(glyphs=records)
+        )
         facts = PageFacts(SimpleNamespace(page=page, classified=None))
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
         assert facts.forms.index == plain.forms.index

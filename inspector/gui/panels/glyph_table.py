@@ -301,7 +301,7 @@ class RunTableModel(RowsModel):
         return tuple(self.runs[row].glyphs)
 
 
-def _choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list[str]]:
+def filter_choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list[str]]:
     """The Font and Origin filter choices of a page: its font keys and glyph origins."""
     if classified is None:
         return [], []
@@ -460,7 +460,7 @@ class GlyphTablePanel(PagePanel):
         new_page, self.page_number = page != self.page_number, page
         self._updating = True
         try:
-            fonts, origins = self._choices.get(classified, "choices", lambda: _choices(classified))
+            fonts, origins = self._choices.get(classified, "choices", lambda: filter_choices(classified))
             for combo, values in ((self.font_combo, fonts), (self.origin_combo, origins)):
                 current = combo.currentText()
                 combo.blockSignals(True)
