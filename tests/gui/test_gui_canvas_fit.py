@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
+from glyphscope.core.assembly import (
+    WordGapDecision,
+)
 from glyphscope.inspector.gui.canvas import FitMode
-from tests.gui_helpers import TIMEOUT, open_file, two_page_pdf, window_at
+from tests.gui_helpers import TIMEOUT, open_file, still_at, two_page_pdf, window_at
 
 # -- 1. legible by default ---------------------------------------------------------------------
 
@@ -131,3 +134,55 @@ def test_resizing_a_side_column_settles_the_fitted_canvas(qtbot, demo_pdf) -> No
         assert w.canvas.zoom == pytest.approx(w.canvas.fit_zoom(FitMode.PAGE), rel=1e-3)
     w.canvas.viewport().removeEventFilter(counter)
     w.close()
+
+
+def test_hover_shows_user_space_cursor_and_decision_tooltips(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=2)
+    plain = w.bundle.analysis.texts["plain"]
+    gap = next(d for d in plain.decisions if isinstance(d, WordGapDecision) and d.inserted)
+    w.legend.checks["word_gaps"].click()
+    drawing = w.canvas.layer_items["word_gaps"].drawing
+    marker = next(m for m in drawing.markers if m.glyphs == (gap.before, gap.after))
+    canvas = w.canvas
+    canvas.set_zoom(4.0)
+    scene = canvas.page_to_scene.map(QPointF(*marker.point))
+    canvas.centerOn(scene)
+    pos = still_at(qtbot, canvas, scene)
+    assert canvas.tooltip_at(pos) == (
+        f"{gap.describe()}\nword_gap: verdict inserted, value {gap.value:g}, threshold {gap.threshold:g}"
+    )
+    assert gap.describe().startswith("space inserted: gap")
+    qtbot.mouseMove(canvas.viewport(), pos)
+    x, y = canvas.user_point(pos)
+    assert f"{x:8.2f}".strip() in w.cursor_label.text() and "user space" in w.cursor_label.text()
+    assert w.session.hovered is not None or canvas.glyph_at(pos) is None
+
+
+def test_zoom_actions_and_ctrl_wheel(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=3)
+    canvas = w.canvas
+    w.act_fit_width.trigger()
+    width_zoom = canvas.zoom
+    w.act_fit_page.trigger()
+    assert canvas.zoom < width_zoom  # a portrait page: fitting the page is smaller than fitting its width
+    before = canvas.zoom
+    w.act_zoom_in.trigger()
+    assert canvas.zoom > before
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+
+    event = QWheelEvent(
+        QPointF(100, 100),
+        QPointF(100, 100),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    before = canvas.zoom
+    canvas.wheelEvent(event)
+    assert canvas.zoom > before

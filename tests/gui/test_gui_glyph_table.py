@@ -3,6 +3,9 @@ a new page, a revisited page reuses its rows (pytest-qt)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
+from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.gui.panels.probe import INSTRUCTIONS
 from tests.gui_helpers import SLUGS, go_to, open_file
 
@@ -70,3 +73,22 @@ def test_a_revisited_page_reuses_its_table_rows_and_font_statistics(
     go_to(qtbot, w, 8)
     if w.glyph_table.status_combo.currentText() == "duplicate":
         assert model.rows == duplicates
+
+
+def test_glyph_table_filters_and_sorts_without_copying(qtbot, window, demo_pdf) -> None:
+    w = window
+    open_file(qtbot, w, demo_pdf, page=8)
+    panel = w.glyph_table
+    classified = w.bundle.analysis.classified
+    assert panel.model.glyphs is classified.glyphs  # wraps the engine's tuple
+    assert panel.model.rowCount() == len(classified.glyphs)
+    panel.status_combo.setCurrentText("duplicate")
+    assert panel.model.rowCount() == sum(1 for s in classified.status if s is GlyphStatus.DUPLICATE) > 0
+    panel.status_combo.setCurrentText("(all)")
+    panel.set_combo.setCurrentText("visible")
+    assert panel.model.rowCount() == len(classified.visible)
+    panel.table.sortByColumn(8, Qt.SortOrder.DescendingOrder)  # x
+    xs = [classified.glyphs[panel.model.paint_index(r)].origin[0] for r in range(panel.model.rowCount())]
+    assert xs == sorted(xs, reverse=True)
+    panel.text_filter.setText("U+0046")  # "F"
+    assert all(classified.glyphs[i].unicode == "F" for i in panel.model.rows) and panel.model.rows
