@@ -75,6 +75,53 @@ def off_by_one(lines: tuple[str, ...] = PANGRAMS) -> bytes:
     return to_bytes(make_pdf([lines_content(lines)], {"/F1": font}))
 
 
+def shuffled_tounicode() -> bytes:
+    """A ToUnicode CMap mapping the letters a–z and A–Z to a shuffle of themselves (no constant
+    offset explains it: a ToUnicode only the ink or the encoding can put right)."""
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [
+        chr(c) for c in range(ord("a"), ord("z") + 1)
+    ]
+    shuffled = letters[:]
+    random.Random(11).shuffle(shuffled)
+    pairs = b"".join(f"<{ord(a):02X}> <{ord(b):04X}>\n".encode() for a, b in zip(letters, shuffled))
+    return (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"/CMapName /Shuffled def /CMapType 2 def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+        + f"{len(letters)} beginbfchar\n".encode()
+        + pairs
+        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end\n"
+    )
+
+
+def arial_off_by_one(symbolic: bool, shuffled: bool = False) -> bytes:
+    """The ToUnicode off by one of tests/ocr_pdfs under the name ArialMT, not embedded, WinAnsi;
+    `symbolic`: its descriptor's /Flags say symbolic (4), else non-symbolic (32); `shuffled`: the
+    ToUnicode shuffles the letters instead (shuffled_tounicode)."""
+
+    def arial(pdf: pikepdf.Pdf) -> Any:
+        f = helvetica(pdf, base="/ArialMT")
+        f.Subtype = pikepdf.Name.TrueType
+        f.FirstChar, f.LastChar, f.Widths = 32, 126, helvetica_widths()
+        f.ToUnicode = pdf.make_stream(shuffled_tounicode() if shuffled else off_by_one_tounicode())
+        f.FontDescriptor = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.FontDescriptor,
+                FontName=pikepdf.Name("/ArialMT"),
+                Flags=4 if symbolic else 32,
+                FontBBox=[-665, -325, 2000, 1040],
+                ItalicAngle=0,
+                Ascent=905,
+                Descent=-212,
+                CapHeight=716,
+                StemV=80,
+            )
+        )
+        return f
+
+    return to_bytes(make_pdf([lines_content(PANGRAMS)], {"/F1": arial}))
+
+
 def type3_without_mapping(lines: tuple[str, ...] = PANGRAMS) -> tuple[bytes, dict[int, str]]:
     """A Type3 font whose glyph procedures draw Helvetica letters, codes 0xA1… in a shuffled order
     (no constant offset explains them), glyph names /g1… (no Unicode meaning) and no ToUnicode;
@@ -284,13 +331,21 @@ def _shift_letters(word: str) -> str:
 
 
 def scan_with_layer(
-    layer: str = "right", lines: tuple[str, ...] = SCAN_TEXT, dpi: float = 200.0
+    layer: str = "right",
+    lines: tuple[str, ...] = SCAN_TEXT,
+    dpi: float = 200.0,
+    *,
+    under: bool = False,
+    height: float = 792.0,
 ) -> bytes | None:
     """A scanned page: `lines` drawn into an image (DejaVu Sans, Pillow) that fills a Letter page,
     and over it an invisible (Tr 3) Helvetica text layer, word by word, each word placed on its
     ink and stretched (Tz) to its width, as OCR programs write them. `layer`: "right" (the words
     the image shows), "shifted" (every letter one further), "shuffled" (the words dealt to the
-    wrong places), "none" (the image only). None without the font file."""
+    wrong places), "none" (the image only). `under`: the layer is ordinary text (Tr 0) painted
+    first and the image painted over it (hidden by the image, not by its render mode). `height`:
+    the image covers only the top `height` points of the page (a clipping pasted on an empty
+    page). None without the font file."""
     if not DEJAVU_SANS.is_file():
         return None
     from pdfminer.fontmetrics import FONT_METRICS
@@ -316,6 +371,8 @@ def scan_with_layer(
         texts = [_shift_letters(w) for w in texts]
     elif layer == "shuffled":
         random.Random(3).shuffle(texts)
+    if height < 792.0:
+        image = image.crop((0, 0, image.width, round(height * px)))
     pdf = pikepdf.new()
     xobject = pdf.make_stream(
         zlib.compress(image.tobytes()),
@@ -327,13 +384,92 @@ def scan_with_layer(
         BitsPerComponent=8,
         Filter=pikepdf.Name.FlateDecode,
     )
-    content = [b"q 612 0 0 792 0 0 cm /Im1 Do Q"]
+    paint = f"q 612 0 0 {height:g} 0 {792 - height:g} cm /Im1 Do Q".encode()
+    content = [] if under else [paint]
     if layer != "none":
-        content.append(b"BT 3 Tr")
+        content.append(b"BT 0 Tr" if under else b"BT 3 Tr")
         for text, (_, x0, base, width) in zip(texts, placed):
             natural = sum(widths.get(c, 556) for c in text) / 1000.0 * size_pt
             scale = 100.0 * width / natural if natural > 0 else 100.0
             content.append(f"/F1 {size_pt:g} Tf {scale:.2f} Tz 1 0 0 1 {x0:.2f} {base:.2f} Tm".encode())
             content.append(_literal(text.encode("latin-1")) + b" Tj")
         content.append(b"ET")
+    if under:
+        content.append(paint)
     return to_bytes(make_pdf([b"\n".join(content)], {"/F1": helvetica}, xobjects={"/Im1": xobject}, pdf=pdf))
+
+
+STAMP_TEXT = (
+    "RECEIVED BY THE REGISTRY OFFICE",
+    "checked against the ledger and filed",
+    "under reference number 4471 for review",
+    "by the clerk on duty this morning",
+    "copies sent to the accounts department",
+    "and to the branch office in Stockton",
+    "payment due within thirty days of receipt",
+    "questions to the registry desk please",
+    "signed for the board of directors",
+    "stamp valid only with the signature",
+)
+"""What the stamp image of `stamp_over_text` shows: ten lines of words on the page's line pitch,
+so that Tesseract reads enough of them (one compared unit per line) to make a verdict if the text
+under the stamp were taken for an OCR layer: it was, and gave a false ocr_layer_wrong."""
+
+
+def stamp_over_text(dpi: float = 200.0) -> tuple[bytes, int] | None:
+    """A born-digital page: 26 lines of prose (SCAN_TEXT and PANGRAMS twice) in Helvetica, visible,
+    14 pt on a 26 pt pitch, and over lines 9–18 an opaque stamp image (white, STAMP_TEXT in
+    DejaVu Sans on the same pitch, no frame) painted after the text: 19 % of the page.
+    And how many non-space glyphs lie under the stamp (their centres on it). None without the
+    font file."""
+    if not DEJAVU_SANS.is_file():
+        return None
+    from pdfminer.fontmetrics import FONT_METRICS
+    from PIL import Image, ImageDraw, ImageFont
+
+    lines = (SCAN_TEXT + PANGRAMS) * 2
+    size, pitch, top, left = 14.0, 26.0, 60.0, 60.0  # points; baselines from the top of the page
+    x0, x1 = 60.0, 420.0  # the stamp, over the baselines of lines 9–18 (index 8–17)
+    y_top, y_bottom = top + 7 * pitch + 8.0, top + 17 * pitch + 8.0
+    px = dpi / 72.0
+    stamp = Image.new("L", (round((x1 - x0) * px), round((y_bottom - y_top) * px)), 255)
+    draw = ImageDraw.Draw(stamp)
+    font = ImageFont.truetype(str(DEJAVU_SANS), round(size * px))
+    for i, text in enumerate(STAMP_TEXT):
+        baseline = (top + (i + 8) * pitch - y_top) * px
+        draw.text((8 * px, baseline), text, font=font, fill=0, anchor="ls")
+    widths = FONT_METRICS["Helvetica"][1]
+    covered = 0
+    for i, line in enumerate(lines):
+        base = top + i * pitch
+        x = left
+        for c in line:
+            w = widths.get(c, 556) / 1000.0 * size
+            cy = base - 0.3 * size  # the glyph box's middle, above the baseline
+            if c != " " and x0 <= x + w / 2 <= x1 and y_top <= cy <= y_bottom:
+                covered += 1
+            x += w
+    pdf = pikepdf.new()
+    xobject = pdf.make_stream(
+        zlib.compress(stamp.tobytes()),
+        Type=pikepdf.Name.XObject,
+        Subtype=pikepdf.Name.Image,
+        Width=stamp.width,
+        Height=stamp.height,
+        ColorSpace=pikepdf.Name.DeviceGray,
+        BitsPerComponent=8,
+        Filter=pikepdf.Name.FlateDecode,
+    )
+    content = [b"BT", f"/F1 {size:g} Tf {left:g} {792 - top:g} Td".encode()]
+    for i, line in enumerate(lines):
+        if i:
+            content.append(f"0 {-pitch:g} Td".encode())
+        content.append(_literal(line.encode("latin-1")) + b" Tj")
+    content.append(b"ET")
+    content.append(
+        f"q {x1 - x0:g} 0 0 {y_bottom - y_top:g} {x0:g} {792 - y_bottom:g} cm /Stamp Do Q".encode()
+    )
+    data = to_bytes(
+        make_pdf([b"\n".join(content)], {"/F1": helvetica}, xobjects={"/Stamp": xobject}, pdf=pdf)
+    )
+    return data, covered

@@ -2,7 +2,7 @@
 
 Every `class X(StrEnum)` / `class X(str, Enum)` of the package is a closed set whose words are
 what JSON and the command line say. A comparison of something named like a vocabulary (`mode`,
-`kind`, `verdict`, `status`, `cause`, `order`, `fate`) with one of those words spelled as a
+`kind`, `verdict`, `status`, `cause`, `order`, `fate`, `reason_key`) with one of those words spelled as a
 string (`mode == "layout"`, `d.kind in ("word_gap", …)`, `case "plain":`), or a `mode`
 parameter defaulting to a bare word, is what this test refuses: the enum member says the same
 and a renamed or removed word then fails where it is used, not silently.
@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("core", "inspector", "glyphscope")
 
-VOCABULARY_NAME = re.compile(r"(^|_)(mode|kind|kinds|verdict|status|cause|order|fate)$")
+VOCABULARY_NAME = re.compile(r"(^|_)(mode|kind|kinds|verdict|status|cause|order|fate|reason_key)$")
 """Names (a variable, an attribute, a call's function) whose values are a vocabulary's words."""
 
 

@@ -41,6 +41,10 @@ class FontInfo:
     problems: tuple[FontProblem, ...] = field(default=())
     ascent: float = 0.0  # the glyph box's top in text space per unit size (0 unknown)
     descent: float = 0.0  # its bottom, < 0 normally
+    # Why a renderer's substitute draws this font's codes as something other than their encoded
+    # letters, so the page's ink is no evidence about them (core.fonts.common.substitute_reason);
+    # None: the ink is evidence (an embedded program, Type3, or a plain text font by glyph name).
+    substitute: str | None = None
 
 
 # (code, byte width, unicode, decode source, width w0): everything the interpreter needs per glyph.

@@ -13,7 +13,7 @@ from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem
 from glyphscope.core.fonts.cmap import ParsedCMap, parse_cmap
 from glyphscope.core.fonts.codes import CodeSplitter
-from glyphscope.core.fonts.common import ToUnicode, is_embedded, read_tounicode
+from glyphscope.core.fonts.common import ToUnicode, is_embedded, read_tounicode, substitute_reason
 from glyphscope.core.fonts.metrics import (
     DEFAULT_ASCENT,
     DEFAULT_DESCENT,
@@ -94,6 +94,7 @@ class CompositeFont:
             cid_collection=self.collection,
             embedded=is_embedded(self._descriptor),
             problems=tuple(self._problems),
+            substitute=substitute_reason("Type0", self.base_font, is_embedded(self._descriptor)),
             ascent=self.ascent,
             descent=self.descent,
         )

@@ -43,6 +43,7 @@ class UnusableFont:
             widths_source="none",
             wmode=0,
             problems=(FontProblem(DiagnosticKind.FONT_FAILED, reason),),
+            substitute=f"a font that could not be read ({reason}): the renderer draws it with something else",
         )
 
     def split(self, data: bytes) -> list[tuple[int, int]]:

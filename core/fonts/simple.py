@@ -12,7 +12,13 @@ from itertools import repeat
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.fonts.base import DecodedCode, FontInfo, FontProblem
 from glyphscope.core.fonts.cjk import CodePage, code_page_of_name, name_bytes, program_code_page
-from glyphscope.core.fonts.common import ToUnicode, is_embedded, latin1_guess, read_tounicode
+from glyphscope.core.fonts.common import (
+    ToUnicode,
+    is_embedded,
+    latin1_guess,
+    read_tounicode,
+    substitute_reason,
+)
 from glyphscope.core.fonts.encodings import (
     KNOWN_BASE_ENCODINGS,
     base_glyph_names,
@@ -61,6 +67,7 @@ class SimpleFont:
         self._latin1_base = False  # no table for the base encoding: codes are guessed as Latin-1
         self._explicit_base = False  # /Encoding or /BaseEncoding named a table
         self._zapf = False  # ZapfDingbats's built-in encoding and glyph names (a1 … a191)
+        self._encoding_name: str | None = None  # /Encoding or /BaseEncoding as named (None: none)
         self._decoded: list[DecodedCode | None] = [None] * 256  # filled by decode() as codes appear
         encoding_label = self._read_encoding()
         self._code_page: CodePage | None = self._find_code_page(subtype)
@@ -83,6 +90,7 @@ class SimpleFont:
         self.ascent, self.descent = self._ascent_descent()
         self._note_missing_tounicode()
         self._note_private_use()
+        embedded = is_embedded(self._descriptor)
         self.info = FontInfo(
             font_id=font_id,
             subtype=subtype,
@@ -92,10 +100,18 @@ class SimpleFont:
             tounicode_entries=self._tounicode.entries,
             widths_source=widths_source,
             wmode=0,
-            embedded=is_embedded(self._descriptor),
+            embedded=embedded,
             problems=tuple(self._problems),
             ascent=self.ascent,
             descent=self.descent,
+            substitute=substitute_reason(
+                subtype,
+                self.base_font,
+                embedded,
+                symbolic=bool((as_int(dget(self._descriptor, "/Flags")) or 0) & _FLAG_SYMBOLIC),
+                base_encoding=self._encoding_name,
+                glyph_names=self._differences.values(),
+            ),
         )
 
     @property
@@ -193,6 +209,7 @@ class SimpleFont:
             diffs = dget(enc, "/Differences")
             if diffs is not None:
                 self._differences, _ = parse_differences(diffs)
+        self._encoding_name = base
         if base is not None and base not in KNOWN_BASE_ENCODINGS:
             self._problems.append(
                 FontProblem(

@@ -134,8 +134,12 @@ def _print_page(page: PageCheck) -> None:
             f"  ocr layer\t{layer.verdict.value}\t{layer.glyphs} glyphs, {layer.checked} checked in "
             f"{len(layer.words)} words\tagreement {agreement}\t{layer.reason}\n"
         )
+        if layer.evidence:
+            out.write(f"    taken for a layer: {layer.evidence}\n")
         for example in layer.examples():
             out.write(f"    {example}\n")
+    if page.covered_text is not None:
+        out.write(f"  covered text\t{page.covered_text.reason}\n")
     for r in page.ink_without_glyphs:
         box = ", ".join(f"{v:.1f}" for v in r.bbox)
         out.write(f"  ink without glyphs\t[{box}]\t{r.text!r}\tconf {r.mean_conf:.0f}\n")

@@ -4,8 +4,11 @@ font and page, and the code → Unicode mapping the ink proposes (issue 26). No 
 Every glyph of a page is either judged or counted under the reason it is not (NOT_JUDGED):
 visible glyphs are compared with the ink on them (below); glyphs a reader cannot see that lie
 on an image are an OCR layer, compared word by word with the scan (inspector/verify/layer.py);
-the ink is ground truth only where the file's own font drew it: a font that is not embedded is
-drawn with the renderer's substitute, and its verdict is cannot tell (`ink_is_substitute`).
+the ink is ground truth only where it shows the encoded letters: a font that is not embedded is
+drawn with the renderer's substitute, which draws the encoded letters of a plain text font with a
+standard encoding (its ink is evidence), but other letters for a symbolic font, glyph names with
+no standard meaning or a composite font: their verdict is cannot tell (`ink_is_substitute`, the
+one rule core.fonts.common.substitute_reason).
 
 An OCR character (a Tesseract symbol with its pixel box) belongs to the visible glyph whose box
 covers the largest share of it (at least SYMBOL_MIN_OVERLAP): positions decide, never text.
@@ -89,6 +92,12 @@ REGION_GAP = 1.0
 """Ink words closer than this × the taller word's height join one region."""
 INK_MARGIN = 0.15
 """A visible glyph has ink when its centre lies in an OCR word's box widened by this × the word's height."""
+LAYER_IMAGE_MIN_SHARE = 0.5
+"""Hidden text under an image (covered, or the colour of what is under it; not invisible by render
+mode or alpha) is taken for an OCR layer when the image holds most of the page: it covers at least
+this share of the page's visible box AND more of the page's text lies hidden under it than is
+visible on the whole page. Neither: covered text (a stamp, a logo, a signature over visible text).
+One but not the other: the evidence is mixed, and the layer's verdict is cannot tell."""
 MIN_GLYPH_PIXELS = 10.0
 """A visible glyph whose box is less tall than this in the page image is too small for Tesseract to
 read (at 300 dpi: text under about 2.5 pt)."""
@@ -111,10 +120,12 @@ THRESHOLDS = {
     "region_gap": REGION_GAP,
     "ink_margin": INK_MARGIN,
     "min_glyph_pixels": MIN_GLYPH_PIXELS,
+    "layer_image_min_share": LAYER_IMAGE_MIN_SHARE,
 }
 THRESHOLDS |= LAYER_THRESHOLDS
 
-SUBSTITUTE_REASON = "the page's ink is the renderer's substitute for a font that is not embedded"
+SUBSTITUTE_REASON = "the page's ink is the renderer's substitute, not the font's own letters"
+"""The verdict's reason for such a font, followed by why (FontInfo.substitute): "…: a symbolic font …"."""
 
 NOT_JUDGED = {
     "space": "spaces: no ink to read",
@@ -138,13 +149,17 @@ NOT_JUDGED = {
     "layer_too_few_words": "an OCR layer with too few words read for a verdict",
     "layer_foreign_script": "an OCR layer in a script the OCR language does not read",
     "layer_low_confidence": "an OCR layer over a scan read with a low mean confidence",
+    "layer_mixed_evidence": "hidden text under an image that may or may not be an OCR layer (mixed evidence)",
+    "covered_text": "covered by a small image over visible text (a stamp, a logo, a signature): not an OCR layer",
+    "mixed_evidence": "hidden under an image whether an OCR layer or not (mixed evidence), beside a clear layer",
 }
 """Why a glyph is not judged (the keys of a page's `not_judged`) and what each means."""
 
 
 def ink_is_substitute(info: FontInfo) -> bool:
-    """Whether the renderer draws `info`'s glyphs with a substitute (core.fonts.common.drawn_by_substitute)."""
-    return drawn_by_substitute(info.subtype, info.base_font, info.embedded)
+    """Whether the page's ink for `info`'s glyphs is a renderer's substitute drawing other letters than
+    the codes are encoded as (core.fonts.common.drawn_by_substitute: the one rule)."""
+    return drawn_by_substitute(info)
 
 
 _EQUIVALENT = str.maketrans(
@@ -315,6 +330,28 @@ class InkRegion:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class CoveredText:
+    """Text hidden under images that are not a scan: glyphs a reader cannot see because an image
+    (a stamp, a logo, a signature) is painted over them, on a page whose text is otherwise visible.
+    Not an OCR layer: not compared with the OCR of the image. `images` user space bboxes."""
+
+    glyphs: int  # hidden glyphs under those images (spaces left out)
+    images: tuple[Rect, ...]
+    image_share: float  # the largest of those images' share of the page's visible box
+    visible: int  # the page's visible glyphs (spaces left out)
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "glyphs": self.glyphs,
+            "images": [[round(v, 2) for v in b] for b in self.images],
+            "image_share": round(self.image_share, 4),
+            "visible": self.visible,
+            "reason": self.reason,
+        }
+
+
 @dataclass(slots=True)
 class PageCheck:
     """One page: its glyph checks, ink without glyphs, visible glyphs without ink."""
@@ -331,7 +368,9 @@ class PageCheck:
     glyphs_total: int = 0  # every glyph the page paints (judged + not judged)
     skipped: Counter[str] = field(default_factory=Counter)  # glyphs never compared, by NOT_JUDGED reason
     ocr_layer: OcrLayerCheck | None = None  # the invisible OCR layer over the page's images (None: none)
-    substitute_fonts: frozenset[str] = frozenset()  # font ids the renderer drew with a substitute
+    covered_text: CoveredText | None = None  # hidden text under a stamp-like image: not a layer
+    # font id → why the renderer's substitute drew other letters than its codes (FontInfo.substitute)
+    substitute_fonts: dict[str, str] = field(default_factory=dict)
     # Set by `settle_pages` once the fonts are judged: the glyphs judged, and the compared glyphs
     # that were not, by reason (no ink read, low confidence, their font's cannot-tell reason …)
     judged: int = 0
@@ -358,6 +397,7 @@ class PageCheck:
             "judged": self.judged,
             "not_judged": self.not_judged(),
             "ocr_layer": None if self.ocr_layer is None else self.ocr_layer.to_json(words=glyphs),
+            "covered_text": None if self.covered_text is None else self.covered_text.to_json(),
             "counts": {v.value: c.get(v, 0) for v in GlyphVerdict},
             "ink_without_glyphs": [r.to_json() for r in self.ink_without_glyphs],
             "glyphs_without_ink": [
@@ -394,7 +434,13 @@ class _Sorted:
     """A page's glyphs sorted for the check: what is compared and why the rest is not."""
 
     visible: list[Glyph] = field(default_factory=list)  # visible, upright, large enough: compared
-    layer: list[Glyph] = field(default_factory=list)  # hidden, on an image, upright (spaces kept)
+    # invisible by render mode (Tr 3/7) or alpha 0, on an image, upright (spaces kept): a layer by intent
+    layer: list[Glyph] = field(default_factory=list)
+    hidden_by: Counter[str] = field(default_factory=Counter)  # of `layer`: glyphs per visibility class
+    # covered or the colour of what is under them, by the image they lie under (index into the
+    # page's images), upright (spaces kept): a layer only if the image holds the page
+    under: dict[int, list[Glyph]] = field(default_factory=lambda: defaultdict(list))
+    visible_text: int = 0  # the page's visible glyphs, spaces left out (compared or not)
     turned: int = 0  # visible glyphs left out as not upright
     skipped: Counter[str] = field(default_factory=Counter)
 
@@ -410,23 +456,48 @@ def _upright(g: Glyph, matrix: Matrix) -> bool:
     return g.wmode == 0 and x > 0.0 and abs(y) <= UPRIGHT_SLOPE * x
 
 
-def _on_image(point: tuple[float, float], images: Sequence[PaintObject]) -> bool:
-    """Whether `point` (user space) lies on one of the `images` (their parallelograms, even-odd)."""
+def _contains(im: PaintObject, point: tuple[float, float]) -> bool:
+    """Whether `point` (user space) lies on the image `im` (its parallelograms, even-odd)."""
     x, y = point
-    for im in images:
-        b = im.bbox
-        if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]):
-            continue
-        for poly in im.polygons:
-            inside = False
-            x0, y0 = poly[-1] if poly else (0.0, 0.0)
-            for x1, y1 in poly:
-                if (y0 <= y) != (y1 <= y) and x < x0 + (y - y0) / (y1 - y0) * (x1 - x0):
-                    inside = not inside
-                x0, y0 = x1, y1
-            if inside:
-                return True
+    b = im.bbox
+    if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]):
+        return False
+    for poly in im.polygons:
+        inside = False
+        x0, y0 = poly[-1] if poly else (0.0, 0.0)
+        for x1, y1 in poly:
+            if (y0 <= y) != (y1 <= y) and x < x0 + (y - y0) / (y1 - y0) * (x1 - x0):
+                inside = not inside
+            x0, y0 = x1, y1
+        if inside:
+            return True
     return False
+
+
+def _on_image(point: tuple[float, float], images: Sequence[PaintObject]) -> bool:
+    """Whether `point` (user space) lies on one of the `images`."""
+    return any(_contains(im, point) for im in images)
+
+
+def _image_of(g: Glyph, images: Sequence[PaintObject]) -> int | None:
+    """The image a hidden glyph lies under or on (index into `images`): the first painted over its
+    centre after it (what covers it), else the last painted under it; None when on no image."""
+    before = None
+    for k, im in enumerate(images):
+        if not _contains(im, g.center):
+            continue
+        if im.glyphs_before > g.paint_index:
+            return k
+        before = k
+    return before
+
+
+def _area_share(box: Rect, page: Rect) -> float:
+    """The share of `page`'s area that `box` covers (0 for an empty page)."""
+    whole = _area(page)
+    if whole <= 0.0:
+        return 0.0
+    return _intersection(box, page) / whole
 
 
 def _height(box: Rect) -> float:
@@ -462,16 +533,25 @@ def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
             g.unicode
         )  # a space paints no ink ("" unresolved glyphs stay: their ink is what we want)
         if kind is not VisibilityClass.VISIBLE:
-            if not _on_image(g.center, images):
+            by_intent = kind in (VisibilityClass.INVISIBLE_MODE, VisibilityClass.TRANSPARENT)
+            image = (0 if _on_image(g.center, images) else None) if by_intent else _image_of(g, images)
+            if image is None:
                 skipped["space" if space else "invisible_without_image"] += 1
-            elif space:
-                skipped["space"] += 1
-                out.layer.append(g)  # spaces cut the layer into words
+                continue
+            if space:
+                skipped["space"] += 1  # spaces stay: they cut the layer into words
             elif not _upright(g, matrix):
                 skipped["not_upright"] += 1
-            else:
+                continue
+            if by_intent:
                 out.layer.append(g)
+                if not space:
+                    out.hidden_by[kind.value] += 1
+            else:
+                out.under[image].append(g)
             continue
+        if not space:
+            out.visible_text += 1
         if space:
             skipped["space"] += 1
         elif not _upright(g, matrix):
@@ -482,6 +562,90 @@ def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
         else:
             out.visible.append(g)
     return out
+
+
+@dataclass(slots=True)
+class _LayerChoice:
+    """Which hidden glyphs on images are taken for an OCR layer, on what evidence."""
+
+    glyphs: list[Glyph]  # paint order, spaces kept
+    evidence: str  # why they are taken for a layer, in words
+    doubt: str | None  # set when the evidence is mixed: the layer's verdict is cannot tell
+    covered: CoveredText | None
+    covered_glyphs: frozenset[int] = frozenset()  # paint indices of the covered text's glyphs
+
+
+def _choose_layer(sorted_: _Sorted, images: Sequence[PaintObject], page_box: Rect) -> _LayerChoice:
+    """What makes hidden glyphs an OCR layer, with evidence (the rest counted in sorted_.skipped):
+
+    * invisible by intent — render mode 3 or 7, or alpha 0 — over an image: a layer;
+    * hidden under an image (covered by it, or the colour of what is under it) that holds the page:
+      it covers ≥ LAYER_IMAGE_MIN_SHARE of the page and more text lies hidden under it than is
+      visible on the whole page: a layer (a scan painted over its own text, no Tr 3);
+    * hidden under an image that does neither: covered text (a stamp, a logo or a signature over
+      visible text), not compared with the OCR of the image;
+    * one but not the other: mixed evidence; such glyphs are the layer only when nothing else is
+      (and its verdict is then cannot tell, the reason in words), else counted as mixed_evidence."""
+    evidence: list[str] = []
+    for kind, words in (("invisible_mode", "by render mode (Tr 3 or 7)"), ("transparent", "by alpha 0")):
+        if sorted_.hidden_by.get(kind):
+            evidence.append(f"{sorted_.hidden_by[kind]} glyphs invisible {words} over an image")
+    clear: list[Glyph] = list(sorted_.layer)
+    mixed: list[Glyph] = []
+    doubts: list[str] = []
+    covered_n, covered_boxes, covered_share = 0, [], 0.0
+    covered_glyphs: set[int] = set()
+    visible = sorted_.visible_text
+    for k, gs in sorted(sorted_.under.items()):
+        n = sum(1 for g in gs if not _is_space(g.unicode))
+        if n == 0:
+            continue
+        share = _area_share(images[k].bbox, page_box)
+        big, holds = share >= LAYER_IMAGE_MIN_SHARE, n > visible
+        facts = (
+            f"{n} glyphs hidden under an image over {100 * share:.0f} % of the page, "
+            f"beside {visible} visible glyphs"
+        )
+        if big and holds:
+            clear.extend(gs)
+            evidence.append(facts)
+        elif not big and not holds:
+            covered_n += n
+            covered_glyphs.update(g.paint_index for g in gs)
+            covered_boxes.append(images[k].bbox)
+            covered_share = max(covered_share, share)
+        else:
+            mixed.extend(gs)
+            doubts.append(
+                facts
+                + (
+                    f": the image covers ≥ {100 * LAYER_IMAGE_MIN_SHARE:g} % of the page, but more text "
+                    "is visible than lies under it"
+                    if big
+                    else f": more text lies under it than is visible, but the image covers < "
+                    f"{100 * LAYER_IMAGE_MIN_SHARE:g} % of the page"
+                )
+            )
+    covered = None
+    if covered_n:
+        sorted_.skipped["covered_text"] += covered_n
+        covered = CoveredText(
+            covered_n,
+            tuple(covered_boxes),
+            covered_share,
+            visible,
+            f"{covered_n} glyphs covered by {len(covered_boxes)} image{'s' if len(covered_boxes) > 1 else ''} "
+            f"over at most {100 * covered_share:.0f} % of the page (< {100 * LAYER_IMAGE_MIN_SHARE:g} %), "
+            f"beside {visible} visible glyphs: text under a stamp, a logo or a signature, not an OCR layer",
+        )
+    if clear:
+        if mixed:
+            sorted_.skipped["mixed_evidence"] += sum(1 for g in mixed if not _is_space(g.unicode))
+        clear.sort(key=lambda g: g.paint_index)
+        return _LayerChoice(clear, "; ".join(evidence), None, covered, frozenset(covered_glyphs))
+    mixed.sort(key=lambda g: g.paint_index)
+    doubt = "; ".join(doubts) if mixed else None
+    return _LayerChoice(mixed, doubt or "", doubt, covered, frozenset(covered_glyphs))
 
 
 class _Grid:
@@ -542,13 +706,27 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
         not_upright=turned,
         glyphs_total=len(every),
         skipped=sorted_.skipped,
-        substitute_fonts=frozenset(
-            pf.info.font_id for pf in analysis.page.fonts if ink_is_substitute(pf.info)
-        ),
+        substitute_fonts={
+            pf.info.font_id: pf.info.substitute
+            for pf in analysis.page.fonts
+            if pf.info.substitute is not None
+        },
     )
-    if sorted_.layer:
-        layer_boxes = [quad_bbox(g.quad, matrix) for g in sorted_.layer]
-        result.ocr_layer = check_layer(sorted_.layer, layer_boxes, ocr, matrix, ocr.lang, CONFIDENT_READ)
+    images = [p for p in analysis.page.paints if p.kind in (PaintKind.IMAGE, PaintKind.INLINE_IMAGE)]
+    choice = _choose_layer(sorted_, images, analysis.page.boxes.visible_box)
+    result.covered_text = choice.covered
+    if choice.glyphs:
+        layer_boxes = [quad_bbox(g.quad, matrix) for g in choice.glyphs]
+        result.ocr_layer = check_layer(
+            choice.glyphs,
+            layer_boxes,
+            ocr,
+            matrix,
+            ocr.lang,
+            CONFIDENT_READ,
+            evidence=choice.evidence,
+            doubt=choice.doubt,
+        )
     for i, g in enumerate(visible):
         pf = fonts.get((g.font_key, g.form_path))
         font_id = g.font_id or (pf.info.font_id if pf else g.font_key)
@@ -593,7 +771,8 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
             result.glyphs_without_ink.append(check)
 
     # text-like ink meeting no glyph of any kind (hidden ones too: an OCR layer has its glyphs)
-    all_boxes = [quad_bbox(g.quad, matrix) for g in every]
+    # (covered text is not: the image painted over it shows other ink, a stamp's words)
+    all_boxes = [quad_bbox(g.quad, matrix) for g in every if g.paint_index not in choice.covered_glyphs]
     all_grid = _Grid(all_boxes, heights[len(heights) // 2] if heights else 64.0)
     lonely = [
         w
@@ -705,14 +884,14 @@ def check_fonts(
     for a wrong mapping, the mapping the ink proposes."""
     by_font: dict[str, list[GlyphCheck]] = defaultdict(list)
     off_ink: set[tuple[int, int]] = set()
-    substitutes: set[str] = set()
+    substitutes: dict[str, str] = {}
     for p in pages:
         for g in p.glyphs:
             by_font[g.font_id].append(g)
         off_ink.update((p.page, g.paint_index) for g in p.glyphs_without_ink)
         substitutes.update(p.substitute_fonts)
     return [
-        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink, fid in substitutes)
+        _font_check(fid, checks, (base_fonts or {}).get(fid, ""), lang, off_ink, substitutes.get(fid))
         for fid, checks in by_font.items()
     ]
 
@@ -779,8 +958,10 @@ def _font_check(
     base_font: str,
     lang: str,
     off_ink: set[tuple[int, int]],
-    substitute: bool = False,
+    substitute: str | None = None,
 ) -> FontCheck:
+    """One font's verdict; `substitute`: why its ink is a substitute's drawing of other letters
+    (FontInfo.substitute), None when the ink is evidence."""
     agrees = sum(1 for g in checks if g.verdict is GlyphVerdict.AGREES)
     other = sum(1 for g in checks if g.verdict is GlyphVerdict.INK_READS_OTHER)
     no_ink = sum(1 for g in checks if g.verdict is GlyphVerdict.NO_INK_READ)
@@ -802,8 +983,12 @@ def _font_check(
     )
     wordlike = [g for g in checks if any(c.isalnum() for c in g.decoded)]  # what OCR can find in words
     off = sum(1 for g in wordlike if (g.page, g.paint_index) in off_ink) / len(wordlike) if wordlike else 0.0
-    if substitute:
-        verdict, reason, key = FontVerdict.CANNOT_TELL, SUBSTITUTE_REASON, VerdictReason.SUBSTITUTE_RENDERING
+    if substitute is not None:
+        verdict, reason, key = (
+            FontVerdict.CANNOT_TELL,
+            f"{SUBSTITUTE_REASON}: {substitute}",
+            VerdictReason.SUBSTITUTE_RENDERING,
+        )
     elif len(confident) < MIN_GLYPHS_READ:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
@@ -885,7 +1070,7 @@ def _font_check(
         reason,
         confusion,
         proposed,
-        ink_is_substitute=substitute,
+        ink_is_substitute=substitute is not None,
         reason_key=key,
         noisy_codes=noisy,
     )

@@ -15,8 +15,10 @@ gathered from four sources:
   ToUnicode off by a constant leaves the encoding right): it supports a code when it agrees with
   the offset or the ink, never alone. For byte-pair fonts the code page (GBK …) reads each pair.
 * **OCR**: the ink's votes for the code (count, mean confidence), from a `VerifyResult`. They
-  count only where the ink is the font's own drawing: a font that is not embedded is drawn by
-  the renderer's substitute, whose ink says nothing about the codes (`ink_is_substitute`).
+  count only where the ink is evidence: a font that is not embedded is drawn by the renderer's
+  substitute, whose ink is the encoded letters for a plain text font with a standard encoding,
+  but says nothing about the codes of a symbolic font, of glyph names with no standard meaning
+  or of a composite font (`ink_is_substitute`: core.fonts.common.substitute_reason).
 * **user**: a character typed, or a doubtful code confirmed, in the window's mapping editor.
 
 A code is `supported` when the font program names it, the offset holds for it, or at least
@@ -35,7 +37,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from glyphscope.core.fonts.common import drawn_by_substitute
 from glyphscope.core.garbled import WORD_GAP, improbable
 from glyphscope.core.glyph_table import GEOM_STRIDE
 
@@ -272,6 +273,9 @@ class _Font:
     base_font: str
     subtype: str
     embedded: bool
+    substitute: str | None = (
+        None  # FontInfo.substitute: why the ink is a substitute's drawing of other letters
+    )
     code_bytes: int = 1
     keys: set[str] = field(default_factory=set)
     offset: int | None = None
@@ -503,7 +507,9 @@ def gather(
                 continue
             f = collected.get(fid)
             if f is None:
-                f = collected[fid] = _Font(fid, pf.font_key, info.base_font, info.subtype, info.embedded)
+                f = collected[fid] = _Font(
+                    fid, pf.font_key, info.base_font, info.subtype, info.embedded, info.substitute
+                )
                 f.code_page = pairs[fid]
                 f.program = _program_readings(document, analysis, pf.font_key, tuple(pf.form_path))
                 if loaded is None:
@@ -532,8 +538,9 @@ def gather(
     out: dict[str, FontEvidence] = {}
     for fid, f in collected.items():
         check = checks.get(fid)
-        # the same rule as the verdict's FontCheck.ink_is_substitute, for fonts the OCR did not judge
-        substitute = drawn_by_substitute(f.subtype, f.base_font, f.embedded)
+        # the one rule (core.fonts.common.substitute_reason, read at load), as the verdict's
+        # FontCheck.ink_is_substitute: also for fonts the OCR did not judge
+        substitute = f.substitute is not None
         out[fid] = _font_evidence(
             f, votes.get(fid, {}), confs, substitute, check.verdict.value if check else None
         )
@@ -612,22 +619,31 @@ def _font_evidence(
             ocr_strong = enough and n / total > 0.5 and not substitute
             detail = f"OCR: {n} of {total} vote{'s' if total != 1 else ''} read “{ocr_text}”, mean confidence {mean:.0f}"
             if substitute:
-                detail += (
-                    " — not counted: the ink is the renderer's substitute for a font that is not embedded"
-                )
+                detail += " — not counted: the ink is the renderer's substitute drawing other letters"
             elif not ocr_strong:
                 detail += (
                     f" — too weak alone (needs {OCR_MIN_VOTES}+ agreeing votes at {OCR_MIN_CONF:g}+, "
                     f"or one at {OCR_SINGLE_CONF:g}+)"
                 )
             evidence.append(Evidence(Source.OCR, ocr_text, detail, ocr_strong))
+        # the encoding never counts alone: with the offset, or with the ink where the ink is evidence
+        # (a substitute's drawing of a font whose ink is no evidence agrees with nothing)
+        ink_agrees = (
+            ocr_text is not None and not substitute and encoded is not None and encoded[0] == ocr_text
+        )
         if encoded is not None and (offset_text is not None or tally):
-            agrees = encoded[0] in (offset_text, ocr_text)
+            agrees = encoded[0] == offset_text or ink_agrees
             evidence.append(Evidence(Source.CODE_PAGE, encoded[0], encoded[1], agrees))
         proposed, status, reason = _decide(
             current, program, offset_text, offset_holds, ocr_text, ocr_strong, substitute
         )
-        if status is Status.DOUBTFUL and encoded is not None and proposed and encoded[0] == proposed:
+        if (
+            status is Status.DOUBTFUL
+            and encoded is not None
+            and proposed
+            and encoded[0] == proposed
+            and (proposed == offset_text or ink_agrees)
+        ):
             by = "offset" if proposed == offset_text else "ink"
             status, reason = Status.SUPPORTED, f"the {by} and the font's encoding agree"
         if status is Status.DOUBTFUL and measure is not None and offset_text is not None and not offset_holds:

@@ -1,9 +1,11 @@
 """The invisible OCR layer of a scan, checked against the scan under it (no Qt).
 
-A layer glyph is a glyph a reader cannot see (render mode 3 or 7, transparent, the colour of
-what is under it, covered) whose centre lies on an image the page paints: the rendered page
-shows the image, so what Tesseract reads there is the scan, and the layer's text should say
-the same. OCR layers are written word by word, so words are compared, not characters:
+A layer glyph is a glyph a reader cannot see whose centre lies on an image the page paints,
+taken for a layer on evidence (check._choose_layer): invisible by intent (render mode 3 or 7,
+alpha 0), or hidden under an image that holds the page (covers half of it and more text than
+the page shows). Hidden under a small image over visible text (a stamp) is covered text, not a
+layer; mixed evidence gives cannot tell. The rendered page shows the image, so what Tesseract
+reads there is the scan, and the layer's text should say the same. OCR layers are written word by word, so words are compared, not characters:
 
 * the layer's glyphs (paint order) are cut into words at spaces, at a gap wider than
   LAYER_WORD_GAP × the glyph's height, and where the line changes;
@@ -83,6 +85,7 @@ class VerdictReason(StrEnum):
     OFF_INK = "off_ink"  # a font: too many glyphs in no OCR word
     FONT_LOW_CONFIDENCE = "font_low_confidence"  # a font: the OCR's mean confidence too low
     SYMBOL_FONT = "symbol_font"  # a font: too few letters or digits to read
+    MIXED_EVIDENCE = "mixed_evidence"  # the layer: mixed evidence that it is an OCR layer at all
 
 
 def letters(text: str) -> str:
@@ -132,6 +135,7 @@ class OcrLayerCheck:
     reason_key: str  # the reason's kind: right, wrong, between, too_few_words, foreign_script, low_confidence
     not_checked: dict[str, int] = field(default_factory=dict)  # layer glyphs not compared, by reason
     glyph_indices: tuple[int, ...] = ()  # paint indices of every layer glyph
+    evidence: str = ""  # why these glyphs are taken for an OCR layer (check._choose_layer), in words
 
     @property
     def disagreeing(self) -> list[LayerWord]:
@@ -153,6 +157,7 @@ class OcrLayerCheck:
             "reason_key": self.reason_key,
             "examples": self.examples(),
             "not_checked": dict(sorted(self.not_checked.items())),
+            "evidence": self.evidence,
         }
         if words:
             out["compared"] = [w.to_json() for w in self.words]
@@ -211,10 +216,15 @@ def check_layer(
     matrix: Matrix,
     lang: str,
     min_conf: float,
+    *,
+    evidence: str = "",
+    doubt: str | None = None,
 ) -> OcrLayerCheck:
     """Compare the layer `glyphs` (paint order, spaces included; `boxes` their boxes in the page
     image's pixels) with what `ocr` read there; an OCR word counts when its confidence is at least
-    `min_conf` (check.CONFIDENT_READ: the bar of a visible glyph's read)."""
+    `min_conf` (check.CONFIDENT_READ: the bar of a visible glyph's read). `evidence`: why the glyphs
+    are taken for a layer; `doubt`: why that evidence is mixed — then the verdict is cannot tell,
+    whatever the words read (the numbers stay in the reason)."""
     words = _split_words(glyphs, boxes)
     glyph_indices = tuple(glyphs[i].paint_index for w in words for i in w)
     total = len(glyph_indices)
@@ -294,6 +304,9 @@ def check_layer(
     agreement = sum(1 for w in compared if w.agrees) / len(compared) if compared else None
     mean_conf = sum(w.conf for w in compared) / len(compared) if compared else None
     verdict, reason, key = _verdict(len(compared), agreement, mean_conf, foreign_words, lang)
+    if doubt is not None:
+        verdict, key = LayerVerdict.CANNOT_TELL, VerdictReason.MIXED_EVIDENCE
+        reason = f"mixed evidence that this is an OCR layer: {doubt} (the words: {reason})"
     return OcrLayerCheck(
         total,
         checked,
@@ -305,6 +318,7 @@ def check_layer(
         key,
         dict(not_checked),
         glyph_indices,
+        evidence,
     )
 
 

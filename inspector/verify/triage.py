@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.diagnostics import Diagnostic
 from glyphscope.core.triage.records import TriageRow
 from glyphscope.inspector.cli.io import with_columns_before_file
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.verify.check import VerifyResult
 
 VERIFY_MAX_PAGES = 10
 """Pages of each file `triage --verify` reads (the first ones)."""
@@ -53,8 +56,7 @@ def document_verify(
     """The OCR cross-check of the PDF at `path` over its first `max_pages` pages; never raises for a bad
     file or a failing page: the result carries the error."""
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.verify.check import FontVerdict, verify_document, verify_findings
-    from glyphscope.inspector.verify.layer import LayerVerdict
+    from glyphscope.inspector.verify.check import verify_document
 
     try:
         doc = open_document(path, password)
@@ -67,16 +69,31 @@ def document_verify(
         return DocumentVerify(None, None, 0, str(exc) or type(exc).__name__)
     finally:
         doc.close()
-    reads = sum(f.confident_reads for f in result.fonts)
-    agreeing = sum(round((f.agreement or 0.0) * f.confident_reads) for f in result.fonts)
+    return summarise(result)
+
+
+def summarise(result: VerifyResult) -> DocumentVerify:
+    """One file's `--verify` columns from its check. The agreements count only what the ink is
+    evidence for: fonts whose ink is a substitute's drawing of other letters (`ink_is_substitute`)
+    are left out of %ocr, and layers taken on mixed evidence (`mixed_evidence`) out of %layer."""
+    from glyphscope.inspector.verify.check import FontVerdict, verify_findings
+    from glyphscope.inspector.verify.layer import LayerVerdict, VerdictReason
+
+    fonts = [f for f in result.fonts if not f.ink_is_substitute]
+    reads = sum(f.confident_reads for f in fonts)
+    agreeing = sum(round((f.agreement or 0.0) * f.confident_reads) for f in fonts)
     done = sum(1 for p in result.pages if p.error is None)
     errors = [f"page {p.page}: {p.error}" for p in result.pages if p.error]
-    layers = [p.ocr_layer for p in result.pages if p.ocr_layer is not None]
+    layers = [
+        p.ocr_layer
+        for p in result.pages
+        if p.ocr_layer is not None and p.ocr_layer.reason_key != VerdictReason.MIXED_EVIDENCE
+    ]
     words = sum(len(layer.words) for layer in layers)
     words_agree = sum(1 for layer in layers for w in layer.words if w.agrees)
     return DocumentVerify(
         agreeing / reads if reads else None,
-        sum(1 for f in result.fonts if f.verdict is FontVerdict.MAPPING_WRONG),
+        sum(1 for f in fonts if f.verdict is FontVerdict.MAPPING_WRONG),
         done,
         "; ".join(errors) or None,
         words_agree / words if words else None,

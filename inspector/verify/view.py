@@ -32,6 +32,7 @@ from glyphscope.inspector.verify.check import (
     verify_page_steps,
 )
 from glyphscope.inspector.verify.evidence import UNKNOWN, Evidence, FontEvidence, Source, Status, gather
+from glyphscope.inspector.verify.layer import VerdictReason
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -121,10 +122,15 @@ def disagreeing(result: VerifyResult | None) -> list[GlyphCheck]:
 
 def layer_summary(layer: OcrLayerCheck) -> str:
     """The Verify panel's OCR-layer row: verdict, reason and counts in one sentence."""
-    return (
-        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} invisible glyphs over the "
+    text = (
+        f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} hidden glyphs over the "
         f"scan, {layer.checked} checked in {len(layer.words)} words"
     )
+    if (
+        layer.evidence and layer.reason_key != VerdictReason.MIXED_EVIDENCE
+    ):  # mixed: the reason says it already
+        text += f" · taken for a layer: {layer.evidence}"
+    return text
 
 
 def ink_summary(check: GlyphCheck | None) -> str:

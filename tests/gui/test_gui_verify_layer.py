@@ -35,7 +35,11 @@ def test_a_wrong_layer_in_the_verify_panel_and_diagnostics(qtbot, window, tmp_pa
     layer = window.session.verification.pages[0].ocr_layer
     assert layer is not None and layer.verdict.value == "wrong"
     top = panel.tree.topLevelItem(0)
-    assert top.text(0).startswith(f"OCR layer: wrong — {layer.reason} · {layer.glyphs} invisible glyphs")
+    assert top.text(0) == (
+        f"OCR layer: wrong — {layer.reason} · {layer.glyphs} hidden glyphs over the scan, {layer.checked} "
+        f"checked in {len(layer.words)} words · taken for a layer: {layer.glyphs} glyphs invisible by render "
+        "mode (Tr 3 or 7) over an image"
+    )
     assert top.childCount() == len(layer.disagreeing) and top.isExpanded()
     assert top.child(0).text(1) == "layer “Eftjsjoh” → scan “Desiring”"
     panel.tree.setCurrentItem(top.child(0))  # a click on a word selects its layer glyphs on the page

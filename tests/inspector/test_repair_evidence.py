@@ -13,6 +13,7 @@ import pytest
 
 from glyphscope.core.document import open_document
 from glyphscope.inspector.repair import document_evidence, repair
+from glyphscope.inspector.verify import ocr
 from glyphscope.inspector.verify.check import GlyphCheck, GlyphVerdict, PageCheck, VerifyResult, check_fonts
 from glyphscope.inspector.verify.evidence import UNKNOWN, Source, Status, block_of, measure_offset
 from tests.cli_run import run_cli
@@ -285,12 +286,87 @@ def test_an_embedded_programs_glyph_names_support_the_letters_the_offset_cannot(
     assert glyphs and all(g.unicode == truth[g.code] for g in glyphs)
 
 
-def test_which_fonts_the_renderer_draws_with_a_substitute() -> None:
-    from glyphscope.inspector.verify.evidence import drawn_by_substitute
+def test_repair_reads_the_same_rule_as_the_verdict(polish: Path) -> None:
+    """Repair's evidence asks core.fonts.common's rule (FontInfo.substitute), as the verdict does:
+    the Polish font is Type0 and not embedded, so its ink is a substitute's drawing of other glyphs."""
+    from glyphscope.core.fonts.common import SUBSTITUTE_CID
 
-    assert drawn_by_substitute("Type0", "ArialMT", embedded=False)  # glyph ids mean nothing to a substitute
-    assert drawn_by_substitute("TrueType", "ABCDEF+Garamond", embedded=False)
-    assert not drawn_by_substitute("Type1", "Helvetica", embedded=False)  # every reader has it, by name
-    assert not drawn_by_substitute("Type1", "ABCDEF+Times-Bold", embedded=False)
-    assert not drawn_by_substitute("Type3", "", embedded=False)  # its procedures are in the file
-    assert not drawn_by_substitute("Type0", "ArialMT", embedded=True)
+    with open_document(polish) as doc:
+        (pf,) = doc.interpret(1).fonts
+    assert pf.info.substitute == SUBSTITUTE_CID
+    (ev,) = document_evidence(polish).values()
+    assert ev.ink_is_substitute
+
+
+requires_ocr = pytest.mark.skipif(not ocr.ocr_status().available, reason="Tesseract is not installed here")
+
+
+@requires_ocr
+@pytest.mark.parametrize("symbolic", [False, True])
+def test_repair_counts_votes_only_where_the_rule_says_the_ink_is_evidence(
+    symbolic: bool, tmp_path: Path
+) -> None:
+    """ArialMT not embedded, WinAnsi, its ToUnicode off by one, verified with Tesseract. Plain text
+    font: the substitute draws the encoded letters, so the votes count (the verdict's rule). Symbolic:
+    the votes are shown but never counted; what is written rests on the offset alone, and no code
+    is written whose only support is the substitute's drawing."""
+    from glyphscope.inspector.verify.check import verify_document
+    from tests.ocr_pdfs import arial_off_by_one
+
+    path = tmp_path / "arial.pdf"
+    path.write_bytes(arial_off_by_one(symbolic))
+    with open_document(path) as doc:
+        result = verify_document(doc, str(path), [1])
+    (font,) = result.fonts
+    assert font.ink_is_substitute is symbolic
+    (ev,) = document_evidence(path, verification=result).values()
+    assert ev.ink_is_substitute is symbolic  # the same rule, read in the same place
+    votes = [e for r in ev.rows for e in r.evidence if e.source is Source.OCR]
+    assert len(votes) >= 35
+    counted = [e for e in votes if e.counts]
+    if symbolic:
+        assert counted == []
+        assert all(
+            "not counted: the ink is the renderer's substitute drawing other letters" in e.detail
+            for e in votes
+        )
+        supported = {r.reason for r in ev.rows if r.status is Status.SUPPORTED}
+        assert supported == {"the offset holds in this block"}  # never "… and the ink agrees"
+    else:
+        assert len(counted) >= 0.9 * len(votes)
+        agreeing = [r for r in ev.rows if r.reason == "the offset holds in this block and the ink agrees"]
+        assert len(agreeing) >= 35
+    # either way the written letters are the true ones: the offset (and, for the plain font, the ink) say so
+    a = ev.row(ord("a"))
+    assert a is not None and (a.current, a.proposed, a.status) == ("b", "a", Status.SUPPORTED)
+
+
+@requires_ocr
+@pytest.mark.parametrize("symbolic", [False, True])
+def test_the_encoding_never_stands_on_a_substitutes_drawing(symbolic: bool, tmp_path: Path) -> None:
+    """ArialMT not embedded, WinAnsi, its ToUnicode a shuffle of the letters (no offset to measure),
+    repaired by name with the OCR as evidence. The substitute draws the WinAnsi letters, so the ink
+    and the encoding always agree: for the plain font that is evidence (the ink is the encoded
+    letters); for the symbolic font it is the substitute's drawing of something else, and the
+    encoding never counts alone — no letter is written on it, the codes stay doubtful."""
+    from glyphscope.inspector.verify.check import verify_document
+    from tests.ocr_pdfs import arial_off_by_one
+
+    path = tmp_path / "arial.pdf"
+    path.write_bytes(arial_off_by_one(symbolic, shuffled=True))
+    with open_document(path) as doc:
+        result = verify_document(doc, str(path), [1])
+    (ev,) = document_evidence(path, verification=result, fonts=["F1"]).values()
+    assert ev.ink_is_substitute is symbolic and ev.offset is None
+    letters = [r for r in ev.rows if r.painted and r.code < 128 and chr(r.code).isalpha()]
+    assert len(letters) >= 30  # the pangrams: a–z and a few capitals
+    supported = [r for r in letters if r.status is Status.SUPPORTED]
+    if symbolic:
+        assert supported == []
+        for r in letters:
+            assert all(not e.counts for e in r.evidence if e.source in (Source.OCR, Source.CODE_PAGE)), r
+        written = ev.written()
+        assert all(written.get(r.code) == UNKNOWN for r in letters if r.proposed)  # "�", never a letter
+    else:
+        assert len(supported) >= 0.9 * len(letters)
+        assert all(r.proposed == chr(r.code) for r in supported)  # the encoded letters: the true text

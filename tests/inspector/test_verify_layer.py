@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.base import FontInfo
+from glyphscope.core.fonts.common import SUBSTITUTE_SYMBOLIC, substitute_reason
 from glyphscope.core.triage.scoring import W_ERROR, score_with_findings
 from glyphscope.inspector.verify import ocr
 from glyphscope.inspector.verify.check import (
@@ -188,44 +190,57 @@ def test_invisible_glyphs_on_an_image_are_the_layer_others_are_not() -> None:
     assert page.not_judged() == {"no_ink_read": 10, "invisible_without_image": 3, "space": 1}
 
 
-def _info(subtype: str, base: str, embedded: bool) -> FontInfo:
-    return FontInfo("1 0 R", subtype, base, "WinAnsiEncoding", False, 0, "Widths", 0, embedded=embedded)
+def _info(subtype: str, base: str, embedded: bool, **facts: Any) -> FontInfo:
+    reason = substitute_reason(subtype, base, embedded, **facts)
+    return FontInfo(
+        "1 0 R", subtype, base, "WinAnsiEncoding", False, 0, "Widths", 0, embedded=embedded, substitute=reason
+    )
 
 
-def test_the_ink_is_a_substitute_for_a_font_that_is_not_embedded() -> None:
-    assert ink_is_substitute(_info("TrueType", "ArialMT", False))
+def test_the_verdict_reads_the_one_rule_of_substitute_ink() -> None:
+    """check.ink_is_substitute is core.fonts.common's rule (FontInfo.substitute), nothing of its own."""
+    assert not ink_is_substitute(_info("TrueType", "ArialMT", False, base_encoding="WinAnsiEncoding"))
+    assert ink_is_substitute(_info("TrueType", "ArialMT", False, symbolic=True))
+    assert ink_is_substitute(_info("TrueType", "ArialMT", False, glyph_names=["g1"]))
     assert ink_is_substitute(_info("Type0", "ABCDEF+SimSun", False))  # glyph ids of a font not there
-    assert not ink_is_substitute(_info("TrueType", "ArialMT", True))
+    assert not ink_is_substitute(_info("TrueType", "ArialMT", True, symbolic=True))
     assert not ink_is_substitute(_info("Type1", "Helvetica", False))  # every reader carries the 14
     assert not ink_is_substitute(_info("Type1", "ABCDEF+Times-Roman", False))
     assert not ink_is_substitute(_info("Type3", "", False))  # its glyph procedures are in the file
 
 
 @requires_ocr
-def test_a_substitute_font_cannot_tell_and_proposes_nothing() -> None:
-    """The ToUnicode off by one of tests/ocr_pdfs under the name of a font the file does not carry:
-    with Helvetica the ink says mapping_wrong; as ArialMT the ink is the renderer's substitute."""
-    from tests.ocr_pdfs import PANGRAMS, helvetica_widths, lines_content, off_by_one_tounicode
-
-    def arial(pdf):  # type: ignore[no-untyped-def]
-        f = helvetica(pdf, base="/ArialMT")
-        f.Subtype = pikepdf_name("/TrueType")
-        f.FirstChar, f.LastChar, f.Widths = 32, 126, helvetica_widths()
-        f.ToUnicode = pdf.make_stream(off_by_one_tounicode())
-        return f
-
-    result = verify_bytes(to_bytes(make_pdf([lines_content(PANGRAMS)], {"/F1": arial})))
+def test_a_symbolic_substitute_cannot_tell_and_proposes_nothing() -> None:
+    """With Helvetica the ink says mapping_wrong; as a symbolic ArialMT that is not embedded, the
+    renderer's substitute draws letters that are not the font's symbols: no evidence."""
+    result = verify_bytes(ocr_pdfs.arial_off_by_one(symbolic=True))
     (font,) = result.fonts
     assert font.ink_is_substitute and font.verdict is FontVerdict.CANNOT_TELL
-    assert (
-        font.reason
-        == SUBSTITUTE_REASON
-        == ("the page's ink is the renderer's substitute for a font that is not embedded")
+    assert font.reason == (
+        "the page's ink is the renderer's substitute, not the font's own letters: "
+        "a symbolic font that is not embedded (the substitute draws text letters, not its symbols)"
     )
+    assert font.reason == f"{SUBSTITUTE_REASON}: {SUBSTITUTE_SYMBOLIC}"
     assert font.proposed is None and propose_mappings(result) == {}
     page = result.pages[0]
     assert page.judged == 0 and page.not_judged()["substitute_rendering"] == font.confident_reads
     assert font.to_json()["ink_is_substitute"] is True
+
+
+@requires_ocr
+def test_a_plain_text_font_not_embedded_keeps_its_ink_as_evidence() -> None:
+    """The same file with a non-symbolic ArialMT (WinAnsi, no Differences): the substitute draws the
+    encoded letters, so the off-by-one ToUnicode is seen wrong and the ink proposes the letters."""
+    result = verify_bytes(ocr_pdfs.arial_off_by_one(symbolic=False))
+    (font,) = result.fonts
+    assert not font.ink_is_substitute and font.verdict is FontVerdict.MAPPING_WRONG
+    assert font.agreement is not None and font.agreement <= 0.05 and font.confident_reads >= 150
+    assert font.proposed is not None
+    right = sum(1 for code, text in font.proposed.items() if text == chr(code))
+    assert right >= 0.95 * len(font.proposed) and len(font.proposed) >= 35
+    assert propose_mappings(result) == {font.font_id: font.proposed}
+    page = result.pages[0]
+    assert "substitute_rendering" not in page.not_judged() and page.judged == font.confident_reads
 
 
 def pikepdf_name(name: str):  # type: ignore[no-untyped-def]
