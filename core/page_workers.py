@@ -3,7 +3,7 @@
 `page_results(doc, pages, task, jobs)` gives `task(doc, n)` for each page, in the
 order of `pages`, as each becomes the next one due: with `jobs=1` in this process
 (the way every page was always read), with more in worker processes
-(`core.workers`) that each open the document once and read one page at a time.
+(`core.worker_processes`) that each open the document once and read one page at a time.
 The results are the same either way:
 
 * each worker sends what reading its page added to the document (qpdf's repair
@@ -16,30 +16,22 @@ The results are the same either way:
   whole-document budgets were changed (each process would spend its own), are
   read in one process whatever `jobs` says.
 
-Memory stays bounded: at most `WINDOW_PER_JOB × jobs` pages (and WINDOW_BYTES) are in
-flight or waiting for an earlier one, and a worker drops each page once its result is sent.
+The workers and the parent's side of them are `core.page_pool` (loaded only when workers
+start). Memory stays bounded: at most `WINDOW_PER_JOB × jobs` pages (and WINDOW_BYTES) are
+in flight or waiting for an earlier one, and a worker drops each page once its result is sent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
-from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.limits import DEFAULT_LIMITS, Limits
-from glyphscope.core.worker_processes import (
-    WorkerProcess,
-    ignore_interrupts,
-    mp_context,
-    shut_down,
-    usable_cpus,
-)
+from glyphscope.core.limits import DEFAULT_LIMITS
+from glyphscope.core.worker_processes import usable_cpus
 
 if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
-    from multiprocessing.connection import Connection
-
-    from glyphscope.core.document import Document, DocumentOrigin
+    from glyphscope.core.document import Document
 
 T = TypeVar("T")
 PageTask = Callable[["Document", int], T]
@@ -65,16 +57,6 @@ pages and the workers clearly pay from 6 (run 4). On a machine whose other work 
 cores nothing can pay (run 3); `--jobs 1` is the way to say so. `benchmarks/bench_parallel.py`
 measures it again.
 """
-
-WINDOW_PER_JOB = 16
-"""Pages in flight or finished early, per worker, beyond the next page due: a page that takes a
-second (a dense map) holds the output back, not the other workers, which read on meanwhile."""
-WINDOW_BYTES = 256 * 1024 * 1024
-"""At most this much of early results is held (as the bytes the workers sent, unpickled when due)."""
-
-
-class PageWorkerCrashed(GlyphscopeError):
-    """A worker process died (killed, out of memory, a crash in native code) while reading a page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,133 +127,7 @@ def page_results(
             yield PageResult(n, value)
         return
     assert doc.origin is not None  # effective_jobs said so
-    yield from _PagePool(doc, doc.origin, task, n_jobs).run(pages)
+    from glyphscope.core.page_pool import PagePool  # a one-page command never loads the pool
 
-
-# ---------------------------------------------------------------- worker processes
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What a worker sends back for one page: the value or error, and the page's report."""
-
-    page: int
-    value: object
-    error: Exception | None
-    warnings: tuple[str, ...] = ()
-    budget_note: str | None = None
-
-
-def _serve_pages(conn: Connection, origin: DocumentOrigin, limits: Limits, task: PageTask[object]) -> None:
-    """A page worker: open the document, then read a page number and send its outcome, until told
-    to stop (None) or the pipe closes."""
-    from glyphscope.core.document import open_document
-
-    ignore_interrupts()
-    doc: Document | None = None
-    failure: Exception | None = None
-    try:
-        doc = open_document(origin.source, origin.password, limits=limits)
-    except Exception as exc:  # noqa: BLE001 — every page then reports it
-        failure = exc
-    while True:
-        try:
-            n = conn.recv()
-        except (EOFError, OSError):
-            return
-        if n is None:
-            return
-        outcome = _outcome(doc, n, task) if doc is not None else _Outcome(n, None, failure)
-        try:
-            conn.send(outcome)
-        except Exception as exc:  # noqa: BLE001 — e.g. an exception whose arguments do not pickle
-            error = RuntimeError(f"{type(exc).__name__}: {exc}")
-            conn.send(_Outcome(n, None, error, outcome.warnings, outcome.budget_note))
-        if doc is not None:
-            doc.drop_cached_pages()
-
-
-def _outcome(doc: Document, n: int, task: PageTask[object]) -> _Outcome:
-    try:
-        value, error = task(doc, n), None
-    except Exception as exc:  # noqa: BLE001 — the page's result
-        value, error = None, exc
-    warnings, note = doc.page_report(n)
-    return _Outcome(n, value, error, warnings, note)
-
-
-class _PagePool:
-    """At most `jobs` pages in flight, one per worker; results handed on in page order."""
-
-    def __init__(self, doc: Document, origin: DocumentOrigin, task: PageTask[T], jobs: int) -> None:
-        self.doc = doc
-        self.jobs = jobs
-        self.ctx = mp_context()
-        self.args: tuple[object, ...] = (origin, doc.limits, task)
-        self.idle: list[WorkerProcess] = []
-        self.busy: dict[WorkerProcess, int] = {}  # worker → index in the page list
-
-    def run(self, pages: list[int]) -> Iterator[PageResult[T]]:
-        done: dict[int, _Outcome | bytes] = {}  # early results, kept as sent until due
-        held = due = submitted = 0
-        window = WINDOW_PER_JOB * self.jobs
-        try:
-            while due < len(pages):
-                while (
-                    submitted < len(pages)
-                    and len(self.busy) < self.jobs
-                    and submitted <= due + window
-                    and held <= WINDOW_BYTES
-                ):
-                    self._submit(submitted, pages[submitted])
-                    submitted += 1
-                for i, got in self._collect(pages):
-                    done[i] = got
-                    held += len(got) if isinstance(got, bytes) else 0
-                while due in done:
-                    got = done.pop(due)
-                    held -= len(got) if isinstance(got, bytes) else 0
-                    outcome = _loaded(pages[due], got)
-                    due += 1
-                    self.doc.adopt_page_report(outcome.page, outcome.warnings, outcome.budget_note)
-                    yield PageResult(outcome.page, outcome.value, outcome.error)  # type: ignore[arg-type]
-        finally:
-            shut_down(self.busy, self.idle)
-
-    def _submit(self, index: int, page: int) -> None:
-        w = self.idle.pop() if self.idle else WorkerProcess(self.ctx, _serve_pages, self.args)
-        w.conn.send(page)
-        self.busy[w] = index
-
-    def _collect(self, pages: list[int]) -> list[tuple[int, _Outcome | bytes]]:
-        """What the workers that finished (or died) sent, waiting for at least one."""
-        from multiprocessing.connection import wait
-
-        ready = set(wait([w.conn for w in self.busy]))
-        got: list[tuple[int, _Outcome | bytes]] = []
-        for w in [w for w in self.busy if w.conn in ready]:
-            index = self.busy.pop(w)
-            try:
-                got.append((index, w.conn.recv_bytes()))
-            except (EOFError, OSError):  # the process died: a crash in native code, killed from outside
-                page = pages[index]
-                crash = PageWorkerCrashed(f"page {page}: the worker process reading it crashed")
-                got.append((index, _Outcome(page, None, crash)))
-                w.kill()
-                continue
-            self.idle.append(w)
-        return got
-
-
-def _loaded(page: int, got: _Outcome | bytes) -> _Outcome:
-    """A worker's outcome from the bytes it sent (Connection.send pickled it)."""
-    if isinstance(got, _Outcome):
-        return got
-    import pickle
-
-    try:
-        outcome = pickle.loads(got)
-    except Exception as exc:  # noqa: BLE001 — an outcome that cannot be unpickled
-        return _Outcome(page, None, RuntimeError(f"{type(exc).__name__}: {exc}"))
-    assert isinstance(outcome, _Outcome)
-    return outcome
+    for page, sent, error in PagePool(doc, doc.origin, task, n_jobs).run(pages):
+        yield PageResult(page, cast("T | None", sent), error)  # a value of `task`, sent by a worker

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, pair_json, rounded
@@ -89,6 +89,10 @@ class DuplicateDecision:
     direction: Point = (1.0, 0.0)  # unit vector of the along axis
     frame: str = "font"  # "font": the writing direction; "run": the run's progression
     size_basis: str = "box"  # "box": box heights; "em": em sizes of two Type3 glyphs (TYPE3_EM)
+    kept_whole: bool = False
+    """The kept glyph was painted after the dropped one: the dropped (first) copy shows only in
+    part — its box centre lies outside the clip in force — and the kept copy shows whole
+    (prefer_whole_copies: a visible glyph is never dropped as a duplicate of a clipped one)."""
 
     @property
     def glyph(self) -> int:
@@ -127,6 +131,7 @@ class DuplicateDecision:
             direction=[rounded(self.direction[0]), rounded(self.direction[1])],
             frame=self.frame,
             size_basis=self.size_basis,
+            **({"kept_whole": True} if self.kept_whole else {}),
         )
 
     def describe(self) -> str:
@@ -136,6 +141,11 @@ class DuplicateDecision:
             axis = f" (measured along the run's advance ({fmt(dx)}, {fmt(dy)}), not the font's direction)"
         if self.size_basis == "em":
             axis += "; sizes compared as Type3 em sizes, not their /FontBBox heights"
+        if self.kept_whole:
+            axis += (
+                f"; the later copy #{self.duplicate_of} is kept: #{self.paint_index}, painted first, shows only in "
+                "part (its box centre lies outside its clip), and a visible glyph is never dropped for a clipped one"
+            )
         return (
             f"glyph #{self.paint_index} dropped as a duplicate of glyph #{self.duplicate_of}: offset {fmt(abs(self.along))} pt along "
             f"≤ {fmt(self.along_max)} pt and {fmt(abs(self.across))} pt across ≤ {fmt(self.across_max)} pt{axis}"
@@ -492,6 +502,52 @@ def dedupe(
     return out
 
 
+def prefer_whole_copies(dups: list[DuplicateDecision], partly: frozenset[int]) -> list[DuplicateDecision]:
+    """Spec §7 with §5: among the copies of one glyph, the first painted is kept — unless it shows
+    only in part (`partly`: its box centre lies outside the clip in force) and a later copy shows
+    whole; then the first whole copy is kept and every other copy, the first included, is its
+    duplicate (`kept_whole`). A row painted first in a tight cell clip and again over it keeps the
+    copy a reader sees, with its stream position. Offsets stay in the same frame (copies share
+    their direction within the tolerance), re-measured from the kept copy."""
+    if not partly or not dups:
+        return dups
+    copies: dict[int, list[DuplicateDecision]] = {}
+    for d in dups:
+        copies.setdefault(d.duplicate_of, []).append(d)
+    if not any(root in partly for root in copies):
+        return dups
+    out: list[DuplicateDecision] = []
+    for root, members in copies.items():
+        whole = next((d for d in members if root in partly and d.paint_index not in partly), None)
+        if whole is None:
+            out.extend(members)
+            continue
+        keep = whole.paint_index
+        out.append(
+            replace(
+                whole,
+                paint_index=root,
+                duplicate_of=keep,
+                along=-whole.along,
+                across=-whole.across,
+                kept_whole=True,
+            )
+        )
+        for d in members:
+            if d is not whole:
+                out.append(
+                    replace(
+                        d,
+                        duplicate_of=keep,
+                        along=d.along - whole.along,
+                        across=d.across - whole.across,
+                        kept_whole=True,
+                    )
+                )
+    out.sort(key=lambda d: d.paint_index)
+    return out
+
+
 def _excluded_by_annotation_switch(table: GlyphTable, choice: str) -> frozenset[int]:
     """The glyphs `Parameters.annotations` leaves out: an annotation's with "exclude", the page
     content's with "only" (one test per run: a run is painted by one stream)."""
@@ -528,6 +584,7 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
         [i for i in range(n) if i not in culled and i not in dropped] if culled or dropped else list(range(n))
     )
     dups = dedupe(Candidates.of_table(table, run_of, survivors), params, type3_em_factors(page))
+    dups = prefer_whole_copies(dups, vis.partly_clipped)
     status = [GlyphStatus.KEPT] * n
     duplicate_of: list[int | None] = [None] * n
     for c in culls:

@@ -14,10 +14,12 @@ recorded in `problems` and the walk goes on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pikepdf
 
-from glyphscope.core.article_threads import Bead, read_beads
+if TYPE_CHECKING:  # read for a file with article threads only (start-up time)
+    from glyphscope.core.article_threads import Bead
 
 MAX_DEPTH = 128  # elements deeper than this are not walked (spec §8)
 MAX_PROBLEMS = 20  # a hostile tree could produce one problem per node
@@ -176,7 +178,7 @@ def read_structures(pdf: pikepdf.Pdf) -> dict[int, PageStructure]:
     if walk.problem_count > len(walk.problems):
         walk.problems.append(f"... and {walk.problem_count - len(walk.problems)} more problem(s)")
     problems = tuple(walk.problems)
-    beads, bead_problems = read_beads(pdf)  # the reading-order facts of a page travel together
+    beads, bead_problems = _beads(pdf)  # the reading-order facts of a page travel together
     out: dict[int, PageStructure] = {}
     for i, page in enumerate(pdf.pages):
         out[i] = PageStructure(
@@ -197,3 +199,17 @@ def read_structure(pdf: pikepdf.Pdf, page_index: int) -> PageStructure:
     if found is None:
         raise IndexError(f"page index {page_index} out of range")
     return found
+
+
+def _beads(pdf: pikepdf.Pdf) -> tuple[dict[int, tuple[Bead, ...]], tuple[str, ...]]:
+    """`core.article_threads.read_beads`, whose module is loaded only when the catalog has /Threads (a
+    catalog that cannot be read is left to it, which reports why)."""
+    try:
+        threads = "/Threads" in pdf.Root
+    except (pikepdf.PdfError, ValueError, TypeError, AttributeError):
+        threads = True
+    if not threads:
+        return {}, ()
+    from glyphscope.core.article_threads import read_beads
+
+    return read_beads(pdf)

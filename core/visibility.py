@@ -154,6 +154,10 @@ class Visibility:
     classes: tuple[str, ...]
     records: tuple[HiddenRecord, ...]  # paint order
     dropped: frozenset[int]  # paint indices the text modes drop
+    partly_clipped: frozenset[int] = frozenset()
+    """Visible glyphs whose box centre lies outside the clip in force while a part of the box
+    meets it: drawn, but only in part. Dedupe keeps a later copy over such a glyph when that copy
+    shows whole (core/passes.py: a visible glyph is never dropped for a clipped one)."""
 
 
 def classify_visibility(
@@ -174,6 +178,7 @@ def classify_visibility(
     drop_hidden = params.drop_hidden
     plain_fills = len(fills) <= 1
     pending: list[int] = []  # still visible, candidates for covered / same_as_background
+    partly: list[int] = []  # centre outside the clip, a part of the box inside
     simple = [r.bbox if not r.empty and r.rect_only else None for r in clips]  # the bbox fast path
     runs, run_of, unicode, xs, ys = cols.table.runs, cols.run_of, cols.table.unicode, cols.xs, cols.ys
     geom = cols.table.geom
@@ -199,6 +204,7 @@ def classify_visibility(
                 out = outside_clip(clips, clip_id, x, y)
                 if out is not None and _box_meets_clip(clips, clip_id, geom, i):
                     out = None  # the centre is outside, but a part of the box shows: a viewer draws it
+                    partly.append(i)
             if out is not None:
                 path, test = out
                 classes[i] = VisibilityClass.CLIPPED
@@ -239,7 +245,7 @@ def classify_visibility(
         if (r.kind == VisibilityClass.CLIPPED and drop_clipped)
         or (drop_hidden and r.kind in DROPPABLE_HIDDEN)
     )
-    return Visibility(tuple(classes), records, dropped)
+    return Visibility(tuple(classes), records, dropped, frozenset(partly))
 
 
 def _spaces_inside_runs(

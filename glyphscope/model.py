@@ -168,8 +168,9 @@ class PDF:
             self._metadata = _metadata(self.document)
         return dict(self._metadata)
 
-    def texts(self, mode: Mode | str = Mode.PLAIN, *, jobs: int | None = 1) -> Iterator[str]:
-        """Each page's `extract_text(mode)`, in page order, one page at a time.
+    def texts(self, mode: Mode | str = Mode.AUTO, *, jobs: int | None = 1) -> Iterator[str]:
+        """Each page's `extract_text(mode)` (auto by default, as `Page.extract_text`), in page
+        order, one page at a time.
 
         `jobs`: processes reading the pages, each one page at a time (1: this process; None:
         one per usable processor when the document has enough pages to pay for it,
@@ -184,10 +185,11 @@ class PDF:
             yield text.text or ""
 
     def extract_text(
-        self, mode: Mode | str = Mode.PLAIN, *, jobs: int | None = 1, separator: str = FORM_FEED
+        self, mode: Mode | str = Mode.AUTO, *, jobs: int | None = 1, separator: str = FORM_FEED
     ) -> str:
-        """The whole document's text in `mode`: the pages' texts joined by `separator` (a form
-        feed, as `glyphscope text` writes them). `jobs` as in `texts`."""
+        """The whole document's text in `mode` (auto by default, as `Page.extract_text`): the
+        pages' texts joined by `separator` (a form feed, as `glyphscope text` writes them).
+        `jobs` as in `texts`."""
         return separator.join(self.texts(mode, jobs=jobs))
 
     def _data(self, page_number: int) -> _PageData:
@@ -892,9 +894,14 @@ class Page:
             )
         return found
 
-    def extract_text(self, mode: Mode | str = Mode.PLAIN) -> str:
+    def extract_text(self, mode: Mode | str = Mode.AUTO) -> str:
         """The text in `mode` ("plain", "layout", "columns", "structure", "articles", "auto");
-        "" where structure mode finds no usable structure."""
+        "" where structure mode finds no usable structure.
+
+        The default is `auto`, reading order as pdfplumber's `extract_text` gives it: usable
+        structure, else article beads, else — when the content stream's order is scrambled
+        (the `reading_order` decision says by how much) — baselines top to bottom, else the
+        stream's order, which is plain's text. `extract_text("plain")` is always paint order."""
         return self.page_text(mode).text or ""
 
     def decisions(self, mode: Mode | str = Mode.PLAIN) -> tuple[DecisionRecord, ...]:

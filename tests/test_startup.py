@@ -86,8 +86,9 @@ NOT_FOR_PLAIN_TEXT = (
     "glyphscope.inspector.cli.diagnostics",
     "glyphscope.inspector.cli.decisions",
     "glyphscope.inspector.cli.completion",
-    # a one-page document is read in this process: no worker, so no multiprocessing
+    # a one-page document is read in this process: no worker, so no multiprocessing, no page pool
     "multiprocessing",
+    "glyphscope.core.page_pool",
     "glyphscope.core.triage",
     # the page product's statistics, made on first use (findings, triage), not for text
     "glyphscope.core.font_stats",
@@ -340,6 +341,9 @@ NOT_FOR_A_SIMPLE_LATIN_PAGE = (
     "glyphscope.core.visibility_records",  # pages with a hidden glyph
     "glyphscope.core.fonts.composite",  # Type0 fonts
     "glyphscope.core.fonts.predefined",
+    "glyphscope.core.fonts.cmap",  # a font with a /ToUnicode stream
+    "glyphscope.core.article_threads",  # a catalog with /Threads
+    "glyphscope.core.page_pool",  # workers: documents of PARALLEL_MIN_PAGES pages or more
 )
 
 
@@ -474,3 +478,151 @@ def test_the_command_line_modules_share_only_public_names() -> None:
             ):
                 private.append(f"{path.name}: {node.value.id}.{node.attr}")
     assert private == []
+
+
+CMAP_PROBE = """
+import json, os, sys
+from glyphscope.core.fonts.predefined import collection_map, predefined_cmap
+
+cmap = predefined_cmap("90ms-RKSJ-V")
+japan = collection_map("Adobe-Japan1", True)
+facts = {
+    "pdfminer_loaded": sorted(m for m in sys.modules if m.split(".")[0] == "pdfminer"),
+    "wmode": cmap.wmode,
+    "cid_0x8140": cmap.cid(0x8140),  # the ideographic space: CID 633 in Adobe-Japan1
+    "cid_0x41": cmap.cid(0x41),  # "A": CID 264 (the 90ms CMaps map ASCII to proportional Latin)
+    "unicode_633": japan[633],
+    "unknown": predefined_cmap("No-Such-CMap-H"),
+}
+from pdfminer.cmapdb import CMapDB
+from glyphscope.core.fonts.predefined import read_data_file
+
+folder = os.path.join(os.path.dirname(sys.modules["pdfminer"].__file__), "cmap")
+names = sorted(f[: -len(".json.gz")] for f in os.listdir(folder) if f.endswith(".json.gz"))
+theirs = lambda n: {k: v for k, v in vars(CMapDB._load_data(n)).items() if not k.startswith("__")}
+facts["tables"] = len(names)
+facts["different"] = [n for n in names if read_data_file(n) != theirs(n)]
+print(json.dumps(facts))
+"""
+
+
+def test_predefined_cmaps_are_pdfminers_tables_read_without_importing_pdfminer() -> None:
+    """pdfminer.six's CMap tables (gzipped JSON next to its cmapdb module) are read as its
+    `CMapDB._load_data` reads them, without importing pdfminer (~40 ms of a CJK page's start):
+    every table the same, key for key."""
+    import pdfminer
+
+    if not any(Path(p, "cmap", "90ms-RKSJ-V.json.gz").exists() for p in pdfminer.__path__):
+        pytest.skip("this pdfminer.six keeps its CMaps as pickles: CMapDB reads them")
+    proc = subprocess.run([sys.executable, "-c", CMAP_PROBE], cwd=REPO, capture_output=True, timeout=300)
+    facts = json.loads(proc.stdout or b"{}") if proc.returncode == 0 else {"error": proc.stderr.decode()}
+    assert facts.pop("tables", 0) > 100, facts
+    assert facts == {
+        "pdfminer_loaded": [],
+        "wmode": 1,
+        "cid_0x8140": 633,
+        "cid_0x41": 264,
+        "unicode_633": "\u3000",
+        "unknown": None,
+        "different": [],
+    }
+
+
+# Issue 40: every module plain text of a simple Latin page loads, named. A module that joins this
+# path costs every `glyphscope text` its import: add it here only when such a page needs it.
+SIMPLE_LATIN_PAGE_MODULES = {
+    "glyphscope",
+    "glyphscope.__main__",
+    "glyphscope.core",
+    "glyphscope.core.actual_text",
+    "glyphscope.core.analysis",
+    "glyphscope.core.assembly",
+    "glyphscope.core.assembly.actual_text",
+    "glyphscope.core.assembly.annotation_order",
+    "glyphscope.core.assembly.chars",
+    "glyphscope.core.assembly.decision_store",
+    "glyphscope.core.assembly.flow",
+    "glyphscope.core.assembly.lines",
+    "glyphscope.core.assembly.modes",  # the Mode enum, out of the package so the modes name it
+    "glyphscope.core.assembly.page_text",
+    "glyphscope.core.assembly.plain",
+    "glyphscope.core.assembly.rtl_runs",
+    "glyphscope.core.assembly.survivors",
+    "glyphscope.core.assembly.tracking",
+    "glyphscope.core.assembly.verdicts",
+    "glyphscope.core.assembly.words",
+    "glyphscope.core.budgets",
+    "glyphscope.core.colours",
+    "glyphscope.core.content",
+    "glyphscope.core.decision_protocol",
+    "glyphscope.core.diagnostic_sink",
+    "glyphscope.core.diagnostics",
+    "glyphscope.core.document",
+    "glyphscope.core.errors",
+    "glyphscope.core.fonts",
+    "glyphscope.core.fonts.base",
+    "glyphscope.core.fonts.cjk",
+    "glyphscope.core.fonts.common",
+    "glyphscope.core.fonts.encodings",
+    "glyphscope.core.fonts.latin_glyphs",
+    "glyphscope.core.fonts.loader",
+    "glyphscope.core.fonts.metrics",
+    "glyphscope.core.fonts.pdfobj",
+    "glyphscope.core.fonts.program",
+    "glyphscope.core.fonts.simple",
+    "glyphscope.core.fonts.third_party",
+    "glyphscope.core.fonts.type3",
+    "glyphscope.core.gcpause",
+    "glyphscope.core.geometry",
+    "glyphscope.core.glyph",
+    "glyphscope.core.glyph_table",
+    "glyphscope.core.instructions",
+    "glyphscope.core.interpreter",
+    "glyphscope.core.lazy",
+    "glyphscope.core.limits",
+    "glyphscope.core.operators",
+    "glyphscope.core.operators.graphics",
+    "glyphscope.core.operators.paths",
+    "glyphscope.core.operators.state",
+    "glyphscope.core.operators.text",
+    "glyphscope.core.operators.xobjects",
+    "glyphscope.core.page",
+    "glyphscope.core.page_range",
+    "glyphscope.core.page_workers",  # PARALLEL_MIN_PAGES and the in-process page loop; not the pool
+    "glyphscope.core.params",
+    "glyphscope.core.passes",
+    "glyphscope.core.recorders",
+    "glyphscope.core.recorders.base",
+    "glyphscope.core.recorders.forms",
+    "glyphscope.core.recorders.glyphs",
+    "glyphscope.core.recorders.marked",
+    "glyphscope.core.recorders.visibility",
+    "glyphscope.core.render_modes",
+    "glyphscope.core.resources",
+    "glyphscope.core.state",
+    "glyphscope.core.structure",
+    "glyphscope.core.visibility",
+    "glyphscope.core.visibility_class",
+    "glyphscope.core.worker_processes",  # usable_cpus (no multiprocessing)
+    "glyphscope.inspector",
+    "glyphscope.inspector.cli",
+    "glyphscope.inspector.cli.io",
+    "glyphscope.inspector.cli.pages",
+    "glyphscope.inspector.cli.parser",
+    "glyphscope.inspector.cli.shared",
+    "glyphscope.inspector.cli.text",
+}
+
+
+def test_plain_text_of_a_simple_latin_page_loads_exactly_these_modules(tmp_path: Path) -> None:
+    path = _saved(
+        tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"]), "latin.pdf"
+    )
+    code, out, modules = _run(tmp_path, "text", str(path))
+    assert (code, out) == (0, b"Hello\nworld")
+    ours = {m for m in modules if m.split(".")[0] == "glyphscope"}
+    assert sorted(ours - SIMPLE_LATIN_PAGE_MODULES) == [], "new on the simple page's path"
+    assert sorted(SIMPLE_LATIN_PAGE_MODULES - ours) == [], "no longer loaded: take it off the list"
+    # beyond the standard library, pikepdf only (the interpreter's own site hooks aside)
+    others = {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"glyphscope"}
+    assert sorted(m for m in others if not m.startswith("_")) == ["pikepdf"]

@@ -85,6 +85,16 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> DirectionFrame:
     return DirectionFrame(ux, uy, 1.0 if vote >= 0 else -1.0)
 
 
+BELOW_REACH = 0.8
+"""A glyph whose baseline lies below the line's anchor joins it only within this × its own
+height (as well as line_break × the larger of the two). line_break × the larger height alone
+lets a tall glyph at the head of a line (a bracket or brace two lines tall) reach the next line
+of ordinary text: two 12 pt lines 14 pt apart under a 32 pt bracket are 14 pt ≤ 0.5 × 29.6 pt
+apart, but 14 pt > 0.8 × 11.1 pt. A subscript is lowered by less than half its own height
+(TeX: 0.15–0.25 em of the text for a 0.5–0.7 em script), the next line of text lies at least
+its own height below (solid leading: 1.08 × the box): 0.8 sits between."""
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     y: float  # across-coordinate of the anchor (tallest glyph's origin)
@@ -92,27 +102,51 @@ class Line:
 
 
 def cluster_baselines(glyphs: Sequence[Glyph], frame: DirectionFrame, params: Parameters) -> list[Line]:
-    """Top to bottom; a glyph joins the current line when within line_break × the larger height.
+    """Top to bottom; a glyph joins the current line when its baseline lies within line_break ×
+    the larger height of it and the line's anchor, with two exceptions that keep a tall glyph
+    from merging two lines of ordinary text:
 
-    The anchor is the line's tallest glyph, so superscripts and subscripts
-    (smaller, raised or lowered) stay with their line. O(n log n).
+    * below the anchor, a glyph must also lie within BELOW_REACH × its own height (a tall
+      bracket heading a line does not take the next line);
+    * a glyph taller than the anchor that reaches the line only by its own height (it lies below
+      the anchor by more than line_break × the anchor's height) starts a line of its own when the
+      glyph after it stands on its baseline and would not join by itself (a large initial sits on
+      the third line, not on the second one it reaches up to).
+
+    The anchor is the line's tallest glyph, so superscripts and subscripts (smaller, raised or
+    lowered) stay with their line. O(n log n).
     """
     keyed = sorted(((-frame.across(g.origin), frame.along(g.origin), g.paint_index), g) for g in glyphs)
     lines: list[Line] = []
     members: list[tuple[float, int, Glyph]] = []
     anchor_y = 0.0
     anchor_h = -1.0
-    for (neg_y, along, p), g in keyed:
+    reach = params.line_break
+    below_reach = max(BELOW_REACH, reach)  # never tighter than line_break itself
+    count = len(keyed)
+    for i, ((neg_y, along, p), g) in enumerate(keyed):
         y = -neg_y
-        if members and anchor_y - y <= params.line_break * max(anchor_h, g.height):
-            members.append((along, p, g))
-            if g.height > anchor_h:
-                anchor_y, anchor_h = y, g.height
-            continue
+        h = g.height
         if members:
+            d = anchor_y - y
+            joins = d <= reach * max(anchor_h, h)
+            if joins and d > 0 and h > 0 and d > below_reach * h:
+                joins = False  # below the anchor, farther than its own reach
+            if joins and h > anchor_h and d > reach * anchor_h and i + 1 < count:
+                (next_neg_y, _, _), n = keyed[i + 1]
+                ny = -next_neg_y
+                if abs(ny - y) <= reach * max(h, n.height) and anchor_y - ny > reach * max(
+                    anchor_h, n.height
+                ):
+                    joins = False  # a tall glyph on the next line's baseline: it starts that line
+            if joins:
+                members.append((along, p, g))
+                if h > anchor_h:
+                    anchor_y, anchor_h = y, h
+                continue
             lines.append(_line(anchor_y, members))
         members = [(along, p, g)]
-        anchor_y, anchor_h = y, g.height
+        anchor_y, anchor_h = y, h
     if members:
         lines.append(_line(anchor_y, members))
     return lines

@@ -447,6 +447,60 @@ class CombFieldDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class CoveredSpace:
+    """A space glyph lying wholly inside a letter's advance on its baseline, left out of a
+    geometric line (core/assembly/layout.py): painted over by the letter, it separates nothing.
+
+    A pair record: before = the letter, after = the space. value = the space's extent along
+    the line [start, end]; threshold = the letter's [start, end] (pt along the dominant frame
+    from the layout grid's left edge, as GridPlacement.position), the space's strictly inside. Verdict "left_out". Typical source: a horizontal font's space
+    painted after a vertical run laid on its side, standing in the middle of a column
+    (`縦書きのテ  スト`).
+    """
+
+    kind: ClassVar[str] = "covered_space"
+
+    space: int
+    letter: int
+    space_extent: tuple[float, float]
+    letter_extent: tuple[float, float]
+
+    @property
+    def glyph(self) -> int:
+        return self.space
+
+    @property
+    def before(self) -> int:
+        return self.letter
+
+    @property
+    def after(self) -> int:
+        return self.space
+
+    @property
+    def verdict(self) -> str:
+        return "left_out"
+
+    @property
+    def value(self) -> tuple[float, float]:
+        return self.space_extent
+
+    @property
+    def threshold(self) -> tuple[float, float]:
+        return self.letter_extent
+
+    def to_json(self) -> dict[str, Any]:
+        return pair_json(self, self.letter, self.space, glyph=self.space)
+
+    def describe(self) -> str:
+        (s0, s1), (l0, l1) = self.space_extent, self.letter_extent
+        return (
+            f"space glyph #{self.space} left out of its line: it lies {_f(s0)}–{_f(s1)} pt along the line, "
+            f"wholly inside glyph #{self.letter}'s advance {_f(l0)}–{_f(l1)} pt (painted over, it separates nothing)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class RtlRunOrder(NothingCompared):
     """A right-to-left run painted piece by piece leftwards, put in visual order before the pair
     rules (core/assembly/rtl_runs.py): glyph = its first glyph from the left; `count` glyphs,
@@ -945,6 +999,7 @@ Decision: TypeAlias = (
     | AnnotationPlacement
     | CombFieldDecision
     | RtlRunOrder
+    | CoveredSpace
     | ActualTextDecision
     | BidiDecision
 )
@@ -969,6 +1024,7 @@ ASSEMBLY_RECORDS: tuple[type[DecisionRecord], ...] = (
     AnnotationPlacement,
     CombFieldDecision,
     RtlRunOrder,
+    CoveredSpace,
 )
 
 

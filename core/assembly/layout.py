@@ -8,7 +8,7 @@ from typing import Literal
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
 from glyphscope.core.assembly.chars import text_info
-from glyphscope.core.assembly.decisions import Baseline, GridPlacement, LayoutGrid
+from glyphscope.core.assembly.decisions import Baseline, CoveredSpace, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.tracking import track
@@ -74,20 +74,56 @@ def layout_text(
         steps = _grid_steps(distance, pitch, 1, MAX_BLANK_ROWS + 1) if li else 0
         blank = max(0, steps - 1)
         row = row + max(1, steps) if li else 0
-        a0, c0, a1, c1 = frame.extent(line.glyphs)
+        glyphs, covered = _covered_spaces(line.glyphs, frame.along, left)
+        a0, c0, a1, c1 = frame.extent(glyphs)
         b = Baseline(
             li,
             line.y,
             frame.quad(a0, c0, a1, c1),
-            tuple(g.paint_index for g in line.glyphs),
+            tuple(g.paint_index for g in glyphs),
             row,
             distance,
             blank,
         )
         bi = out.decide(b)
+        for record in covered:
+            out.decide(record)
         out.newline(bi, 1 + blank)
-        _emit_line(line.glyphs, li, out, params, frame.along, left, cell)
+        _emit_line(glyphs, li, out, params, frame.along, left, cell)
     return out.build("layout")
+
+
+def _covered_spaces(
+    glyphs: Sequence[Glyph], along: Callable[[Point], float], left: float
+) -> tuple[Sequence[Glyph], list[CoveredSpace]]:
+    """The line's glyphs (sorted along it) without the space glyphs that lie strictly inside the
+    advance of a letter before them on the line, and a record for each one left out. A space
+    under a letter is painted over and separates nothing; kept, it would start a word in the
+    middle of one and the grid would pad it (a horizontal font's space standing in a sideways
+    vertical column: `縦書きのテ  スト`). A space painted right after that letter is its own word
+    space and stays (a vertical-form bracket turned into a line: its advance along the line is a
+    full em, wider than its ink, and the space the producer wrote after it falls inside it). Extents are measured from the grid's left edge `left`."""
+    if not any(g.is_space for g in glyphs):
+        return glyphs, []
+    kept: list[Glyph] = []
+    covered: list[CoveredSpace] = []
+    reach: tuple[Glyph, float, float] | None = None  # the letter so far that reaches furthest
+    for g in glyphs:
+        a, b = along(g.origin) - left, along(g.glyph_end) - left
+        lo, hi = (a, b) if a <= b else (b, a)
+        if not g.is_space:
+            if reach is None or hi > reach[2]:
+                reach = (g, lo, hi)
+        elif (
+            reach is not None
+            and reach[1] < lo
+            and hi < reach[2]
+            and g.paint_index != reach[0].paint_index + 1
+        ):
+            covered.append(CoveredSpace(g.paint_index, reach[0].paint_index, (lo, hi), (reach[1], reach[2])))
+            continue
+        kept.append(g)
+    return (kept, covered) if covered else (glyphs, [])
 
 
 def _emit_line(

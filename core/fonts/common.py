@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.fonts.base import FontProblem
-from glyphscope.core.fonts.cmap import parse_cmap
 from glyphscope.core.fonts.encodings import base_glyph_names, glyph_unicode
 from glyphscope.core.fonts.pdfobj import as_name, dget, is_dict, stream_bytes
 
@@ -70,6 +69,8 @@ def read_tounicode(font: object) -> ToUnicode:
                 FontProblem(DiagnosticKind.TOUNICODE_BROKEN, f"/ToUnicode stream unreadable ({error})")
             ],
         )
+    from glyphscope.core.fonts.cmap import parse_cmap  # a font with a /ToUnicode stream only (start-up time)
+
     parsed = parse_cmap(data)
     problems = []
     if parsed.problems:

@@ -41,6 +41,7 @@ from glyphscope.inspector.compare.engines import (
 )
 from glyphscope.inspector.compare.theirs import (
     TheirText,
+    foreign_verdict,
     form_feed_pages,
     page_result,
     page_texts,
@@ -200,7 +201,7 @@ def run_compare(args: argparse.Namespace) -> int:
             sys.stdout.flush()
         summary = [t.to_json(key) for key, t in totals.items()]
         for s in summary:
-            line = _verdict_line(s)
+            line = foreign_verdict(s)
             if line:
                 warnings.append(line)
                 cli_io.note(args, f"warning: {line}")
@@ -332,15 +333,11 @@ def _compare_page(
         tally[e.key] = t
     boxes: dict[str, list[float]] = {}
     if args.report:
-        glyphs = analysis.classified.glyphs
-        for e in comparison.engines:
-            for d in e.differences:
-                for g in d.glyphs:
-                    if 0 <= g < len(glyphs) and str(g) not in boxes:
-                        q = glyphs[g].quad
-                        xs, ys = [p[0] for p in q], [p[1] for p in q]
-                        boxes[str(g)] = [min(xs), min(ys), max(xs), max(ys)]
-    return comparison.to_json(), _page_lines(comparison), tally, boxes
+        from glyphscope.inspector.compare.report import difference_boxes
+
+        boxes = difference_boxes([comparison], analysis.classified.glyphs)
+    page_json: JsonObject = comparison.to_json() if args.json or args.report else {}  # text output: none
+    return page_json, _page_lines(comparison), tally, boxes
 
 
 class _Totals:
@@ -389,21 +386,6 @@ class _Totals:
             "words_shared": None if not self.words else round(self.shared_words / self.words, 4),
             "errors": self.errors[:20],
         }
-
-
-def _verdict_line(s: JsonObject) -> str | None:
-    """One line when an engine's text cannot be this file's: agreement near 0 over the pages compared."""
-    from glyphscope.inspector.compare.theirs import FOREIGN_AGREEMENT, FOREIGN_WORDS
-
-    a, w = s["agreement"], s["words_shared"]
-    if a is None or w is None or s["differences"] == 0:
-        return None  # no text, the same text, or an empty one (said on its own)
-    if a >= FOREIGN_AGREEMENT and w >= FOREIGN_WORDS:
-        return None
-    return (
-        f"{s['label']} agrees {100 * a:.1f} % with glyphscope's text of these pages and shares {100 * w:.0f} % "
-        "of its words with it: it is most likely the text of another file (or of other pages)"
-    )
 
 
 def _summary_line(s: JsonObject) -> str:

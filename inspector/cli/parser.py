@@ -61,7 +61,7 @@ SUBCOMMANDS = (
 )
 
 
-PAUSED_START = ("glyphs", "fonts", "diagnostics", "text", "decisions")
+PAUSED_START = ("glyphs", "fonts", "diagnostics", "text", "decisions", "compare")
 """Commands that read pages in this process (or start page workers) soon after their start: the cyclic
 collector sits out their imports (core.gcpause.pause_start; glyphscope/__main__.py)."""
 

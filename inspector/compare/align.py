@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -222,12 +223,20 @@ class Alignment:
 
     def chars_of(self, kind: str) -> int:
         """Non-space engine characters (extra, order, changed) or our characters (missing) in runs of `kind`."""
-        text, spans = (
-            (self.our_text, [(r.our_start, r.our_end) for r in self.runs if r.kind == kind])
-            if kind == MISSING
-            else (self.their_text, [(r.their_start, r.their_end) for r in self.runs if r.kind == kind])
-        )
-        return sum(1 for a, b in spans for ch in text[a:b] if not is_space_like(ch))
+        if kind == MISSING:
+            text = self.our_text
+            return sum(non_space_count(text[r.our_start : r.our_end]) for r in self.runs if r.kind == kind)
+        text = self.their_text
+        return sum(non_space_count(text[r.their_start : r.their_end]) for r in self.runs if r.kind == kind)
+
+
+_SPACE_LIKE = re.compile(r"[\s\x00-\x20]+")
+"""What `is_space_like` calls a space, one character at a time (`\\s` is str.isspace's whitespace)."""
+
+
+def non_space_count(text: str) -> int:
+    """Characters of `text` that are not space-like (`is_space_like`), counted in one pass."""
+    return len(_SPACE_LIKE.sub("", text))
 
 
 # Token fates on each side.
@@ -386,23 +395,31 @@ def align(
     for j, i in enumerate(b_our):
         if i >= 0 and b_fate[j] == _EQUAL:
             a_to_b[i] = j
+    # Where our token i would be in the engine's text: after the engine's copy of what precedes it
+    # (the end of the last of our tokens before i that is in place in theirs; 0 for none).
+    placed_end: list[int] = []
+    at, b_end = 0, b.end
+    for j in a_to_b:
+        placed_end.append(at)
+        if j >= 0:
+            at = b_end[j]
 
     def their_position(i: int) -> int:
-        """Where our token i would be in the engine's text: after the engine's copy of what precedes it."""
-        while i > 0:
-            i -= 1
-            if a_to_b[i] >= 0:
-                return b.end[a_to_b[i]]
-        return 0
+        return 0 if i <= 0 else placed_end[i] if i < len(placed_end) else at
 
     out.runs.extend(_our_runs(a, a_fate, ours_only, our_glyph_of, their_position))
     out.runs = _pair_replacements(out.runs, their_text)
     out.runs.sort(key=lambda r: (r.their_start, r.our_start))
-    for j in range(len(b)):
-        for pos in range(b.start[j], b.end[j]):
-            out.glyph[pos] = b_glyph[j]
-            if b_our[j] >= 0:
-                out.our_char[pos] = a.start[b_our[j]]
+    glyph_out, our_out, a_start = out.glyph, out.our_char, a.start
+    for t0, t1, tg, ti in zip(b.start, b.end, b_glyph, b_our):  # in token order: a later token's wins
+        if t1 - t0 == 1:  # most tokens are one character
+            glyph_out[t0] = tg
+            if ti >= 0:
+                our_out[t0] = a_start[ti]
+        else:
+            glyph_out[t0:t1] = [tg] * (t1 - t0)
+            if ti >= 0:
+                our_out[t0:t1] = [a_start[ti]] * (t1 - t0)
     return out
 
 
@@ -567,12 +584,23 @@ def _pair_replacements(runs: list[Run], their_text: str) -> list[Run]:
     used: set[int] = set()
     out: list[Run] = []
     paired: set[int] = set()
+    # Only two extras can be near a point of their text: the last that ends at or before it and the
+    # first that starts at or after it (the extras are in text order, apart, each with a non-space
+    # character, so any other has one between). Looked up by bisection, in that order; extras not in
+    # order (never, from `_their_runs`) are all tried, as they come.
+    starts = [e.their_start for e in extras]
+    ends = [e.their_end for e in extras]
+    ordered = all(ends[i] <= starts[i + 1] for i in range(len(extras) - 1))
+    every = range(len(extras))
     for k, m in enumerate(runs):
         if m.kind != MISSING or not m.glyphs:
             continue
-        for e_id, e in enumerate(extras):
-            if e_id in used:
+        p = m.their_start
+        candidates = (bisect_right(ends, p) - 1, bisect_left(starts, p)) if ordered else every
+        for e_id in candidates:
+            if e_id < 0 or e_id >= len(extras) or e_id in used:
                 continue
+            e = extras[e_id]
             near = (e.their_end <= m.their_start and not their_text[e.their_end : m.their_start].strip()) or (
                 m.their_start <= e.their_start and not their_text[m.their_start : e.their_start].strip()
             )

@@ -170,8 +170,13 @@ class PageContext:
         """Share of the page's glyphs with no character (unresolved), and the first of them."""
         if self._lost is None:
             glyphs = self._analysis.classified.glyphs
-            lost = [g for g in glyphs if g.decode_source is DecodeSource.UNRESOLVED]
-            self._lost = (len(lost) / len(glyphs) if glyphs else 0.0, lost[0] if lost else None)
+            sources = getattr(glyphs, "source", None)  # a GlyphTable's column: no record made per glyph
+            if sources is None or len(sources) != len(glyphs):
+                sources = [g.decode_source for g in glyphs]
+            unresolved = DecodeSource.UNRESOLVED
+            lost = [i for i, s in enumerate(sources) if s is unresolved]
+            first = glyphs[lost[0]] if lost else None
+            self._lost = (len(lost) / len(glyphs) if len(glyphs) else 0.0, first)
         return self._lost
 
     def verdict(self, font_id: str) -> Verdict | None:

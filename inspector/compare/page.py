@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.gcpause import gc_paused
-from glyphscope.core.glyph import GlyphStatus, is_space_like
+from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.compare.align import (
     CHANGED,
     EXTRA,
@@ -25,6 +25,7 @@ from glyphscope.inspector.compare.align import (
     Alignment,
     Run,
     align,
+    non_space_count,
 )
 from glyphscope.inspector.compare.causes import CAUSES, PUBLIC_KINDS, Cause, JsonObject, public_kind
 from glyphscope.inspector.compare.engines import DEFAULT_TIMEOUT, EngineText, run_engine, run_engines
@@ -36,7 +37,6 @@ from glyphscope.inspector.compare.explain import (
     explain_leftovers,
 )
 from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
-from glyphscope.inspector.jobs import CancelToken, Progress
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
     from glyphscope.inspector.compare.theirs import TheirText
+    from glyphscope.inspector.jobs import CancelToken, Progress
     from glyphscope.inspector.views.page_facts import PageFacts
 
 KIND_TITLES: dict[str, str] = {
@@ -117,6 +118,7 @@ class EngineComparison:
     result: EngineText
     alignment: Alignment | None  # None when the engine gave no text
     differences: list[Difference] = field(default_factory=list)
+    _summary: JsonObject | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -131,18 +133,21 @@ class EngineComparison:
         return None if self.alignment is None else self.alignment.agreement
 
     def summary(self) -> JsonObject | None:
+        """Agreement, characters and differences counted (made once: the differences do not change)."""
         al = self.alignment
         if al is None:
             return None
+        if self._summary is not None:
+            return self._summary
         by_kind = {k: 0 for k in PUBLIC_KINDS}
         by_cause = {c: 0 for c in CAUSES}
         for d in self.differences:
             by_kind[d.public_kind] += 1
             by_cause[d.cause] += 1
-        return {
+        self._summary = {
             "agreement": round(al.agreement, 4),
-            "characters_ours": sum(1 for c in al.our_text if not is_space_like(c)),
-            "characters_theirs": sum(1 for c in al.their_text if not is_space_like(c)),
+            "characters_ours": non_space_count(al.our_text),
+            "characters_theirs": non_space_count(al.their_text),
             "characters_agreeing": al.chars_equal,
             "spaces_differing": al.count(SPACE),
             "only_theirs": al.chars_of(EXTRA),
@@ -153,6 +158,7 @@ class EngineComparison:
             "causes": by_cause,
             "explained": _explained(by_cause),
         }
+        return self._summary
 
     def to_json(self) -> dict[str, object]:
         st = self.result.status
@@ -207,8 +213,12 @@ def hidden_glyphs(analysis: PageAnalysis) -> list[tuple[int, str, str]]:
     out = []
     classified = analysis.classified
     glyphs = classified.glyphs
+    kept = GlyphStatus.KEPT
+    texts = getattr(glyphs, "unicode", None)  # a GlyphTable's column: no record made per glyph
+    if isinstance(texts, list) and len(texts) == len(glyphs):
+        return [(i, texts[i], str(s.value)) for i, s in enumerate(classified.status) if s is not kept]
     for i, s in enumerate(classified.status):
-        if s is not GlyphStatus.KEPT:
+        if s is not kept:
             g = glyphs[i]
             out.append((g.paint_index, g.unicode, str(s.value)))
     return out
@@ -309,6 +319,8 @@ def compare_page_job(
 ) -> Generator[Progress, None, PageComparison]:
     """Run the engines of `keys` on `analysis`'s page (those in `known` are not run again: their text
     of this very page) and compare; a job for gui.workers.Worker (cancel: `token`)."""
+    from glyphscope.inspector.jobs import Progress  # the window's: not a command's import
+
     results: dict[str, EngineText] = dict(known or {})
     todo = [k for k in keys if k not in results]
     yield Progress(0, len(todo) + 1, f"running {', '.join(todo)}" if todo else "aligning")

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, CAUSES, KIND_NAMES, JsonObject
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.glyph import Glyph
+    from glyphscope.core.params import Parameters
     from glyphscope.inspector.compare.page import PageComparison
+    from glyphscope.inspector.compare.theirs import TheirText
+    from glyphscope.inspector.jobs import CancelToken, Progress
 
 MAX_IMAGES = 30
 """Pages drawn at most (the first with differences); the others are listed without their image."""
@@ -189,49 +193,141 @@ def write_compare_report(
     cli_io.write_output(out, render_report(doc, pages, summary, warnings, file=file).encode("utf-8"))
 
 
+def difference_boxes(
+    comparisons: Sequence[PageComparison], glyphs: Sequence[Glyph]
+) -> dict[str, list[float]]:
+    """Glyph (its paint index as a string) → its box [x0, y0, x1, y1] in user space, for every glyph
+    a difference of `comparisons` (one page's) touches: the report marks them on the page image."""
+    boxes: dict[str, list[float]] = {}
+    for comparison in comparisons:
+        for eng in comparison.engines:
+            for d in eng.differences:
+                for g in d.glyphs:
+                    if 0 <= g < len(glyphs) and str(g) not in boxes:
+                        q = glyphs[g].quad
+                        xs, ys = [p[0] for p in q], [p[1] for p in q]
+                        boxes[str(g)] = [min(xs), min(ys), max(xs), max(ys)]
+    return boxes
+
+
+def engine_summaries(comparisons: Sequence[PageComparison]) -> list[JsonObject]:
+    """Per engine over the compared pages: what `compare`'s file summary says (agreement, differences by
+    kind and by cause, the share explained, the errors), in the order the engines first come."""
+    from collections import Counter
+
+    from glyphscope.inspector.compare.causes import PUBLIC_KINDS
+    from glyphscope.inspector.compare.theirs import shared_words
+
+    totals: dict[str, JsonObject] = {}
+    for comparison in comparisons:
+        for eng in comparison.engines:
+            t = totals.setdefault(
+                eng.key,
+                {"label": eng.label, "pages": 0, "compared": 0, "equal": 0, "total": 0, "causes": Counter(),
+                 "kinds": Counter(), "errors": [], "shared": 0, "words": 0},
+            )  # fmt: skip
+            t["pages"] += 1
+            al = eng.alignment
+            if al is None:
+                t["errors"].append(f"page {comparison.page_number}: {eng.result.error}")
+                continue
+            t["compared"] += 1
+            t["equal"] += al.tokens_equal
+            t["total"] += al.tokens_ours + al.tokens_theirs
+            t["causes"].update(d.cause for d in eng.differences)
+            t["kinds"].update(d.public_kind for d in eng.differences)
+            shared, words = shared_words(al.their_text, al.our_text)
+            t["shared"] += shared
+            t["words"] += words
+    out: list[JsonObject] = []
+    for key, t in totals.items():
+        n = sum(t["causes"].values())
+        agreement = None if not t["compared"] else (1.0 if t["total"] == 0 else 2.0 * t["equal"] / t["total"])
+        out.append(
+            {
+                "engine": key,
+                "label": t["label"],
+                "pages": t["pages"],
+                "pages_compared": t["compared"],
+                "agreement": None if agreement is None else round(agreement, 4),
+                "differences": n,
+                "kinds": {k: t["kinds"].get(k, 0) for k in PUBLIC_KINDS},
+                "causes": {c: t["causes"].get(c, 0) for c in CAUSES},
+                "explained": None if n == 0 else round(1 - t["causes"].get("unexplained", 0) / n, 4),
+                "words_shared": None if not t["words"] else round(t["shared"] / t["words"], 4),
+                "errors": t["errors"][:20],
+            }
+        )
+    return out
+
+
 def comparison_report(
     doc: Document, comparison: PageComparison, file: str, glyphs: Sequence[Glyph] | None = None
 ) -> str:
     """The ticket report of one compared page (the Compare panel's Export): `comparison` is a
     compare.page.PageComparison of `doc`'s page; `glyphs` its glyph records (read again when None)."""
-    from collections import Counter
+    if glyphs is None and any(d.glyphs for e in comparison.engines for d in e.differences):
+        from glyphscope.core.analysis import analyze_page
 
-    from glyphscope.inspector.compare.causes import PUBLIC_KINDS
+        glyphs = analyze_page(doc, comparison.page_number).classified.glyphs
+    page = comparison.to_json() | {"_boxes": difference_boxes([comparison], glyphs or ())}
+    return render_report(doc, [page], engine_summaries([comparison]), [], file=file)
 
-    page = comparison.to_json()
-    boxes: dict[str, list[float]] = {}
-    glyphs = None
-    summary = []
-    for e in comparison.engines:
-        al = e.alignment
-        causes = Counter(d.cause for d in e.differences)
-        kinds = Counter(d.public_kind for d in e.differences)
-        n = len(e.differences)
-        summary.append(
-            {
-                "engine": e.key,
-                "label": e.label,
-                "pages": 1,
-                "pages_compared": 0 if al is None else 1,
-                "agreement": None if al is None else round(al.agreement, 4),
-                "differences": n,
-                "kinds": {k: kinds.get(k, 0) for k in PUBLIC_KINDS},
-                "causes": {c: causes.get(c, 0) for c in CAUSES},
-                "explained": None if n == 0 else round(1 - causes.get("unexplained", 0) / n, 4),
-                "errors": [] if e.result.error is None else [e.result.error],
-            }
-        )
-        for d in e.differences:
-            for g in d.glyphs:
-                if str(g) in boxes:
-                    continue
-                if glyphs is None:
-                    from glyphscope.core.analysis import analyze_page
 
-                    glyphs = analyze_page(doc, comparison.page_number).classified.glyphs
-                if 0 <= g < len(glyphs):
-                    q = glyphs[g].quad
-                    xs, ys = [p[0] for p in q], [p[1] for p in q]
-                    boxes[str(g)] = [min(xs), min(ys), max(xs), max(ys)]
-    page["_boxes"] = boxes
-    return render_report(doc, [page], summary, [], file=file)
+def their_report_job(
+    source: str,
+    password: str | None,
+    their: TheirText,
+    out: str,
+    *,
+    mode: str = Mode.PLAIN,
+    params: Parameters | None = None,
+    token: CancelToken,
+) -> Generator[Progress, None, str]:
+    """The ticket report of a whole document against their text, written to `out`: what
+    `glyphscope compare SOURCE --text … --report OUT` writes (the same pages, summary and writer),
+    as a job for the window's File › Export (gui.workers.Worker; cancel: `token`)."""
+    from glyphscope.core.analysis import document_analyses, document_texts
+    from glyphscope.core.document import open_document
+    from glyphscope.core.params import DEFAULT_PARAMETERS
+    from glyphscope.inspector.compare.page import compare_page
+    from glyphscope.inspector.compare.theirs import foreign_verdict, form_feed_pages, page_result, page_texts
+    from glyphscope.inspector.jobs import Progress
+
+    params = params or DEFAULT_PARAMETERS
+    doc = open_document(source, password)
+    pages = list(range(1, doc.page_count + 1))
+    warnings = list(doc.warnings) + list(their.warnings)
+    if their.text is None:
+        raise ValueError(f"their text: {their.error}")
+    total = len(pages) + 1
+    stop = lambda: bool(token.cancelled)  # noqa: E731 - the loops' stop check
+    our_texts = None
+    if form_feed_pages(their.text) is None and len(pages) > 1:  # cut where the alignment says
+        yield Progress(0, total, "reading glyphscope's text of every page")
+        texts = dict(document_texts(doc, pages, mode, params, should_stop=stop, on_error=lambda n, exc: None))
+        our_texts = [texts[n].text or "" if n in texts else "" for n in pages]
+    token.check()
+    cut, notes = page_texts(their.text, pages, doc.page_count, our_texts)
+    warnings.extend(notes)
+    in_text = len(form_feed_pages(their.text) or [their.text])
+    skipped: list[int] = []
+    json_pages: list[JsonObject] = []
+    comparisons = []
+    for analysis in document_analyses(
+        doc, pages, params, mode=mode, should_stop=stop, on_error=lambda n, exc: skipped.append(n)
+    ):
+        n = analysis.page_number
+        yield Progress(n - 1, total, f"page {n} of {len(pages)}")
+        comparison = compare_page(analysis, [page_result(their, cut.get(n), n, in_text)], mode)
+        comparisons.append(comparison)
+        boxes = difference_boxes([comparison], analysis.classified.glyphs)
+        json_pages.append(comparison.to_json() | {"_boxes": boxes})
+    token.check()
+    if skipped:
+        warnings.append(f"page(s) {', '.join(map(str, skipped))} could not be analysed")
+    summary = engine_summaries(comparisons)
+    warnings.extend(line for s in summary if (line := foreign_verdict(s)) is not None)
+    yield Progress(len(pages), total, "writing the report")
+    write_compare_report(out, doc, json_pages, summary, warnings, file=source)
+    return out

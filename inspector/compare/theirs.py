@@ -17,13 +17,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import Any
 
 from glyphscope.inspector.compare.engines import EngineSpec, EngineStatus, EngineText
 
@@ -47,6 +47,21 @@ def shared_words(theirs: str, ours: str) -> tuple[int, int]:
     mine = set(words_of(ours))
     words = words_of(theirs)
     return sum(1 for w in words if w in mine), len(words)
+
+
+def foreign_verdict(summary: Mapping[str, Any]) -> str | None:
+    """One line when an engine's text cannot be this file's: agreement or shared words near 0 over
+    the pages compared (`summary`: a file summary of `compare`, with `agreement`, `words_shared`,
+    `differences` and `label`); None otherwise."""
+    a, w = summary["agreement"], summary.get("words_shared")
+    if a is None or w is None or summary["differences"] == 0:
+        return None  # no text, the same text, or an empty one (said on its own)
+    if a >= FOREIGN_AGREEMENT and w >= FOREIGN_WORDS:
+        return None
+    return (
+        f"{summary['label']} agrees {100 * a:.1f} % with glyphscope's text of these pages and shares "
+        f"{100 * w:.0f} % of its words with it: it is most likely the text of another file (or of other pages)"
+    )
 
 
 def their_status(label: str, options: str) -> EngineStatus:
@@ -110,6 +125,8 @@ def pasted_text(text: str) -> TheirText:
 def run_command(command: str, pdf_path: str, timeout: float, password: str | None = None) -> TheirText:
     """Their extractor's text of the PDF: `command` through the shell, `{}` → the path (appended when the
     command has no `{}`); never raises — a failure or the time limit is the result's one-line error."""
+    import shlex  # only a command needs it
+
     quoted = shlex.quote(pdf_path)
     line = command.replace("{}", quoted) if "{}" in command else f"{command} {quoted}"
     source = f"command '{command}'"

@@ -276,3 +276,9 @@ def _export_menu(exporter: Exporter, menu: QMenu) -> None:
         doc_menu.addAction(mode_title(mode) + "…", functools.partial(exporter.document_text, mode=mode))
     for text, export in EXPORTS:
         menu.addAction(text, functools.partial(export, exporter))
+    menu.addSeparator()
+    ticket = menu.addAction("&Ticket report, their text (HTML)…", exporter.their_report)
+    ticket.setObjectName("export.ticket_report")
+    exporter.ticket_action = ticket
+    exporter.update_ticket_action(False)
+    menu.setToolTipsVisible(True)  # the ticket report says why it is greyed out

@@ -298,7 +298,7 @@ class PageView(QGraphicsView):
         refit = content != self.content_rect
         self.content_rect = content
         if refit:
-            self.apply_fit()  # glyphs off the page (culled slugs) are part of what Fit shows
+            self.apply_fit()  # the scene grew: the page centred again at its fit
         if isinstance(bundle.image, QImage) and not bundle.image.isNull():
             self.page_item.setPixmap(QPixmap.fromImage(bundle.image))
             self.page_item.setScale(1.0 / bundle.render_scale)
@@ -449,10 +449,10 @@ class PageView(QGraphicsView):
         self.set_zoom(self.zoom * factor)
 
     def _fit_rect(self) -> QRectF:
-        """What Fit shows: the page plus any glyphs painted off it (slugs outside the MediaBox)."""
-        if self.content_rect.isEmpty() or not self.content_rect.contains(self.page_rect):
-            return self.page_rect
-        return self.content_rect
+        """What Fit shows: the page as drawn (its displayed box). Glyphs painted off it (a form's
+        culled slug, printer's marks far outside) stay in the scene, reachable by scrolling, but
+        do not make the page small: a page fits the same with or without them."""
+        return self.page_rect
 
     def fit_zoom(self, mode: FitMode = FitMode.PAGE) -> float:
         """The zoom of Fit page (whole page in view) or Fit width, for the current viewport."""

@@ -262,6 +262,7 @@ class Docks:
         the one shown last."""
         if not shiboken6.isValid(self.window) or not self.window.isVisible():
             return
+        self.hide_stray_tab_bars()  # a dock shown or hidden: the layout is new
         column = self.column()
         if any(self.docks[a].isFloating() or self.docks[a].isHidden() for a in column):
             self.room, self._fronts = None, {}  # the user rearranged the column: theirs to size
@@ -434,6 +435,37 @@ class Docks:
     def group_height(self, anchor: str) -> int:
         """The height of group `anchor`: of whichever of its docks is in front."""
         return self.docks[self.front(anchor) or anchor].height()
+
+    def stray_tab_bars(self) -> list[QTabBar]:
+        """The window's tab bars on screen that no dock group uses: Qt (6.11) leaves one behind each
+        time `tabifyDockWidget` makes a group while another exists, with the tabs the group had then
+        and the place it had in the layout of the moment; it stays shown over whatever lies there
+        later (an empty-looking bar at the canvas's foot once Compare opens below it). A bar in use
+        sits right under (or over) the dock in front of its group, at the dock's left edge; an
+        empty one is in no use."""
+        docks = [d for d in self.docks.values() if d.isVisible() and not d.isFloating()]
+        stray = []
+        for bar in self.window.findChildren(QTabBar):
+            if bar.parent() is not self.window or not bar.isVisible():
+                continue
+            titles = {bar.tabText(i) for i in range(bar.count())}
+            r = bar.geometry()
+            used = any(
+                d.windowTitle() in titles
+                and abs(d.x() - r.x()) <= 2
+                and (abs(d.geometry().bottom() + 1 - r.top()) <= 3 or abs(r.bottom() + 1 - d.y()) <= 3)
+                for d in docks
+            )
+            if not used:
+                stray.append(bar)
+        return stray
+
+    def hide_stray_tab_bars(self) -> None:
+        """Hide `stray_tab_bars` (Qt holds no reference to them: it never shows them again); only
+        once the window is laid out, when a bar's place tells whether it is in use."""
+        if shiboken6.isValid(self.window) and self.window.isVisible():
+            for bar in self.stray_tab_bars():
+                bar.hide()
 
     def tidy_tab_bars(self) -> None:
         """Dock tabs show their whole title (scroll arrows when there is no room), never "Text: …"."""

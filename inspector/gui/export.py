@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QAction, QColor, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
 from glyphscope.core.params import Parameters
@@ -206,6 +206,21 @@ class Exporter(QObject):
         super().__init__(window)
         self.window = window
         self.worker: Worker | None = None
+        self.ticket_action: QAction | None = None  # File › Export › Ticket report (actions.py)
+
+    def update_ticket_action(self, loaded: bool) -> None:
+        """The ticket report needs their text (Compare › Their text…): greyed out, and saying so, without."""
+        action = self.ticket_action
+        if action is None:
+            return
+        action.setEnabled(loaded)
+        action.setToolTip(
+            "The customer's text against every page, each difference with its cause and what to "
+            "change, as one HTML page to attach to the ticket (as glyphscope compare --text --report)"
+            if loaded
+            else "Needs the customer's text: load or paste it first with Their text… in the Compare "
+            "panel (Tools › Compare with other engines)"
+        )
 
     def ask_path(self, kind: str, suggestion: str) -> str | None:
         """The save dialog; tests patch this method."""
@@ -319,6 +334,26 @@ class Exporter(QObject):
             triage_report_job, anonymise=anonymise, session=session_notes(self.window, notes)
         )
         return self._start("triage report", job, str(session.source), session.password, session.params, path)
+
+    def their_report(self, path: str | None = None) -> Worker | None:
+        """The ticket report of the document against their text (the Compare panel's), written by
+        `compare`'s report writer in a worker: what `glyphscope compare FILE --text … --report`
+        writes for every page."""
+        session = self.window.session
+        their = self.window.compare_panel.their
+        if session.source is None or not Path(session.source).is_file():
+            self._fail("ticket report", "No document file is open.")
+            return None
+        if their is None or their.text is None:
+            self._fail("ticket report", "Load their text first: Their text… in the Compare panel.")
+            return None
+        path = path or self.ask_path("html", f"{self._stem()}-ticket.html")
+        if not path:
+            return None
+        from glyphscope.inspector.compare.report import their_report_job
+
+        job = functools.partial(their_report_job, mode=session.mode, params=session.params)
+        return self._start("ticket report", job, str(session.source), session.password, their, path)
 
     def _start(self, kind: str, job: JobFunction, *args: object) -> Worker:
         if self.worker is not None:

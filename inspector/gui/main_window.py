@@ -106,6 +106,7 @@ class MainWindow(WindowPanels, QMainWindow):
         self.panels: dict[str, QDockWidget] = self.docks.docks  # name -> dock
         self.panel_widgets: dict[str, QWidget] = self.docks.widgets  # name -> the panel inside
         self.text_panels: dict[str, TextPanel] = dict(self.text_tabs.panels)
+        self.compare_panel.their_changed.connect(self.exporter.update_ticket_action)
         self._restore_settings()
         c.attach()  # after every panel: page_shown means they all show the page
         c.document_opened.connect(self._on_opened)

@@ -29,6 +29,7 @@ from glyphscope.core.assembly.decisions import (
     ColumnChangeDecision,
     ColumnSplit,
     CombFieldDecision,
+    CoveredSpace,
     GridPlacement,
     LayoutGrid,
     LigatureDecision,
@@ -294,6 +295,7 @@ SAMPLES: dict[type, Any] = {
     AnnotationPlacement: AnnotationPlacement(9, 3, 4),
     CombFieldDecision: CombFieldDecision(3, 4, 13.328, 20.0, 5),
     RtlRunOrder: RtlRunOrder(3, 12, 1),
+    CoveredSpace: CoveredSpace(5, 1, (82.0, 85.34), (80.0, 91.33)),
 }
 
 

@@ -21,7 +21,7 @@ import pikepdf
 import pytest
 
 import glyphscope
-from glyphscope.core import analysis, page_workers
+from glyphscope.core import analysis, page_pool
 from glyphscope.core.document import open_document
 from glyphscope.core.limits import Limits
 from glyphscope.core.page_workers import PARALLEL_MIN_PAGES, effective_jobs, page_results
@@ -38,7 +38,7 @@ DEMO = str(glyphscope.demo_pdf())
 @pytest.fixture
 def forked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers forked from this process (so they see its monkeypatches), even after a Qt test."""
-    monkeypatch.setattr(page_workers, "mp_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(page_pool, "mp_context", lambda: multiprocessing.get_context("fork"))
 
 
 @pytest.mark.parametrize(
@@ -249,7 +249,7 @@ def test_triage_workers_read_their_files_pages_in_one_process(
     def no_pool(*args: object) -> None:
         raise AssertionError("a page pool was started inside a triage worker")
 
-    monkeypatch.setattr(page_workers._PagePool, "__init__", no_pool)
+    monkeypatch.setattr(page_pool.PagePool, "__init__", no_pool)
     for name in ("a.pdf", "b.pdf", "c.pdf"):
         (tmp_path / name).write_bytes(Path(DEMO).read_bytes())
     rows = triage_paths([tmp_path], jobs=2)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings  # noqa: F401 — Qt loaded first: conftest redirects the settings
 
-from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES
+from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, KIND_NAMES
 from glyphscope.inspector.compare.theirs import pasted_text
 from glyphscope.inspector.gui.overlays import compare_layer
 from glyphscope.inspector.gui.panels.compare import TheirTextDialog
@@ -88,3 +89,54 @@ def test_the_dialog_loads_a_file_and_says_when_it_is_not_utf8(qtbot, tmp_path) -
     assert "not UTF-8" in dialog.note.text() and dialog.their_text().warnings
     assert not dialog.load(str(tmp_path / "missing.txt"))
     assert dialog.note.text().startswith("Cannot read")
+
+
+ROW = re.compile(
+    r"<tr><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td><td><span class='cause'[^>]*>([^<]*)</span></td>"
+    r"<td class='text'>([^<]*)</td><td class='text'>([^<]*)</td><td>(.*?)</td></tr>"
+)
+
+
+def test_file_export_writes_the_ticket_report_of_their_text(qtbot, window, two_pages, tmp_path) -> None:
+    """File › Export › Ticket report: greyed out (saying why) until their text is loaded, then the
+    report `compare --text … --report` writes, byte for byte, with each difference and its cause."""
+    from PySide6.QtGui import QAction
+
+    from glyphscope.__main__ import main
+
+    w = window
+    for check in w.compare_panel.checks.values():
+        check.setChecked(False)  # their text alone
+    open_file(qtbot, w, two_pages, page=1)
+    action = w.findChild(QAction, "export.ticket_report")
+    assert action is not None and not action.isEnabled()
+    assert "load or paste it first with Their text…" in action.toolTip()
+    text = "Hello World\fSecond page text, page 2 of 2"
+    w.compare_panel.set_their_text(pasted_text(text))
+    assert action.isEnabled() and "as glyphscope compare --text --report" in action.toolTip()
+
+    out = tmp_path / "ticket.html"
+    w.exporter.ask_path = lambda kind, suggestion: str(out)
+    with qtbot.waitSignal(w.exporter.exported, timeout=TIMEOUT) as done:
+        action.trigger()
+    assert done.args == ["ticket report", str(out)]
+    page = out.read_text(encoding="utf-8")
+    rows = ROW.findall(page)
+    assert [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows] == [
+        ("1", "their text", KIND_NAMES["split"], CAUSE_TITLES["word_gap"], " ", ""),
+        ("1", "their text", KIND_NAMES["extra"], CAUSE_TITLES["not_on_page"], ", page 2 of 2", ""),
+    ]
+    assert "gap 2.40 pt" in rows[0][6] and "What to change" in rows[0][6]
+    assert "<h2>Page 1</h2>" in page and "<h2>Page 2</h2>" in page and page.count("<img ") == 2
+    assert w.statusBar().currentMessage() == f"Exported ticket report to {out}"
+
+    # The command line's report of the same file and text is the same page.
+    (their_file := tmp_path / "their.txt").write_text(text, encoding="utf-8")
+    cli = tmp_path / "cli.html"
+    assert (
+        main(["compare", str(w.session.source), "--text", str(their_file), "--report", str(cli), "-q"]) == 0
+    )
+    assert cli.read_text(encoding="utf-8") == page
+
+    w.compare_panel.set_their_text(None)  # dropped: greyed out again
+    assert not action.isEnabled()

@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QShowEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTextEdit,
     QTreeWidget,
@@ -221,6 +222,7 @@ class _Column(QWidget):
 
 class ComparePanel(PagePanel):
     source = "compare"
+    their_changed = Signal(bool)  # their text loaded (True) or dropped: File › Export's ticket report follows
 
     def __init__(self, session: Session, pool: WorkerPool, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -285,9 +287,12 @@ class ComparePanel(PagePanel):
         self.column_split = QSplitter(Qt.Orientation.Horizontal)
         self.column_split.setObjectName("compare.columns")
         split.addWidget(self.column_split)
-        bottom = QWidget()
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        # The explanation over the list, in a splitter: a long one (numbers, what to change, the
+        # decision, the glyphs) scrolls in its own area instead of being cut off by the list
+        # under it when the panel is low (1280×800), and the user can give either more room.
+        bottom = QSplitter(Qt.Orientation.Vertical)
+        bottom.setObjectName("compare.detail_split")
+        bottom.setChildrenCollapsible(False)
         self.tree = QTreeWidget()
         self.tree.setObjectName("compare.differences")
         self.tree.setHeaderLabels(["Engine", "Difference", "Cause", "Why (glyphscope's decision)"])
@@ -299,8 +304,18 @@ class ComparePanel(PagePanel):
         self.tree.currentItemChanged.connect(lambda item, _prev: self._on_item(item))
         self.detail = detail_label("compare.detail")
         self.detail.setText("Click a difference to see the decision that explains it.")
-        bottom_layout.addWidget(self.detail)
-        bottom_layout.addWidget(self.tree, 1)
+        self.detail_scroll = QScrollArea()
+        self.detail_scroll.setObjectName("compare.detail_scroll")
+        self.detail_scroll.setWidgetResizable(True)
+        self.detail_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.detail_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_scroll.setWidget(self.detail)
+        self.detail_scroll.setMinimumHeight(self.detail.fontMetrics().lineSpacing() * 2 + 4)
+        bottom.addWidget(self.detail_scroll)
+        bottom.addWidget(self.tree)
+        bottom.setStretchFactor(0, 1)
+        bottom.setStretchFactor(1, 1)
+        bottom.setSizes([200, 200])  # shares: half each, whatever the panel's height
         split.addWidget(bottom)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -319,6 +334,7 @@ class ComparePanel(PagePanel):
         if self.their is not None:  # the customer's text was of the document before
             self.their = None
             self.their_button.setText("Their text…")
+            self.their_changed.emit(False)
         self._set_page(None)
 
     def show_page(self, state: PageState) -> None:
@@ -572,6 +588,7 @@ class ComparePanel(PagePanel):
         """Compare the pages with `their` text from now on (None: no longer); compares the page again."""
         self.their = their if their is not None and their.text is not None else None
         self.their_button.setText("Their text ✓…" if self.their is not None else "Their text…")
+        self.their_changed.emit(self.their is not None)
         self.compare()
 
     def their_page(self, page: int) -> EngineText | None:
