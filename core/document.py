@@ -376,9 +376,9 @@ class Document:
             interp.diag.add(DiagnosticKind.DAMAGED_FILE_REPAIRED, Severity.WARNING, w)
         for w in _damaged_content_streams(page_obj):
             interp.diag.add(DiagnosticKind.CONTENT_UNREADABLE, Severity.ERROR, w)
-        glyphs = recorders.glyphs.table  # column-wise (core/glyph_table.py): records on demand
+        glyphs = interp.glyph_table  # column-wise (core/glyph_table.py): records on demand
         forms = tuple(recorders.forms.uses)
-        fonts = tuple(recorders.glyphs.fonts.values())
+        fonts = tuple(recorders.fonts.fonts.values())
         diags = interp.diag.finish()  # the glyphs' findings are the page product's (core/findings.py)
         try:
             has_struct_parents = "/StructParents" in page_obj

@@ -6,8 +6,8 @@ API's `page.rects`, `page.lines`, `page.curves`, `page.images` and a char's
 `stroking_color` need more, so the page is run once more by the interpreter itself with a
 `DrawingRecorder` among its recorders (`read_drawing`), as the stepper's trace is: the same
 streams, forms, CTM and colour-space reading, no second reader of content streams. The
-recorder follows each stream through `observe` (core/trace.py's paint state, which keeps the
-fill and stroke colours per q/Q copy), reads each path back at its painting operator from the
+recorder follows each stream through `observe` and the paint state through the interpreter's
+events (core/trace.py's: fill and stroke colours, q/Q), reads each path back at its painting operator from the
 construction operators handed out before it, and classifies it as pdfminer.six does
 (`converter.PDFLayoutAnalyzer.paint_path`): one segment is a line, a closed axis-aligned
 four-sided subpath a rect, anything else a curve; a path of several subpaths is one object
@@ -116,14 +116,11 @@ class DrawingRecorder(TraceRecorder):
         self.glyph_paint: list[PaintState] = []
         self._linewidth = 1.0
         self._dash: tuple[tuple[float, ...], float] | None = None
-        self._saved_line: dict[int, tuple[float, tuple[tuple[float, ...], float] | None]] = {}
+        self._saved_line: list[tuple[float, tuple[tuple[float, ...], float] | None]] = []  # one per q
         self._do_name = ""
 
     def observe(self, instructions: Iterable[Instruction]) -> Iterator[Instruction]:
         interp = self.interp
-        if self._form_paint and interp.frame.annotation >= 0 > self._form_paint[-1][2]:
-            self.paint = INITIAL_PAINT  # an annotation's appearance starts from the initial state
-        self._paint_gs = interp.gs
         path: list[tuple[str, list[float]]] = []
         for ins in instructions:
             if isinstance(ins, pikepdf.ContentStreamInlineImage):
@@ -145,18 +142,24 @@ class DrawingRecorder(TraceRecorder):
                 self._do_name = pdf_text(ins.operands[0]).lstrip("/") if ins.operands else ""
             yield ins
             self._line_after(op, ins)
-            self._paint_after(op, ins)
+
+    def state_saved(self) -> None:
+        """q: the line width and dash are saved with the paint state."""
+        super().state_saved()
+        self._saved_line.append((self._linewidth, self._dash))
+
+    def state_restored(self) -> None:
+        super().state_restored()
+        if self._saved_line:
+            self._linewidth, self._dash = self._saved_line.pop()
+
+    def form_ended(self, use_index: int) -> None:
+        super().form_ended(use_index)
+        del self._saved_line[len(self._saved_paint) :]  # the form's unmatched q go with it
 
     def _line_after(self, op: str, ins: Instruction) -> None:
-        """Follow the line width and dash over q/Q (per state copy, as the paint state)."""
-        interp = self.interp
-        if op == "q" and interp.stack:
-            self._saved_line[id(interp.stack[-1])] = (self._linewidth, self._dash)
-        elif op == "Q":
-            saved = self._saved_line.pop(id(interp.gs), None)
-            if saved is not None:
-                self._linewidth, self._dash = saved
-        elif op == "w" and ins.operands and ins.operands[0].__class__ in _NUMBERS:
+        """Follow the line width and dash (q/Q: `state_saved`, `state_restored`)."""
+        if op == "w" and ins.operands and ins.operands[0].__class__ in _NUMBERS:
             self._linewidth = float(ins.operands[0])
         elif op == "d" and len(ins.operands) == 2:
             array, phase = ins.operands

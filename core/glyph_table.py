@@ -321,8 +321,8 @@ class PassColumns:
 
     __slots__ = ("table", "run_of", "xs", "ys")
 
-    def __init__(self, glyphs: Sequence[Glyph]) -> None:
-        self.table = as_table(glyphs)
+    def __init__(self, glyphs: GlyphTable) -> None:
+        self.table = glyphs  # a page's glyphs are always its table (InterpretedPage converts records)
         self.run_of = self.table.run_of()
         self.xs, self.ys = self.table.centres()
 
@@ -337,11 +337,9 @@ def _same_records(a: Sequence[Glyph], b: object) -> bool:
     return len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
 
-def subset(glyphs: Sequence[Glyph], indices: Sequence[int]) -> Sequence[Glyph]:
-    """`glyphs[i] for i in indices` (paint indices): a view on a table, a tuple otherwise."""
-    if isinstance(glyphs, GlyphTable):
-        return GlyphView(glyphs, array("q", indices))
-    return tuple(glyphs[i] for i in indices)
+def subset(glyphs: GlyphTable, indices: Sequence[int]) -> GlyphView:
+    """`glyphs[i] for i in indices` (paint indices), as a view on the table."""
+    return GlyphView(glyphs, array("q", indices))
 
 
 def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:

@@ -4,19 +4,19 @@ Tokens come from `pikepdf.parse_content_stream`; we write no lexer. One operator
 table (core/operators/) maps each operator to its handler and operand signature,
 checked before the handler runs, so a malformed operator is skipped with a
 diagnostic and never ends the page. The interpreter keeps the graphics and text
-state (q/Q, the CTM, the text matrices, marked content, the form being run) and the
-budgets of `Limits`; what the page holds is written down by recorders
-(core/recorders/), which hear its events: text shown, path filled, clip set, fill
-colour or ExtGState changed, image drawn, marked content begun or ended, form begun
-or ended. It decides nothing about words or lines.
+state (q/Q, the CTM, the text matrices, marked content, the frame being run: the page's,
+or a form's as its child) and the budgets of `Limits`. Its text layout (core/glyph_layout.py),
+a collaborator it owns, places the glyphs of shown text and answers where the pen went;
+what else the page holds is written down by recorders (core/recorders/), which hear its
+events and never change its state: text shown, font chosen, path filled, clip set,
+colours or ExtGState changed, state saved or restored, image drawn, marked content begun
+or ended, form begun or ended. It decides nothing about words or lines.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pikepdf
@@ -28,22 +28,23 @@ from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert
+from glyphscope.core.glyph_layout import GlyphLayout
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.instructions import (
     NO_OPERANDS,
     Instruction,
     OperatorTable,
     QpdfError,
-    number,
     one_line,
 )
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
 from glyphscope.core.operators import IGNORED, operator_table
+from glyphscope.core.operators.operands import ALL_NUMBERS as _ALL_NUMBERS
+from glyphscope.core.operators.operands import all_numbers, checked_operands
 from glyphscope.core.operators.xobjects import draw_appearances
 from glyphscope.core.page import FormUse
-from glyphscope.core.recorders.base import Recorder, hears, listeners
-from glyphscope.core.recorders.glyphs import GlyphRecorder
-from glyphscope.core.state import GraphicsState, MarkedContent, TextState
+from glyphscope.core.recorders.base import InterpreterView, Recorder, hears, listeners
+from glyphscope.core.state import Frame, GraphicsState, MarkedContent, TextState
 
 if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.py)
     from glyphscope.core.annotations import DrawnAppearance
@@ -51,27 +52,11 @@ if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.
 TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions
 
 _NO_OPERANDS: list[Any] = []
-_N, _S, _A, _NAME = "n", "s", "a", "N"  # number, string, array, name ("*": anything, e.g. BDC's properties)
-_ALL_NUMBERS = frozenset(("n", "nn", "nnn", "nnnn", "nnnnnn"))
-
-
-@dataclass(slots=True)
-class Frame:
-    """One content stream being executed: the page's or a form's."""
-
-    resources: pikepdf.Dictionary | None
-    form_path: tuple[str, ...]
-    form_ids: tuple[str, ...]
-    base_depth: int  # gstate stack depth at entry: Q may not pop below it
-    form_use_index: int = -1
-    annotation: int = -1  # the annotation whose appearance is being run (forms inside it too)
 
 
 class PageInterpreter:
-    """Runs one page's content stream and the forms it draws, emitting events to `recorders`.
-
-    The recorders must include one `GlyphRecorder`: it places the glyphs of shown text and
-    so moves the pen (one is added when none is given)."""
+    """Runs one page's content stream and the forms it draws, emitting events to `recorders`;
+    its `layout` places the glyphs of shown text (`glyph_table`)."""
 
     def __init__(
         self,
@@ -110,6 +95,7 @@ class PageInterpreter:
         self.in_text = False
         self.marked: MarkedContent | None = None  # innermost open marked-content section
         self.frame = Frame(None, (), (), 0)
+        self.frames: list[Frame] = []  # one per form use, by its index (FormUse, GlyphRun.form_use)
         self.form_use_count = 0
         self.token_index = -1  # page-stream instruction being run (or that started a form chain)
         self.stream_index = -1
@@ -122,16 +108,17 @@ class PageInterpreter:
             None  # W/W*: stream, index, even-odd, prev
         )
         self.resource_cache: dict[tuple[int, str], tuple[object, Any]] = {}  # (resources, name) → answer
+        self.layout = GlyphLayout()  # places shown text: the one answer text showing needs
         # The recorders, and who hears which event.
         given = list(recorders)
-        layout = next((r for r in given if isinstance(r, GlyphRecorder)), None)
-        if layout is None:
-            layout = GlyphRecorder()
-            given.insert(0, layout)
-        self.layout: GlyphRecorder = layout
         self.recorders: tuple[Recorder, ...] = tuple(given)
         self.on_observe = listeners(given, Recorder.observe)
         self.on_font_selected = listeners(given, Recorder.font_selected)
+        self.on_text_shown = listeners(given, Recorder.text_shown)
+        self.on_state_saved = listeners(given, Recorder.state_saved)
+        self.on_state_restored = listeners(given, Recorder.state_restored)
+        self.on_colour_set = listeners(given, Recorder.colour_set)
+        self.on_ext_gstate_applied = listeners(given, Recorder.ext_gstate_applied)
         self.on_path_filled = listeners(given, Recorder.path_filled)
         self.on_clip_set = listeners(given, Recorder.clip_set)
         self.on_fill_colour_set = listeners(given, Recorder.fill_colour_set)
@@ -145,8 +132,9 @@ class PageInterpreter:
         self.on_page_ended = listeners(given, Recorder.page_ended)
         self._table: OperatorTable = operator_table(lambda event: hears(given, event))
         self._ignored = IGNORED
+        view = InterpreterView(self)  # recorders read the state; they do not change it
         for recorder in given:
-            recorder.start(self)
+            recorder.start(view)
 
     # ------------------------------------------------------------------ what recorders read
 
@@ -353,21 +341,21 @@ class PageInterpreter:
             self.prev_handled = self.stream_index  # where a painting operator's path starts after
             self.stream_index = index
             handler, signature = entry
-            raw = _NO_OPERANDS if signature is NO_OPERANDS else list(ins.operands)
-            if signature and signature is not NO_OPERANDS:
-                numbers: list[float] | None = None
-                if len(raw) == len(signature) and signature in _ALL_NUMBERS:
-                    # Fast path for the all-number operators (Td, Tm, cm, Tc, …); _check explains failures.
-                    try:
-                        numbers = [float(x) for x in raw]
-                    except TypeError:
-                        numbers = None
-                    if numbers is not None and not math.isfinite(sum(numbers)):
-                        numbers = None
-                checked = numbers if numbers is not None else self._check(op, raw, signature)
+            if signature is NO_OPERANDS:
+                raw = _NO_OPERANDS
+            elif signature:
+                raw = list(ins.operands)
+                # The all-number operators (Td, Tm, cm, Tc, …) by the fast path; the check explains failures.
+                checked = (
+                    all_numbers(raw) if signature in _ALL_NUMBERS and len(raw) == len(signature) else None
+                )
                 if checked is None:
-                    continue
+                    checked = checked_operands(self, op, raw, signature)
+                    if checked is None:
+                        continue
                 raw = checked
+            else:
+                raw = list(ins.operands)
             try:
                 handler(self, raw)
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
@@ -392,55 +380,12 @@ class PageInterpreter:
             once_key=once_key,
         )
 
-    def _check(self, op: str, operands: list[Any], signature: str) -> list[Any] | None:
-        """Validate operand count and types; convert numbers to float."""
-        need = len(signature)
-        if len(operands) < need:
-            self.note(
-                DiagnosticKind.MALFORMED_OPERATOR,
-                Severity.WARNING,
-                f"operator '{op}' skipped: {len(operands)} operand(s), {need} expected",
-                once_key=f"'{op}' count",
-            )
-            return None
-        if len(operands) > need:
-            operands = operands[-need:]  # as pdf.js: extra leading operands are ignored
-        out: list[Any] = []
-        for kind, value in zip(signature, operands):
-            if kind == _N:
-                num = number(value)
-                if num is None:
-                    return self._bad_type(op, value, "a number")
-                out.append(num)
-            elif kind == _S:
-                if not isinstance(value, pikepdf.String):
-                    return self._bad_type(op, value, "a string")
-                out.append(bytes(value))
-            elif kind == _A:
-                if not isinstance(value, pikepdf.Array):
-                    return self._bad_type(op, value, "an array")
-                out.append(value)
-            elif kind == _NAME:
-                if not isinstance(value, pikepdf.Name):
-                    return self._bad_type(op, value, "a name")
-                out.append(pdf_text(value))
-            else:
-                out.append(value)
-        return out
-
-    def _bad_type(self, op: str, value: object, expected: str) -> list[Any] | None:
-        self.note(
-            DiagnosticKind.MALFORMED_OPERATOR,
-            Severity.WARNING,
-            f"operator '{op}' skipped: operand {str(value)[:40]!r} is not {expected}",
-            once_key=f"'{op}' type",
-        )
-        return None
-
     # ------------------------------------------------------------------ the state stack
 
     def save(self) -> None:
         self.stack.append(self.gs.copy())
+        for state_saved in self.on_state_saved:
+            state_saved()
 
     def restore(self) -> None:
         if len(self.stack) <= self.frame.base_depth:
@@ -449,6 +394,8 @@ class PageInterpreter:
             )
             return
         self.gs = self.stack.pop()
+        for state_restored in self.on_state_restored:
+            state_restored()
 
     def open_marked(self, tag: str, mcid: int | None, properties: pikepdf.Dictionary | None = None) -> None:
         """Push a section: O(1), a node linked to its parent (EMC pops back to the parent)."""
@@ -499,16 +446,12 @@ class PageInterpreter:
         if annotation >= 0:
             self.tm = self.tlm = IDENTITY
             self.in_text = False
+        self.frame = child = frame.child(
+            resources, use.form_path, ident, use.matrix, len(self.stack), use_index, annotation
+        )
+        self.frames.append(child)
         for form_begun in self.on_form_begun:
             form_begun(use, bbox, invert(use.matrix) if bbox else None)
-        self.frame = Frame(
-            resources,
-            use.form_path,
-            frame.form_ids + (ident,),
-            len(self.stack),
-            use_index,
-            annotation if annotation >= 0 else frame.annotation,
-        )
         try:
             self.run(instructions, page_level=False)
             if self.budget_exceeded is not None:  # its content was cut to the bytes budget

@@ -14,7 +14,7 @@ from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, pai
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.glyph_table import GlyphTable, PassColumns, subset
+from glyphscope.core.glyph_table import GlyphTable, PassColumns, as_table, subset
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import DEFAULT_PARAMETERS, AnnotationText, Parameters
 from glyphscope.core.visibility import Visibility, classify_visibility
@@ -156,8 +156,8 @@ class DuplicateDecision:
 class ClassifiedGlyphs:
     """Every glyph of a page with its status (kept, culled, duplicate, …) and the decisions why."""
 
-    # Glyph sequences are views on the page's GlyphTable (records on demand), tuples for hand-built pages.
-    glyphs: Sequence[Glyph]  # the "all" set, paint order
+    # The page's GlyphTable and views on it (records on demand).
+    glyphs: GlyphTable  # the "all" set, paint order
     status: tuple[GlyphStatus, ...]  # parallel to glyphs
     duplicate_of: tuple[int | None, ...]  # parallel to glyphs
     raw: Sequence[Glyph]  # page-stream glyphs of every status (no form glyphs)
@@ -176,14 +176,8 @@ class ClassifiedGlyphs:
 
 def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
     """Glyphs whose box centre lies outside the visible box (a box test, not visibility)."""
-    x0, y0, x1, y1 = visible_box
-    if not isinstance(glyphs, GlyphTable):
-        return [
-            CullDecision(g.paint_index, c, visible_box)
-            for g in glyphs
-            if not (x0 <= (c := g.center)[0] <= x1 and y0 <= c[1] <= y1)
-        ]
-    return _cull_centres(*glyphs.centres(), visible_box)
+    xs, ys = as_table(glyphs).centres()
+    return _cull_centres(xs, ys, visible_box)
 
 
 def _cull_centres(xs: Sequence[float], ys: Sequence[float], visible_box: Rect) -> list[CullDecision]:
@@ -569,7 +563,7 @@ def classify(page: InterpretedPage, params: Parameters = DEFAULT_PARAMETERS) -> 
 
 def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     glyphs = page.glyphs
-    cols = PassColumns(glyphs)  # a page built by hand (a tuple of records) is read through a copy
+    cols = PassColumns(glyphs)
     table, run_of = cols.table, cols.run_of
     n = len(table)
     culls = _cull_centres(cols.xs, cols.ys, page.boxes.visible_box)

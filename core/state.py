@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pikepdf
+
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import IDENTITY, Matrix
 
@@ -104,3 +106,47 @@ class MarkedContent:
             out.append(node)
             node = node.parent
         return out
+
+
+@dataclass(slots=True, eq=False)
+class Frame:
+    """One content stream being run: the page's, or a form's as a child frame of its caller's.
+
+    A form runs in a frame of its own: its resources (or the caller's, §7.8.3), the matrix
+    mapping form space to user space, and the frame that drew it (`parent`). Glyphs, findings
+    and trace steps name the frame they come from by its `form_path` and `form_use_index`
+    (the interpreter's `frames[form_use_index]` is the frame itself).
+    """
+
+    resources: pikepdf.Dictionary | None
+    form_path: tuple[str, ...]
+    form_ids: tuple[str, ...]
+    base_depth: int  # gstate stack depth at entry: Q may not pop below it
+    form_use_index: int = -1  # which Do (or annotation appearance) of the page: -1 for the page
+    annotation: int = -1  # the annotation whose appearance is being run (forms inside it too)
+    parent: Frame | None = None  # the frame whose Do drew this one; None for the page
+    matrix: Matrix = IDENTITY  # form space → user space (the CTM the form starts with)
+    depth: int = 0  # forms between this frame and the page's
+
+    def child(
+        self,
+        resources: pikepdf.Dictionary | None,
+        form_path: tuple[str, ...],
+        ident: str,
+        matrix: Matrix,
+        base_depth: int,
+        use_index: int,
+        annotation: int = -1,
+    ) -> Frame:
+        """The frame of a form this frame draws (an annotation's appearance when `annotation` ≥ 0)."""
+        return Frame(
+            resources,
+            form_path,
+            self.form_ids + (ident,),
+            base_depth,
+            use_index,
+            annotation if annotation >= 0 else self.annotation,
+            self,
+            matrix,
+            self.depth + 1,
+        )

@@ -15,15 +15,19 @@ The clip is the visibility recorder's: its bounding box and the instruction that
 
 The paint state (fill and stroke colour with their colour spaces, alphas, blend mode,
 overprint, soft mask, the ExtGState resources applied) is the trace's own: the engine
-keeps only what can hide text (the fill), so the recorder reads the colour and `gs`
-instructions it hands out, resolving colour spaces with the engine's own reader. It
-follows q/Q through the interpreter's state objects: a `q` leaves a copy on the stack,
-which becomes the state again at its `Q`, so the paint state is kept per copy.
+keeps only what can hide text (the fill). It is fed by the interpreter's events, not by
+reading instructions a second time: `colour_set` (fill and stroke, with the space as
+the stream names it and its family), `ext_gstate_applied` (the resource `gs` applied),
+`state_saved` / `state_restored` (q/Q: the paint state has its own stack beside the
+interpreter's), and `form_begun` / `form_ended` (a form's implicit q…Q).
+
+Each step names the frame it runs in (`form_path`, `form_use`, `depth`: the page's, or a
+form's child frame), so a glyph's step says which form painted it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import pikepdf
@@ -32,27 +36,15 @@ from glyphscope.core.document import Document, format_operand
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Rect, multiply
 from glyphscope.core.instructions import Instruction, number
-from glyphscope.core.interpreter import PageInterpreter
-from glyphscope.core.operators.graphics import INITIAL_COLOUR, colour_space_family, soft_mask
+from glyphscope.core.operators.graphics import soft_mask
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders import Recorder, VisibilityRecorder
-from glyphscope.core.state import GraphicsState, MarkedContent
+from glyphscope.core.recorders.base import InterpreterView
+from glyphscope.core.state import MarkedContent
 
 TEXT_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
 MAX_TRACE_STEPS = 2_000_000  # a hostile stream: stop recording rather than exhaust memory
 MAX_EXT_GSTATES = 8  # ExtGState names kept per state: a stream of 100,000 gs must not build long tuples
-
-# The colour operators: (applies to the stroke, the device space it sets or None for the current one).
-_DEVICE_COLOUR_OPS = {
-    "g": (False, "DeviceGray", "gray", 1),
-    "G": (True, "DeviceGray", "gray", 1),
-    "rg": (False, "DeviceRGB", "rgb", 3),
-    "RG": (True, "DeviceRGB", "rgb", 3),
-    "k": (False, "DeviceCMYK", "cmyk", 4),
-    "K": (True, "DeviceCMYK", "cmyk", 4),
-}
-_COMPONENT_OPS = {"sc": False, "scn": False, "SC": True, "SCN": True}
-_SPACE_OPS = {"cs": False, "CS": True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +123,7 @@ class TraceStep:
     glyphs_before: int  # glyphs painted before this instruction ran
     glyphs_after: int = -1  # after it (for a Do: including everything its form painted)
     depth: int = 0  # form nesting depth
+    form_use: int = -1  # the form use whose frame it runs in (FormUse, GlyphRun.form_use); -1: the page
 
     @property
     def painted(self) -> range:
@@ -170,92 +163,58 @@ class TraceRecorder(Recorder):
         self.steps: list[TraceStep] = []
         self.truncated = False
         self.glyph_count = 0  # glyphs the traced run painted
-        self._depth = 0
         self._marked_of: MarkedContent | None | object = object()  # the section `_marked` was made from
         self._marked: tuple[tuple[str, int | None], ...] = ()
         self.paint = INITIAL_PAINT
-        self._paint_gs: GraphicsState | None = None  # the interpreter state `paint` belongs to
-        self._saved_paint: dict[int, tuple[GraphicsState, PaintState]] = {}  # q copies on the stack
-        self._form_paint: list[tuple[GraphicsState | None, PaintState, int]] = []  # per form: the caller's
+        self._saved_paint: list[PaintState] = []  # beside the interpreter's stack: one per q
+        self._form_paint: list[tuple[PaintState, int]] = []  # per open form: the caller's, its q count
 
-    def start(self, interp: PageInterpreter) -> None:
+    def start(self, interp: InterpreterView) -> None:
         self.interp = interp
         self.visibility = next((r for r in interp.recorders if isinstance(r, VisibilityRecorder)), None)
 
     def observe(self, instructions: Iterable[Instruction]) -> Iterator[Instruction]:
         glyphs = self.interp.glyph_table
-        if self._form_paint and self.interp.frame.annotation >= 0 > self._form_paint[-1][2]:
-            self.paint = INITIAL_PAINT  # an annotation's appearance starts from the initial state
-        self._paint_gs = self.interp.gs
         for index, ins in enumerate(instructions):
             step = self._record(index, ins)
             yield ins
             # Resumed: the loop body of `ins` (and any form it drew) has run.
             if step is not None:
                 step.glyphs_after = len(glyphs)
-                self._paint_after(step.operator, ins)
 
     def form_begun(self, use: FormUse, bbox: Rect | None, inverse: Matrix | None) -> None:
-        self._depth += 1
-        self._form_paint.append((self._paint_gs, self.paint, self.interp.frame.annotation))
+        """A form's implicit q (its frame is already current); an annotation's appearance starts
+        from the initial paint state."""
+        self._form_paint.append((self.paint, len(self._saved_paint)))
+        frame = self.interp.frame
+        if frame.annotation >= 0 and (frame.parent is None or frame.parent.annotation < 0):
+            self.paint = INITIAL_PAINT
 
     def form_ended(self, use_index: int) -> None:
-        self._depth -= 1
+        """The form's implicit Q: its unmatched q are dropped with it (as the interpreter's stack)."""
         if self._form_paint:
-            self._paint_gs, self.paint, _ = self._form_paint.pop()
+            self.paint, depth = self._form_paint.pop()
+            del self._saved_paint[depth:]
 
-    # -- the paint state ---------------------------------------------------------------------------
-    def _paint_after(self, op: str, ins: Instruction) -> None:
-        """Follow the paint state over one instruction that has just run."""
-        interp = self.interp
-        if op == "q":
-            if interp.stack:
-                top = interp.stack[-1]
-                self._saved_paint[id(top)] = (top, self.paint)
-            return
-        if op == "Q":
-            gs = interp.gs
-            if gs is not self._paint_gs:
-                saved = self._saved_paint.pop(id(gs), None)
-                if saved is not None and saved[0] is gs:
-                    self.paint = saved[1]
-                self._paint_gs = gs
-            return
-        if op in _DEVICE_COLOUR_OPS:
-            stroke, space, family, count = _DEVICE_COLOUR_OPS[op]
-            values = _numbers(ins.operands)
-            if len(values) == count:
-                self._set_colour(stroke, TraceColour(space, family, values))
-        elif op in _SPACE_OPS:
-            self._set_space(_SPACE_OPS[op], list(ins.operands))
-        elif op in _COMPONENT_OPS:
-            self._set_components(_COMPONENT_OPS[op], list(ins.operands))
-        elif op == "gs" and len(ins.operands) == 1 and isinstance(ins.operands[0], pikepdf.Name):
-            self._apply_ext_gstate(pdf_text(ins.operands[0]))
+    # -- the paint state, from the interpreter's events --------------------------------------------
+    def state_saved(self) -> None:
+        self._saved_paint.append(self.paint)
 
-    def _set_colour(self, stroke: bool, colour: TraceColour) -> None:
+    def state_restored(self) -> None:
+        if self._saved_paint:
+            self.paint = self._saved_paint.pop()
+
+    def colour_set(
+        self, stroke: bool, space: str | None, family: str | None, components: tuple[float, ...], pattern: str
+    ) -> None:
+        current = self.paint.stroke if stroke else self.paint.fill
+        if space is None or family is None:  # sc/scn: new components in the current space
+            colour = replace(current, components=components, pattern=pattern)
+        else:
+            colour = TraceColour(space, family, components, pattern)
         self.paint = replace(self.paint, stroke=colour) if stroke else replace(self.paint, fill=colour)
 
-    def _set_space(self, stroke: bool, operands: Sequence[object]) -> None:
-        if len(operands) != 1 or not isinstance(operands[0], pikepdf.Name):
-            return
-        name = operands[0]
-        family = colour_space_family(self.interp.frame.resources, name, 0)
-        self._set_colour(
-            stroke, TraceColour(pdf_text(name).lstrip("/"), family, INITIAL_COLOUR.get(family, ()))
-        )
-
-    def _set_components(self, stroke: bool, operands: Sequence[object]) -> None:
-        current = self.paint.stroke if stroke else self.paint.fill
-        pattern = (
-            pdf_text(operands[-1]).lstrip("/") if operands and isinstance(operands[-1], pikepdf.Name) else ""
-        )
-        self._set_colour(stroke, replace(current, components=_numbers(operands), pattern=pattern))
-
-    def _apply_ext_gstate(self, name: str) -> None:
-        res = self.interp.frame.resources
-        states = res.get("/ExtGState") if res is not None else None
-        ext = states.get(name) if isinstance(states, pikepdf.Dictionary) else None
+    def ext_gstate_applied(self, name: str, ext: pikepdf.Dictionary | None) -> None:
         paint = self.paint
         names = (paint.ext_gstates + (name.lstrip("/"),))[-MAX_EXT_GSTATES:]
         if not isinstance(ext, pikepdf.Dictionary):
@@ -289,16 +248,18 @@ class TraceRecorder(Recorder):
         else:
             operands = " ".join(format_operand(v) for v in ins.operands)
         interp = self.interp
+        frame = interp.frame
         step = TraceStep(
             len(self.steps),
-            interp.frame.form_path,
+            frame.form_path,
             index,
-            index if self._depth == 0 else interp.token_index,
+            index if frame.depth == 0 else interp.token_index,
             op,
             operands,
             self.snapshot(),
             interp.glyph_count,
-            depth=self._depth,
+            depth=frame.depth,
+            form_use=frame.form_use_index,
         )
         self.steps.append(step)
         return step
@@ -326,7 +287,7 @@ class TraceRecorder(Recorder):
             interp.in_text,
             clip,
             self._marked_stack(),
-            len(interp.stack),
+            interp.stack_depth,
             clip_source,
             self.paint,
         )
@@ -355,10 +316,6 @@ class TraceRecorder(Recorder):
         found = () if marked is None else tuple((m.tag, m.mcid) for m in reversed(marked.sections()))
         self._marked_of, self._marked = marked, found
         return found
-
-
-def _numbers(operands: Iterable[object]) -> tuple[float, ...]:
-    return tuple(v for v in (number(x) for x in operands) if v is not None)
 
 
 def _blend_mode(raw: object) -> str:

@@ -47,7 +47,6 @@ from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, multiply
 from glyphscope.core.glyph import Glyph
-from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
 from glyphscope.core.page import PageBoxes
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox, user_rect
@@ -78,7 +77,7 @@ Coordinates: TypeAlias = Literal["visible", "pdfplumber"]
 
 COORDINATES: tuple[str, ...] = ("visible", "pdfplumber")
 PAGE_DATA_CACHE = 8  # pages whose records a document keeps (each holds its analysis and records)
-DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the glyph recorder takes for a font without both
+DEFAULT_ASCENT, DEFAULT_DESCENT = 0.8, -0.2  # what the text layout takes for a font without both
 
 Line = TextLine  # the old name of a text line; `glyphscope.Line` warns (glyphscope/__init__.py)
 
@@ -421,7 +420,7 @@ class _PageData:
         """(a, b, c, d) of Tm × CTM for the glyph: from its run, or (a table built from records)
         from its direction and em, as a conformal matrix."""
         glyphs = self.analysis.page.glyphs
-        if isinstance(glyphs, GlyphTable) and len(glyphs.runs):
+        if len(glyphs.runs):
             found = glyphs.runs[glyphs.run_at(g.paint_index)].text_matrix
             if found is not None:
                 return found

@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from glyphscope.core.instructions import OperatorTable
-from glyphscope.core.operators.graphics import GRAPHICS_EVENTS, GRAPHICS_OPERATORS, PATH_OPS
+from glyphscope.core.operators.graphics import (
+    GRAPHICS_EVENTS,
+    GRAPHICS_OPERATORS,
+    PAINT_EVENTS,
+    PAINT_OPERATORS,
+    PATH_OPS,
+)
 from glyphscope.core.operators.state import STATE_OPERATORS
 from glyphscope.core.operators.text import TEXT_OPERATORS
 from glyphscope.core.operators.xobjects import XOBJECT_OPERATORS
@@ -22,6 +28,7 @@ GROUPS: tuple[tuple[OperatorTable, tuple[str, ...]], ...] = (
     (TEXT_OPERATORS, ()),
     (XOBJECT_OPERATORS, ()),
     (GRAPHICS_OPERATORS, GRAPHICS_EVENTS),
+    (PAINT_OPERATORS, PAINT_EVENTS),
 )
 """(operators, the events they serve: () for state that is always kept)."""
 

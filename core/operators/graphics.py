@@ -3,17 +3,21 @@
 They emit `path_filled`, `clip_set`, `fill_colour_set`, `ext_gstate_set`,
 `image_drawn` (inline images; XObject images in core/operators/xobjects.py) and
 `shading_painted`; resources (colour spaces, ExtGState) are read here, once per
-resource dictionary and name.
+resource dictionary and name. For who follows the whole paint state (the stepper's
+trace), the colour operators of fill and stroke also emit `colour_set` and `gs` emits
+`ext_gstate_applied`; the stroke operators run only when someone hears that
+(`PAINT_OPERATORS`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import pdf_text, stream_bytes
-from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, number
+from glyphscope.core.instructions import NO_OPERANDS, Handler, OperatorTable, number
 from glyphscope.core.operators.paths import PATH_OPS, path_behind
 from glyphscope.core.page import PaintKind
 
@@ -27,7 +31,10 @@ GRAPHICS_EVENTS = (
     "ext_gstate_set",
     "image_drawn",
     "shading_painted",
+    "colour_set",
+    "ext_gstate_applied",
 )
+PAINT_EVENTS = ("colour_set",)
 
 _EVEN_ODD = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False, "b*": True}
 _DEVICE_FAMILIES = {
@@ -62,7 +69,7 @@ _ICC_FAMILIES = {1: "gray", 3: "rgb", 4: "cmyk"}
 # ------------------------------------------------------------------ paths and clip
 
 
-def _fill(op: str) -> Any:
+def _fill(op: str) -> Handler:
     even_odd = _EVEN_ODD[op]
 
     def op_fill(interp: PageInterpreter, _: list[Any]) -> None:
@@ -103,32 +110,81 @@ def op_Wstar(interp: PageInterpreter, _: list[Any]) -> None:
 # ------------------------------------------------------------------ colour and ExtGState
 
 
-def _colour(family: str, count: int) -> Any:
+def _colour(space: str, family: str, count: int) -> Handler:
     def op_colour(interp: PageInterpreter, o: list[Any]) -> None:
+        components = tuple(o[:count])
         for fill_colour_set in interp.on_fill_colour_set:
-            fill_colour_set(family, tuple(o[:count]))
+            fill_colour_set(family, components)
+        for colour_set in interp.on_colour_set:
+            colour_set(False, space, family, components, "")
 
     return op_colour
 
 
-def op_cs(interp: PageInterpreter, o: list[Any]) -> None:
+def _space_family(interp: PageInterpreter, name: str) -> str:
     res = interp.frame.resources
-    key = (id(res), o[0])
+    key = (id(res), name)
     cached = interp.resource_cache.get(key)
     if cached is None or cached[0] is not res:
-        cached = interp.resource_cache[key] = (res, colour_space_family(res, pikepdf.Name(o[0]), 0))
-    family = cached[1]
+        cached = interp.resource_cache[key] = (res, colour_space_family(res, pikepdf.Name(name), 0))
+    return cached[1]  # type: ignore[no-any-return]
+
+
+def op_cs(interp: PageInterpreter, o: list[Any]) -> None:
+    family = _space_family(interp, o[0])
+    initial = INITIAL_COLOUR.get(family, ())
     for fill_colour_set in interp.on_fill_colour_set:
-        fill_colour_set(family, INITIAL_COLOUR.get(family, ()))
+        fill_colour_set(family, initial)
+    for colour_set in interp.on_colour_set:
+        colour_set(False, o[0].lstrip("/"), family, initial, "")
+
+
+def _sc_operands(o: Sequence[object]) -> tuple[tuple[float, ...], str]:
+    """sc/scn operands: the numbers, and the pattern name scn/SCN may end with ("" when none)."""
+    numbers = [number(v) for v in o]
+    pattern = pdf_text(o[-1]).lstrip("/") if o and isinstance(o[-1], pikepdf.Name) else ""
+    return tuple(v for v in numbers if v is not None), pattern
 
 
 def op_sc(interp: PageInterpreter, o: list[Any]) -> None:
-    numbers = [number(v) for v in o]
-    components = tuple(v for v in numbers if v is not None)
+    components, pattern = _sc_operands(o)
     # scn with a pattern name: the pattern's colours are not known
-    family = "pattern" if o and isinstance(o[-1], pikepdf.Name) else None
+    family = "pattern" if pattern or (o and isinstance(o[-1], pikepdf.Name)) else None
     for fill_colour_set in interp.on_fill_colour_set:
         fill_colour_set(family, components)
+    for colour_set in interp.on_colour_set:
+        colour_set(False, None, None, components, pattern)
+
+
+# The stroke colour cannot hide text: its operators run only for who hears `colour_set`, and are
+# then invisible to the path reading (a W before them still reaches the painting operator after).
+
+
+def _unhandled(interp: PageInterpreter) -> None:
+    interp.stream_index = interp.prev_handled  # as if skipped: the next one's "handled before"
+
+
+def _stroke_colour(space: str, family: str, count: int) -> Handler:
+    def op_stroke_colour(interp: PageInterpreter, o: list[Any]) -> None:
+        _unhandled(interp)
+        for colour_set in interp.on_colour_set:
+            colour_set(True, space, family, tuple(o[:count]), "")
+
+    return op_stroke_colour
+
+
+def op_CS(interp: PageInterpreter, o: list[Any]) -> None:
+    _unhandled(interp)
+    family = _space_family(interp, o[0])
+    for colour_set in interp.on_colour_set:
+        colour_set(True, o[0].lstrip("/"), family, INITIAL_COLOUR.get(family, ()), "")
+
+
+def op_SC(interp: PageInterpreter, o: list[Any]) -> None:
+    _unhandled(interp)
+    components, pattern = _sc_operands(o)
+    for colour_set in interp.on_colour_set:
+        colour_set(True, None, None, components, pattern)
 
 
 def colour_space_family(res: pikepdf.Dictionary | None, cs: object, depth: int) -> str:
@@ -165,6 +221,11 @@ def op_gs(interp: PageInterpreter, o: list[Any]) -> None:
     alpha, soft_mask = cached[1]
     for ext_gstate_set in interp.on_ext_gstate_set:
         ext_gstate_set(alpha, soft_mask)
+    if interp.on_ext_gstate_applied:
+        states = res.get("/ExtGState") if res is not None else None
+        ext = states.get(o[0]) if isinstance(states, pikepdf.Dictionary) else None
+        for ext_gstate_applied in interp.on_ext_gstate_applied:
+            ext_gstate_applied(o[0], ext if isinstance(ext, pikepdf.Dictionary) else None)
 
 
 def ext_gstate(res: pikepdf.Dictionary | None, name: str) -> tuple[float | None, str | None]:
@@ -225,9 +286,9 @@ GRAPHICS_OPERATORS: OperatorTable = {
     "S": (op_end_path, NO_OPERANDS),  # a stroke paints no area under text: it may only clip
     "s": (op_end_path, NO_OPERANDS),
     **{op: (_fill(op), NO_OPERANDS) for op in _EVEN_ODD},
-    "g": (_colour("gray", 1), "n"),
-    "rg": (_colour("rgb", 3), "nnn"),
-    "k": (_colour("cmyk", 4), "nnnn"),
+    "g": (_colour("DeviceGray", "gray", 1), "n"),
+    "rg": (_colour("DeviceRGB", "rgb", 3), "nnn"),
+    "k": (_colour("DeviceCMYK", "cmyk", 4), "nnnn"),
     "cs": (op_cs, "N"),
     "sc": (op_sc, ""),
     "scn": (op_sc, ""),
@@ -236,4 +297,14 @@ GRAPHICS_OPERATORS: OperatorTable = {
     "INLINE IMAGE": (op_inline_image, ""),
 }
 
-__all__ = ["GRAPHICS_EVENTS", "GRAPHICS_OPERATORS", "PATH_OPS"]
+PAINT_OPERATORS: OperatorTable = {
+    "G": (_stroke_colour("DeviceGray", "gray", 1), "n"),
+    "RG": (_stroke_colour("DeviceRGB", "rgb", 3), "nnn"),
+    "K": (_stroke_colour("DeviceCMYK", "cmyk", 4), "nnnn"),
+    "CS": (op_CS, "N"),
+    "SC": (op_SC, ""),
+    "SCN": (op_SC, ""),
+}
+"""The stroke colour, for who follows the paint state (`PAINT_EVENTS`)."""
+
+__all__ = ["GRAPHICS_EVENTS", "GRAPHICS_OPERATORS", "PAINT_EVENTS", "PAINT_OPERATORS", "PATH_OPS"]

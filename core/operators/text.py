@@ -10,6 +10,7 @@ import pikepdf
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import IDENTITY
+from glyphscope.core.glyph_layout import GlyphCapReached
 from glyphscope.core.instructions import NO_OPERANDS, OperatorTable, QpdfError, number
 
 if TYPE_CHECKING:
@@ -106,7 +107,8 @@ def op_TJ(interp: PageInterpreter, o: list[Any]) -> None:
 
 
 def show(interp: PageInterpreter, parts: Sequence[bytes | float]) -> None:
-    """Text shown: the glyph recorder places it; without a usable font only TJ offsets move the pen."""
+    """Text shown: the interpreter's layout places it and moves the pen, then recorders hear which
+    glyphs it painted; without a usable font only TJ offsets move the pen."""
     ts = interp.ts
     if not interp.in_text:
         interp.note(
@@ -117,7 +119,17 @@ def show(interp: PageInterpreter, parts: Sequence[bytes | float]) -> None:
         )
     font = ts.font
     if font is not None:
-        interp.layout.show(font, parts)
+        table = interp.layout.table
+        first = len(table)
+        try:
+            interp.tm = interp.layout.show(interp, font, parts)
+        except GlyphCapReached as cut:
+            interp.tm = cut.tm  # where the pen stopped
+            raise
+        finally:
+            if interp.on_text_shown and len(table) > first:
+                for text_shown in interp.on_text_shown:
+                    text_shown(first, len(table))
         return
     interp.diag.add(
         DiagnosticKind.NO_FONT_SET,

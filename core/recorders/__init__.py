@@ -1,7 +1,8 @@
 """Recorders: the consumers of the interpreter's events (core/interpreter.py dispatches).
 
-The interpreter runs the operators and keeps the graphics and text state; what a page
-*is* — its glyphs, the forms it drew, its clips, colours and paint objects, its
+The interpreter runs the operators and keeps the graphics and text state, and its text
+layout (core/glyph_layout.py) places the glyphs of shown text; what else a page
+*is* — the fonts it chose, the forms it drew, its clips, colours and paint objects, its
 ActualText spans, the stepper's trace — is written down by recorders, each in its own
 module. A recorder overrides the events of `Recorder` it needs; the interpreter calls
 only the overridden ones, so an event nobody listens to costs nothing (and an operator
@@ -17,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from glyphscope.core.recorders.base import EVENTS, Recorder
+from glyphscope.core.recorders.fonts import FontRecorder
 from glyphscope.core.recorders.forms import FormRecorder
-from glyphscope.core.recorders.glyphs import GlyphRecorder
 from glyphscope.core.recorders.marked import ActualTextRecorder
 from glyphscope.core.recorders.visibility import VisibilityRecorder
 
@@ -31,7 +32,7 @@ the operators that serve only it are skipped (benchmarks/bench_visibility.py tim
 class PageRecorders:
     """The recorders of a page's interpretation: what `Document` makes an `InterpretedPage` of."""
 
-    glyphs: GlyphRecorder
+    fonts: FontRecorder
     forms: FormRecorder
     actual_text: ActualTextRecorder
     visibility: VisibilityRecorder | None
@@ -39,7 +40,7 @@ class PageRecorders:
     @classmethod
     def new(cls) -> PageRecorders:
         return cls(
-            GlyphRecorder(),
+            FontRecorder(),
             FormRecorder(),
             ActualTextRecorder(),
             VisibilityRecorder() if TRACK_VISIBILITY else None,
@@ -47,7 +48,7 @@ class PageRecorders:
 
     def all(self) -> list[Recorder]:
         """Registration order: the order in which each event reaches them."""
-        found = [self.glyphs, self.forms, self.actual_text, self.visibility]
+        found = [self.fonts, self.forms, self.actual_text, self.visibility]
         return [r for r in found if r is not None]
 
 
@@ -56,7 +57,7 @@ __all__ = [
     "TRACK_VISIBILITY",
     "ActualTextRecorder",
     "FormRecorder",
-    "GlyphRecorder",
+    "FontRecorder",
     "Recorder",
     "VisibilityRecorder",
     "PageRecorders",

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.glyph_table import GEOM_STRIDE
 from glyphscope.core.page import FormUse
-from glyphscope.core.recorders.base import Recorder
-
-if TYPE_CHECKING:
-    from glyphscope.core.interpreter import PageInterpreter
+from glyphscope.core.recorders.base import InterpreterView, Recorder
 
 
 class FormRecorder(Recorder):
@@ -21,7 +16,7 @@ class FormRecorder(Recorder):
         # per use: (its /BBox in form space, user → form space, runs of the page when it began)
         self._open: dict[int, tuple[Rect | None, Matrix | None, int]] = {}
 
-    def start(self, interp: PageInterpreter) -> None:
+    def start(self, interp: InterpreterView) -> None:
         self.interp = interp
 
     def form_begun(self, use: FormUse, bbox: Rect | None, inverse: Matrix | None) -> None:

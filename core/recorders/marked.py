@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from glyphscope.core.actual_text import ActualTextSpan, replacement_of
-from glyphscope.core.recorders.base import Recorder
+from glyphscope.core.recorders.base import InterpreterView, Recorder
 from glyphscope.core.state import MarkedContent
-
-if TYPE_CHECKING:
-    from glyphscope.core.interpreter import PageInterpreter
 
 
 class ActualTextRecorder(Recorder):
@@ -22,7 +18,7 @@ class ActualTextRecorder(Recorder):
         # The open outermost span: (its section, glyphs painted before its BDC, the span so far).
         self._open: tuple[MarkedContent, int, ActualTextSpan] | None = None
 
-    def start(self, interp: PageInterpreter) -> None:
+    def start(self, interp: InterpreterView) -> None:
         self.interp = interp
 
     def marked_begun(self, section: MarkedContent) -> None:

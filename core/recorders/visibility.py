@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import pikepdf
 
 from glyphscope.core.geometry import Matrix, Rect, intersect, transform_rect
 from glyphscope.core.page import ClipPath, ClipRecord, FillState, FormUse, PaintKind, PaintObject, Polygon
-from glyphscope.core.recorders.base import Recorder
-
-if TYPE_CHECKING:
-    from glyphscope.core.interpreter import PageInterpreter
+from glyphscope.core.recorders.base import InterpreterView, Recorder
 
 _EVERYWHERE: Rect = (-math.inf, -math.inf, math.inf, math.inf)
 
@@ -33,7 +29,7 @@ class VisibilityRecorder(Recorder):
         self._fill_ids: dict[FillState, int] = {FillState(): 0}
         self.paints: list[PaintObject] = []
 
-    def start(self, interp: PageInterpreter) -> None:
+    def start(self, interp: InterpreterView) -> None:
         self.interp = interp
 
     # ------------------------------------------------------------------ paint

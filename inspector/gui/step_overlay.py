@@ -34,17 +34,14 @@ DIRTY_LIMIT = 4000  # glyphs: a step changing more repaints the whole item
 Marks = tuple[int, range, tuple[float, float] | None, Sequence[Glyph]]
 
 
-def _quads_path(glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
+def _quads_path(glyphs: GlyphTable, start: int, end: int) -> QPainterPath:
     """The quads of glyphs `start`..`end` as one path: read off the page's geometry column when it
     has one (no glyph record made), an upright quad as one rectangle (one Qt call)."""
     path = QPainterPath()
-    geom = glyphs.geom if isinstance(glyphs, GlyphTable) else None
+    geom = glyphs.geom
     for i in range(start, end):
-        if geom is not None:
-            k = i * GEOM_STRIDE + 6
-            x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
-        else:
-            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = glyphs[i].quad
+        k = i * GEOM_STRIDE + 6
+        x0, y0, x1, y1, x2, y2, x3, y3 = geom[k : k + 8]
         add_quad(path, x0, y0, x1, y1, x2, y2, x3, y3)
     return path
 
@@ -66,7 +63,7 @@ class StepOverlayItem(QGraphicsItem):
         view.scene_.addItem(self)
         self.stepper.changed.connect(self._on_step)
 
-    def _glyphs(self) -> Sequence[Glyph] | None:
+    def _glyphs(self) -> GlyphTable | None:
         bundle = self.view.bundle
         if bundle is None or bundle.analysis is None or self.stepper.trace is None:
             return None
@@ -125,7 +122,7 @@ class StepOverlayItem(QGraphicsItem):
         rect = self.view.content_rect
         return rect.adjusted(-400, -400, 400, 400) if not rect.isNull() else QRectF()
 
-    def _partial_block(self, glyphs: Sequence[Glyph], start: int, end: int) -> QPainterPath:
+    def _partial_block(self, glyphs: GlyphTable, start: int, end: int) -> QPainterPath:
         """The painted glyphs after the last whole block: kept while the step stays (a step's update
         paints the item once per exposed region)."""
         cached = self._partial
@@ -133,7 +130,7 @@ class StepOverlayItem(QGraphicsItem):
             cached = self._partial = (glyphs, start, end, _quads_path(glyphs, start, end))
         return cached[3]
 
-    def _block(self, glyphs: Sequence[Glyph], k: int) -> tuple[QPainterPath, QRectF]:
+    def _block(self, glyphs: GlyphTable, k: int) -> tuple[QPainterPath, QRectF]:
         if self._blocks_of is not glyphs:
             self._blocks, self._blocks_of = [], glyphs
         while len(self._blocks) <= k:

@@ -125,6 +125,13 @@ def format_value(state: TraceState, attribute: str) -> str:
     return str(value)
 
 
+def frame_label(step: TraceStep) -> str:
+    """The frame a step runs in: "page", or a form's child frame by its path and use."""
+    if step.form_use < 0:
+        return "page"
+    return f"form {' › '.join(step.form_path)}, use {step.form_use}"
+
+
 class StateRow(NamedTuple):
     label: str
     value: str  # when the step runs
@@ -177,6 +184,13 @@ class Stepper:
     def current_glyphs(self) -> range:
         step = self.step
         return step.painted if step is not None else range(0)
+
+    def frame_of(self, paint_index: int) -> str:
+        """Which stream painted the glyph: "page", or the form's frame ("form /Fm0 › /Fm1, use 1")."""
+        trace = self.trace
+        if trace is None or not 0 <= paint_index < len(trace.glyph_step) or trace.glyph_step[paint_index] < 0:
+            return ""
+        return frame_label(trace.steps[trace.glyph_step[paint_index]])
 
     def state_after(self) -> TraceState | None:
         if self.trace is None or self.step is None:

@@ -10,7 +10,6 @@ page. A broken tree never raises: cycles, depth and size caps are problems.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,6 @@ from glyphscope.core.glyph_table import GlyphTable
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
-    from glyphscope.core.glyph import Glyph
 
 MAX_DEPTH = 128  # as core.structure
 MAX_NODES = 200_000  # elements visited per page build: a hostile tree stops there
@@ -159,17 +157,12 @@ class _Builder:
         return element if element.mcids or element.kids else None
 
 
-def glyphs_of_mcid(glyphs: Sequence[Glyph]) -> dict[int, list[int]]:
+def glyphs_of_mcid(glyphs: GlyphTable) -> dict[int, list[int]]:
     """Each marked-content id of the page → the paint indices of its glyphs, in paint order."""
     index: dict[int, list[int]] = defaultdict(list)
-    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-        for _, run, painted in glyphs.run_ranges():
-            if run.mcid is not None:
-                index[run.mcid].extend(painted)
-    else:
-        for g in glyphs:
-            if g.mcid is not None:
-                index[g.mcid].append(g.paint_index)
+    for _, run, painted in glyphs.run_ranges():  # one look per text-showing operator
+        if run.mcid is not None:
+            index[run.mcid].extend(painted)
     return dict(index)
 
 

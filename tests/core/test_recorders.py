@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pikepdf
+import pytest
 
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts.loader import FontCache
 from glyphscope.core.geometry import Matrix, Rect
 from glyphscope.core.interpreter import PageInterpreter
 from glyphscope.core.page import FormUse, Polygon
-from glyphscope.core.recorders import EVENTS, GlyphRecorder, PageRecorders, Recorder
+from glyphscope.core.recorders import EVENTS, PageRecorders, Recorder
+from glyphscope.core.recorders.base import InterpreterView
 from glyphscope.core.state import MarkedContent
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -22,11 +24,29 @@ class Heard(Recorder):
     def __init__(self) -> None:
         self.events: list[tuple[Any, ...]] = []
 
-    def start(self, interp: PageInterpreter) -> None:
+    def start(self, interp: InterpreterView) -> None:
         self.interp = interp
 
     def font_selected(self, key: str, font: Any) -> None:
         self.events.append(("font_selected", key, self.interp.frame.form_path))
+
+    def text_shown(self, first: int, end: int) -> None:
+        text = "".join(self.interp.glyph_table.unicode[first:end])
+        self.events.append(("text_shown", first, end, text, self.interp.tm[4:]))
+
+    def colour_set(
+        self, stroke: bool, space: str | None, family: str | None, components: tuple[float, ...], pattern: str
+    ) -> None:
+        self.events.append(("colour_set", stroke, space, family, components, pattern))
+
+    def ext_gstate_applied(self, name: str, state: pikepdf.Dictionary | None) -> None:
+        self.events.append(("ext_gstate_applied", name, state is not None))
+
+    def state_saved(self) -> None:
+        self.events.append(("state_saved", self.interp.stack_depth))
+
+    def state_restored(self) -> None:
+        self.events.append(("state_restored", self.interp.stack_depth))
 
     def path_filled(self, even_odd: bool, polygons: tuple[Polygon, ...]) -> None:
         self.events.append(("path_filled", even_odd, polygons))
@@ -89,19 +109,30 @@ def test_a_recorder_hears_each_event_with_its_values() -> None:
     kinds = [e[0] for e in heard.events]
     assert kinds == [
         "fill_colour_set",
+        "colour_set",
         "path_filled",
         "clip_set",
         "marked_begun",
         "font_selected",
+        "text_shown",
         "marked_ended",
         "form_begun",
         "font_selected",
+        "text_shown",
         "form_ended",
+        "state_saved",
         "image_drawn",
+        "state_restored",
         "page_ended",
     ]
     events = dict((e[0], e[1:]) for e in heard.events)
     assert events["fill_colour_set"] == ("gray", (0.5,))
+    assert events["colour_set"] == (False, "DeviceGray", "gray", (0.5,), "")
+    shown = [e[1:] for e in heard.events if e[0] == "text_shown"]
+    # glyphs 0-1 "ab" at 20 30 Td, then 2-3 "in" in the form; the pen has already moved past them
+    assert [s[:3] for s in shown] == [(0, 2, "ab"), (2, 4, "in")]
+    assert shown[0][3][1] == 30.0 and shown[0][3][0] > 20.0
+    assert events["state_saved"] == (1,) and events["state_restored"] == (0,)
     assert events["path_filled"] == (False, (((10.0, 20.0), (40.0, 20.0), (40.0, 60.0), (10.0, 60.0)),))
     assert events["clip_set"][:2] == (True, 4)  # g re f re W* n: the W* is instruction 4
     assert events["marked_begun"] == ("/P", 3, 0)  # no glyph painted yet
@@ -125,25 +156,70 @@ def test_the_page_recorders_and_an_extra_one_see_the_same_page() -> None:
 
 def test_operators_nobody_listens_to_are_not_run() -> None:
     fonts = FontCache()
-    only_glyphs = PageInterpreter(1, fonts, [GlyphRecorder()])
+    only_glyphs = PageInterpreter(1, fonts, [])
     everything = PageInterpreter(1, fonts, PageRecorders.new().all())
     for op in ("f", "W", "rg", "gs", "sh", "INLINE IMAGE"):
         assert op not in only_glyphs.operators and op in everything.operators
     for op in ("Tj", "q", "cm", "BDC", "Do"):  # the state every recorder relies on is always kept
         assert op in only_glyphs.operators
+    for op in ("G", "RG", "K", "CS", "SC", "SCN"):  # the stroke colour: only for who hears colour_set
+        assert op not in everything.operators
+        assert op in PageInterpreter(1, fonts, [Heard()]).operators
 
 
 def test_every_event_has_its_subscription_list() -> None:
-    interp = PageInterpreter(1, FontCache(), [Heard()])  # and the glyph recorder, added first
+    interp = PageInterpreter(1, FontCache(), [Heard()])  # the only recorder: the layout is none
+    assert interp.recorders == (interp.recorders[0],)
     for event in EVENTS:
         if event == "start":
             continue
-        by_glyphs = getattr(GlyphRecorder, event) is not getattr(Recorder, event)
-        expected = (event != "observe") + by_glyphs  # Heard overrides every event but `observe`
+        expected = event != "observe"  # Heard overrides every event but `observe`
         assert len(getattr(interp, f"on_{event}")) == expected, event
 
 
-def test_without_a_glyph_recorder_one_is_added_for_the_text_layout() -> None:
-    heard = Heard()
-    interp = PageInterpreter(1, FontCache(), [heard])
-    assert isinstance(interp.recorders[0], GlyphRecorder) and interp.recorders[1] is heard
+class Meddler(Heard):
+    """Hears everything, and tries to move the pen as the old glyph recorder did."""
+
+    def text_shown(self, first: int, end: int) -> None:
+        super().text_shown(first, end)
+        try:
+            self.interp.tm = (1.0, 0.0, 0.0, 1.0, 999.0, 999.0)  # type: ignore[misc]
+        except AttributeError as exc:
+            self.refused = str(exc)
+
+
+def test_a_recorder_cannot_change_the_interpreters_state() -> None:
+    """Recorders get a read-only view: the text matrix, the frame, the glyphs are the interpreter's."""
+    meddler = Meddler()
+    interp = PageInterpreter(1, FontCache(), [meddler])
+    view = interp.recorders[0].interp  # type: ignore[attr-defined]
+    assert view is not interp
+    for name, value in (("tm", (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)), ("frame", None), ("gs", None)):
+        with pytest.raises(AttributeError):
+            setattr(view, name, value)
+    doc = open_document(to_bytes(make_pdf([b"BT /F1 10 Tf 20 30 Td (ab) Tj (cd) Tj ET"])))
+    interp.run_page(doc.page_object(1), doc.page_object(1).get("/Resources"))
+    assert "tm" in meddler.refused
+    xs = [g.origin[0] for g in interp.glyph_table]
+    assert "".join(interp.glyph_table.unicode) == "abcd"
+    assert xs[0] == 20.0 and xs == sorted(xs) and len(set(xs)) == 4  # the layout moved the pen
+    shown = [e for e in meddler.events if e[0] == "text_shown"]
+    assert [e[1:4] for e in shown] == [(0, 2, "ab"), (2, 4, "cd")]
+    assert shown[0][4][0] == xs[2]  # heard after the pen moved: "cd" starts there
+
+
+def test_the_text_layout_needs_no_recorder() -> None:
+    """With no recorder at all the interpreter's own layout places the glyphs, as with all of them."""
+    doc = open_document(_page_with_everything())
+    bare = PageInterpreter(1, FontCache(), [])
+    bare.run_page(doc.page_object(1), doc.page_object(1).get("/Resources"))
+    page = doc.interpret(1)
+    assert bare.recorders == ()
+
+    def placed(glyphs: Any) -> list[tuple[Any, ...]]:  # not the clip and fill ids: visibility's
+        return [
+            (g.unicode, g.origin, g.pen_end, g.quad, g.token_index, g.form_path, g.form_use) for g in glyphs
+        ]
+
+    assert placed(bare.glyph_table) == placed(page.glyphs)
+    assert [g.unicode for g in bare.glyph_table] == ["a", "b", "i", "n"]

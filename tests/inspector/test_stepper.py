@@ -66,6 +66,16 @@ def test_trace_covers_page_and_form_in_execution_order(traced: tuple[Any, Any]) 
     assert trace.steps[do].painted == range(4, 8)
 
 
+def test_the_stepper_names_the_frame_that_painted_a_glyph(traced: tuple[Any, Any]) -> None:
+    page, trace = traced
+    stepper = Stepper()
+    stepper.load(trace)
+    frames = {g.unicode: stepper.frame_of(g.paint_index) for g in page.glyphs}
+    assert frames["H"] == frames["B"] == "page"
+    assert frames["f"] == "form /Fm1, use 0"  # the form's child frame, by its path and use
+    assert stepper.frame_of(len(page.glyphs)) == ""
+
+
 def test_state_at_the_painting_step_equals_the_glyph_record(traced: tuple[Any, Any]) -> None:
     page, trace = traced
     for g in page.glyphs:

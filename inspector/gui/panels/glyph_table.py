@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.glyph import Glyph, GlyphStatus
-from glyphscope.core.glyph_table import GlyphRun, GlyphTable
+from glyphscope.core.glyph_table import GlyphRun
 from glyphscope.core.passes import ClassifiedGlyphs
 from glyphscope.inspector.gui.overlays import status_colour
 from glyphscope.inspector.gui.panels.base import PagePanel
@@ -305,11 +305,8 @@ def filter_choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list
     """The Font and Origin filter choices of a page: its font keys and glyph origins."""
     if classified is None:
         return [], []
-    glyphs = classified.glyphs
-    if isinstance(glyphs, GlyphTable):  # the page's runs: one look per text-showing operator
-        runs = glyphs.runs
-        return sorted({r.font_key for r in runs}), sorted({_origin(r) for r in runs})
-    return sorted({g.font_key for g in glyphs}), sorted({_origin(g) for g in glyphs})
+    runs = classified.glyphs.runs  # the page's runs: one look per text-showing operator
+    return sorted({r.font_key for r in runs}), sorted({_origin(r) for r in runs})
 
 
 def _matches(g: Glyph, text: str) -> bool:

@@ -1,8 +1,9 @@
-"""The glyph recorder: text shown becomes glyphs in the page's `GlyphTable`, and the pen moves.
+"""The text layout: shown strings become glyphs in the page's `GlyphTable`, and the pen moves.
 
-Text showing is the one event with an answer: placing a string's glyphs is what tells
-how far the pen moved, so this recorder is the page's text layout — the interpreter
-hands every shown string with a usable font to it, and it sets the new text matrix.
+Placing a string's glyphs is what tells how far the pen moved, so the layout is a
+collaborator of the interpreter, not a recorder: the interpreter owns one per page,
+hands it every string shown with a usable font, and sets the text matrix it answers.
+Recorders then hear `text_shown` with the glyphs it placed (they never move the pen).
 The loop writes straight into the table's columns (no record per glyph, no event per
 glyph): it is the engine's hottest code.
 """
@@ -16,8 +17,6 @@ from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import Matrix, multiply
 from glyphscope.core.glyph_table import GlyphRun, GlyphTable
-from glyphscope.core.page import PageFont
-from glyphscope.core.recorders.base import Recorder
 
 if TYPE_CHECKING:
     from glyphscope.core.interpreter import PageInterpreter
@@ -25,25 +24,26 @@ if TYPE_CHECKING:
 MAX_CODE_BYTES = 4  # the longest character code of any font (CMap codespaces are 1–4 bytes)
 
 
-class GlyphRecorder(Recorder):
-    """Every glyph painted on the page, paint order, and the fonts chosen (with where)."""
+class GlyphCapReached(BudgetExceeded):
+    """The page's glyph budget is spent inside a string: `tm` is where the pen stopped."""
+
+    def __init__(self, cap: int, tm: Matrix) -> None:
+        super().__init__("page_glyphs", cap)
+        self.tm = tm
+
+
+class GlyphLayout:
+    """Every glyph painted on the page, in paint order: the table the interpreter's layout fills."""
+
+    __slots__ = ("table",)
 
     def __init__(self) -> None:
         self.table = GlyphTable()
-        self.fonts: dict[tuple[str, tuple[str, ...], str], PageFont] = {}
 
-    def start(self, interp: PageInterpreter) -> None:
-        self.interp = interp
-
-    def font_selected(self, key: str, font: LoadedFont) -> None:
-        form_path = self.interp.frame.form_path
-        ident = (key, form_path, font.info.font_id)
-        if ident not in self.fonts:
-            self.fonts[ident] = PageFont(key, form_path, font.info)
-
-    def show(self, font: LoadedFont, parts: Sequence[bytes | float]) -> None:
-        """Paint strings; numbers between them are TJ adjustments in thousandths of text space."""
-        interp = self.interp
+    def show(self, interp: PageInterpreter, font: LoadedFont, parts: Sequence[bytes | float]) -> Matrix:
+        """Paint strings in the interpreter's current state; numbers between them are TJ adjustments
+        in thousandths of text space. Returns the text matrix once the pen has moved past them
+        (raises `GlyphCapReached`, with the matrix where it stopped, when the page's cap is hit)."""
         gs = interp.gs
         ts = gs.text
         assert ts is not None
@@ -110,8 +110,7 @@ class GlyphRecorder(Recorder):
                 part = part[:room]  # type: ignore[index]  # never decode more codes than the cap allows
             for code, nbytes, uni, source, w0 in font.decode(part):  # type: ignore[arg-type]
                 if index >= cap:
-                    interp.tm = moved_matrix(tm, moved, vertical)
-                    raise BudgetExceeded("page_glyphs", cap)
+                    raise GlyphCapReached(cap, moved_matrix(tm, moved, vertical))
                 ox, oy = e + rc, f + rd
                 wx, wy = w0 * sa, w0 * sb
                 spacing = space_spacing if code == 32 and nbytes == 1 else tc
@@ -180,7 +179,7 @@ class GlyphRecorder(Recorder):
                 bytes_append(nbytes)
                 source_append(source)
                 index += 1
-        interp.tm = moved_matrix(tm, moved, vertical)
+        return moved_matrix(tm, moved, vertical)
 
 
 def moved_matrix(tm: Matrix, moved: float, vertical: bool) -> Matrix:
