@@ -280,7 +280,6 @@ MIRRORED_FILE_NAMES: dict[str, str] = {
     "explain.py": "each room's explanations: a font's decoding (core/fonts), a difference (compare)",
     "fonts.py": "the command, the view model and the panel of fonts",
     "glyph_table.py": "core's glyph columns and the panel that lists them",
-    "glyphs.py": "the glyph recorder and the `glyphs` command",
     "jobs.py": "inspector's job protocol and the panel of running jobs",
     "limits.py": "core's page budgets, triage's time limits, compare's page count",
     "objects.py": "the object browser's view model and panel",
