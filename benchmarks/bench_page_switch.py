@@ -101,9 +101,9 @@ def renderer_timings(tmp: Path) -> tuple[float, float, float]:
     path = tmp / "letter.pdf"
     long_pdf(path, 1)
     with pikepdf.open(path) as pdf:
-        from glyphscope.core.document import page_boxes
+        from glyphscope.core.document import read_page_boxes
 
-        data = single_page_pdf(pdf, 1, page_boxes(pdf.pages[0].obj))
+        data = single_page_pdf(pdf, 1, read_page_boxes(pdf.pages[0].obj))
     process = RenderProcess()
     try:
         t = time.perf_counter()

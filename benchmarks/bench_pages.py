@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import _common  # noqa: E402,F401  (allows GC pauses, as the command line does)
 from glyphscope.core.document import open_document  # noqa: E402
-from glyphscope.inspector.cli.parser import run  # noqa: E402
+from glyphscope.inspector.cli.parser import run_command_line as run  # noqa: E402
 from tests.hostile_files import many_pages  # noqa: E402
 
 

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import glyphscope  # noqa: E402
 from benchmarks._common import corpus_files  # noqa: E402
 from benchmarks.bench_floor import merge_corpus  # noqa: E402
-from glyphscope.core.workers import usable_cpus  # noqa: E402
+from glyphscope.core.worker_processes import usable_cpus  # noqa: E402
 
 BIN = Path(sys.executable).parent
 BREAK_EVEN_PAGES = (1, 2, 3, 4, 6, 8, 12, 16)

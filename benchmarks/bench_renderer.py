@@ -22,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import corpus_files  # noqa: E402
-from glyphscope.core.document import page_boxes  # noqa: E402
+from glyphscope.core.document import read_page_boxes  # noqa: E402
 from glyphscope.core.page_tree_repair import open_pdf  # noqa: E402
 from glyphscope.inspector.render.renderer import (  # noqa: E402
     Pixels,
@@ -86,7 +86,7 @@ def main() -> int:
         except Exception:  # noqa: BLE001 — a file the engine refuses is not a renderer's page
             continue
         for n in range(1, min(args.pages, len(pdf.pages)) + 1):
-            boxes = page_boxes(pdf.pages[n - 1].obj)
+            boxes = read_page_boxes(pdf.pages[n - 1].obj)
             if page_size_problem(boxes):
                 continue
             with warnings.catch_warnings():
@@ -124,7 +124,7 @@ def main() -> int:
     demo = open_pdf(glyphscope.demo_pdf())
     pages = []
     for n in range(1, len(demo.pages) + 1):
-        boxes = page_boxes(demo.pages[n - 1].obj)
+        boxes = read_page_boxes(demo.pages[n - 1].obj)
         pages.append((single_page_pdf(demo, n, boxes), *render_pixels(boxes, args.scale)))
     starts: list[float] = []
     per: list[float] = []

@@ -146,7 +146,7 @@ class PageAnalysis:
             )
         return self._findings
 
-    def decisions(self, mode: str = "plain") -> tuple[DecisionRecord, ...]:
+    def decisions(self, mode: str = Mode.PLAIN) -> tuple[DecisionRecord, ...]:
         """Every decision that made the page text in `mode`: the passes' (cull, duplicate, ...)
         first, then assembly's, each a record with to_json() and describe()."""
         found = self._decisions.get(mode)

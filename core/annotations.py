@@ -325,8 +325,13 @@ class AnnotationDecision:
         return range(first, first + self.glyph_count) if first is not None else range(0)
 
     @property
+    def included(self) -> bool:
+        """Whether its text is in the page text (its appearance is drawn and the switch keeps it)."""
+        return self.reason is AnnotationReason.DRAWN
+
+    @property
     def verdict(self) -> str:
-        return "included" if self.reason is AnnotationReason.DRAWN else "excluded"
+        return "included" if self.included else "excluded"
 
     @property
     def value(self) -> Rect | None:

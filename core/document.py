@@ -68,7 +68,7 @@ def _rect(value: Any) -> Rect | None:
     return r
 
 
-def page_boxes(page_obj: Any) -> PageBoxes:
+def read_page_boxes(page_obj: Any) -> PageBoxes:
     media = _rect(inherited(page_obj, "/MediaBox")) or DEFAULT_MEDIA_BOX
     crop = _rect(inherited(page_obj, "/CropBox")) or media
     visible = intersect(crop, media) or media
@@ -310,7 +310,7 @@ class Document:
 
     def page_boxes(self, page_number: int) -> PageBoxes:
         with self._lock:
-            return page_boxes(self.page_object(page_number))
+            return read_page_boxes(self.page_object(page_number))
 
     def is_tagged(self) -> bool:
         with self._lock:
@@ -347,7 +347,7 @@ class Document:
 
     def _interpret(self, page_obj: Any, page_number: int) -> InterpretedPage:
         try:
-            boxes = page_boxes(page_obj)
+            boxes = read_page_boxes(page_obj)
         except (QpdfError, TypeError, ValueError, AttributeError) as exc:
             boxes = PageBoxes(DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, DEFAULT_MEDIA_BOX, 0)
             return self._failed(page_number, boxes, exc)

@@ -28,6 +28,7 @@ from glyphscope.core.document import Document
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Matrix, Point, apply
 from glyphscope.core.interpreter import Instruction
+from glyphscope.core.page import PaintKind
 from glyphscope.core.trace import INITIAL_PAINT, TEXT_SHOWING, PaintState, TraceColour, TraceRecorder
 
 _CONSTRUCTION = frozenset(("m", "l", "c", "v", "y", "h", "re"))
@@ -168,7 +169,7 @@ class DrawingRecorder(TraceRecorder):
     def image_drawn(self, kind: str, info: pikepdf.Object | None) -> None:
         ctm = self.interp.gs.ctm
         corners = (apply(ctm, 0.0, 0.0), apply(ctm, 1.0, 0.0), apply(ctm, 1.0, 1.0), apply(ctm, 0.0, 1.0))
-        inline = kind != "image"
+        inline = kind != PaintKind.IMAGE
 
         def get(*keys: str) -> object:
             for key in keys:
@@ -229,7 +230,7 @@ class DrawingRecorder(TraceRecorder):
         marked = self.interp.marked
         mcid = marked.active_mcid if marked is not None else None
         for subpath in _subpaths(segments):
-            kind, points = classify(subpath)
+            kind, points = classify_subpath(subpath)
             if kind:
                 self.paths.append(
                     DrawnPath(
@@ -263,7 +264,7 @@ def _subpaths(segments: list[Segment]) -> Iterator[list[Segment]]:
         yield current
 
 
-def classify(subpath: list[Segment]) -> tuple[str, tuple[Point, ...]]:
+def classify_subpath(subpath: list[Segment]) -> tuple[str, tuple[Point, ...]]:
     """("line" | "rect" | "curve", the points) as pdfminer.six's paint_path decides; ("", ()) for a
     lone `m`."""
     if len(subpath) < 2:

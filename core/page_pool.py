@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import Limits
-from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, shut_down
+from glyphscope.core.worker_processes import WorkerProcess, ignore_interrupts, mp_context, shut_down
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

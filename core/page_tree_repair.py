@@ -193,7 +193,7 @@ def install_pages(pdf: pikepdf.Pdf, recovered: RecoveredPages) -> None:
     pdf.Root.Pages = node
 
 
-def describe(recovered: RecoveredPages, problem: str) -> str:
+def describe_recovery(recovered: RecoveredPages, problem: str) -> str:
     """One line for the warning and the document finding: what was wrong, how many pages came back."""
     n = len(recovered.pages)
     pages = f"{n} page" + ("" if n == 1 else "s")
@@ -361,7 +361,7 @@ def open_repaired(source: Path | BinaryIO, password: str, problem: str) -> tuple
             if recovered is not None:
                 install_pages(pdf, recovered)
                 if len(pdf.pages) == len(recovered.pages):
-                    line = describe(recovered, problem)
+                    line = describe_recovery(recovered, problem)
                     return pdf, f"{line}; {how}" if how else line
         except (QpdfError, ValueError, TypeError, AttributeError, RecursionError):
             pass

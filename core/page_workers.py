@@ -3,7 +3,7 @@
 `page_results(doc, pages, task, jobs)` gives `task(doc, n)` for each page, in the
 order of `pages`, as each becomes the next one due: with `jobs=1` in this process
 (the way every page was always read), with more in worker processes
-(`core.workers`) that each open the document once and read one page at a time.
+(`core.worker_processes`) that each open the document once and read one page at a time.
 The results are the same either way:
 
 * each worker sends what reading its page added to the document (qpdf's repair
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from glyphscope.core.limits import DEFAULT_LIMITS
-from glyphscope.core.workers import usable_cpus
+from glyphscope.core.worker_processes import usable_cpus
 
 if TYPE_CHECKING:  # the command line's parsers read PARALLEL_MIN_PAGES without loading the engine
     from glyphscope.core.document import Document

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pikepdf
 
 if TYPE_CHECKING:  # read for a file with article threads only (start-up time)
-    from glyphscope.core.articles import Bead
+    from glyphscope.core.article_threads import Bead
 
 MAX_DEPTH = 128  # elements deeper than this are not walked (spec §8)
 MAX_PROBLEMS = 20  # a hostile tree could produce one problem per node
@@ -34,7 +34,7 @@ class PageStructure:
     page_has_struct_parents: bool  # the page dictionary has /StructParents
     depth_capped: bool  # the walk stopped at MAX_DEPTH somewhere on this page (or at an unknown page)
     problems: tuple[str, ...]  # what was wrong with the tree (tree-wide)
-    beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/articles.py)
+    beads: tuple[Bead, ...] = ()  # article-thread beads on this page, thread order (core/article_threads.py)
     bead_problems: tuple[str, ...] = ()  # what was wrong with the article threads (document-wide)
 
     def to_json(self) -> dict[str, object]:
@@ -202,7 +202,7 @@ def read_structure(pdf: pikepdf.Pdf, page_index: int) -> PageStructure:
 
 
 def _beads(pdf: pikepdf.Pdf) -> tuple[dict[int, tuple[Bead, ...]], tuple[str, ...]]:
-    """`core.articles.read_beads`, whose module is loaded only when the catalog has /Threads (a
+    """`core.article_threads.read_beads`, whose module is loaded only when the catalog has /Threads (a
     catalog that cannot be read is left to it, which reports why)."""
     try:
         threads = "/Threads" in pdf.Root
@@ -210,6 +210,6 @@ def _beads(pdf: pikepdf.Pdf) -> tuple[dict[int, tuple[Bead, ...]], tuple[str, ..
         threads = True
     if not threads:
         return {}, ()
-    from glyphscope.core.articles import read_beads
+    from glyphscope.core.article_threads import read_beads
 
     return read_beads(pdf)

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from glyphscope.core.analysis import PageErrorHandler, StopCheck, analyze_page, document_texts
 from glyphscope.core.assembly import PageText
 from glyphscope.core.assembly.document_join import FORM_FEED, write_page_texts
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
@@ -61,7 +62,7 @@ def decision_with_sentence(decision: DecisionRecord) -> dict[str, object]:
 
 
 def page_decisions_json(
-    doc: Document, page_number: int, mode: str = "plain", params: Parameters = DEFAULT_PARAMETERS
+    doc: Document, page_number: int, mode: str = Mode.PLAIN, params: Parameters = DEFAULT_PARAMETERS
 ) -> dict[str, Any]:
     """Every decision of the page in `mode` (core.decision_set.page_decisions), each record's
     to_json() with its describe() sentence."""

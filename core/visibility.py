@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from glyphscope.core.visibility_records import InvisibleModeDecision as InvisibleModeDecision
     from glyphscope.core.visibility_records import SameAsBackgroundDecision as SameAsBackgroundDecision
     from glyphscope.core.visibility_records import TransparentDecision as TransparentDecision
-    from glyphscope.core.visibility_records import explain as explain
+    from glyphscope.core.visibility_records import why_hidden as why_hidden
 
 _GRID = 36.0  # cell of the glyph-centre grid paint objects are matched against (half an inch)
 
@@ -399,7 +399,7 @@ _RECORD_NAMES = frozenset(
         "InvisibleModeDecision",
         "SameAsBackgroundDecision",
         "TransparentDecision",
-        "explain",
+        "why_hidden",
     }
 )
 """The names of core/visibility_records.py read from here (a test keeps them in step)."""

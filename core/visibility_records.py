@@ -274,7 +274,7 @@ HiddenRecord = (
 )
 
 
-def explain(record: HiddenRecord) -> str:
+def why_hidden(record: HiddenRecord) -> str:
     """A short phrase for the probe and Find: why this text cannot be seen."""
     if isinstance(record, ClippedDecision):
         return f"clipped by {record.where()}"

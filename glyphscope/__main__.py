@@ -66,11 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
-    from glyphscope.inspector.cli.parser import PAUSED_START, run
+    from glyphscope.inspector.cli.parser import PAUSED_START, run_command_line
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always
         gcpause.resume_start()
-    code = run(args, _gui)
+    code = run_command_line(args, _gui)
     gcpause.resume_start()  # a command that read no page
     if argv is None:
         # The process ends now. Its last collection (interpreter shutdown) would walk every object

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, BinaryIO
 from PIL import Image, ImageDraw
 
 from glyphscope.core.assembly.decisions import LineBreakDecision, WordGapDecision
+from glyphscope.core.assembly.modes import Mode
+from glyphscope.core.assembly.verdicts import LineBreakVerdict, WordGapVerdict
 from glyphscope.core.geometry import Matrix, Point, Quad, apply, invert, multiply
 from glyphscope.core.page_space import display_matrix, display_size, quad_bbox
 from glyphscope.inspector.render.page_images import render_open_page
@@ -186,19 +188,19 @@ class PageImage:
         return self
 
     def draw_decisions(
-        self, mode: str = "plain", *, space: Colour = SPACE_COLOUR, line_break: Colour = BREAK_COLOUR
+        self, mode: str = Mode.PLAIN, *, space: Colour = SPACE_COLOUR, line_break: Colour = BREAK_COLOUR
     ) -> PageImage:
         """Mark where assembly in `mode` inserted a space (a bar in the gap between the two
         glyphs) or broke a line (a bar at the start of the new line's first glyph)."""
         glyphs = self.page.analysis.page.glyphs
         draw = ImageDraw.Draw(self.annotated, "RGBA")
         for d in self.page.decisions(mode):
-            if isinstance(d, WordGapDecision) and d.verdict == "inserted":
+            if isinstance(d, WordGapDecision) and d.verdict == WordGapVerdict.INSERTED:
                 before, after = glyphs[d.before], glyphs[d.after]
                 bottom = _midpoint(before.quad[1], after.quad[0])
                 top = _midpoint(before.quad[2], after.quad[3])
                 draw.line([*self._pixels((bottom, top))], fill=space, width=2)
-            elif isinstance(d, LineBreakDecision) and d.verdict != "same_line":
+            elif isinstance(d, LineBreakDecision) and d.verdict != LineBreakVerdict.SAME_LINE:
                 after = glyphs[d.after]
                 draw.line([*self._pixels((after.quad[0], after.quad[3]))], fill=line_break, width=2)
         return self

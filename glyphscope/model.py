@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, TypedDict, 
 
 from glyphscope.core.analysis import PageAnalysis, analyze_page, document_texts
 from glyphscope.core.annotations import comb_fields
-from glyphscope.core.assembly import MODES, PageText, assemble
+from glyphscope.core.assembly import MODES, Mode, PageText, assemble
 from glyphscope.core.assembly.document_join import FORM_FEED
 from glyphscope.core.decision_protocol import DecisionRecord
 from glyphscope.core.document import Document, open_document
@@ -73,7 +73,6 @@ if TYPE_CHECKING:
 Source: TypeAlias = str | Path | bytes | BinaryIO
 """What `open` reads: a path, the PDF's bytes, or a binary file-like object."""
 
-Mode: TypeAlias = Literal["plain", "layout", "columns", "structure", "articles", "auto"]
 Coordinates: TypeAlias = Literal["visible", "pdfplumber"]
 
 COORDINATES: tuple[str, ...] = ("visible", "pdfplumber")
@@ -168,7 +167,7 @@ class PDF:
             self._metadata = _metadata(self.document)
         return dict(self._metadata)
 
-    def texts(self, mode: Mode | str = "auto", *, jobs: int | None = 1) -> Iterator[str]:
+    def texts(self, mode: Mode | str = Mode.AUTO, *, jobs: int | None = 1) -> Iterator[str]:
         """Each page's `extract_text(mode)` (auto by default, as `Page.extract_text`), in page
         order, one page at a time.
 
@@ -185,7 +184,7 @@ class PDF:
             yield text.text or ""
 
     def extract_text(
-        self, mode: Mode | str = "auto", *, jobs: int | None = 1, separator: str = FORM_FEED
+        self, mode: Mode | str = Mode.AUTO, *, jobs: int | None = 1, separator: str = FORM_FEED
     ) -> str:
         """The whole document's text in `mode` (auto by default, as `Page.extract_text`): the
         pages' texts joined by `separator` (a form feed, as `glyphscope text` writes them).
@@ -873,7 +872,7 @@ class Page:
 
     # ------------------------------------------------------------------ texts and decisions
 
-    def page_text(self, mode: Mode | str = "plain") -> PageText:
+    def page_text(self, mode: Mode | str = Mode.PLAIN) -> PageText:
         """The engine's page text in `mode` (text, character map, decisions)."""
         if mode not in MODES:
             raise ValueError(f"unknown text mode {mode!r}; expected one of {', '.join(MODES)}")
@@ -889,12 +888,12 @@ class Page:
                 visible_box=user_rect(self.bbox, self.matrix),
                 structure=analysis.structure,
                 actual_text=analysis.page.actual_text,
-                survivors=analysis.classified.survivors if mode in ("plain", "auto") else None,
-                combs=comb_fields(analysis.page.annotations) if mode in ("plain", "auto") else None,
+                survivors=analysis.classified.survivors if mode in (Mode.PLAIN, Mode.AUTO) else None,
+                combs=comb_fields(analysis.page.annotations) if mode in (Mode.PLAIN, Mode.AUTO) else None,
             )
         return found
 
-    def extract_text(self, mode: Mode | str = "auto") -> str:
+    def extract_text(self, mode: Mode | str = Mode.AUTO) -> str:
         """The text in `mode` ("plain", "layout", "columns", "structure", "articles", "auto");
         "" where structure mode finds no usable structure.
 
@@ -904,7 +903,7 @@ class Page:
         stream's order, which is plain's text. `extract_text("plain")` is always paint order."""
         return self.page_text(mode).text or ""
 
-    def decisions(self, mode: Mode | str = "plain") -> tuple[DecisionRecord, ...]:
+    def decisions(self, mode: Mode | str = Mode.PLAIN) -> tuple[DecisionRecord, ...]:
         """The decisions behind the text in `mode`, each with its numbers (`value`,
         `threshold`, `verdict`, `describe()`). The whole page: the passes' (cull, duplicate,
         visibility, ...) then assembly's; a region: the assembly of its glyphs."""
@@ -920,7 +919,7 @@ class Page:
         main_group: int = 0,
         return_chars: bool = True,
         return_groups: bool = True,
-        mode: Mode | str = "plain",
+        mode: Mode | str = Mode.PLAIN,
     ) -> list[Match]:
         """Where `pattern` occurs in the text (`mode`, plain by default), as pdfplumber's
         `search`: each match's text, the box around its chars, the chars and the groups.
@@ -1045,7 +1044,7 @@ class Page:
         use_text_flow: bool = False,
         extra_attrs: Sequence[str] | None = None,
         *,
-        mode: Mode | str = "plain",
+        mode: Mode | str = Mode.PLAIN,
     ) -> tuple[Word, ...]:
         """The words of the page.
 
@@ -1071,11 +1070,11 @@ class Page:
             attrs,
         )
 
-    def extract_text_lines(self, mode: Mode | str = "plain") -> tuple[TextLine, ...]:
+    def extract_text_lines(self, mode: Mode | str = Mode.PLAIN) -> tuple[TextLine, ...]:
         """The lines of the text in `mode`, in text order (layout padding trimmed)."""
         return tuple(self._engine_runs(mode, lambda c: c == "\n", TextLine, ()))
 
-    def extract_lines(self, mode: Mode | str = "plain") -> tuple[TextLine, ...]:
+    def extract_lines(self, mode: Mode | str = Mode.PLAIN) -> tuple[TextLine, ...]:
         """Deprecated: `extract_text_lines` (pdfplumber's name; `page.lines` are drawn lines)."""
         warnings.warn(
             "page.extract_lines() is now page.extract_text_lines(); page.lines are the page's drawn "

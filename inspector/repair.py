@@ -31,7 +31,6 @@ from glyphscope.core.analysis import PageAnalysis, analyze_page
 from glyphscope.core.document import Document, open_document
 from glyphscope.core.garbled import MIN_GLYPHS
 from glyphscope.inspector.verify.evidence import UNKNOWN, CodeRow, FontEvidence, gather
-from glyphscope.inspector.verify.evidence import shifted as evidence_shifted
 
 if TYPE_CHECKING:
     from glyphscope.inspector.verify.check import VerifyResult
@@ -90,12 +89,6 @@ def tounicode_cmap(mapping: Mapping[int, str], code_bytes: int = 1) -> bytes:
         lines.append("endbfchar")
     lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
     return ("\n".join(lines) + "\n").encode("ascii")
-
-
-def shifted(text: str, offset: int) -> str | None:
-    """`text` (one character) shifted by the garbled-text offset k, as the repaired copy maps it;
-    None when it is not one character or the shift leaves the printable BMP."""
-    return evidence_shifted(text, offset)
 
 
 def _wanted(font_id: str, keys: Iterable[str], fonts: set[str] | None) -> bool:

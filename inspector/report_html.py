@@ -14,7 +14,6 @@ modes. When rendering fails the report says so instead of failing.
 from __future__ import annotations
 
 import base64
-import html
 import time
 import warnings
 from collections import Counter
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage import FAILED_SCORE, TriageRow
+from glyphscope.inspector.compare.report import escaped as e
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -38,10 +38,6 @@ MAX_FINDINGS_SHOWN = 150
 MAX_TEXT_CHARS = 20_000
 TEXT_MODES = ("plain", "layout", "auto")
 REPORT_LAYERS = ("culled", "duplicates", "forms", "unresolved", "word-gaps")
-
-
-def e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 # ---------------------------------------------------------------- page images

@@ -6,7 +6,7 @@ import io
 import sys
 from unittest import mock
 
-from glyphscope.inspector.cli.parser import run
+from glyphscope.inspector.cli.parser import run_command_line as run
 
 
 def _no_window(path: str | None, page: int | None, password: str | None) -> int:

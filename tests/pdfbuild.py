@@ -147,3 +147,52 @@ def truetype_program(
     buf = io.BytesIO()
     fb.save(buf)
     return buf.getvalue()
+
+
+def pdf_document(pdf: pikepdf.Pdf) -> Any:
+    """The engine's Document of a pikepdf file built here."""
+    from glyphscope.core.document import open_document
+
+    return open_document(to_bytes(pdf))
+
+
+def sideways_vertical_pdf(step: float) -> pikepdf.Pdf:
+    """An Identity-V font whose glyphs are placed one by one along a horizontal line."""
+
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = identity_h_font(pdf, tounicode=identity_tounicode())
+        f.Encoding = pikepdf.Name("/Identity-V")
+        return f
+
+    x = 100.0
+    ops = ["BT /F1 12 Tf"]
+    for code in ("0077", "0069", "006C", "006C"):  # w i l l
+        ops.append(f"1 0 0 1 {x:.2f} 700 Tm <{code}> Tj")
+        x += step if code == "006C" else 7.0
+    ops.append("ET")
+    return make_pdf([" ".join(ops).encode()], {"/F1": font})
+
+
+# ------------------------------------------------------------------ annotation text between words (b)
+
+
+def widget_page(content: bytes, rect: list[float], appearance: bytes, font: Any = None) -> bytes:
+    """A page with `content` and one widget whose /AP /N draws `appearance` in `rect`."""
+    pdf = make_pdf([content])
+    w, h = rect[2] - rect[0], rect[3] - rect[1]
+    ap = pdf.make_stream(appearance)
+    ap.Type, ap.Subtype, ap.BBox = pikepdf.Name.XObject, pikepdf.Name.Form, [0, 0, w, h]
+    ap.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font(pdf) if font else helvetica(pdf)))
+    widget = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=pikepdf.Name.Widget,
+            Rect=rect,
+            FT=pikepdf.Name.Btn,
+            T=pikepdf.String("box"),
+            AP=pikepdf.Dictionary(N=ap),
+        )
+    )
+    pdf.pages[0].obj.Annots = pikepdf.Array([widget])
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array([widget]))
+    return to_bytes(pdf)

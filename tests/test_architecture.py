@@ -258,3 +258,127 @@ def test_text_from_stdin_does_not_load_qt(demo_pdf: Path, tmp_path: Path) -> Non
     result = _probe(tmp_path, "text", "-", "--pages", "2", stdin=demo_pdf.read_bytes())
     assert result["code"] == 0 and result["qt"] == [], result["stderr"]
     assert result["stdout"].startswith(b"Page 2")
+
+
+# ---------------------------------------------------------------- one name per thing
+
+SOURCE_ROOTS = {
+    "glyphscope.core": REPO / "core",
+    "glyphscope.inspector": REPO / "inspector",
+    "glyphscope": REPO / "glyphscope",
+}
+
+COMMAND_HOOKS = frozenset({"add_parser", "run"})
+"""What each command module of inspector/cli/ defines for the parser (cli/parser.py imports the
+command's module by name and calls its `add_parser`, which points the command at its `run`)."""
+
+MIRRORED_FILE_NAMES: dict[str, str] = {
+    "base.py": "a room's base class: fonts, recorders, panels",
+    "actual_text.py": "core reads the spans; core/assembly writes their text",
+    "compare.py": "the command (cli) and the panel (gui) of compare",
+    "decisions.py": "core/assembly's decision records and the `decisions` command",
+    "diagnostics.py": "core's finding kinds, the command, the panel",
+    "explain.py": "each room's explanations: a font's decoding (core/fonts), a difference (compare)",
+    "fonts.py": "the command, the view model and the panel of fonts",
+    "glyph_table.py": "core's glyph columns and the panel that lists them",
+    "jobs.py": "inspector's job protocol and the panel of running jobs",
+    "limits.py": "core's page budgets, triage's time limits, compare's page count",
+    "objects.py": "the object browser's view model and panel",
+    "page.py": "core's interpreted page and compare's compared page",
+    "pages.py": "the command line's page workers and the Pages panel",
+    "probe.py": "the probe's view model and panel",
+    "records.py": "triage's rows and the Python API's records",
+    "registry.py": "the layers' registry and the panels' registry",
+    "repair.py": "the repaired copy and its command",
+    "shared.py": "what the commands share and what the panels share",
+    "state.py": "core's graphics state and the operators that change it",
+    "stepper.py": "the stepper's view model and panel",
+    "structure.py": "core's structure tree and its view model",
+    "text.py": "the text operators, the `text` command, the Text panel",
+    "triage.py": "the `triage` command and verify's part of triage",
+    "verify.py": "the `verify` command and the Verify panel",
+    "words.py": "words by the engine's word-gap rule (core/assembly) and by pdfplumber's (the Python API)",
+    "visibility.py": "core's visibility pass and the recorder that hears its events",
+}
+"""File names used by more than one module of the tree, each judged: the same subject seen from
+another room (the command, the view model, the panel of one thing), never two things of one
+name. A new duplicate fails below until it is judged here (or renamed)."""
+
+
+def _source_files() -> list[tuple[str, Path]]:
+    out = []
+    for package, folder in SOURCE_ROOTS.items():
+        for path in sorted(folder.rglob("*.py")):
+            rel = path.relative_to(folder)
+            out.append((f"{package.replace('.', '/')}/{rel.as_posix()}", path))
+    return out
+
+
+def _runnable(tree: ast.Module) -> bool:
+    """`if __name__ == "__main__":` at the top level: `python -m` runs its `main`."""
+    return any(
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+        for node in tree.body
+    )
+
+
+def public_definitions() -> dict[str, list[str]]:
+    """Each public top-level class or function name → the modules defining it (protocol hooks left out)."""
+    found: dict[str, list[str]] = {}
+    for name, path in _source_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        command = "/inspector/cli/" in name
+        for node in tree.body:
+            if not isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if node.name.startswith("_"):
+                continue
+            if command and node.name in COMMAND_HOOKS:
+                continue
+            if node.name == "main" and (_runnable(tree) or path.name == "__main__.py"):
+                continue
+            found.setdefault(node.name, []).append(name)
+    return found
+
+
+def test_no_public_name_is_defined_in_two_modules() -> None:
+    twice = {n: m for n, m in public_definitions().items() if len(m) > 1}
+    assert not twice, "one name per thing; defined more than once: " + "; ".join(
+        f"{n} in {', '.join(m)}" for n, m in sorted(twice.items())
+    )
+
+
+def test_a_command_module_defines_its_hooks() -> None:
+    """The hooks left out above are what cli/parser.py calls: every command module with `add_parser` has `run`."""
+    for name, path in _source_files():
+        if "/inspector/cli/" not in name:
+            continue
+        defined = {
+            n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)
+        }
+        if "add_parser" in defined:
+            assert "run" in defined or any(d.startswith("run_") for d in defined), name
+
+
+def test_no_module_shares_its_name_with_a_sibling_package() -> None:
+    """In one package, `x.py` beside a sub-package `x/` would make `import package.x` ambiguous."""
+    for folder in SOURCE_ROOTS.values():
+        for package in [folder, *(p for p in folder.rglob("*") if (p / "__init__.py").exists())]:
+            modules = {p.stem for p in package.glob("*.py")} - {"__init__"}
+            packages = {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+            assert not modules & packages, f"{package}: {sorted(modules & packages)}"
+
+
+def test_file_names_used_twice_are_judged() -> None:
+    by_name: dict[str, list[str]] = {}
+    for name, path in _source_files():
+        if path.name not in ("__init__.py", "__main__.py"):
+            by_name.setdefault(path.name, []).append(name)
+    twice = {n for n, m in by_name.items() if len(m) > 1}
+    assert twice - set(MIRRORED_FILE_NAMES) == set(), "new file names used twice: " + ", ".join(
+        f"{n} ({', '.join(by_name[n])})" for n in sorted(twice - set(MIRRORED_FILE_NAMES))
+    )
+    assert set(MIRRORED_FILE_NAMES) - twice == set(), "judged names no longer used twice: drop them"

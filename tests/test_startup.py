@@ -106,7 +106,7 @@ def test_plain_text_of_a_tounicode_font_loads_only_what_it_uses(tmp_path: Path) 
     code, out, modules = _run(tmp_path, "text", str(path))
     assert (code, out) == (0, b"Hi! OK")
     assert _loaded(modules, *NOT_FOR_PLAIN_TEXT) == []
-    assert "glyphscope.core.fonts.tables" in modules and "pikepdf" in modules
+    assert "glyphscope.core.fonts.third_party" in modules and "pikepdf" in modules
 
 
 def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_use(tmp_path: Path) -> None:
@@ -203,7 +203,7 @@ def test_a_command_built_alone_has_the_same_parser(command: str) -> None:
 
 TABLES_PROBE = """
 import json, sys
-from glyphscope.core.fonts import tables
+from glyphscope.core.fonts import third_party as tables
 from glyphscope.core.fonts.encodings import base_glyph_names
 from glyphscope.core.fonts.metrics import standard14_name, standard14_widths
 
@@ -247,7 +247,7 @@ def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
     from fontTools.agl import toUnicode
 
     from glyphscope.core.fonts.latin_glyphs import LATIN_GLYPH_UNICODE
-    from glyphscope.core.fonts.tables import latin_encodings
+    from glyphscope.core.fonts.third_party import latin_encodings
 
     names = {row[0] for row in latin_encodings()} | {"hyphen"}  # hyphen: WinAnsi 0xAD (Annex D)
     assert set(LATIN_GLYPH_UNICODE) == names
@@ -257,7 +257,7 @@ def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
 def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
     import pdfminer.latin_enc
 
-    from glyphscope.core.fonts import tables
+    from glyphscope.core.fonts import third_party as tables
 
     assert tables._pdfminer_data_module("latin_enc") is pdfminer.latin_enc
     assert tables.agl_to_unicode("Aacute") == "\u00c1" and tables.agl_to_unicode("g12") == ""
@@ -342,7 +342,7 @@ NOT_FOR_A_SIMPLE_LATIN_PAGE = (
     "glyphscope.core.fonts.composite",  # Type0 fonts
     "glyphscope.core.fonts.predefined",
     "glyphscope.core.fonts.cmap",  # a font with a /ToUnicode stream
-    "glyphscope.core.articles",  # a catalog with /Threads
+    "glyphscope.core.article_threads",  # a catalog with /Threads
     "glyphscope.core.page_pool",  # workers: documents of PARALLEL_MIN_PAGES pages or more
 )
 
@@ -543,6 +543,7 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.assembly.decision_store",
     "glyphscope.core.assembly.flow",
     "glyphscope.core.assembly.lines",
+    "glyphscope.core.assembly.modes",  # the Mode enum, out of the package so the modes name it
     "glyphscope.core.assembly.page_text",
     "glyphscope.core.assembly.plain",
     "glyphscope.core.assembly.rtl_runs",
@@ -569,11 +570,12 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.fonts.pdfobj",
     "glyphscope.core.fonts.program",
     "glyphscope.core.fonts.simple",
-    "glyphscope.core.fonts.tables",
+    "glyphscope.core.fonts.third_party",
     "glyphscope.core.fonts.type3",
     "glyphscope.core.gcpause",
     "glyphscope.core.geometry",
     "glyphscope.core.glyph",
+    "glyphscope.core.glyph_layout",
     "glyphscope.core.glyph_table",
     "glyphscope.core.instructions",
     "glyphscope.core.interpreter",
@@ -581,6 +583,7 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.limits",
     "glyphscope.core.operators",
     "glyphscope.core.operators.graphics",
+    "glyphscope.core.operators.operands",
     "glyphscope.core.operators.paths",
     "glyphscope.core.operators.state",
     "glyphscope.core.operators.text",
@@ -592,8 +595,8 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.passes",
     "glyphscope.core.recorders",
     "glyphscope.core.recorders.base",
+    "glyphscope.core.recorders.fonts",
     "glyphscope.core.recorders.forms",
-    "glyphscope.core.recorders.glyphs",
     "glyphscope.core.recorders.marked",
     "glyphscope.core.recorders.visibility",
     "glyphscope.core.render_modes",
@@ -602,7 +605,7 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.structure",
     "glyphscope.core.visibility",
     "glyphscope.core.visibility_class",
-    "glyphscope.core.workers",  # usable_cpus (no multiprocessing)
+    "glyphscope.core.worker_processes",  # usable_cpus (no multiprocessing)
     "glyphscope.inspector",
     "glyphscope.inspector.cli",
     "glyphscope.inspector.cli.io",

@@ -10,11 +10,12 @@ written in place of their glyphs' text when `params.actual_text` is on.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans, span_index
 from glyphscope.core.assembly.chars import RTL_CANDIDATE
+from glyphscope.core.assembly.modes import MODES as MODES
+from glyphscope.core.assembly.modes import Mode as Mode
 from glyphscope.core.assembly.page_text import CharMap, PageText
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import FlowFields, Glyph
@@ -46,22 +47,6 @@ if TYPE_CHECKING:
     from glyphscope.core.assembly.document_join import write_document_text as write_document_text
     from glyphscope.core.geometry import Rect
     from glyphscope.core.structure import PageStructure
-
-
-class Mode(StrEnum):
-    """A text mode (spec §3–§9): how the page's visible glyphs are read into text. A StrEnum: the
-    command line, JSON and the window read and write its words ("plain", "layout", …)."""
-
-    PLAIN = "plain"
-    LAYOUT = "layout"
-    COLUMNS = "columns"
-    STRUCTURE = "structure"
-    ARTICLES = "articles"
-    AUTO = "auto"
-
-
-MODES: tuple[str, ...] = tuple(mode.value for mode in Mode)
-"""The modes' words, in the order every listing and the window show them."""
 
 
 def assemble(

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.articles import Bead
+from glyphscope.core.article_threads import Bead
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.decisions import ArticleBeadRecord, ArticleOrderDecision
 from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.params import Parameters
@@ -67,7 +68,7 @@ def articles_text(
     visible: Sequence[Glyph],
     structure: PageStructure | None,
     params: Parameters,
-    mode: str = "articles",
+    mode: str = Mode.ARTICLES,
     use: ArticleUse | None = None,
     spans: ActualTextSpans | None = None,
 ) -> PageText:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.annotation_order import annotation_places, annotations_in_place
@@ -18,31 +17,31 @@ from glyphscope.core.assembly.articles import ArticleUse, article_use, articles_
 from glyphscope.core.assembly.baselines import dominant_frame
 from glyphscope.core.assembly.decisions import ReadingOrderDecision
 from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.modes import Mode, ReadingOrder
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.assembly.plain import join_with_annotations, plain_text
 from glyphscope.core.assembly.reading_order import geometric_order, scramble_measure
 from glyphscope.core.assembly.structure_mode import structure_text
+from glyphscope.core.assembly.verdicts import ReadingVerdict
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
 from glyphscope.core.structure import PageStructure
 from glyphscope.core.structure_use import StructureUse, structure_use
 
-AutoOrder = Literal["structure", "articles", "geometric", "plain"]
-
 
 def auto_order(
     structure: StructureUse, articles: ArticleUse, reading: ReadingOrderDecision | None = None
-) -> AutoOrder:
+) -> ReadingOrder:
     """THE auto rule: structure if usable and trusted, else articles if the beads hold
     enough of the page, else geometric if the stream order is scrambled (`reading`, the
     measure of reading_order.scramble_measure), else plain. Every caller asks this function."""
     if structure.usable and structure.trusted:
-        return "structure"
+        return ReadingOrder.STRUCTURE
     if articles.usable:
-        return "articles"
-    if reading is not None and reading.verdict == "geometric":
-        return "geometric"
-    return "plain"
+        return ReadingOrder.ARTICLES
+    if reading is not None and reading.verdict == ReadingVerdict.GEOMETRIC:
+        return ReadingOrder.GEOMETRIC
+    return ReadingOrder.PLAIN
 
 
 def reading_measure(visible: Sequence[Glyph], params: Parameters) -> ReadingOrderDecision:
@@ -62,16 +61,16 @@ def auto_text(
     use = structure_use(structure, visible)  # the trust rule lives there (UNTAGGED_TRUST_RATIO)
     articles = article_use(structure, visible)
     order = auto_order(use, articles)
-    if order == "structure":
+    if order == ReadingOrder.STRUCTURE:
         return replace(
-            structure_text(visible, structure, params, mode="auto", use=use, spans=spans), order=order
+            structure_text(visible, structure, params, mode=Mode.AUTO, use=use, spans=spans), order=order
         )
     untagged = len(use.untagged) if use.usable else None
     reading = None
-    if order == "plain":
+    if order == ReadingOrder.PLAIN:
         reading = reading_measure(visible, params)
         order = auto_order(use, articles, reading)
-    if order == "geometric" and reading is not None:
+    if order == ReadingOrder.GEOMETRIC and reading is not None:
         out = TextBuilder(params, actual_text=spans)
         out.decide(reading)
         # the page's glyphs in reading order; annotation text where a reader meets it in that
@@ -86,15 +85,15 @@ def auto_text(
         else:
             join_flow(ordered, out, params)
         reason = f"{use.reason or 'structure order not trusted'}; {reading.describe()}"
-        return replace(out.build("auto"), structured=False, untagged=untagged, reason=reason, order=order)
-    if order == "articles":
-        text = articles_text(visible, structure, params, mode="auto", use=articles, spans=spans)
+        return replace(out.build(Mode.AUTO), structured=False, untagged=untagged, reason=reason, order=order)
+    if order == ReadingOrder.ARTICLES:
+        text = articles_text(visible, structure, params, mode=Mode.AUTO, use=articles, spans=spans)
         reason = (
             f"{use.reason or 'structure order not trusted'}; article threads: {articles.decision.describe()}"
         )
         return replace(text, structured=False, untagged=untagged, reason=reason, order=order)
     return _as_auto(
-        plain_text(visible, params, mode="auto", spans=spans, survivors=survivors, combs=combs), use
+        plain_text(visible, params, mode=Mode.AUTO, spans=spans, survivors=survivors, combs=combs), use
     )
 
 
@@ -105,13 +104,20 @@ def auto_from_plain(
     does not): the same text and decisions, assembled once (the window reads every mode)."""
     use = structure_use(structure, visible)
     articles = article_use(structure, visible)
-    if auto_order(use, articles) != "plain":
+    if auto_order(use, articles) != ReadingOrder.PLAIN:
         return None
-    if auto_order(use, articles, reading_measure(visible, params)) != "plain":
+    if auto_order(use, articles, reading_measure(visible, params)) != ReadingOrder.PLAIN:
         return None
     return _as_auto(plain, use)
 
 
 def _as_auto(plain: PageText, use: StructureUse) -> PageText:
     untagged = len(use.untagged) if use.usable else None
-    return replace(plain, mode="auto", structured=False, untagged=untagged, reason=use.reason, order="plain")
+    return replace(
+        plain,
+        mode=Mode.AUTO,
+        structured=False,
+        untagged=untagged,
+        reason=use.reason,
+        order=ReadingOrder.PLAIN,
+    )

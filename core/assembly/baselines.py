@@ -12,7 +12,7 @@ from glyphscope.core.params import Parameters
 
 
 @dataclass(frozen=True, slots=True)
-class Frame:
+class DirectionFrame:
     """Coordinates along the dominant direction (`along`) and across it towards the glyphs'
     ascent (`across`, "up"). `up` is +1 when ascent lies on the left normal of the direction
     (ordinary text), −1 for mirrored text, so mirrored pages still read top to bottom."""
@@ -58,7 +58,7 @@ def _degrees(direction: Point) -> int:
     return round(math.degrees(math.atan2(direction[1], direction[0]))) % 360
 
 
-def dominant_frame(glyphs: Sequence[Glyph]) -> Frame:
+def dominant_frame(glyphs: Sequence[Glyph]) -> DirectionFrame:
     """Most common writing direction (whole degrees) of the non-space glyphs; ties → smaller angle.
 
     The ascent side is voted by the same glyphs (quad[0] → quad[3] against the left normal).
@@ -72,7 +72,7 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> Frame:
             deg = degrees[g.direction] = _degrees(g.direction)
         counts[deg] = counts.get(deg, 0) + 1
     if not counts:
-        return Frame(1.0, 0.0)
+        return DirectionFrame(1.0, 0.0)
     best = min(counts, key=lambda d: (-counts[d], d))
     exact = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
     ux, uy = exact.get(best) or (math.cos(math.radians(best)), math.sin(math.radians(best)))
@@ -82,7 +82,7 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> Frame:
             q = g.quad
             side = (q[3][1] - q[0][1]) * ux - (q[3][0] - q[0][0]) * uy
             vote += 1 if side >= 0 else -1
-    return Frame(ux, uy, 1.0 if vote >= 0 else -1.0)
+    return DirectionFrame(ux, uy, 1.0 if vote >= 0 else -1.0)
 
 
 BELOW_REACH = 0.8
@@ -101,7 +101,7 @@ class Line:
     glyphs: tuple[Glyph, ...]  # sorted along the direction
 
 
-def cluster_baselines(glyphs: Sequence[Glyph], frame: Frame, params: Parameters) -> list[Line]:
+def cluster_baselines(glyphs: Sequence[Glyph], frame: DirectionFrame, params: Parameters) -> list[Line]:
     """Top to bottom; a glyph joins the current line when its baseline lies within line_break ×
     the larger height of it and the line's anchor, with two exceptions that keep a tall glyph
     from merging two lines of ordinary text:
@@ -181,7 +181,7 @@ def median(values: Sequence[float]) -> float:
     return s[mid] if n % 2 else (s[mid - 1] + s[mid]) * 0.5
 
 
-def geometric_order(glyphs: Sequence[Glyph], params: Parameters) -> list[Glyph]:
+def baseline_order(glyphs: Sequence[Glyph], params: Parameters) -> list[Glyph]:
     """Top to bottom, then left to right, in the dominant frame of these glyphs."""
     frame = dominant_frame(glyphs)
     return [g for line in cluster_baselines(glyphs, frame, params) for g in line.glyphs]

@@ -40,9 +40,10 @@ import unicodedata
 from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from glyphscope.core.assembly.chars import RTL_CANDIDATE as _RTL_CANDIDATE
+from glyphscope.core.assembly.verdicts import BidiVerdict
 from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, rounded
 
 if TYPE_CHECKING:
@@ -53,8 +54,6 @@ RTL_SHARE = 0.5
 """A line is right to left when more than this share of its strong characters (bidi
 classes L, R, AL; digits and punctuation are weak or neutral and have no direction
 of their own) are R or AL."""
-
-BidiVerdict = Literal["reordered", "visual", "no_levels", "painted_logical"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +96,10 @@ class BidiDecision:
     @property
     def verdict(self) -> BidiVerdict:
         if self.share <= self.share_threshold and not self.rtl_ends:
-            return "visual"
+            return BidiVerdict.VISUAL
         if self.steps_back * 2 > self.steps:
-            return "painted_logical"
-        return "reordered" if self.resolved else "no_levels"
+            return BidiVerdict.PAINTED_LOGICAL
+        return BidiVerdict.REORDERED if self.resolved else BidiVerdict.NO_LEVELS
 
     @property
     def value(self) -> float:
@@ -134,17 +133,17 @@ class BidiDecision:
             if self.share > self.share_threshold
             else f"its first and last strong characters are right to left ({counts} ≤ {fmt(self.share_threshold)}))"
         )
-        if self.verdict == "painted_logical":
+        if self.verdict == BidiVerdict.PAINTED_LOGICAL:
             return (
                 f"line {self.line + 1} kept as painted: {why}, but {self.steps_back} of the {self.steps} steps "
                 "between its right-to-left glyphs go right to left — painted in reading order, it already reads right"
             )
-        if self.verdict == "reordered":
+        if self.verdict == BidiVerdict.REORDERED:
             return (
                 f"line {self.line + 1} written in logical order: {why}; "
                 "Unicode bidirectional algorithm, numbers and Latin runs kept left to right"
             )
-        if self.verdict == "no_levels":
+        if self.verdict == BidiVerdict.NO_LEVELS:
             return (
                 f"line {self.line + 1} kept in visual order: {why}, "
                 "but the bidirectional algorithm could not resolve it (python-bidi gave no levels)"

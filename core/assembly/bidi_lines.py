@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from glyphscope.core.assembly.decisions import BidiDecision
+from glyphscope.core.assembly.verdicts import BidiVerdict
 
 if TYPE_CHECKING:
     from glyphscope.core.assembly.page_text import PageText
@@ -30,7 +31,7 @@ class BidiLine:
     @property
     def reads_right_to_left(self) -> bool:
         """The order written runs against the page's left-to-right order (reordered, or painted so)."""
-        return self.decision.verdict in ("reordered", "painted_logical")
+        return self.decision.verdict in (BidiVerdict.REORDERED, BidiVerdict.PAINTED_LOGICAL)
 
 
 def bidi_lines(text: PageText, glyphs: Sequence[Glyph]) -> list[BidiLine]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import (
-    Frame,
+    DirectionFrame,
     Line,
     cluster_baselines,
     dominant_frame,
@@ -36,7 +36,7 @@ _Split = tuple[Glyph, Glyph, float, int, int]  # before, after, gap, left segmen
 
 
 def _split_lines(
-    lines: list[Line], frame: Frame, threshold: float
+    lines: list[Line], frame: DirectionFrame, threshold: float
 ) -> tuple[list[_Segment], list[_Split], list[bool]]:
     """Segments per baseline and the (before, after, gap, left segment, right segment) splits."""
     segments: list[_Segment] = []

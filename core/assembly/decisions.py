@@ -22,6 +22,7 @@ from glyphscope.core.assembly.verdicts import (
     WORD_GAP_VERDICTS,
     ColumnChangeVerdict,
     LineBreakVerdict,
+    ReadingVerdict,
     WordGapVerdict,
 )
 from glyphscope.core.assembly.words import word_gap_measure
@@ -34,10 +35,10 @@ from glyphscope.core.decision_protocol import (
     pair_json,
     rounded,
 )
+from glyphscope.core.fast_init import fast_init
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import FlowFields
 from glyphscope.core.params import Parameters
-from glyphscope.core.records import fast_init
 
 _f = fmt
 _r = rounded
@@ -47,14 +48,22 @@ def _quad_json(q: Quad) -> list[list[float]]:
     return [[_r(p[0]), _r(p[1])] for p in q]
 
 
-_WORD_GAP_MEASURED = frozenset({"inserted", "below_threshold", "negative_gap", "tracking", "rtl_gap"})
+_WORD_GAP_MEASURED = frozenset(
+    {
+        WordGapVerdict.INSERTED,
+        WordGapVerdict.BELOW_THRESHOLD,
+        WordGapVerdict.NEGATIVE_GAP,
+        WordGapVerdict.TRACKING,
+        WordGapVerdict.RTL_GAP,
+    }
+)
 """Word-gap verdicts reached by comparing the gap with the threshold; the others compare no number."""
 
-_WORD_GAP_CJK = frozenset({"cjk_pair", "cjk_gap"})
+_WORD_GAP_CJK = frozenset({WordGapVerdict.CJK_PAIR, WordGapVerdict.CJK_GAP})
 """Verdicts of the CJK rule (spec §9): the gap compared with cjk_gap × height."""
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class WordGapDecision:
     """Spec §3 for one same-line pair: gap = (cur.origin − prev.glyph_end) · prev.direction.
@@ -85,7 +94,11 @@ class WordGapDecision:
     @property
     def inserted(self) -> bool:
         """A space was generated (by the §3 rule or the CJK gap rule)."""
-        return self.verdict == "inserted" or self.verdict == "cjk_gap" or self.verdict == "rtl_gap"
+        return (
+            self.verdict == WordGapVerdict.INSERTED
+            or self.verdict == WordGapVerdict.CJK_GAP
+            or self.verdict == WordGapVerdict.RTL_GAP
+        )
 
     @property
     def cjk_threshold(self) -> float:
@@ -121,33 +134,33 @@ class WordGapDecision:
                 f"tracking {_f(self.tracking)} pt + {_f(self.factor)} × {_f(self.height)} pt "
                 f"= {_f(self.space_threshold + self.tracking)} pt"
             )
-            if self.verdict == "tracking":
+            if self.verdict == WordGapVerdict.TRACKING:
                 return (
                     f"no space: letter-spaced run, gap {_f(self.gap)} pt ≤ {rule} "
                     "(the run's common gap is its letter spacing, not a word space)"
                 )
-            if self.verdict == "inserted":
+            if self.verdict == WordGapVerdict.INSERTED:
                 return f"space inserted in a letter-spaced run: gap {_f(self.gap)} pt > {rule}"
         cjk_rule = f"{_f(self.cjk_factor)} × {_f(self.height)} pt = {_f(self.cjk_threshold)} pt"
-        if self.verdict == "cjk_gap":
+        if self.verdict == WordGapVerdict.CJK_GAP:
             return f"space inserted between CJK characters: gap {_f(self.gap)} pt > {cjk_rule} (cjk_gap)"
-        if self.verdict == "cjk_pair":
+        if self.verdict == WordGapVerdict.CJK_PAIR:
             return f"no space: both glyphs are CJK and gap {_f(self.gap)} pt ≤ {cjk_rule} (cjk_gap)"
-        if self.verdict == "inserted":
+        if self.verdict == WordGapVerdict.INSERTED:
             return f"space inserted: gap {_f(self.gap)} pt > {rule}"
-        if self.verdict == "rtl_gap":
+        if self.verdict == WordGapVerdict.RTL_GAP:
             return (
                 f"space inserted between right-to-left letters painted leftwards: gap {_f(self.gap)} pt "
                 f"(from this glyph's end to the previous one's start) > {rule}"
             )
-        if self.verdict == "below_threshold":
+        if self.verdict == WordGapVerdict.BELOW_THRESHOLD:
             return f"no space: gap {_f(self.gap)} pt ≤ {rule}"
-        if self.verdict == "negative_gap":
+        if self.verdict == WordGapVerdict.NEGATIVE_GAP:
             return f"no space: negative gap {_f(self.gap)} pt ≤ {rule} (overlapping or reversed glyphs are glued)"
         return f"no space: one side already is a space, no threshold applies (gap {_f(self.gap)} pt)"
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class LineBreakDecision:
     """Spec §4 for one pair: d = (cur.origin − prev.origin) · normal(prev.direction).
@@ -178,15 +191,19 @@ class LineBreakDecision:
 
     @property
     def is_break(self) -> bool:
-        return self.verdict != "same_line" and self.verdict != "stacked"
+        return self.verdict != LineBreakVerdict.SAME_LINE and self.verdict != LineBreakVerdict.STACKED
 
     @property
     def value(self) -> float:
-        return self.gap if self.verdict == "backward_jump" else abs(self.displacement)
+        return self.gap if self.verdict == LineBreakVerdict.BACKWARD_JUMP else abs(self.displacement)
 
     @property
     def threshold(self) -> float:
-        return self.backward_threshold if self.verdict == "backward_jump" else self.break_threshold
+        return (
+            self.backward_threshold
+            if self.verdict == LineBreakVerdict.BACKWARD_JUMP
+            else self.break_threshold
+        )
 
     def to_json(self) -> dict[str, Any]:
         return pair_json(
@@ -204,14 +221,14 @@ class LineBreakDecision:
     def describe(self) -> str:
         rule = f"{_f(self.factor)} × {_f(self.height)} pt = {_f(self.break_threshold)} pt"
         d = abs(self.displacement)
-        if self.verdict == "break":
+        if self.verdict == LineBreakVerdict.BREAK:
             return f"line break: displacement {_f(d)} pt > {rule}"
-        if self.verdict == "backward_jump":
+        if self.verdict == LineBreakVerdict.BACKWARD_JUMP:
             return (
                 f"line break: jump back {_f(self.gap)} pt < {_f(self.backward_threshold)} pt "
                 f"on the same baseline (displacement {_f(d)} pt ≤ {rule})"
             )
-        if self.verdict == "stacked":
+        if self.verdict == LineBreakVerdict.STACKED:
             return (
                 f"same column: an upright CJK character one step below the previous one (displacement "
                 f"{_f(d)} pt > {rule}, starting where it starts): a vertical run, read as one line"
@@ -219,7 +236,7 @@ class LineBreakDecision:
         return f"same line: displacement {_f(d)} pt ≤ {rule}"
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class ColumnChangeDecision:
     """Vertical writing (spec §4, §9): a glyph stays in the column when its box centre lies in it.
@@ -239,7 +256,7 @@ class ColumnChangeDecision:
 
     @property
     def is_break(self) -> bool:
-        return self.verdict == "column_change"
+        return self.verdict == ColumnChangeVerdict.COLUMN_CHANGE
 
     @property
     def value(self) -> float:
@@ -262,7 +279,7 @@ class ColumnChangeDecision:
 
     def describe(self) -> str:
         span = f"[{_f(self.column_x0)}, {_f(self.column_x1)}]"
-        if self.verdict == "column_change":
+        if self.verdict == ColumnChangeVerdict.COLUMN_CHANGE:
             return f"line break (vertical column change): centre x {_f(self.center_x)} outside column {span}"
         return f"same vertical column: centre x {_f(self.center_x)} inside {span}"
 
@@ -644,7 +661,7 @@ class Baseline(_Information):
         return text
 
 
-@fast_init  # one per glyph pair: see core/records.py
+@fast_init  # one per glyph pair: see core/fast_init.py
 @dataclass(frozen=True, slots=True)
 class GridPlacement(_Information):
     """Layout mode: a word placed at a grid column, padded with spaces from the cursor.
@@ -934,7 +951,8 @@ class ReadingOrderDecision:
 
     @property
     def verdict(self) -> str:
-        return "geometric" if self.jumps >= self.min_jumps and self.value >= self.threshold else "stream"
+        scrambled = self.jumps >= self.min_jumps and self.value >= self.threshold
+        return ReadingVerdict.GEOMETRIC if scrambled else ReadingVerdict.STREAM
 
     def to_json(self) -> dict[str, Any]:
         return glyph_json(
@@ -951,7 +969,7 @@ class ReadingOrderDecision:
             f"{self.backward} backward jump(s) + {self.interleaved} interleaved line(s) "
             f"in {self.pairs} line pairs = {_f(self.value)}"
         )
-        if self.verdict == "geometric":
+        if self.verdict == ReadingVerdict.GEOMETRIC:
             return (
                 f"reading order: the content stream is scrambled ({counted} ≥ {_f(self.threshold)}, "
                 f"at least {self.min_jumps}): columns, then lines top to bottom"

@@ -151,7 +151,7 @@ def _join_vertical(
                     join_pair(prev, g, out, params)  # entering the run from other text
                 else:
                     pbox = box if k else columns[c - 1][0]
-                    verdict: ColumnChangeVerdict = "same_column" if k else "column_change"
+                    verdict = ColumnChangeVerdict.SAME_COLUMN if k else ColumnChangeVerdict.COLUMN_CHANGE
                     i = out.decide(
                         ColumnChangeDecision(
                             prev.paint_index, g.paint_index, verdict, c, g.center[0], pbox[0], pbox[2]

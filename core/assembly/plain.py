@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.annotation_order import annotation_places
 from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
 from glyphscope.core.glyph import FlowFields, Glyph
 from glyphscope.core.glyph_table import flow_glyphs
@@ -18,7 +19,7 @@ from glyphscope.core.params import Parameters
 def plain_text(
     visible: Sequence[Glyph],
     params: Parameters,
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     spans: ActualTextSpans | None = None,
     survivors: Mapping[int, int] | None = None,
     combs: Mapping[int, tuple[int, float]] | None = None,

@@ -27,7 +27,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from glyphscope.core.assembly.baselines import Frame, Line, cluster_baselines, dominant_frame, mean_advance
+from glyphscope.core.assembly.baselines import (
+    DirectionFrame,
+    Line,
+    cluster_baselines,
+    dominant_frame,
+    mean_advance,
+)
 from glyphscope.core.assembly.decisions import ReadingOrderDecision
 from glyphscope.core.assembly.flow import laid_out_sideways, sideways_as_horizontal, wmode_runs
 from glyphscope.core.assembly.lines import line_break_measure
@@ -59,7 +65,7 @@ long. A table's or a form's cells are shorter, and those are read row by row."""
 _LineBox = tuple[float, float, float, float]  # across (mean baseline), along min, along max, height
 
 
-def _stream_lines(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -> list[_LineBox]:
+def _stream_lines(glyphs: Sequence[Glyph], frame: DirectionFrame, line_break: float) -> list[_LineBox]:
     boxes: list[_LineBox] = []
     prev: FlowFields | None = None
     ys: list[float] = []
@@ -87,7 +93,9 @@ def _stream_lines(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -> l
     return boxes
 
 
-def scramble_measure(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -> ReadingOrderDecision:
+def scramble_measure(
+    glyphs: Sequence[Glyph], frame: DirectionFrame, line_break: float
+) -> ReadingOrderDecision:
     """Backward jumps and interleaved lines of `glyphs` read in the order given (plain's order)."""
     boxes = _stream_lines(glyphs, frame, line_break)
     backward = 0
@@ -105,7 +113,7 @@ def scramble_measure(glyphs: Sequence[Glyph], frame: Frame, line_break: float) -
     return ReadingOrderDecision(len(boxes), backward, interleaved, SCRAMBLED_SHARE, SCRAMBLED_MIN_JUMPS)
 
 
-def _segments(line: Line, frame: Frame, gap: float) -> list[tuple[float, float, list[Glyph]]]:
+def _segments(line: Line, frame: DirectionFrame, gap: float) -> list[tuple[float, float, list[Glyph]]]:
     """The line cut at gaps wider than `gap`: (start, end, glyphs) along the frame, measured on
     the ink only (spaces neither bridge nor open a gap; they ride with the segment before them,
     or the first one). A line of spaces only is one segment with start > end: no extent."""
@@ -130,7 +138,7 @@ def _ink(row: list[tuple[float, float, list[Glyph]]]) -> list[tuple[float, float
     return [(s, e) for s, e, _ in row if s <= e]
 
 
-def _spaces_in_place(glyphs: Sequence[Glyph], frame: Frame) -> tuple[Glyph, ...]:
+def _spaces_in_place(glyphs: Sequence[Glyph], frame: DirectionFrame) -> tuple[Glyph, ...]:
     """A baseline's glyphs left to right (its letters), each space glyph right after the letter
     painted just before it when that one is on this baseline (the space a producer wrote after a
     word); another space only before the first letter or after the last one: a space of another
@@ -164,7 +172,7 @@ def _spaces_in_place(glyphs: Sequence[Glyph], frame: Frame) -> tuple[Glyph, ...]
 
 
 def _space_line(
-    g: Glyph, pred: int | None, lines: list[Line], ys: list[float], frame: Frame, line_break: float
+    g: Glyph, pred: int | None, lines: list[Line], ys: list[float], frame: DirectionFrame, line_break: float
 ) -> int | None:
     """The baseline a space glyph belongs to: that of the glyph painted before it when the space
     stands on it, else the nearest one within the §4 distance; None (left out) when none is."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
-from glyphscope.core.assembly.baselines import geometric_order
+from glyphscope.core.assembly.baselines import baseline_order
 from glyphscope.core.assembly.decisions import StructureOrder
 from glyphscope.core.assembly.flow import join_flow
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.assembly.page_text import PageText, TextBuilder, no_text
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
@@ -19,7 +20,7 @@ def structure_text(
     visible: Sequence[Glyph],
     structure: PageStructure | None,
     params: Parameters,
-    mode: str = "structure",
+    mode: str = Mode.STRUCTURE,
     use: StructureUse | None = None,
     spans: ActualTextSpans | None = None,
 ) -> PageText:
@@ -32,7 +33,7 @@ def structure_text(
     out = TextBuilder(params, actual_text=spans)
     tagged = [by_index[i] for i in use.tagged]
     untagged = [by_index[i] for i in use.untagged]
-    tail = geometric_order(untagged, params) if untagged else []
+    tail = baseline_order(untagged, params) if untagged else []
     order = StructureOrder(
         tuple(m for m, _ in use.buckets),
         len(tagged),
@@ -45,4 +46,4 @@ def structure_text(
     if tail:
         out.newline(oi)  # the tail is separated from the structure text by "\n"
         join_flow(tail, out, params)
-    return out.build(mode, structured=True if mode == "auto" else None, untagged=len(tail))
+    return out.build(mode, structured=True if mode == Mode.AUTO else None, untagged=len(tail))

@@ -8,35 +8,59 @@ from the record classes so assembling text imports no record class (start-up tim
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from enum import StrEnum
 
-WordGapVerdict: TypeAlias = Literal[
-    "inserted",
-    "below_threshold",
-    "existing_space",
-    "cjk_pair",
-    "cjk_gap",
-    "negative_gap",
-    "tracking",
-    "rtl_gap",
-]
-LineBreakVerdict: TypeAlias = Literal["break", "same_line", "backward_jump", "stacked"]
-ColumnChangeVerdict: TypeAlias = Literal["column_change", "same_column"]
 
-LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = ("same_line", "break", "backward_jump", "stacked")
+class WordGapVerdict(StrEnum):
+    """The word-gap rule's verdicts (spec §3), in code order (WG_*)."""
+
+    BELOW_THRESHOLD = "below_threshold"
+    INSERTED = "inserted"
+    EXISTING_SPACE = "existing_space"
+    CJK_PAIR = "cjk_pair"
+    CJK_GAP = "cjk_gap"
+    NEGATIVE_GAP = "negative_gap"
+    TRACKING = "tracking"
+    RTL_GAP = "rtl_gap"
+
+
+class LineBreakVerdict(StrEnum):
+    """The line-break rule's verdicts (spec §4), in code order (LB_*)."""
+
+    SAME_LINE = "same_line"
+    BREAK = "break"
+    BACKWARD_JUMP = "backward_jump"
+    STACKED = "stacked"
+
+
+class ColumnChangeVerdict(StrEnum):
+    """Whether a line pair crosses into another column (flow order)."""
+
+    COLUMN_CHANGE = "column_change"
+    SAME_COLUMN = "same_column"
+
+
+class ReadingVerdict(StrEnum):
+    """The scramble measure's verdict (ReadingOrderDecision): read geometrically or keep the stream."""
+
+    GEOMETRIC = "geometric"
+    STREAM = "stream"
+
+
+class BidiVerdict(StrEnum):
+    """What the right-to-left pass did with a line (BidiDecision, spec §10)."""
+
+    REORDERED = "reordered"  # written in logical order
+    VISUAL = "visual"  # kept in visual order: not right to left
+    NO_LEVELS = "no_levels"  # kept: its embedding levels could not be resolved
+    PAINTED_LOGICAL = "painted_logical"  # already painted in logical order
+
+
+LINE_BREAK_VERDICTS: tuple[LineBreakVerdict, ...] = tuple(LineBreakVerdict)
 LB_SAME_LINE, LB_BREAK, LB_BACKWARD_JUMP, LB_STACKED = 0, 1, 2, 3
 LB_JOINED = frozenset((LB_SAME_LINE, LB_STACKED))
 """The line-break verdicts that write no line break (the pair is read on, word gap decided)."""
-WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = (
-    "below_threshold",
-    "inserted",
-    "existing_space",
-    "cjk_pair",
-    "cjk_gap",
-    "negative_gap",
-    "tracking",
-    "rtl_gap",
-)
+WORD_GAP_VERDICTS: tuple[WordGapVerdict, ...] = tuple(WordGapVerdict)
 (
     WG_BELOW_THRESHOLD,
     WG_INSERTED,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from glyphscope.core.fonts.tables import agl_to_unicode
+from glyphscope.core.fonts.third_party import agl_to_unicode
 
 # Ranges wider than this are truncated (a <00000000> <FFFFFFFF> bfrange would
 # otherwise build four billion entries); CID ranges are kept as ranges instead.

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name
-from glyphscope.core.fonts.tables import agl_to_unicode, latin_encodings
+from glyphscope.core.fonts.third_party import agl_to_unicode, latin_encodings
 
 _COLUMNS = {"StandardEncoding": 1, "MacRomanEncoding": 2, "WinAnsiEncoding": 3, "PDFDocEncoding": 4}
 KNOWN_BASE_ENCODINGS = frozenset(("StandardEncoding", "MacRomanEncoding", "WinAnsiEncoding"))

@@ -2,7 +2,7 @@
 gives it (fontTools.agl.toUnicode), for a font that names its glyphs through a base encoding
 without loading the whole list (fontTools parses ~4,500 entries on import, ~8 ms of start-up).
 
-Made from `core.fonts.tables.latin_encodings()` names by `fontTools.agl.toUnicode`;
+Made from `core.fonts.third_party.latin_encodings()` names by `fontTools.agl.toUnicode`;
 tests/test_startup.py checks every entry against fontTools, so the two cannot drift apart.
 """
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_number, as_numbers, dget
-from glyphscope.core.fonts.tables import font_metrics
+from glyphscope.core.fonts.third_party import font_metrics
 
 DEFAULT_ASCENT = 0.8  # text space, last resort (spec §9 Geometry)
 DEFAULT_DESCENT = -0.2

@@ -38,7 +38,7 @@ from glyphscope.core.fonts.metrics import (
 )
 from glyphscope.core.fonts.pdfobj import as_int, as_list, as_name, as_number, as_text, dget, stream_bytes
 from glyphscope.core.fonts.program import ProgramTable, is_private_use, read_program_table
-from glyphscope.core.fonts.tables import zapf_dingbats_codes, zapf_dingbats_name, zapf_dingbats_numbers
+from glyphscope.core.fonts.third_party import zapf_dingbats_codes, zapf_dingbats_name, zapf_dingbats_numbers
 from glyphscope.core.glyph import DecodeSource
 
 Decoded = tuple[str, DecodeSource]

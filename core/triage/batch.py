@@ -1,6 +1,6 @@
 """Triage of many files: expand folders, run the files (in worker processes when jobs > 1), sort the rows.
 
-The parallel runner keeps its own worker processes (`core.workers`), one pipe each, so it
+The parallel runner keeps its own worker processes (`core.worker_processes`), one pipe each, so it
 always knows which file each worker is reading. A worker that dies blames
 exactly its file; a worker past its budget + grace is terminated alone and
 replaced. No file is read twice, and no innocent file in flight is re-run.
@@ -21,7 +21,7 @@ from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.inputs import expand_paths
 from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
-from glyphscope.core.workers import WorkerProcess, ignore_interrupts, mp_context, shut_down
+from glyphscope.core.worker_processes import WorkerProcess, ignore_interrupts, mp_context, shut_down
 
 ProgressCallback = Callable[[int, int, TriageRow], None]
 Worker = Callable[[str, str | None, Parameters, float | None], TriageRow]

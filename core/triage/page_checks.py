@@ -25,7 +25,8 @@ from glyphscope.core.glyph_table import GlyphTable, GlyphView
 from glyphscope.core.page import InterpretedPage
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import ClassifiedGlyphs
-from glyphscope.core.visibility import ClippedDecision, HiddenRecord, explain
+from glyphscope.core.visibility import ClippedDecision, HiddenRecord, why_hidden
+from glyphscope.core.visibility_class import VisibilityClass
 
 SPACES = frozenset(" \u00a0\u2002\u2003\u2009\u202f")
 CONTEXT_LETTERS = 8  # letters quoted either side of a painted space
@@ -142,16 +143,17 @@ def painted_space_findings(
     ]
 
 
-HIDDEN_TEXT_KINDS = {
-    "invisible_mode": DiagnosticKind.HIDDEN_TEXT_INVISIBLE_MODE,
-    "clipped": DiagnosticKind.HIDDEN_TEXT_CLIPPED,
-    "transparent": DiagnosticKind.HIDDEN_TEXT_TRANSPARENT,
-    "same_as_background": DiagnosticKind.HIDDEN_TEXT_SAME_AS_BACKGROUND,
-    "covered": DiagnosticKind.HIDDEN_TEXT_COVERED,
+HIDDEN_TEXT_KINDS: dict[str, DiagnosticKind] = {
+    VisibilityClass.INVISIBLE_MODE: DiagnosticKind.HIDDEN_TEXT_INVISIBLE_MODE,
+    VisibilityClass.CLIPPED: DiagnosticKind.HIDDEN_TEXT_CLIPPED,
+    VisibilityClass.TRANSPARENT: DiagnosticKind.HIDDEN_TEXT_TRANSPARENT,
+    VisibilityClass.SAME_AS_BACKGROUND: DiagnosticKind.HIDDEN_TEXT_SAME_AS_BACKGROUND,
+    VisibilityClass.COVERED: DiagnosticKind.HIDDEN_TEXT_COVERED,
 }
 """The finding kind of each visibility class (core/visibility.py)."""
 
-_HIDDEN_SEVERITY = {"invisible_mode": Severity.INFO}  # an OCR layer is there on purpose; others warn
+# an OCR layer is there on purpose; the others warn
+_HIDDEN_SEVERITY: dict[str, Severity] = {VisibilityClass.INVISIBLE_MODE: Severity.INFO}
 HIDDEN_TEXT_QUOTED = 40  # glyphs of a class quoted in its finding
 
 
@@ -180,17 +182,13 @@ def hidden_text_findings(page: InterpretedPage, classified: ClassifiedGlyphs) ->
     out = []
     for cls, records in by_class.items():
         text = "".join(glyphs[r.paint_index].unicode for r in records[:HIDDEN_TEXT_QUOTED]).strip()
-        fate = (
-            "dropped from text"
-            if records[0].verdict == "dropped"
-            else "in every text, though a reader cannot see it"
-        )
+        fate = "dropped from text" if records[0].dropped else "in every text, though a reader cannot see it"
         indices = tuple(r.paint_index for r in records)
         out.append(
             Diagnostic(
                 HIDDEN_TEXT_KINDS[cls],
                 _HIDDEN_SEVERITY.get(cls, Severity.WARNING),
-                f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {explain(records[0])}; {fate}"
+                f"{len(records)} glyph(s) {cls.replace('_', ' ')}: “{text}” — {why_hidden(records[0])}; {fate}"
                 + _other_clips(records),
                 page=page.page_number,
                 glyphs=indices,

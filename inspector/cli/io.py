@@ -86,7 +86,7 @@ def note(args: argparse.Namespace, message: str) -> None:
     """A warning or success line on stderr, unless --quiet: one line, escaped, each text once per run."""
     if getattr(args, "quiet", False):
         return
-    line = one_line(message)
+    line = printable_line(message)
     if line in _said:
         return
     _said.add(line)
@@ -117,7 +117,7 @@ LIBRARY_LOGGERS = ("pikepdf", "fontTools", "pypdfium2")
 """The libraries whose log lines become `glyphscope: warning:` lines (never bare lines on stderr)."""
 
 
-def one_line(text: str) -> str:
+def printable_line(text: str) -> str:
     r"""Text from a file or a library made safe for one stderr line: whitespace runs become one
     space, other control and non-printable characters become \xHH / \uHHHH escapes."""
     out = []

@@ -1,4 +1,4 @@
-"""The `glyphscope` command line: its parser, and `run`, which parses and dispatches; each command
+"""The `glyphscope` command line: its parser, and `run_command_line`, which parses and dispatches; each command
 lives in its own module (glyphs.py, fonts.py, diagnostics.py, text.py, decisions.py,
 completion.py, triage.py, render.py, compare.py, verify.py, repair.py), imported only when its
 parser is built.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     pass
 
 # Start-up time: a command imports the engine modules it uses when it runs, and
-# `run` builds the parser of the one command asked for: `glyphscope --version` and `--help`
+# `run_command_line` builds the parser of the one command asked for: `glyphscope --version` and `--help`
 # load no engine module, `text` no JSON, serialisation, triage or comparison code.
 
 SUBCOMMANDS = (
@@ -196,7 +196,7 @@ def _add_render(sub: Any) -> None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The headless commands' parser; with `command`, only that command's subparser is built.
 
-    A command's parser is the same either way (`run` builds only the one asked for: building
+    A command's parser is the same either way (`run_command_line` builds only the one asked for: building
     every subparser, with the imports their choices need, cost start-up time).
     """
     parser = _Parser(
@@ -317,7 +317,7 @@ TOP_USAGE = (
 )
 
 
-def _unknown_command(argv: Sequence[str]) -> str | None:
+def unknown_command(argv: Sequence[str]) -> str | None:
     """The error for a first word that is neither a command nor a file but close to a command."""
     if not argv or argv[0].startswith("-") or os.path.exists(argv[0]):
         return None
@@ -361,7 +361,7 @@ def _is_qpdf_error(exc: Exception) -> bool:
     return instructions is not None and isinstance(exc, instructions.QpdfError)
 
 
-def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
+def run_command_line(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None], int]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             args = build_parser(argv[0]).parse_args(argv)
@@ -370,11 +370,13 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
                     code = int(args.func(args))
                 except Exception as exc:
                     if _is_qpdf_error(exc):  # a damaged object read outside a page's interpretation
-                        raise CliError(f"unreadable PDF: {cli_io.one_line(str(exc))}", EXIT_NOT_PDF) from None
+                        raise CliError(
+                            f"unreadable PDF: {cli_io.printable_line(str(exc))}", EXIT_NOT_PDF
+                        ) from None
                     raise
                 report_warnings(args)
             return code
-        typo = _unknown_command(argv)
+        typo = unknown_command(argv)
         if typo:
             raise CliError(typo, EXIT_USAGE)
         args = build_gui_parser().parse_args(argv)
@@ -383,13 +385,13 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed them
         return _exit_code(exc)
     except GlyphscopeError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except CliError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.code
     except cli_io.UsageError as exc:
-        print(f"glyphscope: {cli_io.one_line(str(exc))}", file=sys.stderr)
+        print(f"glyphscope: {cli_io.printable_line(str(exc))}", file=sys.stderr)
         return exc.code
     except MemoryError:
         print("glyphscope: out of memory (lower the --max-* budgets)", file=sys.stderr)
@@ -401,6 +403,7 @@ def run(argv: Sequence[str], gui: Callable[[str | None, int | None, str | None],
         return 130
     except Exception as exc:  # noqa: BLE001 — last line of defence: one line, never a traceback
         print(
-            f"glyphscope: internal error: {type(exc).__name__}: {cli_io.one_line(str(exc))}", file=sys.stderr
+            f"glyphscope: internal error: {type(exc).__name__}: {cli_io.printable_line(str(exc))}",
+            file=sys.stderr,
         )
         return EXIT_ERROR

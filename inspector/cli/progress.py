@@ -29,8 +29,8 @@ BAR_WIDTH = 20
 PLAIN_INTERVAL = 5.0  # seconds between two plain progress lines off a terminal
 
 
-class Progress:
-    """`with Progress("triage", total, "files") as p: … p.advance(name)` for each item done."""
+class ProgressLine:
+    """`with ProgressLine("triage", total, "files") as p: … p.advance(name)` for each item done."""
 
     def __init__(
         self, description: str, total: int, unit: str, *, enabled: bool = True, stream: TextIO | None = None
@@ -39,8 +39,8 @@ class Progress:
         self.enabled = enabled and _is_terminal(self.stream)
         self.plain = enabled and not self.enabled  # off a terminal: a plain line now and then
         self.done = 0
-        self._started = time.monotonic()
-        self._last_plain = self._started
+        self.started = time.monotonic()
+        self._last_plain = self.started
         self.total = total
         self.unit = unit
         self.description = description
@@ -48,7 +48,7 @@ class Progress:
         self._task: TaskID | None = None
         self.console: Console | None = None
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> ProgressLine:
         if self.enabled:
             self._start()
         return self
@@ -88,7 +88,7 @@ class Progress:
         """One item done (`item`: its name, shown cut to the room left on the line)."""
         self.done += 1
         if self.plain:
-            self._plain_line()
+            self.plain_line()
         if self._progress is None or self._task is None:
             return
         task = self._progress.tasks[0]
@@ -118,14 +118,14 @@ class Progress:
             plain.print(self._progress.get_renderable())
         return capture.get().rstrip("\n")
 
-    def _plain_line(self, now: float | None = None) -> None:
+    def plain_line(self, now: float | None = None) -> None:
         """Off a terminal: `glyphscope: triage: 12/40 files, 3.4 files/s, 0:00:08 left`, at most
         every PLAIN_INTERVAL seconds."""
         now = time.monotonic() if now is None else now
         if now - self._last_plain < PLAIN_INTERVAL:
             return
         self._last_plain = now
-        elapsed = max(now - self._started, 1e-9)
+        elapsed = max(now - self.started, 1e-9)
         rate = self.done / elapsed
         left = (self.total - self.done) / rate if rate > 0 else 0.0
         minutes, seconds = divmod(int(round(left)), 60)

@@ -82,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
 def _structured(mode: str, t: PageText) -> bool | None:
     """Whether structure order made the text: null for modes that never use it (a reader can tell
     "not structured" from "never tried")."""
-    if mode == "structure":
+    from glyphscope.core.assembly.modes import Mode
+
+    if mode == Mode.STRUCTURE:
         return t.text is not None
-    if mode == "auto":
+    if mode == Mode.AUTO:
         return bool(t.structured)
     return None
 

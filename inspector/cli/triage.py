@@ -42,7 +42,7 @@ from glyphscope.core.triage.stream import ABSENT as _ABSENT
 from glyphscope.core.triage.stream import iter_jsonl
 from glyphscope.inspector.anonymise import anonymise_path, anonymise_row
 from glyphscope.inspector.cli import io as cli_io
-from glyphscope.inspector.cli.progress import Progress
+from glyphscope.inspector.cli.progress import ProgressLine
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_FAIL_ON = 1  # --fail-on matched a file
@@ -268,7 +268,7 @@ def run_triage(args: argparse.Namespace) -> int:
         summary = _Summary(fail_test)
         rows: list[TriageRow] = []
         progress = stack.enter_context(
-            Progress("triage", len(sources), "files", enabled=not getattr(args, "quiet", False))
+            ProgressLine("triage", len(sources), "files", enabled=not getattr(args, "quiet", False))
         )
         sink = _open_jsonl(stack, jsonl_out, append=resume)
         interrupted = False
@@ -398,7 +398,7 @@ def _rows(sources: list[str], run: _Run, stack: contextlib.ExitStack) -> Iterato
     try:
         client = stack.enter_context(dask_client(run.scheduler))
     except (OSError, TimeoutError) as exc:  # it went away since it was tried, or Dask could not join it
-        raise SchedulerUnreachable(f"cannot {where}: {cli_io.one_line(str(exc))}") from None
+        raise SchedulerUnreachable(f"cannot {where}: {cli_io.printable_line(str(exc))}") from None
     except Exception as exc:  # noqa: BLE001 — something answered that is no Dask scheduler (a proxy, an
         # HTTP server: Dask reads its bytes as a frame length and fails in any way, MemoryError included)
         raise SchedulerUnreachable(

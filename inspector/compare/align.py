@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from glyphscope.core.glyph import is_space_like
+from glyphscope.inspector.compare.causes import RunKind
 
 MIN_MOVED = 3
 """Non-space characters a block needs to count as moved: shorter common pieces are coincidence."""
@@ -39,13 +40,13 @@ CHAR_ALIGN_LIMIT = 2_000_000
 few distinct characters: a 16,000-character page read in another order took a minute). Longer
 stretches are aligned word by word first; what stays too long is left to the word pass."""
 
-# Run kinds: what the engine did differently from glyphscope.
-MISSING = "missing"  # our text, not in theirs
-EXTRA = "extra"  # their text, not in ours
-SPACE = "space"  # whitespace on one side only
-ORDER = "order"  # in both, at another place
-CHANGED = "changed"  # the same glyphs read as other characters
-KINDS: tuple[str, ...] = (MISSING, EXTRA, SPACE, ORDER, CHANGED)
+# Run kinds: what the engine did differently from glyphscope (compare/causes.py RunKind).
+MISSING = RunKind.MISSING
+EXTRA = RunKind.EXTRA
+SPACE = RunKind.SPACE
+ORDER = RunKind.ORDER
+CHANGED = RunKind.CHANGED
+KINDS: tuple[str, ...] = tuple(RunKind)
 
 DIRECT_CHAR_LIMIT = 250_000
 """Largest product of two lengths aligned character by character straight away; longer texts are

@@ -33,11 +33,32 @@ The set, in the order reports list it:
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 JsonObject = dict[str, Any]
 """A JSON object as `compare --json` writes it (a page, an engine's page, a difference, a summary)."""
+
+
+class RunKind(StrEnum):
+    """What an engine did differently from glyphscope over one run of the alignment (`Run.kind`)."""
+
+    MISSING = "missing"  # our text, not in theirs
+    EXTRA = "extra"  # their text, not in ours
+    SPACE = "space"  # whitespace on one side only
+    ORDER = "order"  # in both, at another place
+    CHANGED = "changed"  # the same glyphs read as other characters
+
+
+class DifferenceKind(StrEnum):
+    """A difference's kind as `compare --json` names it: a run's kind, a space run told apart by side."""
+
+    MISSING = "missing"
+    EXTRA = "extra"
+    CHANGED = "changed"
+    ORDER = "order"
+    SPLIT = "split"  # their text has a space glyphscope does not
+    GLUED = "glued"  # their text lacks a space glyphscope has
 
 
 class Cause(str, Enum):
@@ -77,23 +98,23 @@ CAUSE_TITLES: dict[str, str] = {
 """Each cause as reports and the window group by it (a plural noun phrase)."""
 
 KIND_NAMES: dict[str, str] = {
-    "missing": "missing in theirs",
-    "extra": "extra in theirs",
-    "changed": "read differently",
-    "order": "order differs",
-    "split": "word split in theirs",
-    "glued": "words glued in theirs",
+    DifferenceKind.MISSING: "missing in theirs",
+    DifferenceKind.EXTRA: "extra in theirs",
+    DifferenceKind.CHANGED: "read differently",
+    DifferenceKind.ORDER: "order differs",
+    DifferenceKind.SPLIT: "word split in theirs",
+    DifferenceKind.GLUED: "words glued in theirs",
 }
 """The public difference kinds of `compare --json`: a space difference is `split` when their text
 has a space glyphscope does not, `glued` when it lacks one glyphscope has."""
 PUBLIC_KINDS: tuple[str, ...] = tuple(KIND_NAMES)
 
 
-def public_kind(kind: str, their_has_space: bool) -> str:
+def public_kind(kind: str, their_has_space: bool) -> DifferenceKind:
     """An alignment run's kind as `compare --json` names it (`space` → `split` / `glued`)."""
-    if kind == "space":
-        return "split" if their_has_space else "glued"
-    return kind
+    if kind == RunKind.SPACE:
+        return DifferenceKind.SPLIT if their_has_space else DifferenceKind.GLUED
+    return DifferenceKind(kind)
 
 
 CAUSE_COLOURS: dict[str, str] = {

@@ -19,8 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from glyphscope.core.decision_protocol import DecisionRecord, fmt
-from glyphscope.core.glyph import DecodeSource
+from glyphscope.core.assembly.verdicts import LineBreakVerdict
+from glyphscope.core.decision_protocol import DecisionKind, DecisionRecord, fmt
+from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.core.visibility_class import DROPPABLE_HIDDEN, HIDDEN_CLASSES, VisibilityClass
 from glyphscope.inspector.compare.align import CHANGED, EXTRA, MISSING, ORDER, SPACE, Run
 from glyphscope.inspector.compare.causes import Cause
@@ -97,7 +98,10 @@ class DecisionIndex:
         glyph = getattr(d, "glyph", None)
         if isinstance(glyph, int):
             self.by_glyph.setdefault(glyph, []).append(d)
-        if d.kind in ("actual_text", "annotation"):  # it decides every glyph of its span
+        if d.kind in (
+            DecisionKind.ACTUAL_TEXT,
+            DecisionKind.ANNOTATION,
+        ):  # it decides every glyph of its span
             for g in d.glyphs:
                 if g != glyph:
                     self.by_glyph.setdefault(g, []).append(d)
@@ -248,7 +252,9 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
     where = f"between glyph #{before} and #{after}"
     W, L = Cause.WORD_GAP.value, Cause.LINE_BREAK.value
     if run.their_has_space:
-        d = index.of_glyph(before, "actual_text") or index.of_glyph(after, "actual_text")
+        d = index.of_glyph(before, DecisionKind.ACTUAL_TEXT) or index.of_glyph(
+            after, DecisionKind.ACTUAL_TEXT
+        )
         if d is not None:  # the span's text stands for its glyphs, space glyphs included
             return Explanation(
                 d,
@@ -258,12 +264,12 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
         turned = _turned((before, after), ctx)
         if turned:
             return Explanation(
-                index.of_pair(before, after, "word_gap"),
+                index.of_pair(before, after, DecisionKind.WORD_GAP),
                 f"{engine} breaks the word {where}, whose glyphs are {turned}: it reads such text letter by letter "
                 "or in another order",
                 Cause.READING_ORDER.value,
             )
-        d = index.of_pair(before, after, "word_gap")
+        d = index.of_pair(before, after, DecisionKind.WORD_GAP)
         if d is not None and d.value is not None and d.threshold is not None:
             n = _gap_numbers(d)
             return Explanation(
@@ -282,7 +288,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
                 W,
                 _gap_numbers(d),
             )
-        d = index.of_pair(before, after, "line_break", "column_change")
+        d = index.of_pair(before, after, DecisionKind.LINE_BREAK, DecisionKind.COLUMN_CHANGE)
         if d is not None:
             return Explanation(d, f"{engine} splits here; glyphscope: {d.describe()}", L, _line_numbers(d))
         lig = _ligature_of((before, after), index, ctx)
@@ -301,7 +307,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
         return Explanation(
             None, f"{engine} inserts a space {where}; glyphscope took no word-gap decision there"
         )
-    d = index.of_pair(before, after, "line_break", "column_change")
+    d = index.of_pair(before, after, DecisionKind.LINE_BREAK, DecisionKind.COLUMN_CHANGE)
     if d is not None and d.value is not None and d.threshold is not None:
         joins = "joins these lines" if "\n" in ours else "reads these glyphs on one line"
         return Explanation(
@@ -312,7 +318,7 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
             _line_numbers(d),
             "a line-break factor above the displacement / height joins them (glyphscope's --line-break)",
         )
-    d = index.of_pair(before, after, "word_gap")
+    d = index.of_pair(before, after, DecisionKind.WORD_GAP)
     if d is not None and d.inserted and d.value is not None and d.threshold is not None:
         n = _gap_numbers(d)
         return Explanation(
@@ -323,11 +329,13 @@ def _space(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCont
             f"the gap is {fmt(n.get('gap_ratio', 0.0))} × the glyph height: the other extractor's word margin "
             "must be below that to see the space (tight kerning or letter spacing)",
         )
-    d = index.of_pair(before, after, "line_break", "column_change", "word_gap")
+    d = index.of_pair(
+        before, after, DecisionKind.LINE_BREAK, DecisionKind.COLUMN_CHANGE, DecisionKind.WORD_GAP
+    )
     if d is not None:
-        cause = W if d.kind == "word_gap" else L
-        numbers = _gap_numbers(d) if d.kind == "word_gap" else _line_numbers(d)
-        if d.kind == "word_gap" and d.value is None:  # next to a painted space glyph
+        cause = W if d.kind == DecisionKind.WORD_GAP else L
+        numbers = _gap_numbers(d) if d.kind == DecisionKind.WORD_GAP else _line_numbers(d)
+        if d.kind == DecisionKind.WORD_GAP and d.value is None:  # next to a painted space glyph
             return Explanation(
                 d,
                 f"{engine} drops the space the page paints {where} (gap {fmt(d.gap)} pt): {d.describe()}",
@@ -410,8 +418,8 @@ def _first(v: float | tuple[float, ...]) -> float:
 def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanation:
     q = quote(theirs)
     first = run.glyphs[0] if run.glyphs else -1
-    if run.hidden_status == "culled":
-        d = index.of_glyph(first, "cull")
+    if run.hidden_status == GlyphStatus.CULLED:
+        d = index.of_glyph(first, DecisionKind.CULL)
         if d is not None:
             dist = distance_outside(d.value, d.threshold)
             return Explanation(
@@ -424,8 +432,8 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
                 "the text lies outside the CropBox, where a viewer does not show it: crop the extraction to "
                 "the visible box (pdftotext -cropbox, pdfplumber page.within_bbox)",
             )
-    if run.hidden_status == "duplicate":
-        d = index.of_glyph(first, "duplicate")
+    if run.hidden_status == GlyphStatus.DUPLICATE:
+        d = index.of_glyph(first, DecisionKind.DUPLICATE)
         if d is not None:
             along, across = d.value
             along_max, across_max = d.threshold
@@ -444,8 +452,8 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
                 "the page paints the text twice (fake bold): drop overlapping duplicate characters "
                 "(pdfplumber dedupe_chars, PDFBox setSuppressDuplicateOverlappingText)",
             )
-    if run.hidden_status == "excluded":
-        d = index.of_glyph(first, "annotation")
+    if run.hidden_status == GlyphStatus.EXCLUDED:
+        d = index.of_glyph(first, DecisionKind.ANNOTATION)
         if d is not None:
             return Explanation(
                 d, f"{engine} keeps {q}, which glyphscope left out: {d.describe()}", Cause.ANNOTATION.value
@@ -455,7 +463,7 @@ def _extra(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
             f"{engine} keeps {q}, the page's own content, which --annotations only leaves out",
             Cause.ANNOTATION.value,
         )
-    if run.hidden_status in ("clipped", "hidden"):
+    if run.hidden_status in (GlyphStatus.CLIPPED, GlyphStatus.HIDDEN):
         d = index.of_glyph(first, VisibilityClass.CLIPPED, *DROPPABLE_HIDDEN)
         return Explanation(
             d,
@@ -495,7 +503,7 @@ def _order(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
     q = quote(theirs)
     first = run.glyphs[0] if run.glyphs else -1
     records = index.records_after(first)
-    for kind in ("column_change", "line_break", "word_gap"):
+    for kind in (DecisionKind.COLUMN_CHANGE, DecisionKind.LINE_BREAK, DecisionKind.WORD_GAP):
         for d in records:
             if d.kind == kind:
                 return Explanation(
@@ -522,7 +530,7 @@ def _order(run: Run, engine: str, index: DecisionIndex, theirs: str) -> Explanat
 def _missing(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageContext | None) -> Explanation:
     q = quote(ours)
     for g in run.glyphs:
-        d = index.of_glyph(g, "annotation")
+        d = index.of_glyph(g, DecisionKind.ANNOTATION)
         if d is not None:
             return Explanation(
                 d,
@@ -533,7 +541,7 @@ def _missing(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCo
                 "pdfminer.six read the page's content only), or flatten the form",
             )
     for g in run.glyphs:
-        d = index.of_glyph(g, "actual_text")
+        d = index.of_glyph(g, DecisionKind.ACTUAL_TEXT)
         if d is not None:
             return Explanation(
                 d,
@@ -554,10 +562,15 @@ def _missing(run: Run, engine: str, index: DecisionIndex, ours: str, ctx: PageCo
         return Explanation(dec[0], f"{engine} leaves out {q}: {dec[1]}", Cause.DECODING.value, {}, dec[2])
     if ours.strip() and all(c in HYPHENS or c.isspace() for c in ours) and run.glyphs:
         last = run.glyphs[-1]
-        d = index.of_pair(last, last + 1, "line_break", "column_change") or next(
-            (x for x in index.by_pair_before(last) if x.kind in ("line_break", "column_change")), None
+        d = index.of_pair(last, last + 1, DecisionKind.LINE_BREAK, DecisionKind.COLUMN_CHANGE) or next(
+            (
+                x
+                for x in index.by_pair_before(last)
+                if x.kind in (DecisionKind.LINE_BREAK, DecisionKind.COLUMN_CHANGE)
+            ),
+            None,
         )
-        if d is not None and d.verdict != "same_line":
+        if d is not None and d.verdict != LineBreakVerdict.SAME_LINE:
             return Explanation(
                 d,
                 f"{engine} joins the hyphenated word across the line break and drops the hyphen {q} "
@@ -619,7 +632,7 @@ def _changed(
 ) -> Explanation:
     qt, qo = quote(theirs), quote(ours)
     for g in run.glyphs:
-        d = index.of_glyph(g, "actual_text")
+        d = index.of_glyph(g, DecisionKind.ACTUAL_TEXT)
         if d is not None:
             if _norm(theirs) and _norm(theirs) in _norm(d.replaced):
                 sentence = (
@@ -705,7 +718,7 @@ def _norm(text: str) -> str:
 
 def _ligature_of(glyphs: Iterable[int], index: DecisionIndex, ctx: PageContext | None) -> Record:
     for g in glyphs:
-        d = index.of_glyph(g, "ligature")
+        d = index.of_glyph(g, DecisionKind.LIGATURE)
         if d is not None:
             return d
     return None
@@ -732,7 +745,7 @@ def _decoding(
         hit = next((g for g in records if g.decode_source is src), None)
         if hit is None:
             continue
-        d = index.of_glyph(hit.paint_index, "decode_fallback")
+        d = index.of_glyph(hit.paint_index, DecisionKind.DECODE_FALLBACK)
         if d is None and src in (DecodeSource.FALLBACK, DecodeSource.UNRESOLVED):
             from glyphscope.core.decision_set import DecodeFallbackDecision
 

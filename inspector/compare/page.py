@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.core.gcpause import gc_paused
 from glyphscope.core.glyph import GlyphStatus
 from glyphscope.inspector.compare.align import (
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from glyphscope.inspector.jobs import CancelToken, Progress
     from glyphscope.inspector.views.page_facts import PageFacts
 
-KIND_TITLES = {
+KIND_TITLES: dict[str, str] = {
     MISSING: "missing in theirs",
     EXTRA: "extra in theirs",
     SPACE: "space differs",
@@ -238,7 +239,7 @@ class _Hidden:
 
 
 def compare_page(
-    analysis: PageAnalysis, results: Sequence[EngineText], mode: str = "plain"
+    analysis: PageAnalysis, results: Sequence[EngineText], mode: str = Mode.PLAIN
 ) -> PageComparison:
     """Align each engine's text of `analysis`'s page to glyphscope's glyphs and explain the differences
     with the records of `analysis.decisions(mode)`."""
@@ -310,7 +311,7 @@ def compare_page_job(
     password: str | None,
     analysis: PageAnalysis,
     keys: Sequence[str],
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     known: Mapping[str, EngineText] | None = None,
     *,
     token: CancelToken,
@@ -361,7 +362,7 @@ def document_agreement(
     password: str | None = None,
     *,
     max_pages: int = DOCUMENT_MAX_PAGES,
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> DocumentAgreement:
     """`engine`'s agreement with glyphscope's `mode` text over the first `max_pages` pages of the PDF at
@@ -434,7 +435,7 @@ def compare_their_document(
     doc: Document,
     their: TheirText,
     pages: Sequence[int],
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     params: Parameters | None = None,
 ) -> TheirDocument:
     """`their` (compare.theirs.TheirText) against glyphscope's `mode` text of `pages` of `doc`, page by page

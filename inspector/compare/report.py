@@ -15,6 +15,7 @@ import html
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, CAUSES, KIND_NAMES, JsonObject
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ MAX_BOXES = 400
 """Pixels per point of the page images."""
 
 
-def e(value: object) -> str:
+def escaped(value: object) -> str:
+    """A value as HTML text (None as nothing); the triage report uses it too."""
     return html.escape("" if value is None else str(value), quote=True)
 
 
@@ -106,7 +108,7 @@ table{border-collapse:collapse;margin:8px 0} td,th{border:1px solid #ddd;padding
 
 def _cause(cause: str) -> str:
     colour = CAUSE_COLOURS.get(cause, "#757575")
-    return f"<span class='cause' style='background:{colour}'>{e(CAUSE_TITLES.get(cause, cause))}</span>"
+    return f"<span class='cause' style='background:{colour}'>{escaped(CAUSE_TITLES.get(cause, cause))}</span>"
 
 
 def render_report(
@@ -121,20 +123,20 @@ def render_report(
     user space); `doc` None draws no images."""
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>glyphscope compare: {e(file)}</title><style>{CSS}</style></head><body>",
-        f"<h1>Extraction compared with the page: {e(file)}</h1>",
+        f"<title>glyphscope compare: {escaped(file)}</title><style>{CSS}</style></head><body>",
+        f"<h1>Extraction compared with the page: {escaped(file)}</h1>",
     ]
-    parts.extend(f"<div class='warn'>{e(w)}</div>" for w in warnings)
+    parts.extend(f"<div class='warn'>{escaped(w)}</div>" for w in warnings)
     parts.append(
         "<table><tr><th>engine</th><th>pages</th><th>agreement</th><th>differences</th><th>by cause</th></tr>"
     )
     for s in summary:
         agreement = "no text" if s["agreement"] is None else f"{100 * s['agreement']:.1f} %"
         causes = " ".join(f"{_cause(c)} {s['causes'][c]}" for c in CAUSES if s["causes"].get(c)) or (
-            "; ".join(e(x) for x in s["errors"][:1])
+            "; ".join(escaped(x) for x in s["errors"][:1])
         )
         parts.append(
-            f"<tr><td>{e(s['label'])}</td><td>{s['pages_compared']} of {s['pages']}</td><td>{agreement}</td>"
+            f"<tr><td>{escaped(s['label'])}</td><td>{s['pages_compared']} of {s['pages']}</td><td>{agreement}</td>"
             f"<td>{s['differences']}</td><td>{causes}</td></tr>"
         )
     parts.append("</table>")
@@ -145,7 +147,7 @@ def render_report(
         parts.append(f"<h2>Page {page['page']}</h2>")
         for eng in engines:
             if eng["error"]:
-                parts.append(f"<div class='warn'>{e(eng['label'])}: {e(eng['error'])}</div>")
+                parts.append(f"<div class='warn'>{escaped(eng['label'])}: {escaped(eng['error'])}</div>")
         if not diffs_all:
             if not any(eng["error"] for eng in engines):
                 parts.append("<p>The texts agree on this page.</p>")
@@ -165,11 +167,11 @@ def render_report(
             "<th>why</th></tr>"
         )
         for number, (eng, d) in enumerate(diffs_all, 1):
-            fix = f"<div class='fix'>What to change: {e(d['fix'])}</div>" if d.get("fix") else ""
+            fix = f"<div class='fix'>What to change: {escaped(d['fix'])}</div>" if d.get("fix") else ""
             parts.append(
-                f"<tr><td>{number}</td><td>{e(eng['label'])}</td><td>{e(KIND_NAMES.get(d['kind'], d['kind']))}</td>"
-                f"<td>{_cause(d['cause'])}</td><td class='text'>{e(d['their_text'])}</td>"
-                f"<td class='text'>{e(d['our_text'])}</td><td>{e(d['explanation'])}{fix}</td></tr>"
+                f"<tr><td>{number}</td><td>{escaped(eng['label'])}</td><td>{escaped(KIND_NAMES.get(d['kind'], d['kind']))}</td>"
+                f"<td>{_cause(d['cause'])}</td><td class='text'>{escaped(d['their_text'])}</td>"
+                f"<td class='text'>{escaped(d['our_text'])}</td><td>{escaped(d['explanation'])}{fix}</td></tr>"
             )
         parts.append("</table>")
     parts.append("</body></html>")
@@ -278,7 +280,7 @@ def their_report_job(
     their: TheirText,
     out: str,
     *,
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     params: Parameters | None = None,
     token: CancelToken,
 ) -> Generator[Progress, None, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
@@ -38,12 +39,12 @@ from PySide6.QtWidgets import (
 from glyphscope.core.decision_protocol import describe
 from glyphscope.inspector.gui import overlays as O
 from glyphscope.inspector.gui.page_banner import BANNER_TEXT, PageBanner, banner_text
-from glyphscope.inspector.gui.rendering import display_size, page_transform
+from glyphscope.inspector.gui.rendering import media_display_size, page_transform
 from glyphscope.inspector.gui.selection_item import SelectionItem
 from glyphscope.inspector.gui.step_overlay import StepOverlayItem
 from glyphscope.inspector.gui.visibility_layers import clip_path
 from glyphscope.inspector.layers.registry import LAYERS, VERIFY_LAYERS, VISIBILITY_LAYERS
-from glyphscope.inspector.layers.shapes import LabelSpace
+from glyphscope.inspector.layers.shapes import LabelSpace, Marker, ScreenRect
 from glyphscope.inspector.views.session import Session
 from glyphscope.inspector.views.spatial import GridIndex, selection_runs
 
@@ -55,7 +56,6 @@ if TYPE_CHECKING:
     from glyphscope.inspector.views.page_facts import PageBundle
 
 MODE_LAYERS = ("word_gaps", "line_breaks", "right_to_left", "reading_order")
-TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 TALL_PAGE = 2.5  # Fit page fits the width instead when the whole page would be this much narrower
 # Layers whose marks answer hover and click, the most specific first.
 TOOLTIP_LAYERS = (
@@ -75,6 +75,14 @@ TOOLTIP_LAYERS = (
 SCENE_MARGIN_PX = 12.0  # room around the page on screen; Fit leaves 24 px across for it
 MARKER_PIXELS = 7.0  # how near (screen pixels) the cursor must come to a decision mark
 MIN_ZOOM, MAX_ZOOM = 0.05, 64.0
+
+
+class FitMode(StrEnum):
+    """What the canvas keeps fitted when the view is resized."""
+
+    PAGE = "page"  # the whole page in view
+    WIDTH = "width"  # the page's width
+    FREE = ""  # free zoom: nothing refitted
 
 
 class LayerItem(QGraphicsItem):
@@ -145,7 +153,7 @@ class PageView(QGraphicsView):
         self.page_rect = QRectF()
         self.content_rect = QRectF()  # the page plus any glyphs painted off it
         self._scene_base = QRectF()  # what the scene holds before its margin (_apply_scene_rect)
-        self.fit_mode = "page"  # "page", "width" or "" (free zoom)
+        self.fit_mode = FitMode.PAGE
         self._press: QPoint | None = None
         self._pending_scale = 0.0
         self.probe_mode = False  # left-drag draws a probe rectangle (Shift+drag always does)
@@ -202,7 +210,7 @@ class PageView(QGraphicsView):
     # -- content ------------------------------------------------------------------------------
     def _on_document(self, document: Document | None) -> None:
         """A new (or no) file opens at the default zoom, never at the last file's."""
-        self.fit_mode = "page"
+        self.fit_mode = FitMode.PAGE
         self.page_rect = QRectF()
         self.content_rect = QRectF()
 
@@ -256,7 +264,7 @@ class PageView(QGraphicsView):
         self.show_message(f"Loading page {page_number}…", "#e0e0e0" if self.bundle is None else "#1565c0")
 
     def _set_frame(self, boxes: PageBoxes) -> None:
-        w, h = display_size(boxes)
+        w, h = media_display_size(boxes)
         new_rect = QRectF(0, 0, w, h)
         changed = new_rect != self.page_rect
         self.page_rect = new_rect
@@ -321,6 +329,11 @@ class PageView(QGraphicsView):
     def drawn_labels(self) -> list[tuple[float, float, float, float]]:
         """The viewport boxes of the labels the last paint drew (every layer's)."""
         return list(self._space.taken)
+
+    def label_targets(self) -> list[tuple[ScreenRect, Marker]]:
+        """The labels the last paint drew that name a record: (viewport box, its marker), a click on
+        the box selects it."""
+        return list(self._space.targets)
 
     def _label_space(self) -> LabelSpace:
         """The labels drawn so far in this paint of the view, by every layer (a label of one layer
@@ -424,7 +437,7 @@ class PageView(QGraphicsView):
         margin = SCENE_MARGIN_PX / max(zoom if zoom is not None else self.zoom, 1e-3)
         self.scene_.setSceneRect(self._scene_base.adjusted(-margin, -margin, margin, margin))
 
-    def set_zoom(self, zoom: float, fit_mode: str = "") -> None:
+    def set_zoom(self, zoom: float, fit_mode: FitMode = FitMode.FREE) -> None:
         zoom = max(MIN_ZOOM, min(MAX_ZOOM, zoom))
         self.fit_mode = fit_mode
         self._apply_scene_rect(zoom)
@@ -441,7 +454,7 @@ class PageView(QGraphicsView):
         do not make the page small: a page fits the same with or without them."""
         return self.page_rect
 
-    def fit_zoom(self, mode: str = "page") -> float:
+    def fit_zoom(self, mode: FitMode = FitMode.PAGE) -> float:
         """The zoom of Fit page (whole page in view) or Fit width, for the current viewport."""
         rect = self._fit_rect()
         if rect.isEmpty():
@@ -453,37 +466,37 @@ class PageView(QGraphicsView):
         vp = self.maximumViewportSize()
         width_zoom = (vp.width() - bar - 24) / rect.width()
         height_zoom = (vp.height() - bar - 24) / rect.height()
-        if mode == "width" or height_zoom * TALL_PAGE < width_zoom:
+        if mode == FitMode.WIDTH or height_zoom * TALL_PAGE < width_zoom:
             return width_zoom  # a page far taller than the view: Fit page would be a thin strip
         return min(width_zoom, height_zoom)
 
     def fit_page(self) -> None:
         if self.page_rect.isEmpty():
-            self.fit_mode = "page"
+            self.fit_mode = FitMode.PAGE
             return
-        zoom = self.fit_zoom("page")
-        self.set_zoom(zoom, "page")
+        zoom = self.fit_zoom(FitMode.PAGE)
+        self.set_zoom(zoom, FitMode.PAGE)
         rect = self._fit_rect()
-        if zoom >= self.fit_zoom("width") - 1e-9 and rect.height() * zoom > self.viewport().height():
+        if zoom >= self.fit_zoom(FitMode.WIDTH) - 1e-9 and rect.height() * zoom > self.viewport().height():
             self.centerOn(QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / zoom))
         else:
             self.centerOn(rect.center())
 
     def fit_width(self) -> None:
         if self.page_rect.isEmpty():
-            self.fit_mode = "width"
+            self.fit_mode = FitMode.WIDTH
             return
         rect = self._fit_rect()
-        self.set_zoom(self.fit_zoom("width"), "width")
+        self.set_zoom(self.fit_zoom(FitMode.WIDTH), FitMode.WIDTH)
         self.centerOn(QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / self.zoom))
 
     def actual_size(self) -> None:
         self.set_zoom(self.logicalDpiX() / 72.0)
 
     def apply_fit(self) -> None:
-        if self.fit_mode == "page":
+        if self.fit_mode == FitMode.PAGE:
             self.fit_page()
-        elif self.fit_mode == "width":
+        elif self.fit_mode == FitMode.WIDTH:
             self.fit_width()
 
     def resizeEvent(self, event: QResizeEvent) -> None:

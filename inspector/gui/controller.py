@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QImage
 
     from glyphscope.core.document import Document
-    from glyphscope.inspector.gui.rendering import PageRenderer
+    from glyphscope.inspector.gui.rendering import QtPageRenderer
 
 LIVE_REASSEMBLY_GLYPHS = 4000  # pages up to this size re-assemble on the GUI thread (well under 100 ms)
 CLOSE_RETRY_MS, CLOSE_ATTEMPTS = 100, 50  # a closed document waits this long for workers that hold it
@@ -76,10 +76,10 @@ def open_job(
     return open_document(source, password, limits=limits)
 
 
-def make_renderer(path: str, password: str | None) -> PageRenderer:
-    from glyphscope.inspector.gui.rendering import PageRenderer
+def make_renderer(path: str, password: str | None) -> QtPageRenderer:
+    from glyphscope.inspector.gui.rendering import QtPageRenderer
 
-    return PageRenderer(path, password)
+    return QtPageRenderer(path, password)
 
 
 AskPassword = Callable[[str, bool], "str | None"]  # (file name, the last one was wrong) → password
@@ -112,7 +112,7 @@ class PageController(QObject):
         self.session = session
         self.pool = pool
         self.loader = PageLoader(pool, self)
-        self.renderer: PageRenderer | None = None
+        self.renderer: QtPageRenderer | None = None
         self.ask_password = ask_password
         self.show_error = show_error
         self.complete_view: PageBundle | None = None  # the last view shown with every mode's text
@@ -214,7 +214,7 @@ class PageController(QObject):
         QTimer.singleShot(0, lambda: self._close_later(old_doc, old_renderer))
 
     def _close_later(
-        self, document: Document | None, renderer: PageRenderer | None, attempts: int = 0
+        self, document: Document | None, renderer: QtPageRenderer | None, attempts: int = 0
     ) -> None:
         if self.pool.active and attempts < CLOSE_ATTEMPTS:
             QTimer.singleShot(CLOSE_RETRY_MS, lambda: self._close_later(document, renderer, attempts + 1))

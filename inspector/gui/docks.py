@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector.gui.panels import add_panel, registry
+from glyphscope.inspector.gui.panels import DockArea, add_panel, registry
 from glyphscope.inspector.gui.workers import WorkerPool
 from glyphscope.inspector.views.session import Session
 
@@ -221,11 +221,13 @@ class Docks:
                     [self.docks[n] for n, _ in sizes], [size for _, size in sizes], orientation
                 )
 
-    def _column(self) -> list[str]:
+    def column(self) -> list[str]:
         """The groups of the side column whose heights the table declares, top to bottom."""
-        return [s.name for s in registry.PANELS if s.height and s.area == "right" and s.name in self.docks]
+        return [
+            s.name for s in registry.PANELS if s.height and s.area == DockArea.RIGHT and s.name in self.docks
+        ]
 
-    def _front(self, anchor: str) -> str | None:
+    def front(self, anchor: str) -> str | None:
         """The dock shown in front in group `anchor` (None when none is on screen)."""
         group = [self.docks[anchor], *self.window.tabifiedDockWidgets(self.docks[anchor])]
         names = {id(d): n for n, d in self.docks.items()}
@@ -246,9 +248,9 @@ class Docks:
         if missing > 0:  # its answer scrolls inside it (a text browser): the height it needs
             need = max(need, have + missing)
         if self.room is not None and not as_now:  # as it would be with no group given room
-            column = self._column()
-            total = sum(self._height(n) for n in column)
-            have -= self._height(anchor) - int(total * self.room[1][column.index(anchor)])
+            column = self.column()
+            total = sum(self.group_height(n) for n in column)
+            have -= self.group_height(anchor) - int(total * self.room[1][column.index(anchor)])
         return need > have + 1
 
     def settle_room(self) -> None:
@@ -261,11 +263,11 @@ class Docks:
         if not shiboken6.isValid(self.window) or not self.window.isVisible():
             return
         self.hide_stray_tab_bars()  # a dock shown or hidden: the layout is new
-        column = self._column()
+        column = self.column()
         if any(self.docks[a].isFloating() or self.docks[a].isHidden() for a in column):
             self.room, self._fronts = None, {}  # the user rearranged the column: theirs to size
             return
-        fronts = {a: f for a in column if (f := self._front(a)) is not None}
+        fronts = {a: f for a in column if (f := self.front(a)) is not None}
         changed = [a for a, f in fronts.items() if self._fronts.get(a) != f]
         first = not self._fronts
         self._fronts = fronts
@@ -284,7 +286,7 @@ class Docks:
             self._resize_column(self.room[1])
             self.room = None
         if want is not None:
-            heights = [self._height(n) for n in column]
+            heights = [self.group_height(n) for n in column]
             total = sum(heights)
             self.room = (want, [h / total for h in heights])
             self._resize_column(self._room_shares(column, want, fronts[want]))
@@ -292,15 +294,15 @@ class Docks:
     def _room_shares(self, column: list[str], anchor: str, name: str) -> list[float]:
         """The column's shares with group `anchor` given room for panel `name`: what its answer needs
         (WantsRoom), else ROOM_SHARE; at most MAX_ROOM_SHARE and the other groups' minimum."""
-        heights = [self._height(n) for n in column]
+        heights = [self.group_height(n) for n in column]
         total = max(sum(heights), 1)
         widget = self.widgets.get(name)
         share = ROOM_SHARE
         missing = widget.missing_height() if isinstance(widget, WantsRoom) else 0
         if missing > 0:  # what its answer needs, and no more: the other groups keep the rest
-            share = (self._height(anchor) + missing + 4) / total
+            share = (self.group_height(anchor) + missing + 4) / total
         others = [n for n in column if n != anchor]
-        floor = sum(self.docks[self._front(n) or n].minimumSizeHint().height() for n in others)
+        floor = sum(self.docks[self.front(n) or n].minimumSizeHint().height() for n in others)
         share = min(share, MAX_ROOM_SHARE, max(1 - floor / total, ROOM_SHARE))
         rest = (1 - share) / max(len(others), 1)
         return [share if n == anchor else rest for n in column]
@@ -308,7 +310,7 @@ class Docks:
     def _anchor_of(self, name: str) -> str | None:
         """The group of the column that holds panel `name` (None: elsewhere, floating)."""
         dock = self.docks[name]
-        for anchor in self._column():
+        for anchor in self.column():
             if dock is self.docks[anchor] or dock in self.window.tabifiedDockWidgets(self.docks[anchor]):
                 return anchor
         return None
@@ -324,8 +326,8 @@ class Docks:
         if not self.window.isVisible():
             return
         anchor = self._anchor_of(name)
-        column = self._column()
-        if anchor is None or len(column) < 2 or self._front(anchor) != name:
+        column = self.column()
+        if anchor is None or len(column) < 2 or self.front(anchor) != name:
             return
         if any(self.docks[a].isFloating() or self.docks[a].isHidden() for a in column):
             return
@@ -333,11 +335,11 @@ class Docks:
             return
         shares = self._room_shares(column, anchor, name)
         if self.room is None:
-            heights = [self._height(n) for n in column]
+            heights = [self.group_height(n) for n in column]
             self.room = (anchor, [h / max(sum(heights), 1) for h in heights])
         else:
             self.room = (anchor, self.room[1])
-        self._fronts = {a: f for a in column if (f := self._front(a)) is not None}
+        self._fronts = {a: f for a in column if (f := self.front(a)) is not None}
         self._resize_column(shares)
 
     def _tool_shown(self, name: str, visible: bool) -> None:
@@ -414,8 +416,8 @@ class Docks:
     def _resize_column(self, shares: list[float]) -> None:
         """The column's groups at these shares of its height, in whole pixels that add up to it
         (rounding each down would lose a pixel or two per room given and taken back)."""
-        column = self._column()
-        docks = [self.docks[self._front(n) or n] for n in column]  # a group is resized by its tab in front
+        column = self.column()
+        docks = [self.docks[self.front(n) or n] for n in column]  # a group is resized by its tab in front
         total = sum(d.height() for d in docks)
         edges = [round(total * sum(shares[: i + 1]) / sum(shares)) for i in range(len(shares))]
         sizes = [b - a for a, b in zip([0, *edges[:-1]], edges, strict=True)]
@@ -430,9 +432,9 @@ class Docks:
                 break
             asked = [a + e for a, e in zip(asked, errors, strict=True)]
 
-    def _height(self, anchor: str) -> int:
+    def group_height(self, anchor: str) -> int:
         """The height of group `anchor`: of whichever of its docks is in front."""
-        return self.docks[self._front(anchor) or anchor].height()
+        return self.docks[self.front(anchor) or anchor].height()
 
     def stray_tab_bars(self) -> list[QTabBar]:
         """The window's tab bars on screen that no dock group uses: Qt (6.11) leaves one behind each

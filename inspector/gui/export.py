@@ -49,7 +49,7 @@ def glyph_records(facts: PageFacts) -> list[GlyphJSON]:
     return list(glyphs_document(facts)["glyphs"])
 
 
-def write_glyphs_json(path: str | Path, facts: PageFacts, file: str | None = None) -> Path:
+def save_glyphs_json(path: str | Path, facts: PageFacts, file: str | None = None) -> Path:
     path = Path(path)
     text = to_json(glyphs_document(facts, file)) + "\n"
     path.write_text(text, encoding="utf-8")
@@ -89,11 +89,11 @@ def write_text(path: str | Path, text: str) -> Path:
     return path
 
 
-def page_text(facts: PageFacts, mode: str) -> str:
+def mode_text(facts: PageFacts, mode: str) -> str:
     return str(facts.modes.view(mode).text)
 
 
-def document_text_job(
+def document_text_file_job(
     document: Document, mode: str, params: Parameters, out: str, *, token: CancelToken
 ) -> Generator[Progress, None, Path]:
     from glyphscope.inspector.gui.panels.document_text import document_text_job as pages_job
@@ -266,7 +266,7 @@ class Exporter(QObject):
             return None
         mode = mode or self.window.session.mode
         path = path or self.ask_path("text", f"{self._stem()}-p{facts.page.page_number}-{mode}.txt")
-        return self._run("text", lambda: write_text(path, page_text(facts, mode))) if path else None
+        return self._run("text", lambda: write_text(path, mode_text(facts, mode))) if path else None
 
     def document_text(self, path: str | None = None, mode: str | None = None) -> Worker | None:
         session = self.window.session
@@ -277,7 +277,9 @@ class Exporter(QObject):
         path = path or self.ask_path("text", f"{self._stem()}-{mode}.txt")
         if not path:
             return None
-        return self._start("document text", document_text_job, session.document, mode, session.params, path)
+        return self._start(
+            "document text", document_text_file_job, session.document, mode, session.params, path
+        )
 
     def glyphs_json(self, path: str | None = None) -> Path | None:
         facts = self._facts()
@@ -286,7 +288,7 @@ class Exporter(QObject):
         path = path or self.ask_path("json", f"{self._stem()}-p{facts.page.page_number}-glyphs.json")
         source = self.window.session.source
         file = str(source) if source else None
-        return self._run("json", write_glyphs_json, path, facts, file) if path else None
+        return self._run("json", save_glyphs_json, path, facts, file) if path else None
 
     def glyphs_csv(self, path: str | None = None) -> Path | None:
         facts = self._facts()

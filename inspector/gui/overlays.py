@@ -188,7 +188,8 @@ def compare_layer(facts: PageFacts | None) -> LayerDrawing | None:
 _PENS: dict[Style, tuple[QPen, QBrush]] = {}
 
 
-def _pen_brush(style: Style) -> tuple[QPen, QBrush]:
+def pen_brush(style: Style) -> tuple[QPen, QBrush]:
+    """The Qt pen and brush a layer style paints with (made once per style)."""
     cached = _PENS.get(style)
     if cached is None:
         colour = QColor(style.colour)
@@ -243,7 +244,7 @@ def paint_layer(
             continue
         floor = part.style.fades
         painter.setOpacity(full * outline_opacity(height_px, floor) if floor else full)
-        pen, brush = _pen_brush(part.style)
+        pen, brush = pen_brush(part.style)
         painter.setPen(pen)
         painter.setBrush(brush)
         painter.drawPath(part.path)
@@ -346,7 +347,7 @@ HOVER_STYLE = Style("#1565c0", 1.5, line_alpha=230)
 def paint_path(painter: QPainter, path: QPainterPath, style: Style, page_to_scene: QTransform) -> None:
     painter.save()
     painter.setTransform(page_to_scene, True)
-    pen, brush = _pen_brush(style)
+    pen, brush = pen_brush(style)
     painter.setPen(pen)
     painter.setBrush(brush)
     painter.drawPath(path)

@@ -21,8 +21,8 @@ from glyphscope.inspector.render.renderer import (
     Pixels,
     RenderFailed,
     clamp_scale,
-    display_size,
     frame_boxes,
+    media_display_size,
     page_matrix,
     page_size_problem,
     render_failure,
@@ -36,17 +36,17 @@ __all__ = [
     "MAX_PAGE_SIDE",
     "MAX_RENDER_PIXELS",
     "MIN_RENDER_SCALE",
-    "PageRenderer",
+    "QtPageRenderer",
     "RenderFailed",
     "clamp_scale",
-    "display_size",
+    "media_display_size",
     "frame_boxes",
     "page_matrix",
     "page_size_problem",
     "page_transform",
     "qimage",
     "render_failure",
-    "render_pdf_bytes",
+    "qimage_of_pdf_bytes",
     "render_pixels",
     "render_service",
     "single_page_pdf",
@@ -69,14 +69,14 @@ def qimage(pixels: Pixels) -> QImage:
     return image
 
 
-def render_pdf_bytes(
+def qimage_of_pdf_bytes(
     data: bytes, boxes: PageBoxes, scale: float, should_stop: Callable[[], bool] | None = None
 ) -> QImage:
     """inspector.render.renderer.render_pdf_bytes as a QImage."""
     return qimage(_rendering.render_pdf_bytes(data, boxes, scale, should_stop))
 
 
-class PageRenderer(_rendering.PageRenderer):
+class QtPageRenderer(_rendering.PageRenderer):
     """inspector.render.renderer.PageRenderer whose images are QImages (the canvas shows them)."""
 
     def render(  # type: ignore[override]

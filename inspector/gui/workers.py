@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.page import PageBoxes
     from glyphscope.core.params import Parameters
-    from glyphscope.inspector.gui.rendering import PageRenderer
+    from glyphscope.inspector.gui.rendering import QtPageRenderer
 
 RENDER_SCALE = 2.0  # pixels per point of the page image (144 dpi); zooming further re-renders
 PAGE_CACHE_SIZE = 24
@@ -183,7 +183,7 @@ def engine_boxes(document: Document, page_number: int) -> PageBoxes:
 
 def load_page_job(
     document: Document,
-    renderer: PageRenderer,
+    renderer: QtPageRenderer,
     page_number: int,
     params: Parameters,
     mode: str,
@@ -199,7 +199,7 @@ def load_page_job(
     (`render_error`), a page over WINDOW_GLYPH_BUDGET shows its first glyphs and says so.
     """
     from glyphscope.inspector.gui.overlays import build_overlays
-    from glyphscope.inspector.gui.rendering import display_size, frame_boxes, render_failure
+    from glyphscope.inspector.gui.rendering import frame_boxes, media_display_size, render_failure
     from glyphscope.inspector.views.page_facts import PageFacts
 
     timings: dict[str, float] = {}
@@ -217,7 +217,7 @@ def load_page_job(
         if unreadable is not None:
             raise unreadable
         bundle.image = renderer.render(page_number, boxes, scale, should_stop=lambda: token.cancelled)
-        bundle.render_scale = bundle.image.width() / max(1e-6, display_size(frame)[0])
+        bundle.render_scale = bundle.image.width() / max(1e-6, media_display_size(frame)[0])
     except Exception as exc:  # RenderFailed, or anything else: the page is drawn blank
         token.check()
         bundle.render_error = render_failure(exc)
@@ -377,7 +377,7 @@ def reassemble_bundle(
 
 
 def render_job(
-    renderer: PageRenderer, page_number: int, boxes: PageBoxes, scale: float, *, token: CancelToken
+    renderer: QtPageRenderer, page_number: int, boxes: PageBoxes, scale: float, *, token: CancelToken
 ) -> tuple[int, float, QImage | None]:
     """A sharper image of a page on screen; None when the renderer fails (the page keeps its image)."""
     token.check()
@@ -450,7 +450,7 @@ class PageLoader(QObject):
         self.pool = pool
         self.cache = PageCache()
         self.document: Document | None = None
-        self.renderer: PageRenderer | None = None
+        self.renderer: QtPageRenderer | None = None
         self.params: Parameters | None = None
         self.mode = "plain"
         self.prebuild: tuple[str, ...] = ()  # layers to draw in the worker (the visible ones)
@@ -463,7 +463,7 @@ class PageLoader(QObject):
         render_service().prestart()  # the renderer process starts while the window opens
 
     def set_document(
-        self, document: Document | None, renderer: PageRenderer | None, params: Parameters
+        self, document: Document | None, renderer: QtPageRenderer | None, params: Parameters
     ) -> None:
         self.invalidate()
         self.document = document
@@ -562,7 +562,7 @@ class PageLoader(QObject):
         worker.signals.partial.connect(  # the page's own mode
             alive(self, lambda b, g=generation: self.texts_ready.emit(b) if g == self.generation else None)
         )
-        worker.signals.result.connect(alive(self, lambda b, g=generation: self._completed(b, g)))
+        worker.signals.result.connect(alive(self, lambda b, g=generation: self.texts_completed(b, g)))
         worker.signals.error.connect(
             alive(self, lambda message, exc, g=generation: self._not_completed(bundle, message, g))
         )
@@ -572,7 +572,7 @@ class PageLoader(QObject):
         self.completing[n] = worker
         self.pool.start(worker, priority=5)  # after the page asked for (10), before prefetching (0)
 
-    def _completed(self, bundle: PageBundle, generation: int) -> None:
+    def texts_completed(self, bundle: PageBundle, generation: int) -> None:
         """The worker's last word: every mode is in (the panels that saw one still coming update now)."""
         if generation == self.generation:
             bundle.texts_complete = True
@@ -585,7 +585,7 @@ class PageLoader(QObject):
             return
         for m in facts.modes.pending():
             facts.modes.failures[m] = f"{m} text could not be assembled: {message}"
-        self._completed(bundle, generation)
+        self.texts_completed(bundle, generation)
 
     def _failed(self, page_number: int, message: str, generation: int) -> None:
         if generation != self.generation or self.document is None:

@@ -30,6 +30,7 @@ from glyphscope.core.assembly.decision_geometry import (
 from glyphscope.core.glyph import DecodeSource
 from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.visibility_class import VisibilityClass
+from glyphscope.inspector.compare.causes import RunKind
 from glyphscope.inspector.layers.shapes import (
     FADE_FLOOR,
     GAP_FADE_FLOOR,
@@ -59,12 +60,12 @@ Count = Callable[["PageFacts", str], int | None]
 
 PAGE_STREAM_COLOUR = "#1e63d6"  # glyph origins: the page stream, then one per distinct form path
 FORM_COLOURS = ("#ef6c00", "#8e24aa", "#00897b", "#c2185b", "#6d4c41", "#5e35b1", "#7cb342", "#0097a7")
-COMPARE_COLOURS = {  # one colour per difference kind (inspector/compare/align.py KINDS)
-    "missing": "#6a1b9a",  # our glyph, not in their text
-    "extra": "#d84315",  # in their text, a glyph we culled or dropped
-    "space": "#0277bd",  # a space on one side only, between these glyphs
-    "order": "#2e7d32",  # in both texts, at another place
-    "changed": "#ad1457",  # the same glyphs read as other characters
+COMPARE_COLOURS: dict[str, str] = {  # one colour per difference kind (inspector/compare/align.py KINDS)
+    RunKind.MISSING: "#6a1b9a",  # our glyph, not in their text
+    RunKind.EXTRA: "#d84315",  # in their text, a glyph we culled or dropped
+    RunKind.SPACE: "#0277bd",  # a space on one side only, between these glyphs
+    RunKind.ORDER: "#2e7d32",  # in both texts, at another place
+    RunKind.CHANGED: "#ad1457",  # the same glyphs read as other characters
 }
 GAP_INSERTED_COLOUR = "#2e7d32"
 GAP_NOT_INSERTED_COLOUR = "#9e9e9e"
@@ -171,7 +172,7 @@ def annotation_rects(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShape
         rect = annotation.rect
         if rect is None:
             continue
-        included = decision.verdict == "included"
+        included = decision.included
         b.rect(Style(spec.colour, 1.5 if included else 1.0, dash=not included), rect)
         name = annotation.subtype or "Annot"
         if annotation.field_name:
@@ -525,7 +526,13 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
     b = ShapeBuilder(spec.key, _page_rect(facts))
     glyphs = facts.page.glyphs
     n = len(glyphs)
-    priority = ("extra", "missing", "changed", "order", "space")  # one colour per glyph: the first kind
+    priority = (
+        RunKind.EXTRA,
+        RunKind.MISSING,
+        RunKind.CHANGED,
+        RunKind.ORDER,
+        RunKind.SPACE,
+    )  # one colour per glyph: the first kind
     styles = {kind: Style(colour, 2.0, line_alpha=255) for kind, colour in COMPARE_COLOURS.items()}
     from glyphscope.inspector.compare.causes import CAUSE_COLOURS
     from glyphscope.inspector.compare.theirs import THEIRS_KEY as THEIRS
@@ -535,7 +542,7 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
         if not 0 <= g < n:
             continue
         kinds = {kind for kind, _ in found}
-        if kinds == {"space"}:
+        if kinds == {RunKind.SPACE}:
             continue  # drawn as a tick between the pair below
         theirs = next((d for _, d in found if d.engine == THEIRS), None)
         if theirs is not None:  # the customer's text: drawn by cause (compare/causes.py CAUSE_COLOURS)
@@ -548,11 +555,11 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
         b.underline(styles[kind], glyphs[g].quad)
         diff = next(d for k, d in found if k == kind)
         b.markers.append(Marker(centre(glyphs[g].quad), diff.sentence, diff.glyphs))
-    tick = Style(COMPARE_COLOURS["space"], 3.0)
+    tick = Style(COMPARE_COLOURS[RunKind.SPACE], 3.0)
     for engine in comparison.engines:
         for d in engine.differences:
             pair = d.run.pair
-            if d.kind != "space" or pair is None or not all(0 <= i < n for i in pair):
+            if d.kind != RunKind.SPACE or pair is None or not all(0 <= i < n for i in pair):
                 continue
             prev, cur = glyphs[pair[0]], glyphs[pair[1]]
             mid = ((prev.glyph_end[0] + cur.origin[0]) * 0.5, (prev.glyph_end[1] + cur.origin[1]) * 0.5)
@@ -630,7 +637,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
     reason whose tooltip says why in words ("present but white on the white page")."""
 
     def build(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes:
-        from glyphscope.core.visibility import explain
+        from glyphscope.core.visibility import why_hidden
 
         b = ShapeBuilder(spec.key, _page_rect(facts))
         dash, dot = _VISIBILITY_DASH.get(kind, (False, False))
@@ -641,7 +648,7 @@ def visibility_class(kind: VisibilityClass) -> Builder:
         run: list[HiddenRecord] = []
         for r in records:
             b.underline(style, glyphs[r.paint_index].quad)
-            if run and (r.paint_index != run[-1].paint_index + 1 or explain(r) != explain(run[0])):
+            if run and (r.paint_index != run[-1].paint_index + 1 or why_hidden(r) != why_hidden(run[0])):
                 _hidden_marker(b, facts, run)
                 run = []
             run.append(r)
@@ -653,16 +660,16 @@ def visibility_class(kind: VisibilityClass) -> Builder:
 
 
 def _hidden_marker(b: ShapeBuilder, facts: PageFacts, run: list[HiddenRecord]) -> None:
-    from glyphscope.core.visibility import explain
+    from glyphscope.core.visibility import why_hidden
 
     glyphs = facts.page.glyphs
     first = glyphs[run[0].paint_index]
     text = "".join(glyphs[r.paint_index].unicode for r in run[:60])
-    fate = "dropped from text" if run[0].verdict == "dropped" else "still in the text"
+    fate = "dropped from text" if run[0].dropped else "still in the text"
     b.markers.append(
         Marker(
             centre(first.quad),
-            f"{len(run)} glyph{'s' if len(run) != 1 else ''} “{text}”: {explain(run[0])} ({fate})",
+            f"{len(run)} glyph{'s' if len(run) != 1 else ''} “{text}”: {why_hidden(run[0])} ({fate})",
             tuple(r.paint_index for r in run),
         )
     )

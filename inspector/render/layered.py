@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.render.page_images import (
     DrawnPage,
     page_or_blank,
@@ -29,7 +30,7 @@ def draw_page(
     page_number: int,
     layers: Iterable[str],
     scale: float = 2.0,
-    mode: str = "plain",
+    mode: str = Mode.PLAIN,
     params: Parameters | None = None,
     palette: bool = True,
 ) -> DrawnPage:

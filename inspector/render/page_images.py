@@ -22,8 +22,8 @@ from glyphscope.inspector.render.renderer import (
     Pixels,
     RenderFailed,
     clamp_scale,
-    display_size,
     frame_boxes,
+    media_display_size,
     page_size_problem,
     render_failure,
     render_pdf_bytes,
@@ -77,7 +77,7 @@ def render_page(
     boxes = doc.page_boxes(page_number) if boxes is None else boxes
     frame = frame_boxes(boxes)
     scale = clamp_scale(boxes, scale)
-    w, h = display_size(frame, scale)
+    w, h = media_display_size(frame, scale)
     width, height = max(1, round(w)), max(1, round(h))
     try:
         problem = page_size_problem(boxes)
@@ -137,7 +137,7 @@ def render_page_image(
 ) -> Image.Image:
     """Page `page_number` (1-based) at `scale` pixels per point: the whole MediaBox, rotated, form
     fields drawn (RGBA). PageImageError with the reason when the page has no image."""
-    from glyphscope.core.document import page_boxes
+    from glyphscope.core.document import read_page_boxes
     from glyphscope.core.page_tree_repair import open_pdf
 
     data: str | Path | BinaryIO = (
@@ -155,7 +155,7 @@ def render_page_image(
                 f"page {page_number} is out of range: the document has {len(pdf.pages)} page(s)"
             )
         try:
-            boxes = page_boxes(pdf.pages[page_number - 1].obj)
+            boxes = read_page_boxes(pdf.pages[page_number - 1].obj)
             problem = page_size_problem(boxes)
             if problem is not None:
                 raise RenderFailed(problem)

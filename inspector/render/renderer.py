@@ -28,7 +28,7 @@ import threading
 import time
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -87,7 +87,7 @@ def render_failure(exc: BaseException) -> str:
 # Geometry
 
 
-def display_size(boxes: PageBoxes, scale: float = 1.0) -> tuple[float, float]:
+def media_display_size(boxes: PageBoxes, scale: float = 1.0) -> tuple[float, float]:
     """Width and height of the displayed (rotated) MediaBox at `scale` pixels per point."""
     x0, y0, x1, y1 = boxes.media_box
     w, h = (x1 - x0) * scale, (y1 - y0) * scale
@@ -141,7 +141,7 @@ def clamp_scale(boxes: PageBoxes, scale: float) -> float:
     """`scale` (pixels per point) made finite, ≥ MIN_RENDER_SCALE and within MAX_RENDER_PIXELS."""
     if not math.isfinite(scale) or scale <= 0:
         scale = 1.0
-    w, h = display_size(frame_boxes(boxes), scale)
+    w, h = media_display_size(frame_boxes(boxes), scale)
     if w * h > MAX_RENDER_PIXELS:
         scale *= (MAX_RENDER_PIXELS / (w * h)) ** 0.5
     return max(scale, MIN_RENDER_SCALE)
@@ -149,7 +149,7 @@ def clamp_scale(boxes: PageBoxes, scale: float) -> float:
 
 def render_pixels(boxes: PageBoxes, scale: float) -> tuple[int, int]:
     """The pixel size of the page image at `scale` (after `clamp_scale`), ≥ 1 each way."""
-    w, h = display_size(frame_boxes(boxes), clamp_scale(boxes, scale))
+    w, h = media_display_size(frame_boxes(boxes), clamp_scale(boxes, scale))
     return max(1, min(65_536, round(w))), max(1, min(65_536, round(h)))
 
 
@@ -569,6 +569,21 @@ class RenderService:
                 self._idle.append(process)
             self._condition.notify()
 
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[RenderProcess]:
+        """One child held for the caller until the block ends (a render meanwhile takes another,
+        or waits its bounded time): several requests in one process, or a busy service to test."""
+        process = self._acquire()
+        try:
+            yield process
+        finally:
+            self._release(process)
+
+    def idle(self) -> list[RenderProcess]:
+        """The children waiting for the next render (started or not), a snapshot."""
+        with self._condition:
+            return list(self._idle)
+
     def render(
         self,
         pdf: bytes,
@@ -662,11 +677,11 @@ class PageRenderer:
         return self._pdf
 
     def boxes(self, page_number: int) -> PageBoxes:
-        """The page's boxes read from this handle (same rules as the engine: core.document.page_boxes)."""
-        from glyphscope.core.document import page_boxes
+        """The page's boxes read from this handle (same rules as the engine: core.document.read_page_boxes)."""
+        from glyphscope.core.document import read_page_boxes
 
         with self._lock:
-            return page_boxes(self._open().pages[page_number - 1].obj)
+            return read_page_boxes(self._open().pages[page_number - 1].obj)
 
     def page_bytes(self, page_number: int, boxes: PageBoxes) -> bytes:
         with self._lock:

@@ -31,9 +31,16 @@ from typing import TYPE_CHECKING
 from glyphscope.core.diagnostics import Diagnostic, DiagnosticKind, Severity
 from glyphscope.core.fonts.common import drawn_by_substitute
 from glyphscope.core.geometry import Matrix, Rect
+from glyphscope.core.page import PaintKind
 from glyphscope.core.page_space import display_matrix, quad_bbox, user_rect
 from glyphscope.inspector.jobs import Progress
-from glyphscope.inspector.verify.layer import LAYER_THRESHOLDS, LayerVerdict, OcrLayerCheck, check_layer
+from glyphscope.inspector.verify.layer import (
+    LAYER_THRESHOLDS,
+    LayerVerdict,
+    OcrLayerCheck,
+    VerdictReason,
+    check_layer,
+)
 from glyphscope.inspector.verify.ocr import foreign_script
 
 if TYPE_CHECKING:
@@ -133,12 +140,12 @@ NOT_JUDGED = {
     "low_confidence": f"read with a confidence under {CONFIDENT_READ:g}",
     "symbols": "no letter or digit on either side",
     "noisy_code": "a code whose reads agree on nothing (dot leaders)",
-    "substitute_rendering": SUBSTITUTE_REASON,
-    "too_few_glyphs": "its font has too few glyphs read for a verdict",
-    "off_ink": "its font's glyphs lie off the ink",
-    "foreign_script": "a script the OCR language does not read",
-    "font_low_confidence": "its font is read with a low mean confidence",
-    "symbol_font": "a symbol font: mostly not letters or digits",
+    VerdictReason.SUBSTITUTE_RENDERING: SUBSTITUTE_REASON,
+    VerdictReason.TOO_FEW_GLYPHS: "its font has too few glyphs read for a verdict",
+    VerdictReason.OFF_INK: "its font's glyphs lie off the ink",
+    VerdictReason.FOREIGN_SCRIPT: "a script the OCR language does not read",
+    VerdictReason.FONT_LOW_CONFIDENCE: "its font is read with a low mean confidence",
+    VerdictReason.SYMBOL_FONT: "a symbol font: mostly not letters or digits",
     "layer_too_few_words": "an OCR layer with too few words read for a verdict",
     "layer_foreign_script": "an OCR layer in a script the OCR language does not read",
     "layer_low_confidence": "an OCR layer over a scan read with a low mean confidence",
@@ -505,7 +512,7 @@ def _candidates(analysis: PageAnalysis, matrix: Matrix) -> _Sorted:
 
     classified = analysis.classified
     classes = classified.visibility.classes if classified.visibility else None
-    images = [p for p in analysis.page.paints if p.kind in ("image", "inline_image")]
+    images = [p for p in analysis.page.paints if p.kind in (PaintKind.IMAGE, PaintKind.INLINE_IMAGE)]
     out = _Sorted()
     skipped = out.skipped
     for g, status in zip(classified.glyphs, classified.status):
@@ -679,16 +686,11 @@ def _area(b: Rect) -> float:
     return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
 
 
-def page_matrix(analysis: PageAnalysis, scale: float) -> Matrix:
-    """User space → the page image's pixels (the whole MediaBox, /Rotate applied, `scale` px/pt)."""
-    boxes = analysis.page.boxes
-    return display_matrix(boxes.media_box, boxes.rotate, scale)
-
-
 def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
     """Align `ocr` (read from the page image at `dpi`) to the page's glyphs: the page's checks."""
     scale = dpi / 72.0
-    matrix = page_matrix(analysis, scale)
+    frame = analysis.page.boxes  # user space → the page image's pixels (the whole MediaBox, turned)
+    matrix = display_matrix(frame.media_box, frame.rotate, scale)
     sorted_ = _candidates(analysis, matrix)
     visible, every, turned = sorted_.visible, list(analysis.classified.glyphs), sorted_.turned
     boxes = [quad_bbox(g.quad, matrix) for g in visible]
@@ -710,7 +712,7 @@ def check_page(analysis: PageAnalysis, ocr: OcrPage, dpi: float) -> PageCheck:
             if pf.info.substitute is not None
         },
     )
-    images = [p for p in analysis.page.paints if p.kind in ("image", "inline_image")]
+    images = [p for p in analysis.page.paints if p.kind in (PaintKind.IMAGE, PaintKind.INLINE_IMAGE)]
     choice = _choose_layer(sorted_, images, analysis.page.boxes.visible_box)
     result.covered_text = choice.covered
     if choice.glyphs:
@@ -912,7 +914,9 @@ def settle_pages(pages: Sequence[PageCheck], fonts: Sequence[FontCheck]) -> None
             elif font is not None and g.code in font.noisy_codes:
                 settled["noisy_code"] += 1
             elif (
-                font is not None and font.verdict is FontVerdict.CANNOT_TELL and font.reason_key != "between"
+                font is not None
+                and font.verdict is FontVerdict.CANNOT_TELL
+                and font.reason_key != VerdictReason.BETWEEN
             ):
                 settled[font.reason_key] += 1
             else:
@@ -920,7 +924,7 @@ def settle_pages(pages: Sequence[PageCheck], fonts: Sequence[FontCheck]) -> None
         layer = p.ocr_layer
         if layer is not None:
             settled.update(layer.not_checked)
-            if layer.verdict is LayerVerdict.CANNOT_TELL and layer.reason_key != "between":
+            if layer.verdict is LayerVerdict.CANNOT_TELL and layer.reason_key != VerdictReason.BETWEEN:
                 settled[f"layer_{layer.reason_key}"] += layer.checked
             else:
                 judged += layer.checked
@@ -983,57 +987,57 @@ def _font_check(
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"{SUBSTITUTE_REASON}: {substitute}",
-            "substitute_rendering",
+            VerdictReason.SUBSTITUTE_RENDERING,
         )
     elif len(confident) < MIN_GLYPHS_READ:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"too few glyphs read: {len(confident)} < {MIN_GLYPHS_READ}",
-            "too_few_glyphs",
+            VerdictReason.TOO_FEW_GLYPHS,
         )
     elif off > MAX_OFF_INK_SHARE:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"glyphs off the ink: {100 * off:.1f} % lie in no OCR word > {100 * MAX_OFF_INK_SHARE:g} %",
-            "off_ink",
+            VerdictReason.OFF_INK,
         )
     elif foreign > MAX_FOREIGN_SHARE:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"script not read: {100 * foreign:.1f} % of the glyphs decode to a script {lang} does not read "
             f"> {100 * MAX_FOREIGN_SHARE:g} %",
-            "foreign_script",
+            VerdictReason.FOREIGN_SCRIPT,
         )
     elif mean_conf is not None and mean_conf < MIN_MEAN_CONF:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"low confidence: mean {mean_conf:.1f} < {MIN_MEAN_CONF:g}",
-            "font_low_confidence",
+            VerdictReason.FONT_LOW_CONFIDENCE,
         )
     elif letter_share is not None and letter_share < MIN_LETTER_SHARE:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"symbols: {100 * letter_share:.1f} % letters or digits < {100 * MIN_LETTER_SHARE:g} %",
-            "symbol_font",
+            VerdictReason.SYMBOL_FONT,
         )
     elif agreement is not None and agreement >= RIGHT_MIN_AGREEMENT:
         verdict, reason, key = (
             FontVerdict.MAPPING_RIGHT,
             f"agreement {100 * agreement:.1f} % ≥ {100 * RIGHT_MIN_AGREEMENT:g} %",
-            "right",
+            VerdictReason.RIGHT,
         )
     elif agreement is not None and agreement <= WRONG_MAX_AGREEMENT:
         verdict, reason, key = (
             FontVerdict.MAPPING_WRONG,
             f"agreement {100 * (agreement or 0.0):.1f} % ≤ {100 * WRONG_MAX_AGREEMENT:g} %",
-            "wrong",
+            VerdictReason.WRONG,
         )
     else:
         verdict, reason, key = (
             FontVerdict.CANNOT_TELL,
             f"agreement {100 * (agreement or 0.0):.1f} % between {100 * WRONG_MAX_AGREEMENT:g} % and "
             f"{100 * RIGHT_MIN_AGREEMENT:g} %",
-            "between",
+            VerdictReason.BETWEEN,
         )
     groups: dict[tuple[int, str, str], list[float]] = defaultdict(list)
     for g in checks:

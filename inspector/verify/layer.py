@@ -71,6 +71,23 @@ class LayerVerdict(StrEnum):
     CANNOT_TELL = "cannot_tell"
 
 
+class VerdictReason(StrEnum):
+    """The kind of reason behind an OCR layer's or a font's verdict (`reason_key` in JSON)."""
+
+    RIGHT = "right"  # agreement at or above the right threshold
+    WRONG = "wrong"  # agreement at or below the wrong threshold
+    BETWEEN = "between"  # agreement between the two: cannot tell
+    TOO_FEW_WORDS = "too_few_words"  # the layer: too few words read to judge
+    FOREIGN_SCRIPT = "foreign_script"  # most of it in a script the OCR language does not read
+    LOW_CONFIDENCE = "low_confidence"  # the layer: the OCR's mean confidence too low
+    SUBSTITUTE_RENDERING = "substitute_rendering"  # a font: drawn by the renderer's substitute
+    TOO_FEW_GLYPHS = "too_few_glyphs"  # a font: too few glyphs read confidently
+    OFF_INK = "off_ink"  # a font: too many glyphs in no OCR word
+    FONT_LOW_CONFIDENCE = "font_low_confidence"  # a font: the OCR's mean confidence too low
+    SYMBOL_FONT = "symbol_font"  # a font: too few letters or digits to read
+    MIXED_EVIDENCE = "mixed_evidence"  # the layer: mixed evidence that it is an OCR layer at all
+
+
 def letters(text: str) -> str:
     """What a layer word and an OCR word are compared by: letters and digits only, casefolded,
     accents left aside (NFKD without its combining marks: Tesseract's Latin languages read "é"
@@ -288,7 +305,7 @@ def check_layer(
     mean_conf = sum(w.conf for w in compared) / len(compared) if compared else None
     verdict, reason, key = _verdict(len(compared), agreement, mean_conf, foreign_words, lang)
     if doubt is not None:
-        verdict, key = LayerVerdict.CANNOT_TELL, "mixed_evidence"
+        verdict, key = LayerVerdict.CANNOT_TELL, VerdictReason.MIXED_EVIDENCE
         reason = f"mixed evidence that this is an OCR layer: {doubt} (the words: {reason})"
     return OcrLayerCheck(
         total,
@@ -307,29 +324,33 @@ def check_layer(
 
 def _verdict(
     units: int, agreement: float | None, mean_conf: float | None, foreign: int, lang: str
-) -> tuple[LayerVerdict, str, str]:
+) -> tuple[LayerVerdict, str, VerdictReason]:
     """(verdict, reason, the reason's kind)."""
     if units < LAYER_MIN_UNITS or agreement is None:
-        return LayerVerdict.CANNOT_TELL, f"too few words read: {units} < {LAYER_MIN_UNITS}", "too_few_words"
+        return (
+            LayerVerdict.CANNOT_TELL,
+            f"too few words read: {units} < {LAYER_MIN_UNITS}",
+            VerdictReason.TOO_FEW_WORDS,
+        )
     if foreign > units / 2:
         return (
             LayerVerdict.CANNOT_TELL,
             f"script not read: most of the layer's words are in a script {lang} does not read",
-            "foreign_script",
+            VerdictReason.FOREIGN_SCRIPT,
         )
     if mean_conf is not None and mean_conf < LAYER_MIN_MEAN_CONF:
         return (
             LayerVerdict.CANNOT_TELL,
             f"low confidence: mean {mean_conf:.1f} < {LAYER_MIN_MEAN_CONF:g}",
-            "low_confidence",
+            VerdictReason.LOW_CONFIDENCE,
         )
     pct = f"{100 * agreement:.1f} % of {units} words agree"
     if agreement >= LAYER_RIGHT_MIN_AGREEMENT:
-        return LayerVerdict.RIGHT, f"{pct} ≥ {100 * LAYER_RIGHT_MIN_AGREEMENT:g} %", "right"
+        return LayerVerdict.RIGHT, f"{pct} ≥ {100 * LAYER_RIGHT_MIN_AGREEMENT:g} %", VerdictReason.RIGHT
     if agreement < LAYER_WRONG_BELOW:
-        return LayerVerdict.WRONG, f"{pct} < {100 * LAYER_WRONG_BELOW:g} %", "wrong"
+        return LayerVerdict.WRONG, f"{pct} < {100 * LAYER_WRONG_BELOW:g} %", VerdictReason.WRONG
     return (
         LayerVerdict.CANNOT_TELL,
         f"{pct}: between {100 * LAYER_WRONG_BELOW:g} % and {100 * LAYER_RIGHT_MIN_AGREEMENT:g} %",
-        "between",
+        VerdictReason.BETWEEN,
     )

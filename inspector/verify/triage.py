@@ -77,7 +77,7 @@ def summarise(result: VerifyResult) -> DocumentVerify:
     evidence for: fonts whose ink is a substitute's drawing of other letters (`ink_is_substitute`)
     are left out of %ocr, and layers taken on mixed evidence (`mixed_evidence`) out of %layer."""
     from glyphscope.inspector.verify.check import FontVerdict, verify_findings
-    from glyphscope.inspector.verify.layer import LayerVerdict
+    from glyphscope.inspector.verify.layer import LayerVerdict, VerdictReason
 
     fonts = [f for f in result.fonts if not f.ink_is_substitute]
     reads = sum(f.confident_reads for f in fonts)
@@ -87,7 +87,7 @@ def summarise(result: VerifyResult) -> DocumentVerify:
     layers = [
         p.ocr_layer
         for p in result.pages
-        if p.ocr_layer is not None and p.ocr_layer.reason_key != "mixed_evidence"
+        if p.ocr_layer is not None and p.ocr_layer.reason_key != VerdictReason.MIXED_EVIDENCE
     ]
     words = sum(len(layer.words) for layer in layers)
     words_agree = sum(1 for layer in layers for w in layer.words if w.agrees)

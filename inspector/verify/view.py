@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.jobs import CancelToken, Progress
 from glyphscope.inspector.repair import RepairReport, repair
 from glyphscope.inspector.verify.check import (
@@ -31,6 +32,7 @@ from glyphscope.inspector.verify.check import (
     verify_page_steps,
 )
 from glyphscope.inspector.verify.evidence import UNKNOWN, Evidence, FontEvidence, Source, Status, gather
+from glyphscope.inspector.verify.layer import VerdictReason
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -68,7 +70,7 @@ def verify_page_job(
 
 
 @dataclass(frozen=True, slots=True)
-class PageCounts:
+class VerifyCounts:
     """The Verify panel's counts of one verified page."""
 
     agrees: int
@@ -82,7 +84,7 @@ class PageCounts:
     reasons: tuple[tuple[str, int], ...] = ()  # (NOT_JUDGED key, glyphs), most first
 
     @classmethod
-    def of(cls, page: PageCheck) -> PageCounts:
+    def of(cls, page: PageCheck) -> VerifyCounts:
         c = page.counts()
         reasons = tuple(page.not_judged().items())
         return cls(
@@ -124,7 +126,9 @@ def layer_summary(layer: OcrLayerCheck) -> str:
         f"OCR layer: {layer.verdict.value} — {layer.reason} · {layer.glyphs} hidden glyphs over the "
         f"scan, {layer.checked} checked in {len(layer.words)} words"
     )
-    if layer.evidence and layer.reason_key != "mixed_evidence":  # mixed: the reason says it already
+    if (
+        layer.evidence and layer.reason_key != VerdictReason.MIXED_EVIDENCE
+    ):  # mixed: the reason says it already
         text += f" · taken for a layer: {layer.evidence}"
     return text
 
@@ -236,7 +240,7 @@ PREVIEW_SAME, PREVIEW_CHANGED, PREVIEW_UNKNOWN = "same", "changed", "unknown"
 
 
 def preview_segments(
-    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = Mode.PLAIN
 ) -> list[tuple[str, str]]:
     """The page's text (`mode`) as a repaired copy with `written` for `font_id` reads: runs of
     (text, kind) — PREVIEW_SAME, PREVIEW_CHANGED (a glyph of the font now reads other), or
@@ -273,7 +277,7 @@ def preview_segments(
 
 
 def preview_text(
-    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = "plain"
+    analysis: PageAnalysis, font_id: str, written: Mapping[int, str], mode: str = Mode.PLAIN
 ) -> str:
     """`preview_segments` as one string."""
     return "".join(part for part, _ in preview_segments(analysis, font_id, written, mode))

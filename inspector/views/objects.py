@@ -568,7 +568,7 @@ def parse_ref(text: str) -> ObjGen | None:
     return int(match.group(1)), int(match.group(2) or 0)
 
 
-def text_of(value: object) -> str:
+def reader_text(value: object) -> str:
     """A text string (/Title, /T, a name tree key) as a reader reads it."""
     if isinstance(value, pikepdf.String):
         try:
@@ -602,7 +602,7 @@ def name_tree_entries(tree: object, limit: int) -> tuple[list[tuple[str, object]
             for i in range(0, len(items) - 1, 2):
                 if len(out) >= limit:
                     return out, f"… entries after the first {limit:,} not listed"
-                out.append((text_of(items[i]), items[i + 1]))
+                out.append((reader_text(items[i]), items[i + 1]))
         kids = node.get("/Kids")
         if isinstance(kids, pikepdf.Array):
             if depth >= MAX_FIELD_DEPTH:
@@ -742,7 +742,7 @@ class DocumentTree:
         return build
 
     def _outline_item(self, item: pikepdf.Dictionary) -> ObjectNode:
-        title = text_of(item.get("/Title")) if item.get("/Title") is not None else "(no /Title)"
+        title = reader_text(item.get("/Title")) if item.get("/Title") is not None else "(no /Title)"
         target = self.destination_page(item)
         where = f" → page {target}" if target else ""
         return ObjectNode(
@@ -855,7 +855,7 @@ class DocumentTree:
         """The page (1-based) a destination, a named one or a GoTo action leads to; 0 when unknown."""
         for _ in range(MAX_DEST_HOPS):
             if isinstance(dest, (pikepdf.Name, pikepdf.String)):
-                dest = self.named_destinations().get(text_of(dest))
+                dest = self.named_destinations().get(reader_text(dest))
             elif isinstance(dest, pikepdf.Dictionary):
                 dest = dest.get("/D")
             elif isinstance(dest, pikepdf.Array) and len(dest) > 0:

@@ -30,15 +30,15 @@ from glyphscope.core.assembly import (
     WordGapDecision,
 )
 from glyphscope.core.assembly.decision_geometry import decision_point, is_near_miss
-from glyphscope.core.decision_protocol import Describable, describe
+from glyphscope.core.assembly.modes import ReadingOrder
+from glyphscope.core.decision_protocol import DecisionKind, Describable, describe
 from glyphscope.core.decision_set import page_annotation_decisions
 from glyphscope.core.geometry import Point, Rect
 from glyphscope.core.glyph import DecodeSource, Glyph
 from glyphscope.core.page import ClipRecord, InterpretedPage, PageBoxes
 from glyphscope.core.params import Parameters
 from glyphscope.core.passes import CullDecision, DuplicateDecision
-from glyphscope.core.visibility import ClippedDecision, HiddenRecord
-from glyphscope.core.visibility import explain as explain_hidden
+from glyphscope.core.visibility import ClippedDecision, HiddenRecord, why_hidden
 from glyphscope.core.visibility_class import VisibilityClass
 from glyphscope.inspector.layers.registry import (
     INK_DISAGREES,
@@ -202,7 +202,7 @@ def text_view(mode: str, page_text: PageText) -> TextView:
 
 
 @dataclass(frozen=True, slots=True)
-class GlyphRun:
+class TextRun:
     """Glyphs read as one line of text by the engine's own plain assembly, with that text."""
 
     text: str
@@ -214,7 +214,7 @@ def glyph_runs(
     indices: Iterable[int],
     params: Parameters | None = None,
     visible_box: Rect | None = None,
-) -> list[GlyphRun]:
+) -> list[TextRun]:
     """`indices` (paint indices of `glyphs`) as runs of text: each line of their plain text.
 
     Used for glyphs no text mode shows (culled, duplicates, a probed region) so that they
@@ -232,13 +232,13 @@ def glyph_runs(
         visible_box = (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1)
     page_text = assemble(chosen, "plain", params or DEFAULT_PARAMETERS, visible_box=visible_box)
     view = text_view("plain", page_text)
-    runs: list[GlyphRun] = []
+    runs: list[TextRun] = []
     start = 0
     for line in view.text.split("\n"):
         end = start + len(line)
         members = view.glyphs_for(start, end)
         if members and line.strip():
-            runs.append(GlyphRun(line.strip(), tuple(members)))
+            runs.append(TextRun(line.strip(), tuple(members)))
         start = end + 1
     return runs
 
@@ -301,14 +301,14 @@ class ModeTexts:
 
     def auto_order(self) -> str:
         """The order auto mode used on this page: structure, articles, geometric or plain."""
-        view = self.view("auto")
+        view = self.view(Mode.AUTO)
         if view.page_text.order is not None:
             return view.page_text.order
         if view.structured:
-            return "structure"
-        if any(getattr(d, "kind", "") == "article_bead" for d in view.other):
-            return "articles"
-        return "plain"
+            return ReadingOrder.STRUCTURE
+        if any(getattr(d, "kind", "") == DecisionKind.ARTICLE_BEAD for d in view.other):
+            return ReadingOrder.ARTICLES
+        return ReadingOrder.PLAIN
 
 
 class DecisionMarks:
@@ -388,7 +388,7 @@ class GlyphFates:
     def __init__(self, analysis: PageAnalysis, modes: ModeTexts) -> None:
         self.analysis, self.modes = analysis, modes
         self.page, self.classified = analysis.page, analysis.classified
-        self._runs: dict[str, list[GlyphRun]] = {}
+        self._runs: dict[str, list[TextRun]] = {}
         self._hidden: dict[int, HiddenRecord] | None = None  # paint index → visibility record
         self._pass_records: (
             tuple[dict[int, list[CullDecision]], dict[int, list[DuplicateDecision]]] | None
@@ -403,14 +403,14 @@ class GlyphFates:
         return self._annotations
 
     @property
-    def culled_runs(self) -> list[GlyphRun]:
+    def culled_runs(self) -> list[TextRun]:
         """The culled glyphs as lines of text (slug lines, crop-mark labels, a neighbouring page)."""
         runs = self._runs.get("culled")
         if runs is None:
             runs = self._runs["culled"] = self.runs_of(c.paint_index for c in self.classified.culls)
         return runs
 
-    def runs_of(self, indices: Iterable[int]) -> list[GlyphRun]:
+    def runs_of(self, indices: Iterable[int]) -> list[TextRun]:
         return glyph_runs(self.page.glyphs, list(indices), getattr(self.analysis, "params", None))
 
     def visibility_of(self, paint_index: int) -> str:
@@ -430,7 +430,7 @@ class GlyphFates:
     def hidden_note(self, paint_index: int) -> str:
         """Why a reader cannot see the glyph, in words ("" when visible)."""
         record = self.visibility_record(paint_index)
-        return explain_hidden(record) if record is not None else ""
+        return why_hidden(record) if record is not None else ""
 
     def clip_of(self, paint_index: int) -> ClipRecord | None:
         """The clip record (core.page.ClipRecord) of a clipped glyph, else None."""
@@ -559,7 +559,7 @@ class PageFacts:
         self.verification: VerifyResult | None = None
 
 
-class PageImage(Protocol):
+class ShownImage(Protocol):
     """The rendered page as the window holds it (a QImage): Qt is not nameable in this layer."""
 
     def width(self) -> int: ...
@@ -567,7 +567,7 @@ class PageImage(Protocol):
     def height(self) -> int: ...
 
 
-class PageDrawing(Protocol):
+class OverlayDrawing(Protocol):
     """The window's drawing of the page's layers (gui.overlays.PageOverlays), made from `facts`."""
 
     @property
@@ -592,8 +592,8 @@ class PageBundle:
     boxes: PageBoxes
     analysis: PageAnalysis | None = None
     facts: PageFacts | None = None
-    overlays: PageDrawing | None = None
-    image: PageImage | None = None
+    overlays: OverlayDrawing | None = None
+    image: ShownImage | None = None
     render_scale: float = 1.0  # pixels of `image` per point
     error: str | None = None  # why the page could not be interpreted
     render_error: str | None = None

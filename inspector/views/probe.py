@@ -109,13 +109,13 @@ class ProbeResult:
 _SUMMARY_WORDS = {Fate.FORM: "{n} from forms", Fate.ANNOTATION: "{n} from annotations"}
 
 
-def normalise(rect: Rect) -> Rect:
+def normalised_rect(rect: Rect) -> Rect:
     x0, y0, x1, y1 = rect
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
 def glyphs_in(glyphs: Any, rect: Rect) -> list[int]:
-    x0, y0, x1, y1 = normalise(rect)
+    x0, y0, x1, y1 = normalised_rect(rect)
     out = []
     for g in glyphs:
         a0, b0, a1, b1 = quad_box(g.quad)
@@ -178,7 +178,7 @@ def annotation_origin(annotations: Sequence[Annotation], index: int) -> str:
 
 def probe_region(facts: Any, page_number: int, rect: Rect, mode: str) -> ProbeResult:
     """Every glyph whose box meets `rect` (user space), with its fate and the decisions around it."""
-    result = ProbeResult(page_number, normalise(rect))
+    result = ProbeResult(page_number, normalised_rect(rect))
     glyphs = facts.page.glyphs
     for i in glyphs_in(glyphs, rect):
         g = glyphs[i]

@@ -51,14 +51,14 @@ def hidden_note(classified: Any, page_text: Any) -> HiddenNote:
     def note(start: int, end: int) -> str:
         if not records:
             return ""
-        from glyphscope.core.visibility import explain
+        from glyphscope.core.visibility import why_hidden
 
         glyph_of = page_text.char_map.glyph
         hidden = [records[g] for g in dict.fromkeys(glyph_of[start:end]) if g in records]
         if not hidden:
             return ""
         share = "" if len(hidden) * 2 > (end - start) else f"{len(hidden)} of its glyphs "
-        return f"hidden text: {share}{explain(hidden[0])}"
+        return f"hidden text: {share}{why_hidden(hidden[0])}"
 
     return note
 
@@ -307,7 +307,7 @@ def explain_miss(
         vis = getattr(classified, "visibility", None)
         record = next((r for r in vis.records if r.paint_index in dropped), None) if vis and dropped else None
         if record is not None:
-            from glyphscope.core.visibility import explain
+            from glyphscope.core.visibility import why_hidden
 
             how = (
                 "so no text mode reads them (--keep-clipped keeps them)"
@@ -317,7 +317,7 @@ def explain_miss(
             kind = MissKind.HIDDEN
             message = (
                 f"found in the glyphs but not in the text: {len(dropped)} of the {len(run)} glyphs are hidden — "
-                f"{explain(record)}, {how}"
+                f"{why_hidden(record)}, {how}"
             )
         elif excluded:
             from glyphscope.inspector.views.probe import annotation_origin

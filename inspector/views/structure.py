@@ -9,12 +9,14 @@ page. A broken tree never raises: cycles, depth and size caps are problems.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import pikepdf
 
 from glyphscope.core.fonts.pdfobj import object_id
+from glyphscope.core.glyph_table import GlyphTable
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -153,6 +155,15 @@ class _Builder:
                 child.parent = element
                 element.kids.append(child)
         return element if element.mcids or element.kids else None
+
+
+def glyphs_of_mcid(glyphs: GlyphTable) -> dict[int, list[int]]:
+    """Each marked-content id of the page → the paint indices of its glyphs, in paint order."""
+    index: dict[int, list[int]] = defaultdict(list)
+    for _, run, painted in glyphs.run_ranges():  # one look per text-showing operator
+        if run.mcid is not None:
+            index[run.mcid].extend(painted)
+    return dict(index)
 
 
 def page_structure_tree(document: Document, page_number: int) -> PageStructureTree:

@@ -20,7 +20,7 @@ from glyphscope.core.glyph import GlyphStatus
 from glyphscope.core.params import Parameters
 from tests import corpus
 from tests.cli_run import run_cli
-from tests.pdfbuild import helvetica, make_pdf, to_bytes
+from tests.pdfbuild import helvetica, make_pdf, to_bytes, widget_page
 
 
 def _appearance(
@@ -409,3 +409,64 @@ def test_annotation_text_is_read_where_a_reader_meets_it_not_after_the_page() ->
     jane = next(g.paint_index for g in glyphs if g.unicode == "J")
     assert gaps[(colon, jane)] == ("inserted", round(glyphs[jane].origin[0] - glyphs[colon].glyph_end[0], 3))
     assert _text(data, annotations="exclude") == "Name:\nAgree:"
+
+
+def test_annotation_text_is_placed_between_page_words_never_inside_one() -> None:
+    from glyphscope.core.assembly.decisions import AnnotationPlacement
+
+    # "Check" spans x 72–106; the widget's X is centred at x ≈ 101, over the "k"
+    data = widget_page(
+        b"BT /F1 12 Tf 72 700 Td (Check Box) Tj ET", [95, 695, 115, 715], b"BT /F1 12 Tf 2 5 Td (X) Tj ET"
+    )
+    page = analyze_page(open_document(data), 1)
+    plain = page.texts["plain"]
+    assert plain.text == "Check X Box"  # was "ChecXk Box"
+    (placed,) = plain.decisions_of(AnnotationPlacement)
+    glyphs = page.page.glyphs
+    c = [g.paint_index for g in glyphs if g.unicode == "c" and g.annotation < 0][0]
+    k = [g.paint_index for g in glyphs if g.unicode == "k"][0]
+    x = [g.paint_index for g in glyphs if g.annotation >= 0][0]
+    assert (placed.glyph, placed.found, placed.word_end, placed.before) == (x, c, k, k)
+    assert placed.verdict == "after_word" and "between page words" in placed.describe()
+
+
+# ------------------------------------------------------------------ comb fields
+
+
+def _comb_page(ff: int, max_len: int | None) -> bytes:
+    cells = b" ".join(f"({d}) Tj 20 0 Td".encode() for d in "12345")
+    data = widget_page(
+        b"BT /F1 12 Tf 72 700 Td (Code:) Tj ET",
+        [120, 695, 220, 715],
+        b"BT /F1 12 Tf 6 5 Td " + cells + b" ET",
+    )
+    pdf = pikepdf.open(__import__("io").BytesIO(data))
+    widget = pdf.pages[0].obj.Annots[0]
+    widget.FT, widget.Ff = pikepdf.Name.Tx, ff
+    if max_len is not None:
+        widget.MaxLen = max_len
+    return to_bytes(pdf)
+
+
+def test_a_comb_field_reads_as_one_word_with_a_decision_saying_why() -> None:
+    from glyphscope.core.assembly.decisions import CombFieldDecision
+
+    page = analyze_page(open_document(_comb_page(1 << 24, 5)), 1)
+    assert page.page.annotations[0].comb == 5
+    plain = page.texts["plain"]
+    assert plain.text == "Code: 12345"  # was "Code: 1 2 3 4 5"
+    combs = plain.decisions_of(CombFieldDecision)
+    assert len(combs) == 4 and {d.verdict for d in combs} == {"comb"}
+    first = combs[0]
+    # cells 100 / 5 = 20 pt apart; a 12 pt digit is 6.672 pt wide: the gap is 13.328 pt
+    assert (first.threshold, first.cells, round(first.value, 3)) == (20.0, 5, 13.328)
+    assert "comb field (5 cells of 20.00 pt" in first.describe()
+    assert page.texts["auto"].text == "Code: 12345"
+
+
+def test_without_the_comb_flag_the_cells_stay_apart() -> None:
+    page = analyze_page(open_document(_comb_page(0, 5)), 1)
+    assert page.page.annotations[0].comb == 0
+    assert page.texts["plain"].text == "Code: 1 2 3 4 5"
+    multiline = analyze_page(open_document(_comb_page((1 << 24) | (1 << 12), 5)), 1)
+    assert multiline.page.annotations[0].comb == 0  # Multiline cancels Comb (Table 228)

@@ -16,7 +16,7 @@ from glyphscope.core.decision_set import DECISION_RECORDS
 from glyphscope.core.document import open_document
 from glyphscope.core.params import DEFAULT_PARAMETERS, SWITCHES, Parameters
 from tests.gui_helpers import open_file
-from tests.pdfbuild import identity_h_font, make_pdf, to_bytes
+from tests.pdfbuild import identity_h_font, make_pdf, pdf_document, to_bytes
 
 # CIDs are Unicode code points (Identity-H); the ToUnicode maps ASCII, Hebrew and Arabic to
 # themselves and one code to the two letters lam-alef, as fonts map their lam-alef ligature.
@@ -361,3 +361,80 @@ def test_a_line_painted_in_reading_order_is_kept_as_it_reads() -> None:
     assert layout.text.strip() == words
     (d,) = layout.decisions_of(BidiDecision)
     assert (d.verdict, d.steps, d.steps_back) == ("reordered", 8, 0)
+
+
+# ------------------------------------------------------------------ Arabic: word gaps, backward jumps, ActualText
+
+_ARABIC_TOUNICODE = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Ar def /CMapType 2 def\n"
+    b"1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+    b"3 beginbfrange <0020> <00FF> <0020> <0600> <06FF> <0600> <FE70> <FEFF> <FE70> endbfrange\n"
+    b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+)
+
+
+_MARHABA = "\ufee3\u0631\ufea3\ufe91\ufe8e"  # ﻣرﺣﺑﺎ, presentation forms, logical order
+
+
+_BILALAM = "\ufe91\ufe8e\ufedf\ufecc\ufe8e\ufedf\u0645"  # ﺑﺎﻟﻌﺎﻟم
+
+
+def _hex_text(text: str) -> str:
+    return "<" + "".join(f"{ord(c):04X}" for c in text) + ">"
+
+
+def _arabic_page(content: str) -> Any:
+    from tests.pdfbuild import identity_h_font
+
+    pdf = make_pdf([content.encode()], {"/F1": lambda p: identity_h_font(p, tounicode=_ARABIC_TOUNICODE)})
+    return analyze_page(pdf_document(pdf), 1)
+
+
+def test_presentation_form_arabic_painted_leftwards_keeps_its_word_gap() -> None:
+    from glyphscope.core.assembly.decisions import WordGapDecision
+
+    # reading order, glyph by glyph leftwards (each 10 pt wide), 4 pt between the words, no space glyph
+    parts, x = [], 400
+    for word in (_MARHABA, _BILALAM):
+        for ch in word:
+            x -= 10
+            parts.append(f"1 0 0 1 {x} 700 Tm {_hex_text(ch)} Tj")
+        x -= 4
+    plain = _arabic_page("BT /F1 10 Tf " + " ".join(parts) + " ET").texts["plain"]
+    assert plain.text == f"{_MARHABA} {_BILALAM}"  # was the two words glued
+    (gap,) = [d for d in plain.decisions_of(WordGapDecision) if d.inserted]
+    assert (gap.verdict, gap.value, round(gap.threshold, 2)) == ("rtl_gap", 4.0, 1.68)
+    assert "right-to-left letters painted leftwards" in gap.describe()
+
+
+def test_an_arabic_line_with_a_latin_word_under_actual_text_is_one_line_in_reading_order() -> None:
+    from glyphscope.core.assembly.decisions import LineBreakDecision
+
+    logical = "\u062d\u064e\u0628\u064a\u0628\u064a"  # حَبيبي
+    forms = "\ufea3\u064e\ufe92\ufef4\ufe92\ufef2"
+    actual = "<FEFF" + "".join(f"{ord(c):04X}" for c in logical) + ">"
+    # an RTL line painted in reading order: the Arabic word (ActualText) at the right, then the
+    # Latin word to its left — 130 pt back, past the backward-jump distance of 3 heights
+    content = (
+        f"BT /F1 10 Tf 1 0 0 1 300 700 Tm /Span <</ActualText {actual}>> BDC {_hex_text(forms[::-1])} Tj EMC "
+        f"1 0 0 1 230 700 Tm {_hex_text('habibi')} Tj ET"
+    )
+    plain = _arabic_page(content).texts["plain"]
+    assert plain.text == f"{logical} habibi"  # was "حَبيبي\nhabibi": split by the backward-jump rule
+    assert [d.verdict for d in plain.decisions_of(LineBreakDecision)] == ["same_line"] * 6
+
+
+def test_arabic_words_painted_leftwards_each_in_visual_order_read_in_reading_order() -> None:
+    from glyphscope.core.assembly.decisions import RtlRunOrder
+
+    # each word one instruction, its glyphs left to right (visual order); the words step
+    # leftwards (reading order), 5 pt apart: in paint order they would glue and turn round
+    parts, x = [], 400
+    for word in (_MARHABA, _BILALAM):
+        x -= 10 * len(word)
+        parts.append(f"1 0 0 1 {x} 700 Tm {_hex_text(word[::-1])} Tj")
+        x -= 5
+    plain = _arabic_page("BT /F1 10 Tf " + " ".join(parts) + " ET").texts["plain"]
+    assert plain.text == f"{_MARHABA} {_BILALAM}"  # was the two words glued, second first
+    (run,) = plain.decisions_of(RtlRunOrder)
+    assert (run.count, run.steps_back, run.verdict) == (12, 1, "visual_order")

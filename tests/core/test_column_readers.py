@@ -76,14 +76,14 @@ def test_panel_statistics_off_the_runs(demo_pages: list[Any]) -> None:
 def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.gui.panels.glyph_table import _choices, _origin
+    from glyphscope.inspector.gui.panels.glyph_table import _origin, filter_choices
     from glyphscope.inspector.views.page_facts import PageFacts
 
     for page in demo_pages:
         records = list(page.glyphs)
         # off the runs, the values each record gives
         by_record = sorted({g.font_key for g in records}), sorted({_origin(g) for g in records})
-        assert _choices(SimpleNamespace(glyphs=page.glyphs)) == by_record
+        assert filter_choices(SimpleNamespace(glyphs=page.glyphs)) == by_record
         facts = PageFacts(SimpleNamespace(page=page, classified=None))
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
         assert facts.forms.index == plain.forms.index
@@ -93,20 +93,19 @@ def test_filter_choices_structure_index_and_form_colours_off_the_runs(demo_pages
 def test_structure_index_and_glyph_layers_off_the_columns(demo_pages: list[Any]) -> None:
     from types import SimpleNamespace
 
-    from glyphscope.inspector.gui.panels.structure_tree import StructureTreePanel
     from glyphscope.inspector.layers.registry import LAYER_BY_KEY
     from glyphscope.inspector.views.page_facts import PageFacts
+    from glyphscope.inspector.views.structure import glyphs_of_mcid
 
     tagged = 0
     for page in demo_pages:
-        columns = SimpleNamespace()
-        StructureTreePanel._index_glyphs(columns, page.glyphs)  # type: ignore[arg-type]
+        by_runs = glyphs_of_mcid(page.glyphs)  # off the runs
         by_record: dict[int, list[int]] = {}
         for g in page.glyphs:
             if g.mcid is not None:
                 by_record.setdefault(g.mcid, []).append(g.paint_index)
-        assert columns.glyphs_of_mcid == by_record
-        tagged += bool(columns.glyphs_of_mcid)
+        assert by_runs == by_record
+        tagged += bool(by_runs)
         facts = PageFacts(SimpleNamespace(page=page, classified=None))
         plain = PageFacts(SimpleNamespace(page=_Page(page), classified=None))
         plain.page.boxes = page.boxes

@@ -7,10 +7,12 @@ from typing import Any
 import pikepdf
 import pytest
 
+from glyphscope.core.analysis import analyze_page
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.fonts import FontCache, load_font
 from glyphscope.core.glyph import DecodeSource
+from tests.pdfbuild import make_pdf, pdf_document, to_bytes
 
 Name = pikepdf.Name
 
@@ -205,7 +207,7 @@ def test_standard14_widths_follow_the_glyph_not_a_wrong_tounicode() -> None:
     are the AFM widths of the glyphs the codes select (by the encoding), so the glyphs stand where
     a viewer draws them — not the widths of the characters the wrong ToUnicode names."""
     from tests.ocr_pdfs import off_by_one_tounicode
-    from tests.pdfbuild import helvetica, make_pdf, to_bytes
+    from tests.pdfbuild import helvetica, make_pdf
 
     def shifted(pdf: Any) -> Any:
         f = helvetica(pdf)
@@ -220,3 +222,39 @@ def test_standard14_widths_follow_the_glyph_not_a_wrong_tounicode() -> None:
     # 'W' advances 9.44 pt at 10 pt (AFM 944), not as 'X' (667)
     assert round(wrong[1].origin[0] - wrong[0].origin[0], 2) == 9.44
     assert round(wrong[3].origin[0] - wrong[2].origin[0], 2) == 2.22  # 'l' 222, not 'm' (833)
+
+
+# ------------------------------------------------------------------ ZapfDingbats
+
+
+def _zapf(pdf: pikepdf.Pdf) -> Any:
+    return pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.ZapfDingbats
+        )
+    )
+
+
+def test_zapf_dingbats_without_tounicode_reads_its_glyph_list() -> None:
+    from glyphscope.core.glyph import DecodeSource
+
+    # codes 4 and 8 are a20 and a24 in the font's AFM: ✔ U+2714 and ✘ U+2718 (pdftotext reads the same)
+    page = analyze_page(pdf_document(make_pdf([b"BT /F1 12 Tf 72 700 Td (48) Tj ET"], {"/F1": _zapf})), 1)
+    glyphs = page.page.glyphs
+    assert [g.unicode for g in glyphs] == ["\u2714", "\u2718"]
+    assert {g.decode_source for g in glyphs} == {DecodeSource.BASE_ENCODING}  # not a guess any more
+    assert page.texts["plain"].text == "\u2714\u2718"
+    # the AFM widths: a20 846, a24 ... the pen moves by the glyph's own advance
+    assert round(glyphs[0].glyph_end[0] - glyphs[0].origin[0], 3) == round(0.846 * 12, 3)
+    (font,) = page.page.fonts
+    assert "Zapf Dingbats glyph list" in font.info.encoding
+
+
+def test_zapf_dingbats_differences_names_read_the_glyph_list() -> None:
+    def font(pdf: pikepdf.Pdf) -> Any:
+        f = _zapf(pdf)
+        f.Encoding = pikepdf.Dictionary(Differences=[65, pikepdf.Name("/a20"), pikepdf.Name("/a12")])
+        return f
+
+    page = analyze_page(pdf_document(make_pdf([b"BT /F1 12 Tf 72 700 Td (AB) Tj ET"], {"/F1": font})), 1)
+    assert page.texts["plain"].text == "\u2714\u261e"

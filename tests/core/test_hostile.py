@@ -270,7 +270,9 @@ def test_library_warnings_become_one_glyphscope_line_each(tmp_path, monkeypatch)
 
 
 def test_one_line_escapes_what_a_terminal_would_obey():
-    assert cli_io.one_line("a\tb\n\nc\x00d\x7f\u200be\U000e0001") == "a b c\\x00d\\x7f\\u200be\\U000e0001"
+    assert (
+        cli_io.printable_line("a\tb\n\nc\x00d\x7f\u200be\U000e0001") == "a b c\\x00d\\x7f\\u200be\\U000e0001"
+    )
 
 
 def test_unreadable_page_tree_exits_4_with_one_line(tmp_path):

@@ -10,6 +10,7 @@ import re
 import pikepdf
 import pytest
 
+from glyphscope.core.analysis import analyze_page
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.errors import NotAPdf, PasswordRequired
@@ -280,3 +281,62 @@ def test_a_file_with_no_xref_no_trailer_and_no_startxref_is_read_by_scanning_its
     assert code == 0 and out.decode() == "Every object scanned"
     assert "damaged file repaired by qpdf" in err  # said, not hidden
     assert path.read_bytes() == before  # repaired in memory only
+
+
+# ------------------------------------------------------------------ object scan when /Root is not found
+
+
+def _sparse_pdf(numbers: list[int], size: int) -> bytes:
+    """A consistent but sparse xref (one subsection per object) keeping high object numbers."""
+    cat, pages, page, content, font = numbers
+    text = b"BT /F1 12 Tf 72 700 Td (Hello sparse) Tj ET"
+    objs = {
+        cat: b"<< /Type /Catalog /Pages %d 0 R >>" % pages,
+        pages: b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page,
+        page: b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >> "
+        b"/Contents %d 0 R >>" % (pages, font, content),
+        content: b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+        font: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    }
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for n in sorted(objs):
+        offsets[n] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (n, objs[n])
+    xref = len(out)
+    out += b"xref\n0 1\n0000000000 65535 f \n" + b"".join(
+        b"%d 1\n%010d 00000 n \n" % (n, offsets[n]) for n in sorted(objs)
+    )
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, cat, xref)
+    return bytes(out)
+
+
+def test_a_sparse_xref_that_hides_the_catalog_from_qpdf_is_read_by_renumbering_the_objects() -> None:
+    from glyphscope.core.diagnostics import DiagnosticKind
+    from glyphscope.core.page_tree_repair import renumbered_copy
+
+    data = _sparse_pdf([10960, 10961, 10962, 10963, 10964], 10965)
+    try:
+        pikepdf.open(__import__("io").BytesIO(data))
+        qpdf_refuses = False
+    except pikepdf.PdfError as exc:
+        qpdf_refuses = "unable to find /Root dictionary" in str(exc)
+    doc = open_document(data)
+    assert doc.page_count == 1
+    assert analyze_page(doc, 1).texts["plain"].text == "Hello sparse"
+    if qpdf_refuses:  # libqpdf 12; qpdf 11 reads the file as it is
+        (warning,) = doc.warnings
+        assert "unable to find /Root dictionary" in warning and "objects renumbered 1…n" in warning
+        assert DiagnosticKind.PAGE_TREE_REPAIRED in {d.kind for d in doc.diagnostics}
+    copy = renumbered_copy(data)
+    assert copy is not None and b"/Root 1 0 R" in copy and b"10962 0 R" not in copy
+
+
+def test_a_densely_numbered_or_encrypted_file_is_not_renumbered() -> None:
+    from glyphscope.core.page_tree_repair import renumbered_copy
+
+    assert renumbered_copy(_sparse_pdf([1, 2, 3, 4, 5], 6)) is None
+    encrypted = _sparse_pdf([10960, 10961, 10962, 10963, 10964], 10965).replace(
+        b"/Size", b"/Encrypt 9 0 R /Size"
+    )
+    assert renumbered_copy(encrypted) is None

@@ -19,7 +19,7 @@ from glyphscope.core.visibility import (
     InvisibleModeDecision,
     SameAsBackgroundDecision,
     TransparentDecision,
-    explain,
+    why_hidden,
 )
 from glyphscope.core.visibility_class import VisibilityClass
 from tests.cli_run import run_cli
@@ -67,7 +67,7 @@ def test_text_under_a_small_clip_rectangle_is_clipped_with_the_clip_bbox_and_the
     # dropped from text like culled glyphs, with their own status
     assert a.texts["plain"].text == "Ok"
     assert a.classified.status[:2] == (GlyphStatus.CLIPPED, GlyphStatus.CLIPPED)
-    assert explain(first) == "clipped by the path set at instruction 2 (W)"
+    assert why_hidden(first) == "clipped by the path set at instruction 2 (W)"
     assert "clipped by the path set at instruction 2" in first.describe()
     d = first.to_json()
     assert d["kind"] == "clipped" and d["threshold"] == [0.0, 0.0, 10.0, 10.0] and d["token_index"] == 2
@@ -163,8 +163,8 @@ def test_clip_inside_a_form_and_the_form_bbox():
     inner = by_glyph[5]
     assert inner.source == "W" and inner.threshold == (100.0, 100.0, 103.0, 103.0)
     assert inner.token_index == 2 and inner.stream_index == 12 and inner.form_path == ("/Fm",)
-    assert "inside form /Fm (its instruction 12)" in explain(inner)
-    assert "the /BBox of form /Fm" in explain(bbox)
+    assert "inside form /Fm (its instruction 12)" in why_hidden(inner)
+    assert "the /BBox of form /Fm" in why_hidden(bbox)
 
 
 def test_keep_clipped_keeps_the_text_and_the_decision():
@@ -210,7 +210,7 @@ def test_fill_alpha_zero_is_transparent():
     assert (r.value, r.threshold, r.verdict) == (0.0, 0.0, "kept")
     assert a.page.fills[a.page.glyphs[0].fill_id].alpha == 0.0
     assert a.page.fills[a.page.glyphs[2].fill_id].alpha == 1.0  # Q restored it
-    assert explain(r) == "present but fully transparent (fill alpha 0.00)"
+    assert why_hidden(r) == "present but fully transparent (fill alpha 0.00)"
 
 
 def test_an_empty_soft_mask_is_transparent_a_half_alpha_is_not():
@@ -239,7 +239,7 @@ def test_white_text_on_a_white_page_vs_over_a_black_rectangle():
     w, k = records(a, SameAsBackgroundDecision)
     assert (w.value, w.threshold, w.background_paint) == ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), -1)
     assert w.fill.family == "gray" and k.fill.family == "cmyk"
-    assert explain(w) == "present but white on the white page (nothing painted under it)"
+    assert why_hidden(w) == "present but white on the white page (nothing painted under it)"
 
 
 def test_black_text_on_a_black_full_page_fill_is_same_as_background():
@@ -281,7 +281,7 @@ def test_covered_by_a_later_image_and_a_later_fill_but_not_an_earlier_one():
     b, c = records(a, CoveredDecision)
     assert (b.cover_kind, b.cover_token, b.threshold) == ("image", 21, (90.0, 290.0, 140.0, 340.0))
     assert (c.cover_kind, c.cover_token, c.threshold) == ("fill", 26, (90.0, 490.0, 140.0, 520.0))
-    assert explain(b) == "present but covered by the opaque image painted later at instruction 21"
+    assert why_hidden(b) == "present but covered by the opaque image painted later at instruction 21"
     assert [p.glyphs_before for p in a.page.paints] == [0, 3, 3, 3]
     assert [p.opaque for p in a.page.paints] == [True, True, True, False]
 

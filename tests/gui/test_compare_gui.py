@@ -101,7 +101,7 @@ def test_absent_engines_are_greyed_with_how_to_install_them(qtbot, window, monke
 def test_compared_texts_wrap_instead_of_scrolling_sideways(qtbot, demo_pdf, size) -> None:
     from PySide6.QtWidgets import QAbstractScrollArea
 
-    from tests.gui.test_gui_legible import window_at
+    from tests.gui_helpers import window_at
 
     w = window_at(qtbot, size, demo_pdf, 7)
     for key, check in w.compare_panel.checks.items():

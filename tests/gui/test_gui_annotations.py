@@ -113,7 +113,7 @@ def test_a_click_inside_a_field_or_on_its_label_selects_its_decision(
     w.session.clear_selection()
     canvas = w.canvas
     canvas.viewport().repaint()
-    targets = [(box, m) for box, m in canvas._space.targets if m is drawn]
+    targets = [(box, m) for box, m in canvas.label_targets() if m is drawn]
     assert targets, "the field's label is drawn and is a click target"
     (x0, y0, x1, y1), _ = targets[0]
     field = canvas.mapFromScene(canvas.page_to_scene.map(QPointF(120.0, 715.0)))

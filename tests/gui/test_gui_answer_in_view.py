@@ -30,7 +30,7 @@ def _no_scroll(widget: Any) -> bool:
 
 
 def _column_heights(w: MainWindow) -> list[int]:
-    return [w.docks._height(n) for n in w.docks._column()]
+    return [w.docks.group_height(n) for n in w.docks.column()]
 
 
 def test_glyph_details_show_the_whole_record_with_find_and_diagnostics_in_front(
@@ -57,7 +57,7 @@ def test_glyph_details_show_the_whole_record_with_find_and_diagnostics_in_front(
 def test_a_click_on_the_tab_in_front_gives_its_panel_the_room(qtbot: Any, demo_pdf: Any) -> None:
     w = window_at(qtbot, (1280, 800), demo_pdf)
     qtbot.wait(100)
-    column = w.docks._column()
+    column = w.docks.column()
     before = _column_heights(w)
     bar = next(
         b

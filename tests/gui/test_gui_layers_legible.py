@@ -55,13 +55,13 @@ def test_no_layer_paints_with_a_solid_brush(qapp: Any, path: Any, page: int) -> 
         drawing = overlays.layer(key, "plain")
         if drawing is not None:
             styles.update(part.style for part in drawing.parts)
-    brushes = {style: O._pen_brush(style)[1].style() for style in styles}
+    brushes = {style: O.pen_brush(style)[1].style() for style in styles}
     assert len(brushes) > 10
     allowed = {Qt.BrushStyle.NoBrush, Qt.BrushStyle.BDiagPattern}
     assert {s.colour: b for s, b in brushes.items() if b not in allowed} == {}
     for style, brush in brushes.items():
         if brush is Qt.BrushStyle.BDiagPattern:
-            assert style.hatch and O._pen_brush(style)[1].color().alpha() <= 140
+            assert style.hatch and O.pen_brush(style)[1].color().alpha() <= 140
 
 
 def _paint(facts: PageFacts, key: str, zoom: float) -> tuple[QImage, QTransform]:

@@ -22,7 +22,7 @@ from tests.polish_pdf import LINES, POLISH_GIDS, SHIFT, gid, polish_glyph_ids
 def _fonts_in_front(qtbot: Any, window: Any) -> Any:
     fonts = window.fonts
     window.reveal("fonts")
-    qtbot.waitUntil(lambda: fonts.in_front() and fonts._proposals is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: fonts.in_front() and fonts.proposals_made, timeout=TIMEOUT)
     fonts.tabs.setCurrentWidget(fonts.proposal)
     return fonts.proposal
 

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from glyphscope.core.page import PageBoxes
-from glyphscope.inspector.gui.rendering import display_size, page_matrix
+from glyphscope.inspector.gui.rendering import media_display_size, page_matrix
 from tests.conftest import corpus_file
 
 BOX = (0.0, 0.0, 200.0, 100.0)
@@ -33,7 +33,7 @@ def apply(m, x, y):
 )
 def test_page_matrix_rotates_clockwise_like_viewers(rotate, size, top_left_user) -> None:
     b = boxes(rotate)
-    assert display_size(b) == size
+    assert media_display_size(b) == size
     m = page_matrix(b, 1.0)
     # The user-space corner that ends up at the displayed top-left pixel:
     assert apply(m, *top_left_user) == (0.0, 0.0)
@@ -62,7 +62,7 @@ def test_headless_render_draws_the_whole_mediabox_with_layers(demo_pdf) -> None:
     try:
         drawn = draw_page(doc, 7, LAYER_KEYS, scale=1.0, palette=False)
         b = doc.page_boxes(7)
-        w, h = display_size(b)
+        w, h = media_display_size(b)
         assert (drawn.width, drawn.height) == (round(w), round(h))
         assert b.media_box != b.visible_box  # page 7 has a CropBox smaller than its MediaBox
         # Pixels outside the visible box were rendered (the slug line is there, not blank)
@@ -77,15 +77,15 @@ def test_headless_render_draws_the_whole_mediabox_with_layers(demo_pdf) -> None:
 def test_rotated_corpus_page_renders_in_display_orientation() -> None:
     path = corpus_file("pdfbox__PDFBOX-2984-rotations.pdf")
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.gui.rendering import PageRenderer
+    from glyphscope.inspector.gui.rendering import QtPageRenderer
 
     doc = open_document(path)
-    renderer = PageRenderer(path)
+    renderer = QtPageRenderer(path)
     try:
         for n in range(1, doc.page_count + 1):
             b = doc.page_boxes(n)
             image = renderer.render(n, b, 0.5)
-            w, h = display_size(b, 0.5)
+            w, h = media_display_size(b, 0.5)
             assert abs(image.width() - w) <= 1 and abs(image.height() - h) <= 1, (n, b.rotate)
     finally:
         renderer.close()

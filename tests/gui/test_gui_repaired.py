@@ -29,7 +29,7 @@ def test_a_page_the_renderer_cannot_open_is_blank_with_its_overlays(qtbot, windo
     def refuse(self):
         raise RuntimeError("renderer handle refused")
 
-    monkeypatch.setattr(rendering.PageRenderer, "_open", refuse)
+    monkeypatch.setattr(rendering.QtPageRenderer, "_open", refuse)
     path = tmp_path / "loop.pdf"
     path.write_bytes(looped_tree())
     open_file(qtbot, window, path)

@@ -151,6 +151,6 @@ def test_the_page_is_complete_on_the_workers_last_word_not_when_its_modes_look_r
         w.session.texts_ready(bundle)  # the first `texts`: panels fill in, the page is not complete yet
     assert w.complete_view is None and w.text_panels["layout"].view is not None
     with qtbot.waitSignal(w.page_complete, timeout=TIMEOUT):
-        w.loader._completed(bundle, w.loader.generation)  # the worker's result
+        w.loader.texts_completed(bundle, w.loader.generation)  # the worker's result
     assert bundle.texts_complete and w.complete_view is bundle
     held.clear()

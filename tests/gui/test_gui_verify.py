@@ -13,7 +13,7 @@ from glyphscope.core.document import open_document
 from glyphscope.inspector.layers import registry as L
 from glyphscope.inspector.verify import ocr
 from glyphscope.inspector.verify.check import GlyphVerdict, verify_document
-from glyphscope.inspector.verify.view import PageCounts, ProposalSource, repaired_name
+from glyphscope.inspector.verify.view import ProposalSource, VerifyCounts, repaired_name
 from tests.core.test_garbled import PANGRAM, shifted_font, shown
 from tests.gui_helpers import TIMEOUT, open_file
 from tests.ocr_pdfs import PANGRAMS, image_only, off_by_one
@@ -43,7 +43,7 @@ def _fonts_in_front(qtbot: Any, window: Any) -> Any:
     while it sits behind Glyph details). Returns its Proposed pane."""
     fonts = window.fonts
     window.reveal("fonts")
-    qtbot.waitUntil(lambda: fonts.in_front() and fonts._proposals is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: fonts.in_front() and fonts.proposals_made, timeout=TIMEOUT)
     return fonts.proposal
 
 
@@ -55,7 +55,7 @@ def test_verify_in_the_panel_counts_as_verify_document(qtbot, window, tmp_path):
     counts = panel.page_counts()
     with open_document(path) as doc:
         expected = verify_document(doc, str(path), [1]).pages[0]
-    want = PageCounts.of(expected)
+    want = VerifyCounts.of(expected)
     assert (counts.agrees, counts.ink_reads_other, counts.no_ink_read) == (
         want.agrees,
         want.ink_reads_other,

@@ -42,7 +42,7 @@ def test_a_wrong_layer_in_the_verify_panel_and_diagnostics(qtbot, window, tmp_pa
     )
     assert top.childCount() == len(layer.disagreeing) and top.isExpanded()
     assert top.child(0).text(1) == "layer “Eftjsjoh” → scan “Desiring”"
-    panel._on_item(top.child(0))  # a word selects its layer glyphs on the page
+    panel.tree.setCurrentItem(top.child(0))  # a click on a word selects its layer glyphs on the page
     assert set(window.session.selection) == set(layer.disagreeing[0].glyphs)
     assert f"<b>{layer.checked}</b> glyphs judged" in panel.counts.text()
     findings = window.diagnostics.findings

@@ -1,15 +1,12 @@
-"""The real main window on the demo PDF and corpus files (offscreen, pytest-qt)."""
+"""The real main window on the demo PDF and corpus files (offscreen, pytest-qt): navigation and counts,
+layers, selection across panels, modes, rotated pages, settings, page errors, a thousand pages, the
+entry point."""
 
 from __future__ import annotations
 
-import html
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QLabel
 
 from glyphscope.core import analysis
 from glyphscope.core.analysis import analyze_page
@@ -22,11 +19,9 @@ from glyphscope.core.assembly import (
 )
 from glyphscope.core.glyph import DecodeSource, GlyphStatus
 from glyphscope.inspector.gui.main_window import MainWindow, make_settings
-from glyphscope.inspector.gui.panels import registry
-from glyphscope.inspector.gui.panels.registry import PanelSpec
 from glyphscope.inspector.layers.registry import LAYER_KEYS
 from tests.conftest import corpus_file
-from tests.gui_helpers import TIMEOUT, go_to, open_file, still_at
+from tests.gui_helpers import TIMEOUT, go_to, open_file
 
 
 def click_glyph(qtbot, w: MainWindow, paint_index: int) -> None:
@@ -146,51 +141,6 @@ def test_select_text_highlights_its_glyphs(qtbot, window, demo_pdf) -> None:
     assert w.session.selection == frozenset({w.glyph_table.model.paint_index(0)})
 
 
-def test_glyph_table_filters_and_sorts_without_copying(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf, page=8)
-    panel = w.glyph_table
-    classified = w.bundle.analysis.classified
-    assert panel.model.glyphs is classified.glyphs  # wraps the engine's tuple
-    assert panel.model.rowCount() == len(classified.glyphs)
-    panel.status_combo.setCurrentText("duplicate")
-    assert panel.model.rowCount() == sum(1 for s in classified.status if s is GlyphStatus.DUPLICATE) > 0
-    panel.status_combo.setCurrentText("(all)")
-    panel.set_combo.setCurrentText("visible")
-    assert panel.model.rowCount() == len(classified.visible)
-    panel.table.sortByColumn(8, Qt.SortOrder.DescendingOrder)  # x
-    xs = [classified.glyphs[panel.model.paint_index(r)].origin[0] for r in range(panel.model.rowCount())]
-    assert xs == sorted(xs, reverse=True)
-    panel.text_filter.setText("U+0046")  # "F"
-    assert all(classified.glyphs[i].unicode == "F" for i in panel.model.rows) and panel.model.rows
-
-
-def test_structure_panel_on_tagged_and_untagged_pages(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf, page=11)
-    structure = w.bundle.analysis.texts["structure"]
-    header = w.text_panels["structure"].header.text()
-    assert structure.text is not None
-    assert f"<b>{structure.untagged}</b>" in header and "untagged" in header
-    assert w.text_panels["structure"].editor.toPlainText() == structure.text
-    assert w.legend.count("structure_order") > 0
-    go_to(qtbot, w, 2)
-    header = w.text_panels["structure"].header.text()
-    assert "No usable structure" in header
-    reason = w.bundle.analysis.texts["structure"].reason
-    assert html.escape(reason.removeprefix("no structure: ")) in header and "no structure:" not in header
-
-
-@pytest.mark.parametrize(
-    "name, tagged", [("pdfjs__structure_simple.pdf", True), ("pdfjs__issue16316.pdf", False)]
-)
-def test_structure_panel_on_corpus_files(qtbot, window, name, tagged) -> None:
-    w = window
-    open_file(qtbot, w, corpus_file(name))
-    header = w.text_panels["structure"].header.text()
-    assert ("No usable structure" not in header) is tagged, header
-
-
 def test_mode_switch_redraws_mode_layers(qtbot, window, demo_pdf) -> None:
     w = window
     open_file(qtbot, w, demo_pdf, page=13)
@@ -201,71 +151,6 @@ def test_mode_switch_redraws_mode_layers(qtbot, window, demo_pdf) -> None:
     assert w.canvas.layer_items["reading_order"].drawing is not plain_drawing
     columns = w.bundle.analysis.texts["columns"]
     assert w.legend.count("word_gaps") == sum(1 for d in columns.decisions if isinstance(d, WordGapDecision))
-
-
-def test_whole_document_text_in_a_worker(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf)
-    panel = w.document_text
-    # Wait on the panel's state, not on the worker's signal: a signal emitted from the worker
-    # thread before the test connects to it would never arrive.
-    panel.extract()
-    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
-    assert len(panel.pages) == w.session.page_count
-    assert panel.text().count("\f") == w.session.page_count - 1
-    assert panel.progress.value() == w.session.page_count
-    doc = w.session.document
-    pages = range(1, doc.page_count + 1)
-    assert panel.text() == "\f".join(analyze_page(doc, n).texts["plain"].text or "" for n in pages)
-    # Cancel a second run at once: it stops without a result and without an error.
-    worker = panel.extract()
-    worker.cancel()
-    qtbot.waitUntil(panel.extract_button.isEnabled, timeout=60_000)
-
-
-def test_whole_document_text_saves_from_a_writable_folder(
-    qtbot, window, demo_pdf, tmp_path, monkeypatch
-) -> None:
-    from PySide6.QtWidgets import QFileDialog
-
-    from glyphscope.inspector.gui.dialogs import default_save_dir
-
-    w = window
-    open_file(qtbot, w, demo_pdf)
-    panel = w.document_text
-    panel.extract()
-    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
-    asked: list[str] = []
-    target = tmp_path / "out.txt"
-    monkeypatch.setattr(
-        QFileDialog, "getSaveFileName", lambda *a, **k: (asked.append(a[2]) or str(target), "")
-    )
-    assert panel.save() == str(target)
-    assert asked == [str(default_save_dir() / "demo-plain.txt")]  # like the other save dialogs
-    assert Path(asked[0]).parent != demo_pdf.parent
-    assert target.read_text(encoding="utf-8") == panel.text() and "Saved 15 pages" in panel.status.text()
-    # A folder that cannot be written: said in the panel, no exception.
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "no" / "x.txt"), ""))
-    assert panel.save() is None and "Not saved" in panel.status.text()
-
-
-def test_whole_document_text_keeps_going_past_a_broken_page(qtbot, window, demo_pdf, monkeypatch) -> None:
-    real = analysis.analyze_page
-
-    def failing(doc, n, params=None):
-        if n == 3:
-            raise ValueError("synthetic failure on page 3")
-        return real(doc, n, params) if params is not None else real(doc, n)
-
-    w = window
-    open_file(qtbot, w, demo_pdf)
-    monkeypatch.setattr(analysis, "analyze_page", failing)
-    panel = w.document_text
-    panel.extract()
-    qtbot.waitUntil(lambda: panel.extract_button.isEnabled() and bool(panel.pages), timeout=60_000)
-    assert [n for n, _ in panel.pages] == list(range(1, w.session.page_count + 1))
-    assert dict(panel.pages)[3] == "[page 3 failed: ValueError: synthetic failure on page 3]"
-    assert dict(panel.pages)[4] == real(w.session.document, 4).texts["plain"].text
 
 
 def test_rotated_corpus_pages_keep_overlays_aligned(qtbot, window) -> None:
@@ -300,58 +185,6 @@ def test_settings_persist_recent_files_and_layout(qtbot, demo_pdf) -> None:
     for name, dock in w2.panels.items():
         assert dock.objectName() == f"dock.{name}"
     w2.close()
-
-
-def test_hover_shows_user_space_cursor_and_decision_tooltips(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf, page=2)
-    plain = w.bundle.analysis.texts["plain"]
-    gap = next(d for d in plain.decisions if isinstance(d, WordGapDecision) and d.inserted)
-    w.legend.checks["word_gaps"].click()
-    drawing = w.canvas.layer_items["word_gaps"].drawing
-    marker = next(m for m in drawing.markers if m.glyphs == (gap.before, gap.after))
-    canvas = w.canvas
-    canvas.set_zoom(4.0)
-    scene = canvas.page_to_scene.map(QPointF(*marker.point))
-    canvas.centerOn(scene)
-    pos = still_at(qtbot, canvas, scene)
-    assert canvas.tooltip_at(pos) == (
-        f"{gap.describe()}\nword_gap: verdict inserted, value {gap.value:g}, threshold {gap.threshold:g}"
-    )
-    assert gap.describe().startswith("space inserted: gap")
-    qtbot.mouseMove(canvas.viewport(), pos)
-    x, y = canvas.user_point(pos)
-    assert f"{x:8.2f}".strip() in w.cursor_label.text() and "user space" in w.cursor_label.text()
-    assert w.session.hovered is not None or canvas.glyph_at(pos) is None
-
-
-def test_zoom_actions_and_ctrl_wheel(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf, page=3)
-    canvas = w.canvas
-    w.act_fit_width.trigger()
-    width_zoom = canvas.zoom
-    w.act_fit_page.trigger()
-    assert canvas.zoom < width_zoom  # a portrait page: fitting the page is smaller than fitting its width
-    before = canvas.zoom
-    w.act_zoom_in.trigger()
-    assert canvas.zoom > before
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QWheelEvent
-
-    event = QWheelEvent(
-        QPointF(100, 100),
-        QPointF(100, 100),
-        QPoint(0, 0),
-        QPoint(0, 240),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.ControlModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    before = canvas.zoom
-    canvas.wheelEvent(event)
-    assert canvas.zoom > before
 
 
 def test_page_errors_show_in_the_page_area(qtbot, window, demo_pdf, monkeypatch) -> None:
@@ -437,129 +270,3 @@ def test_run_gui_opens_the_demo(qtbot, demo_pdf, monkeypatch) -> None:
         # loop of whichever test waits next.
         QCoreApplication.removePostedEvents(None, QEvent.Type.Quit)
     assert seen and seen[0] > 1
-
-
-def _until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
-    """Run the event loop until `condition` holds (a panel that catches up when it comes forward)."""
-    from PySide6.QtTest import QTest
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the panel did not catch up"
-        QTest.qWait(20)
-
-
-def shows_page(w: MainWindow, name: str, page: int) -> None:
-    """Assert that the registered panel `name` shows `page`, by values computed here from the engine."""
-    panel = w.panel_widgets[name]
-    analysis = analyze_page(w.session.document, page)
-    glyphs = analysis.page.glyphs
-    if name == "legend":
-        assert panel.count("glyphs") == len(glyphs)
-        assert panel.count("culled") == len(analysis.classified.culls)
-    elif name == "pages":
-        assert panel.view.currentIndex().row() + 1 == page
-    elif name == "text":
-        for mode, text_panel in panel.panels.items():  # a mode without its text shows plain's
-            shown = mode if analysis.texts[mode].text is not None else "plain"
-            assert text_panel.editor.toPlainText() == analysis.texts[shown].text, mode
-        assert panel.current_mode == w.session.mode == w.mode_combo.currentData()
-    elif name == "details":
-        w.session.select({0}, "test")
-        assert "Glyph #0" in panel.text() and glyphs[0].font_key in panel.text()
-        w.session.clear_selection("test")
-    elif name == "diagnostics":
-        assert panel.tree.topLevelItemCount() == len(analysis.findings)
-        assert f"Page {page}" in panel.page_label.text()
-    elif name == "fonts":
-        assert panel.model.rowCount() == len(analysis.page.fonts)
-    elif name == "glyph_table":
-        assert panel.model.rowCount() == len(glyphs)
-    elif name == "content_stream":  # a tool: read only while in front (opened from Tools)
-        w.reveal(name)
-        _until(lambda: panel.page is not None and panel.page.page_number == page)
-        assert panel.page.page_number == page and len(panel.page.glyphs) == len(glyphs)
-    elif name in ("probe", "find"):
-        assert panel.facts.page.page_number == page and len(panel.facts.page.glyphs) == len(glyphs)
-    elif name == "tuning":
-        assert panel.diff_label.text().startswith(f"<b>Page {page}, ")
-        mode = w.session.mode
-        assert panel.default_text(mode) == (analysis.texts[mode].text or "")
-    elif name in CHECKED_ELSEWHERE:
-        return
-    else:
-        raise AssertionError(f"panel {name!r} has no check here")
-
-
-# Panels whose page checks live in their own test files (added by the issues that made them).
-CHECKED_ELSEWHERE = {
-    "stepper",
-    "compare",
-    "structure_tree",
-    "objects",
-    "object_browser",
-    "font_table",
-    "help",
-    "verify",  # tests/gui/test_gui_verify.py: a page's result shown per page, reset with the document
-}
-
-
-# Panels that show the whole document, not the current page.
-DOCUMENT_PANELS = {"document_text"}
-
-
-def test_every_registered_panel_shows_the_page_the_session_emits(qtbot, window, demo_pdf) -> None:
-    w = window
-    open_file(qtbot, w, demo_pdf, page=7)
-    assert w.session.view is w.bundle and w.bundle.page_number == 7
-    assert len(analyze_page(w.session.document, 7).findings) > 0  # slugs culled: the count means something
-    page_panels = [spec.name for spec in registry.PANELS if spec.name not in DOCUMENT_PANELS]
-    assert set(page_panels) | DOCUMENT_PANELS == set(w.panel_widgets)
-    for name in page_panels:
-        shows_page(w, name, 7)
-    # One emission per real change: the page going (None), then each new model of the next page.
-    views = []
-    w.session.events.view.connect(views.append)
-    go_to(qtbot, w, 8)
-    assert views[0] is None and views[-1] is w.session.view is w.bundle
-    assert all(v.page_number == 8 for v in views[1:])
-    assert len({id(v) for v in views}) == len(views)  # never the same model twice
-    for name in page_panels:
-        shows_page(w, name, 8)
-    assert w.panel_widgets["diagnostics"].tree.topLevelItemCount() == len(
-        analyze_page(w.session.document, 8).findings
-    )
-
-
-class PageEcho(QLabel):
-    """A panel as small as one can be: it follows the session's view model, nothing else."""
-
-    def __init__(self, session) -> None:
-        super().__init__()
-        session.events.view.connect(lambda view: self.show_facts(session.facts))
-
-    def show_facts(self, facts) -> None:
-        page = facts.page if facts is not None else None
-        self.setText(f"page {page.page_number}: {len(page.glyphs)} glyphs" if page is not None else "")
-
-
-def test_a_panel_is_added_by_one_line_of_the_registry(qtbot, demo_pdf, monkeypatch) -> None:
-    echo_spec = PanelSpec("echo", "Page echo", PageEcho, "bottom", tab_with="glyph_table")
-    monkeypatch.setattr(registry, "PANELS", (*registry.PANELS, echo_spec))
-    w = MainWindow(settings=make_settings())
-    qtbot.addWidget(w)
-    w.show()
-    dock = w.panels["echo"]
-    assert dock.objectName() == "dock.echo" and dock.windowTitle() == "Page echo"
-    action = next(a for a in w.panels_menu.actions() if a.text() == "Page echo")
-    echo = w.panel_widgets["echo"]
-    assert echo.objectName() == "panel.echo" and dock.widget().widget().panel is echo  # in its scroll area
-    open_file(qtbot, w, demo_pdf, page=3)
-    assert echo.text() == f"page 3: {len(analyze_page(w.session.document, 3).page.glyphs)} glyphs"
-    go_to(qtbot, w, 6)
-    assert echo.text() == f"page 6: {len(analyze_page(w.session.document, 6).page.glyphs)} glyphs"
-    action.trigger()  # View › Panels toggles it like any other dock
-    assert not dock.isVisible()
-    w.close_document()
-    assert echo.text() == ""
-    w.close()

@@ -27,8 +27,8 @@ from glyphscope.inspector.render.renderer import (
     RenderProcess,
     RenderService,
     clamp_scale,
-    display_size,
     frame_boxes,
+    media_display_size,
     page_size_problem,
     render_pixels,
 )
@@ -128,7 +128,7 @@ def test_page_sizes_are_validated_and_clamped_before_qt(media, problem) -> None:
     found = page_size_problem(b)
     assert (found is None) == (problem is None) and (problem is None or problem in found)
     frame = frame_boxes(b)
-    w, h = display_size(frame)
+    w, h = media_display_size(frame)
     assert 1.0 <= w <= MAX_PAGE_SIDE and 1.0 <= h <= MAX_PAGE_SIDE
     for scale in (2.0, 64.0, float("nan"), float("inf"), -1.0, 0.0):
         s = clamp_scale(b, scale)
@@ -231,14 +231,13 @@ def test_a_render_waits_for_a_busy_renderer_a_bounded_time(tmp_path) -> None:
     """Every child held (here by the test itself, so nothing races): the next render fails after
     ACQUIRE_LIMITS time limits with the reason, instead of waiting for ever."""
     svc = RenderService(HANGS, processes=1, time_limit=0.2)
-    held = svc._acquire()
     try:
-        t = time.monotonic()
-        with pytest.raises(RenderFailed, match=r"all 1 renderer processes stayed busy for 0\.6 s"):
-            svc.render(one_page(tmp_path), 100, 100)
-        assert rendering.ACQUIRE_LIMITS * 0.2 <= time.monotonic() - t < 30.0
+        with svc.holding() as held:
+            t = time.monotonic()
+            with pytest.raises(RenderFailed, match=r"all 1 renderer processes stayed busy for 0\.6 s"):
+                svc.render(one_page(tmp_path), 100, 100)
+            assert rendering.ACQUIRE_LIMITS * 0.2 <= time.monotonic() - t < 30.0
     finally:
-        svc._release(held)
         svc.close()
     assert held.pid is None  # never started: the test only held it
 
@@ -266,12 +265,12 @@ def test_the_renderer_restarts_after_a_crash(tmp_path) -> None:
 
 
 def test_the_window_process_never_loads_pdfium(tmp_path) -> None:
-    """Rendering through PageRenderer leaves PDFium out of the calling process (it lives in the child)."""
+    """Rendering through QtPageRenderer leaves PDFium out of the calling process (it lives in the child)."""
     path = text_pdf(tmp_path / "t.pdf")
     code = (
         "import sys\n"
-        "from glyphscope.inspector.gui.rendering import PageRenderer\n"
-        f"r = PageRenderer({str(path)!r})\n"
+        "from glyphscope.inspector.gui.rendering import QtPageRenderer\n"
+        f"r = QtPageRenderer({str(path)!r})\n"
         "image = r.render(1, r.boxes(1), 1.0)\n"
         "assert image.width() == 612, image.width()\n"
         "assert 'pypdfium2' not in sys.modules and 'PySide6.QtPdf' not in sys.modules\n"

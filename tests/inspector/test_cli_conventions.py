@@ -25,7 +25,7 @@ from glyphscope.inspector.cli.parser import (
     _VersionAction,
     build_gui_parser,
     build_parser,
-    run,
+    run_command_line,
 )
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
@@ -260,13 +260,13 @@ def test_the_window_gets_the_password_from_the_same_sources(files, monkeypatch) 
         return 0
 
     monkeypatch.setenv(PASSWORD_ENV, "from-env")
-    assert run([str(files["enc.pdf"]), "--page", "1"], gui) == 0
-    assert run([str(files["enc.pdf"]), "--password-file", str(files["pw.txt"])], gui) == 0
+    assert run_command_line([str(files["enc.pdf"]), "--page", "1"], gui) == 0
+    assert run_command_line([str(files["enc.pdf"]), "--password-file", str(files["pw.txt"])], gui) == 0
     assert seen == [(str(files["enc.pdf"]), 1, "from-env"), (str(files["enc.pdf"]), None, "pw")]
 
 
 def test_the_window_does_not_read_stdin(capsys) -> None:
     from glyphscope.__main__ import _gui
 
-    assert run(["-"], _gui) == 2
+    assert run_command_line(["-"], _gui) == 2
     assert "stdin" in capsys.readouterr().err

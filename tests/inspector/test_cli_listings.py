@@ -129,10 +129,10 @@ def test_top_level_usage_lists_the_commands_and_a_typo_gets_a_suggestion(two_pag
     code, _, err = run_cli("trage", two_pages)
     assert code == 2 and "did you mean 'triage'?" in err
     # a missing file named like a command is a missing file, not a typo
-    from glyphscope.inspector.cli.parser import _unknown_command
+    from glyphscope.inspector.cli.parser import unknown_command
 
-    assert _unknown_command(["text.pdf"]) is None and _unknown_command(["./glyphs"]) is None
-    assert _unknown_command(["--page", "1"]) is None and _unknown_command(["invoice"]) is None
+    assert unknown_command(["text.pdf"]) is None and unknown_command(["./glyphs"]) is None
+    assert unknown_command(["--page", "1"]) is None and unknown_command(["invoice"]) is None
 
 
 def test_switches_show_their_real_default() -> None:

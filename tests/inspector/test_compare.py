@@ -356,7 +356,7 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
 
     code = (
         "import sys\n"
-        "from glyphscope.inspector.cli.parser import run\n"
+        "from glyphscope.inspector.cli.parser import run_command_line as run\n"
         f"rc = run(['compare', {str(fixture_pdf)!r}, '--pages', '1', '--engines', 'pdfminer', '-q'], None)\n"
         "assert rc == 0, rc\n"
         "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))))\n"

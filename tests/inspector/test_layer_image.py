@@ -10,7 +10,7 @@ from glyphscope.core.document import open_document
 from glyphscope.inspector.layers import registry as L
 from glyphscope.inspector.layers.painter import draw_layers, draw_shapes
 from glyphscope.inspector.layers.shapes import HATCH_SPACING_PX, ShapeBuilder, Style, quad_rect
-from glyphscope.inspector.render.renderer import display_size, frame_boxes, page_matrix
+from glyphscope.inspector.render.renderer import frame_boxes, media_display_size, page_matrix
 from glyphscope.inspector.views.page_facts import PageFacts
 from tests.conftest import DEMO
 
@@ -22,7 +22,7 @@ def _page(page: int) -> tuple[PageFacts, Image.Image, tuple[float, ...]]:
     for mode in MODES:
         facts.modes.view(mode)
     frame = frame_boxes(facts.page.boxes)
-    w, h = display_size(frame, SCALE)
+    w, h = media_display_size(frame, SCALE)
     return facts, Image.new("RGB", (round(w), round(h)), "white"), page_matrix(frame, SCALE)
 
 

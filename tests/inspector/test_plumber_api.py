@@ -276,11 +276,11 @@ def test_to_image_reuses_a_warm_renderer_and_draws_lines() -> None:
         page = doc.pages[0]
         first = page.to_image(resolution=36)
         service = render_service()
-        processes = list(service._idle)
+        processes = service.idle()
         starts = sum(p.starts for p in processes)
         again = page.to_image(resolution=36)
-        assert sum(p.starts for p in service._idle) == starts  # no new renderer process
-        assert any(doc.render_key in p.loaded for p in service._idle)  # the document stays open there
+        assert sum(p.starts for p in service.idle()) == starts  # no new renderer process
+        assert any(doc.render_key in p.loaded for p in service.idle())  # the document stays open there
         assert again.original.tobytes() == first.original.tobytes()
         assert again.original.size == (306, 396)
         before = again.annotated.copy()

@@ -287,13 +287,13 @@ def test_a_decision_needs_before_and_after_or_a_glyph(samples) -> None:
 def test_window_glyph_export_is_the_cli_document(demo: str, page: int, tmp_path: Path) -> None:
     from glyphscope.core.analysis import analyze_page
     from glyphscope.core.document import open_document
-    from glyphscope.inspector.gui.export import write_glyphs_json
+    from glyphscope.inspector.gui.export import save_glyphs_json
     from glyphscope.inspector.views.page_facts import PageFacts
 
     doc = open_document(demo)
     try:
         facts = PageFacts(analyze_page(doc, page))
-        path = write_glyphs_json(tmp_path / "export.json", facts, demo)
+        path = save_glyphs_json(tmp_path / "export.json", facts, demo)
     finally:
         doc.close()
     exported = json.loads(path.read_text("utf-8"))
@@ -323,3 +323,9 @@ def test_the_params_of_the_schemas_are_made_from_the_parameters_table() -> None:
     jsonschema.Draft202012Validator(glyphs).validate(DEFAULT_PARAMETERS.to_json())
     wrong = DEFAULT_PARAMETERS.to_json() | {"no_such_threshold": 1.0}
     assert not jsonschema.Draft202012Validator(glyphs).is_valid(wrong)
+
+
+def test_modes_in_the_schemas_follow_core_modes() -> None:
+    for name in ("text", "decisions"):
+        assert schema(name)["properties"]["mode"]["enum"] == list(MODES)
+    assert "articles" in MODES

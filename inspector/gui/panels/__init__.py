@@ -6,14 +6,26 @@ Which panels the window has, and where, is one table: `registry.PANELS`.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QWidget
 
-AREAS = {
-    "left": Qt.DockWidgetArea.LeftDockWidgetArea,
-    "right": Qt.DockWidgetArea.RightDockWidgetArea,
-    "top": Qt.DockWidgetArea.TopDockWidgetArea,
-    "bottom": Qt.DockWidgetArea.BottomDockWidgetArea,
+
+class DockArea(StrEnum):
+    """Where a panel's dock sits: a side of the window (the registry's rows, saved layouts)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    TOP = "top"
+    BOTTOM = "bottom"
+
+
+AREAS: dict[str, Qt.DockWidgetArea] = {
+    DockArea.LEFT: Qt.DockWidgetArea.LeftDockWidgetArea,
+    DockArea.RIGHT: Qt.DockWidgetArea.RightDockWidgetArea,
+    DockArea.TOP: Qt.DockWidgetArea.TopDockWidgetArea,
+    DockArea.BOTTOM: Qt.DockWidgetArea.BottomDockWidgetArea,
 }
 
 
@@ -21,7 +33,7 @@ def add_panel(
     window: QMainWindow,
     widget: QWidget,
     name: str,
-    area: str = "right",
+    area: str = DockArea.RIGHT,
     *,
     title: str | None = None,
     tabify_with: QDockWidget | None = None,

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES
+from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, RunKind
 from glyphscope.inspector.compare.engines import EngineText, detect_engines
 from glyphscope.inspector.compare.page import (
     KIND_TITLES,
@@ -489,10 +489,10 @@ class ComparePanel(PagePanel):
                 f"<b>{html.escape(e.label)}</b> <small>{html.escape(version)}</small><br>"
                 f"<b>{100 * summary.get('agreement', 0):.1f} %</b> agree · {len(e.differences)} diff.",
                 e.result.text or "",
-                [(d.run.their_start, d.run.their_end, d) for d in e.differences if d.kind != "missing"],
+                [(d.run.their_start, d.run.their_end, d) for d in e.differences if d.kind != RunKind.MISSING],
             )
             for d in e.differences:
-                if d.kind in ("missing", "space", "order", "changed"):
+                if d.kind in (RunKind.MISSING, RunKind.SPACE, RunKind.ORDER, RunKind.CHANGED):
                     missing.append((d.run.our_start, d.run.our_end, d))
                 rows.append((e, d))
         agree = [e for e in comparison.engines if e.alignment is not None]
@@ -549,7 +549,7 @@ class ComparePanel(PagePanel):
             if col is not None:
                 col.reveal(diff.run.their_start)
             ours = self.columns.get(OURS)
-            if ours is not None and diff.kind != "extra":
+            if ours is not None and diff.kind != RunKind.EXTRA:
                 ours.reveal(diff.run.our_start)
 
     def explanation_html(self, diff: Difference) -> str:

@@ -13,6 +13,7 @@ from glyphscope.core.annotations import AnnotationDecision
 from glyphscope.core.assembly.actual_text import ActualTextDecision
 from glyphscope.core.assembly.bidi import BidiDecision
 from glyphscope.core.assembly.bidi_lines import BidiLine, bidi_line_of, bidi_lines
+from glyphscope.core.assembly.verdicts import BidiVerdict
 from glyphscope.core.decision_protocol import describe
 from glyphscope.core.fonts.explain import code_hex
 from glyphscope.core.glyph import DecodeSource, Glyph
@@ -92,7 +93,7 @@ def bidi_html(line: BidiLine, order_only: bool = False) -> str:
     d = line.decision
     how = (
         "the text writes it from the right: the line was turned to logical order"
-        if d.verdict == "reordered"
+        if d.verdict == BidiVerdict.REORDERED
         else "the text writes it as painted"
     )
 

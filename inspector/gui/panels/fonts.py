@@ -818,6 +818,11 @@ class FontsPanel(InFrontPanel, PagePanel):
             )
         return self._proposals
 
+    @property
+    def proposals_made(self) -> bool:
+        """Whether this page's proposals are made (when the panel came to the front or was asked)."""
+        return self._proposals is not None
+
     def _update_proposals(self) -> None:
         """The page or its verification changed: the proposals are made again, now if the panel
         is in front, else when it comes to the front (or when something asks for them)."""

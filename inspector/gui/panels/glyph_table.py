@@ -113,19 +113,21 @@ STRETCH_COLUMN = "decode"  # takes what the others leave; long cells elide in th
 PAGES_CACHED = 8  # pages whose rows and filter choices are kept: a revisit costs no refiltering
 
 
-class PageCache:
+class RecordCache:
     """Values computed from one page's records, kept for the last few pages (keyed by the record
     object itself, which the window's page cache hands back unchanged on a revisit)."""
 
     def __init__(self, size: int = PAGES_CACHED) -> None:
         self.size = size
         self.entries: dict[tuple[int, Hashable], tuple[object, object]] = {}
+        self.computed = 0  # values computed because none was kept (a revisit computes none)
 
     def get(self, owner: object, key: Hashable, compute: Callable[[], T]) -> T:
         hit = self.entries.get((id(owner), key))
         if hit is not None and hit[0] is owner:
             return cast(T, hit[1])  # stored by compute() under this key
         value = compute()
+        self.computed += 1
         if len(self.entries) >= self.size * 4:
             self.entries.pop(next(iter(self.entries)))
         self.entries[(id(owner), key)] = (owner, value)
@@ -145,7 +147,7 @@ class GlyphTableModel(RowsModel):
         self.filters: dict[str, str] = {}
         self.sort_column = 0
         self.sort_order = Qt.SortOrder.AscendingOrder
-        self._cache = PageCache()
+        self.cache = RecordCache()  # rows filtered and sorted, per page and filter
 
     # -- content ------------------------------------------------------------------------------
     def set_classified(self, classified: ClassifiedGlyphs | None) -> None:
@@ -179,7 +181,7 @@ class GlyphTableModel(RowsModel):
     def refilter(self) -> None:
         self.beginResetModel()
         key = (self.glyph_set, tuple(sorted(self.filters.items())), self.sort_column, self.sort_order)
-        rows, self.row_of = self._cache.get(self.classified, key, self._filtered_sorted)
+        rows, self.row_of = self.cache.get(self.classified, key, self._filtered_sorted)
         self.rows = list(rows)
         self.endResetModel()
 
@@ -252,17 +254,17 @@ class GlyphTableModel(RowsModel):
 
 
 class RunTableModel(RowsModel):
-    """The table's rows as runs of text: one row per `engine.GlyphRun` of the filtered glyphs."""
+    """The table's rows as runs of text: one row per `engine.TextRun` of the filtered glyphs."""
 
     HEADERS = ("first #", "text", "glyphs", "status", "font", "origin")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.runs: list[engine.GlyphRun] = []
+        self.runs: list[engine.TextRun] = []
         self.classified: Any = None  # ClassifiedGlyphs | None; rows exist only while it is set
         self.glyphs: Sequence[Glyph] = ()
 
-    def set_runs(self, runs: list[engine.GlyphRun], classified: ClassifiedGlyphs | None) -> None:
+    def set_runs(self, runs: list[engine.TextRun], classified: ClassifiedGlyphs | None) -> None:
         self.beginResetModel()
         self.runs = runs
         self.classified = classified
@@ -272,7 +274,7 @@ class RunTableModel(RowsModel):
     def row_count(self) -> int:
         return len(self.runs)
 
-    def _statuses(self, run: engine.GlyphRun) -> str:
+    def _statuses(self, run: engine.TextRun) -> str:
         return ", ".join(dict.fromkeys(self.classified.status[i].value for i in run.glyphs))
 
     def cell_data(self, row: int, column_index: int, role: int) -> object:
@@ -299,7 +301,7 @@ class RunTableModel(RowsModel):
         return tuple(self.runs[row].glyphs)
 
 
-def _choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list[str]]:
+def filter_choices(classified: ClassifiedGlyphs | None) -> tuple[list[str], list[str]]:
     """The Font and Origin filter choices of a page: its font keys and glyph origins."""
     if classified is None:
         return [], []
@@ -319,7 +321,7 @@ class GlyphTablePanel(PagePanel):
         self._updating = False
         self.page_number = 0
         self.filter_note = ""  # what a page change did to the filters, said in the banner
-        self._choices = PageCache()
+        self._choices = RecordCache()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         bar = QGridLayout()
@@ -455,7 +457,7 @@ class GlyphTablePanel(PagePanel):
         new_page, self.page_number = page != self.page_number, page
         self._updating = True
         try:
-            fonts, origins = self._choices.get(classified, "choices", lambda: _choices(classified))
+            fonts, origins = self._choices.get(classified, "choices", lambda: filter_choices(classified))
             for combo, values in ((self.font_combo, fonts), (self.origin_combo, origins)):
                 current = combo.currentText()
                 combo.blockSignals(True)

@@ -15,6 +15,7 @@ from typing import Generic, Protocol, TypeVar, cast, overload
 from PySide6.QtWidgets import QWidget
 
 from glyphscope.inspector.gui.legend import LegendPanel
+from glyphscope.inspector.gui.panels import DockArea
 from glyphscope.inspector.gui.panels.compare import ComparePanel
 from glyphscope.inspector.gui.panels.content_stream import ContentStreamPanel
 from glyphscope.inspector.gui.panels.details import GlyphDetailsPanel
@@ -52,7 +53,7 @@ class PanelSpec(Generic[W]):
         name: str,  # dock objectName "dock.<name>"; key of MainWindow.panels (saved layouts depend on it)
         title: str,  # the dock's title and its View › Panels entry
         factory: type[W],  # factory(session), or factory(session, pool) when `pool`
-        area: str = "right",  # left / right / top / bottom
+        area: str = DockArea.RIGHT,  # the side of the window
         *,
         below: str | None = None,  # split under this (earlier) dock
         tab_with: str | None = None,  # a tab of this (earlier) dock's group
@@ -88,7 +89,7 @@ class PanelSpec(Generic[W]):
         return make(session, pool) if self.pool else make(session)
 
     def __repr__(self) -> str:
-        return f"PanelSpec({self.name!r}, {self.title!r}, {self.factory.__name__}, {self.area!r})"
+        return f"PanelSpec({self.name!r}, {self.title!r}, {self.factory.__name__}, {str(self.area)!r})"
 
 
 # The text of every mode of core.assembly.MODES is one dock whose tabs are the mode selector.
@@ -103,8 +104,8 @@ class WindowPanels:
 
     # fmt: off
     # Heights below 1 are shares of the window's height (the right column's three groups).
-    legend = PanelSpec("legend", "Layers", LegendPanel, "left", front=True, width=200)
-    page_list = PanelSpec("pages", "Pages", PageListPanel, "left", tab_with="legend")
+    legend = PanelSpec("legend", "Layers", LegendPanel, DockArea.LEFT, front=True, width=200)
+    page_list = PanelSpec("pages", "Pages", PageListPanel, DockArea.LEFT, tab_with="legend")
     text_tabs = PanelSpec("text", "Text", TextTabs, front=True, width=460, height=0.34)
     details = PanelSpec("details", "Glyph details", GlyphDetailsPanel, below=FIRST_TEXT, front=True, height=0.30)
     document_text = PanelSpec("document_text", "Document text", DocumentTextPanel, tab_with=FIRST_TEXT, pool=True)
@@ -114,12 +115,12 @@ class WindowPanels:
     structure_tree = PanelSpec("structure_tree", "Structure tree", StructureTreePanel, tab_with="details", pool=True)
     objects_panel = PanelSpec("objects", "Objects", ObjectsPanel, tab_with="details")
     probe_panel = PanelSpec("probe", "Region probe", ProbePanel, tab_with="glyph_table")
-    content_stream = PanelSpec("content_stream", "Content stream", ContentStreamPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
+    content_stream = PanelSpec("content_stream", "Content stream", ContentStreamPanel, DockArea.BOTTOM, tab_with="glyph_table", pool=True, hidden=True)
     find_panel = PanelSpec("find", "Find", FindPanel, tab_with=FIRST_TEXT, pool=True)
-    tuning = PanelSpec("tuning", "Tuning", TuningPanel, "bottom", tab_with="glyph_table", hidden=True)
-    compare_panel = PanelSpec("compare", "Compare with other engines", ComparePanel, "bottom", pool=True, height=260, hidden=True)
-    verify_panel = PanelSpec("verify", "Verify (OCR)", VerifyPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
-    stepper_panel = PanelSpec("stepper", "Stepper", StepperPanel, "bottom", tab_with="glyph_table", pool=True, hidden=True)
+    tuning = PanelSpec("tuning", "Tuning", TuningPanel, DockArea.BOTTOM, tab_with="glyph_table", hidden=True)
+    compare_panel = PanelSpec("compare", "Compare with other engines", ComparePanel, DockArea.BOTTOM, pool=True, height=260, hidden=True)
+    verify_panel = PanelSpec("verify", "Verify (OCR)", VerifyPanel, DockArea.BOTTOM, tab_with="glyph_table", pool=True, hidden=True)
+    stepper_panel = PanelSpec("stepper", "Stepper", StepperPanel, DockArea.BOTTOM, tab_with="glyph_table", pool=True, hidden=True)
     # fmt: on
 
 

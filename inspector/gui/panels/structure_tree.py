@@ -9,7 +9,6 @@ the panel is shown (inspector/views/structure.py).
 from __future__ import annotations
 
 import html
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.gui.panels.in_front import InFrontPanel
 from glyphscope.inspector.gui.table_model import wrap_rows
@@ -25,7 +23,12 @@ from glyphscope.inspector.gui.workers import Worker, WorkerPool, alive
 from glyphscope.inspector.jobs import CancelToken
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
-from glyphscope.inspector.views.structure import PageStructureTree, StructElement, page_structure_tree
+from glyphscope.inspector.views.structure import (
+    PageStructureTree,
+    StructElement,
+    glyphs_of_mcid,
+    page_structure_tree,
+)
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
@@ -74,7 +77,7 @@ class StructureTreePanel(InFrontPanel, PagePanel):
     def show_page(self, state: PageState) -> None:
         assert state.facts is not None  # READY
         n = state.page_number
-        self._index_glyphs(state.facts.page.glyphs)
+        self.glyphs_of_mcid = glyphs_of_mcid(state.facts.page.glyphs)
         if n == self.page_number and self.tree_data is not None:
             self._fill()
             return
@@ -106,13 +109,6 @@ class StructureTreePanel(InFrontPanel, PagePanel):
             self._pending = 0
         if page_number == self.session.page_number:
             self._show(page_number, tree)
-
-    def _index_glyphs(self, glyphs: GlyphTable) -> None:
-        index: dict[int, list[int]] = defaultdict(list)
-        for _, run, painted in glyphs.run_ranges():  # one look per text-showing operator
-            if run.mcid is not None:
-                index[run.mcid].extend(painted)
-        self.glyphs_of_mcid = dict(index)
 
     def _show(self, page_number: int, tree: PageStructureTree | None) -> None:
         self.page_number = page_number

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.assembly.modes import Mode
 from glyphscope.inspector.gui.panels.base import PagePanel
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import MODES, Session
@@ -32,21 +33,21 @@ from glyphscope.inspector.views.session import MODES, Session
 if TYPE_CHECKING:
     from glyphscope.inspector.views.page_facts import PageFacts, TextView
 
-MODE_TITLES = {
-    "plain": "Plain",
-    "layout": "Layout",
-    "columns": "Columns",
-    "structure": "Structure",
-    "articles": "Articles",
-    "auto": "Auto",
+MODE_TITLES: dict[str, str] = {
+    Mode.PLAIN: "Plain",
+    Mode.LAYOUT: "Layout",
+    Mode.COLUMNS: "Columns",
+    Mode.STRUCTURE: "Structure",
+    Mode.ARTICLES: "Articles",
+    Mode.AUTO: "Auto",
 }
-MODE_TIPS = {
-    "plain": "Reading flow: glyphs in paint order, words and lines from the gaps",
-    "layout": "Lines placed on a character grid, like pdftotext -layout (never wrapped)",
-    "columns": "Columns found from vertical gaps, each read top to bottom",
-    "structure": "Order of the structure tree's marked content (tagged PDF)",
-    "articles": "Order of the article threads' beads (/Threads), the rest in plain order",
-    "auto": "Structure order when the page's tags are usable and trusted, else article beads, "
+MODE_TIPS: dict[str, str] = {
+    Mode.PLAIN: "Reading flow: glyphs in paint order, words and lines from the gaps",
+    Mode.LAYOUT: "Lines placed on a character grid, like pdftotext -layout (never wrapped)",
+    Mode.COLUMNS: "Columns found from vertical gaps, each read top to bottom",
+    Mode.STRUCTURE: "Order of the structure tree's marked content (tagged PDF)",
+    Mode.ARTICLES: "Order of the article threads' beads (/Threads), the rest in plain order",
+    Mode.AUTO: "Structure order when the page's tags are usable and trusted, else article beads, "
     "else reading order (columns, then lines top to bottom) when the content stream is scrambled, else plain",
 }
 FALLBACK_TAB_COLOUR = "#b26a00"  # a tab whose mode shows another mode's text on this page
@@ -94,7 +95,7 @@ class TextPanel(PagePanel):
 
     def set_wrap(self, wrap: bool) -> None:
         """Wrap long lines at the panel's width (layout mode never wraps: its columns are the point)."""
-        wrap = wrap and self.mode != "layout"
+        wrap = wrap and self.mode != Mode.LAYOUT
         self.editor.setLineWrapMode(
             QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap
         )
@@ -135,23 +136,25 @@ class TextPanel(PagePanel):
         reason = facts.modes.fallback_reason(self.mode)
         if reason is not None:
             shown = facts.modes.shown_mode(self.mode)
-            what = "No usable structure" if self.mode == "structure" else f"No {mode_title(self.mode)} order"
+            what = (
+                "No usable structure" if self.mode == Mode.STRUCTURE else f"No {mode_title(self.mode)} order"
+            )
             instead = (
                 f"<b>{mode_title(shown)}</b> text" if shown != self.mode else "<b>plain</b> reading order"
             )
             why = reason.removeprefix("no structure: ")  # the heading already says there is none
             return f"<b>{what}</b> on this page: {html.escape(why)}. Showing {instead} instead · {base}"
-        if self.mode == "structure":
+        if self.mode == Mode.STRUCTURE:
             untagged = view.untagged or 0
             trust = "trusted" if untagged * 4 <= visible else "not trusted: untagged × 4 > total"
             return f"<b>{untagged}</b> of {visible} glyphs untagged ({trust}) · {base}"
-        if self.mode == "auto":
+        if self.mode == Mode.AUTO:
             used = "structure order" if view.structured else "plain reading flow"
             why = f" ({view.reason})" if view.reason else ""
             return f"Auto used <b>{used}</b>{why} · {base}"
-        if self.mode == "columns":
+        if self.mode == Mode.COLUMNS:
             return f"{len(view.columns)} columns · {base}"
-        if self.mode == "layout":
+        if self.mode == Mode.LAYOUT:
             return f"{len(view.baselines)} baselines · {base}"
         return base
 
@@ -315,7 +318,7 @@ class TextTabs(PagePanel):
                     shown = mode_title(facts.modes.shown_mode(mode))
                     tip = f"{tip}\nOn this page: {reason} (showing {shown} text instead)"
                     colour = QColor(FALLBACK_TAB_COLOUR)
-                elif mode == "auto":
+                elif mode == Mode.AUTO:
                     tip = f"{tip}\nOn this page: {mode_title(facts.modes.auto_order())} order"
             self.tabs.setTabText(i, mode_title(mode))
             self.tabs.setTabToolTip(i, tip)

@@ -37,7 +37,7 @@ from glyphscope.inspector.layers import registry as L
 from glyphscope.inspector.verify import ocr
 from glyphscope.inspector.verify.check import NOT_JUDGED, FontVerdict, GlyphVerdict, VerifyResult
 from glyphscope.inspector.verify.layer import LayerVerdict
-from glyphscope.inspector.verify.view import PageCounts, layer_summary, verify_page_job
+from glyphscope.inspector.verify.view import VerifyCounts, layer_summary, verify_page_job
 from glyphscope.inspector.views.page_view import PageState
 from glyphscope.inspector.views.session import Session
 
@@ -58,7 +58,7 @@ COUNT_TITLES = (
     ("ink_without_glyphs", "ink without glyphs"),
     ("glyphs_without_ink", "glyphs without ink"),
 )
-"""The counts line, in order: PageCounts field → its words."""
+"""The counts line, in order: VerifyCounts field → its words."""
 LAYER_COLOURS = {  # the OCR layer's verdict, as a font's
     LayerVerdict.RIGHT: VERDICT_COLOURS[FontVerdict.MAPPING_RIGHT],
     LayerVerdict.WRONG: VERDICT_COLOURS[FontVerdict.MAPPING_WRONG],
@@ -258,9 +258,9 @@ class VerifyPanel(PagePanel):
             self.refresh()
 
     # -- showing -------------------------------------------------------------------------------
-    def page_counts(self) -> PageCounts | None:
+    def page_counts(self) -> VerifyCounts | None:
         result = self.session.verification
-        return PageCounts.of(result.pages[0]) if result is not None and result.pages else None
+        return VerifyCounts.of(result.pages[0]) if result is not None and result.pages else None
 
     def _show(self, result: VerifyResult | None) -> None:
         self.tree.clear()
