@@ -8,13 +8,12 @@ extras it pulls in through `glyphscope[...]`) whose specifier has a lower bound 
 is held to that bound's release line: `pikepdf>=10.17,<10.18` (pip then takes its latest patch,
 as a user with that floor would get; a one-part floor such as pandas's `2` is read as 2.0).
 Requirements whose marker does not hold for this interpreter are left out, and so are those
-without a lower bound (pip picks what it likes). Install these into a second environment and run
-the suite there to see whether the floors pyproject declares work:
+without a lower bound (pip picks what it likes). .ci/run installs these into a second environment
+after the main tests and runs the suite there, so the floors pyproject declares are the ones that
+pass; by hand:
 
-    python3 -m venv /tmp/floors && /tmp/floors/bin/pip install -c floors.txt -e '.[test]'
+    python3 -m venv /tmp/floors && /tmp/floors/bin/python -m pip install -c floors.txt -e '.[test]'
     /tmp/floors/bin/python -m pytest -q
-
-(Not yet a stage of .ci/run: in that environment the window's OCR tests still time out.)
 """
 
 from __future__ import annotations

@@ -95,7 +95,8 @@ def test_the_contract_catches_a_qt_import(tmp_path: Path) -> None:
     search = stage / "inspector" / "views" / "search.py"
     search.write_text(search.read_text("utf-8") + "\n\nimport PySide6.QtCore  # noqa\n", "utf-8")
     proc = subprocess.run(
-        [_lint_imports(), "--no-cache", str(REPO / "pyproject.toml")],
+        # --config, as .ci/lint-imports: import-linter 2.0–2.16 take no config argument
+        [_lint_imports(), "--no-cache", "--config", str(REPO / "pyproject.toml")],
         cwd=stage.parent,
         env=dict(os.environ, PYTHONPATH=str(stage.parent)),
         capture_output=True,

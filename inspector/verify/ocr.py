@@ -177,7 +177,14 @@ def run_ocr(image: Image.Image, lang: str = DEFAULT_LANG, timeout: float = OCR_T
     from tesserocr import RIL, iterate_level
 
     api = _api(lang, status.tessdata)
-    api.SetImage(image)
+    # The page images are RGBA (opaque); Tesseract reads grey, RGB or RGBA alike, but tesserocr 2.7
+    # hands Leptonica 1.83 a 32-bpp BMP it refuses ("Error reading image"): RGB reads everywhere.
+    if image.mode not in ("1", "L", "RGB"):
+        image = image.convert("RGB")
+    try:
+        api.SetImage(image)
+    except RuntimeError as exc:  # Leptonica refused the image
+        raise OcrFailed(f"Tesseract could not take the page image ({exc})") from None
     if not api.Recognize(int(timeout * 1000)):
         api.Clear()
         raise OcrFailed(f"Tesseract could not read the page image (gave up or timed out after {timeout:g} s)")
