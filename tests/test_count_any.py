@@ -27,7 +27,7 @@ def test_any_is_under_the_ceilings_of_ci_which_the_readme_states() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     gui = int(result.stdout.split("(gui ")[1].split(")")[0])
     total = int(result.stdout.split("total ")[1].split()[0])
-    assert gui <= GUI_CEILING <= 9 and total <= CEILING <= 200  # lowered to the counts of their day
+    assert gui <= GUI_CEILING <= 9 and total <= CEILING <= 194  # lowered to the counts of their day
     readme = (REPO / "README.md").read_text("utf-8")
     assert f"count_any.py --max {CEILING} --max-gui {GUI_CEILING}" in readme
 
