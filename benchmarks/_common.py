@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +85,19 @@ def synthetic_page(n: int) -> list[Any]:
             )
         i += 1
     return glyphs[:n]
+
+
+def process_wall_and_cpu(argv: Sequence[str]) -> tuple[float, float]:
+    """One whole process, output thrown away: its wall time and the CPU time of it and of the
+    workers it started (seconds). CPU time holds still on a machine busy with other work."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu, start = usage.ru_utime + usage.ru_stime, time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, usage.ru_utime + usage.ru_stime - cpu
+
+
+def load_average() -> str:
+    """The machine's load, printed beside timings so a reader can weigh them."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())

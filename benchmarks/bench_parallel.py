@@ -27,8 +27,6 @@ speed touches both sides. It prints ratios; it is not a test. Compile the source
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -43,7 +41,7 @@ import pikepdf
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import glyphscope  # noqa: E402
-from benchmarks._common import corpus_files  # noqa: E402
+from benchmarks._common import corpus_files, load_average, process_wall_and_cpu  # noqa: E402
 from benchmarks.bench_floor import merge_corpus  # noqa: E402
 from glyphscope.core.worker_processes import usable_cpus  # noqa: E402
 
@@ -64,22 +62,6 @@ def _wall(argv: Sequence[str]) -> float:
     start = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - start
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _wall_and_cpu(argv: Sequence[str]) -> tuple[float, float]:
-    """One whole process: wall time, and CPU time of it and the workers it started."""
-    cpu, start = _children_cpu(), time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start, _children_cpu() - cpu
-
-
-def _load() -> str:
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _page_count(path: Path, password: str | None) -> int:
@@ -180,7 +162,7 @@ def _whole_file(
 ) -> None:
     counted = [(p, pw, _page_count(p, pw)) for p, pw in corpus_files()]
     long_files = [(p, pw, n) for p, pw, n in counted if n >= LONG_PAGES]
-    print(f"\n1. pages in parallel, whole processes, median of {repeat} ({_load()})")
+    print(f"\n1. pages in parallel, whole processes, median of {repeat} ({load_average()})")
     if long_files:
         print(
             f"  corpus files of {LONG_PAGES}+ pages: "
@@ -202,12 +184,12 @@ def _whole_file(
         commands = {f"jobs {j}": [*ours, "--jobs", str(j)] for j in range(1, cpus + 1)}
         commands["pdf2txt.py"] = theirs
         for argv in commands.values():  # warm-up
-            _wall_and_cpu(argv)
+            process_wall_and_cpu(argv)
         wall: dict[str, list[float]] = {key: [] for key in commands}
         cpu: dict[str, list[float]] = {key: [] for key in commands}
         for _ in range(repeat):
             for key, argv in commands.items():
-                w, c = _wall_and_cpu(argv)
+                w, c = process_wall_and_cpu(argv)
                 wall[key].append(w)
                 cpu[key].append(c)
         print(f"  {path.name}, {count} pages{note}")
@@ -225,7 +207,7 @@ def _whole_file(
                 totals[1] += statistics.median(wall["jobs 2"])
     if len(long_files) > 1 and totals[1]:
         results.append((f"the {len(long_files)} files together", totals[0] / totals[1]))
-    print(f"  ({_load()})")
+    print(f"  ({load_average()})")
     for name, ratio in results:
         verdict = "holds" if ratio >= 3.5 else "not met"
         print(

@@ -23,20 +23,16 @@ It prints; it is not a test.
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pikepdf  # noqa: E402
 
-from benchmarks._common import corpus_files  # noqa: E402
+from benchmarks._common import corpus_files, load_average, process_wall_and_cpu  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -46,22 +42,6 @@ def _command(name: str) -> list[str]:
     if found is None:
         raise SystemExit(f"{name} not found next to {sys.executable} nor on PATH")
     return [found]
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _timed(argv: list[str]) -> tuple[float, float]:
-    """One whole process: its wall time and its CPU time (with any workers it started), seconds."""
-    cpu, start = _children_cpu(), time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start, _children_cpu() - cpu
-
-
-def _load() -> str:
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _argvs(path: Path, password: str | None) -> tuple[list[str], list[str]]:
@@ -86,12 +66,12 @@ def one_page(pairs: int) -> dict[str, float]:
     print(f"1. start-up: {pairs} pairs over the {len(files)} one-page corpus files (round-robin)")
     for path, password in files:  # warm-up: the file in the page cache for both tools
         for argv in _argvs(path, password):
-            _timed(argv)
+            process_wall_and_cpu(argv)
     ours, theirs, ratios, cpu_ratios = [], [], [], []
     ours_cpu, theirs_cpu = [], []
     for i in range(pairs):
         a, b = _argvs(*files[i % len(files)])
-        (ta, ca), (tb, cb) = _timed(a), _timed(b)
+        (ta, ca), (tb, cb) = process_wall_and_cpu(a), process_wall_and_cpu(b)
         ours.append(ta)
         theirs.append(tb)
         ratios.append(ta / tb)
@@ -123,7 +103,7 @@ def corpus(rounds: int) -> dict[str, float]:
     for _ in range(rounds):
         for path, password in files:
             a, b = _argvs(path, password)
-            (ta, ca), (tb, cb) = _timed(a), _timed(b)
+            (ta, ca), (tb, cb) = process_wall_and_cpu(a), process_wall_and_cpu(b)
             row = times[path]
             row[0].append(ta)
             row[1].append(tb)
@@ -157,14 +137,14 @@ def main() -> None:
     ap.add_argument("--one-page-pairs", type=int, default=20)
     ap.add_argument("--only", choices=("corpus", "one-page"))
     args = ap.parse_args()
-    print(f"before: {_load()}")
+    print(f"before: {load_average()}")
     start: dict[str, float] | None = None
     corpus_: dict[str, float] | None = None
     if args.only in (None, "one-page"):
         start = one_page(args.one_page_pairs)
     if args.only in (None, "corpus"):
         corpus_ = corpus(args.rounds)
-    print(f"after: {_load()}")
+    print(f"after: {load_average()}")
     print("\nacceptance (issue 40, wall clock; cpu beside it)")
     if start is not None:
         verdict = "holds" if start["wall"] <= 1.0 else "not met"
