@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._common import corpus_files  # noqa: E402
 from glyphscope.core.document import open_document  # noqa: E402
-from glyphscope.inspector.compare.page import compare_their_document  # noqa: E402
+from glyphscope.inspector.compare.compared_page import compare_their_document  # noqa: E402
 from glyphscope.inspector.compare.theirs import TheirText  # noqa: E402
 
 

@@ -28,7 +28,7 @@ from glyphscope.inspector.compare.report import escaped as e
 
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
-    from glyphscope.core.triage.records import TriageFinding
+    from glyphscope.core.triage.rows import TriageFinding
 
 DETAIL_FILES = 20  # files (worst first) that get images, fonts and texts
 PAGES_PER_FILE = 3

@@ -19,8 +19,7 @@ One module per job:
 from glyphscope.core.triage.batch import ProgressCallback, triage_paths
 from glyphscope.core.triage.collect import MAX_FINDINGS_KEPT, WORST_PAGES, PageCollector, triage_file
 from glyphscope.core.triage.inputs import expand_paths
-from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
-from glyphscope.core.triage.records import (
+from glyphscope.core.triage.rows import (
     MAX_GLYPHS_PER_FINDING,
     PageScore,
     TriageFinding,
@@ -45,6 +44,7 @@ from glyphscope.core.triage.scoring import (
     Tally,
     score,
 )
+from glyphscope.core.triage.time_limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 
 __all__ = [
     "FAILED_SCORE",

@@ -19,8 +19,8 @@ from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
 from glyphscope.core.triage.inputs import expand_paths
-from glyphscope.core.triage.limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
-from glyphscope.core.triage.records import TriageRow, failed_row, sort_rows
+from glyphscope.core.triage.rows import TriageRow, failed_row, sort_rows
+from glyphscope.core.triage.time_limits import HARD_TIMEOUT_GRACE, TIME_BUDGET
 from glyphscope.core.worker_processes import WorkerProcess, ignore_interrupts, mp_context, shut_down
 
 ProgressCallback = Callable[[int, int, TriageRow], None]

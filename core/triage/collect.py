@@ -23,9 +23,9 @@ from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
-from glyphscope.core.triage.limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
-from glyphscope.core.triage.records import FINDING_ORDER, PageScore, TriageFinding, TriageRow, failed_row
+from glyphscope.core.triage.rows import FINDING_ORDER, PageScore, TriageFinding, TriageRow, failed_row
 from glyphscope.core.triage.scoring import SEVERITY_RANK, Tally, pct, score
+from glyphscope.core.triage.time_limits import TIME_BUDGET, Deadline, TimeBudgetExceeded, engine_limits
 from glyphscope.core.visibility_class import HIDDEN_CLASSES
 
 WORST_PAGES = 5

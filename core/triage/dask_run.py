@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from glyphscope.core.limits import Limits
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 from glyphscope.core.triage.collect import triage_file
-from glyphscope.core.triage.limits import TIME_BUDGET
-from glyphscope.core.triage.records import TriageRow, failed_row
+from glyphscope.core.triage.rows import TriageRow, failed_row
+from glyphscope.core.triage.time_limits import TIME_BUDGET
 
 if TYPE_CHECKING:
     from distributed import Client, Future

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from glyphscope.core.triage.records import TriageRow
+from glyphscope.core.triage.rows import TriageRow
 
 ABSENT = object()  # `load_done(...).get(path, ABSENT)`: not in the file at all
 

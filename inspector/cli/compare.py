@@ -53,7 +53,7 @@ from glyphscope.inspector.compare.theirs import (
 if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.params import Parameters
-    from glyphscope.inspector.compare.page import PageComparison
+    from glyphscope.inspector.compare.compared_page import PageComparison
 
 
 def add_compare_parser(sub: Any) -> None:
@@ -304,8 +304,8 @@ def _compare_page(
     """One page compared: its JSON, its lines, each engine's tally for the file's summary and (for
     --report) the box of every glyph a difference touches."""
     from glyphscope.core.analysis import analyze_page
+    from glyphscope.inspector.compare.compared_page import compare_page
     from glyphscope.inspector.compare.engines import run_engines
-    from glyphscope.inspector.compare.page import compare_page
 
     analysis = analyze_page(doc, n, params)
     results = run_engines(keys, path, n, password, timeout=args.timeout) if keys else []

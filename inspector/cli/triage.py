@@ -37,9 +37,9 @@ from glyphscope.core.serialize import output_header, to_json
 from glyphscope.core.triage import TriageRow, sort_rows
 from glyphscope.core.triage.batch import iter_triage
 from glyphscope.core.triage.inputs import content_sha256, expand_inputs, is_url
-from glyphscope.core.triage.limits import TIME_BUDGET
 from glyphscope.core.triage.stream import ABSENT as _ABSENT
 from glyphscope.core.triage.stream import iter_jsonl
+from glyphscope.core.triage.time_limits import TIME_BUDGET
 from glyphscope.inspector.anonymise import anonymise_path, anonymise_row
 from glyphscope.inspector.cli import io as cli_io
 from glyphscope.inspector.cli.progress import ProgressLine
@@ -579,8 +579,8 @@ def compare_column(
     engine = getattr(args, "compare", None)
     if not engine:
         return None
+    from glyphscope.inspector.compare.compared_page import DocumentAgreement, document_agreement
     from glyphscope.inspector.compare.engines import engine_status, parse_engine_list
-    from glyphscope.inspector.compare.page import DocumentAgreement, document_agreement
 
     keys = parse_engine_list(engine)
     if len(keys) != 1:

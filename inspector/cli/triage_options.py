@@ -1,14 +1,14 @@
 """The options of `glyphscope triage` that the parser needs before any file is read.
 
 Kept apart from inspector/cli/triage.py so that building the command line (for any
-command) imports no triage, compare or engine code (only compare/limits.py, a constant): `glyphscope text` starts faster.
+command) imports no triage, compare or engine code (only compare/triage_pages.py, a constant): `glyphscope text` starts faster.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
+from glyphscope.inspector.compare.triage_pages import DOCUMENT_MAX_PAGES
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def add_scale_options(p: argparse.ArgumentParser) -> None:
         help="skip files already in the --jsonl OUT file (the same file, however its path is written, "
         "with the same content SHA-256); append the rest",
     )
-    from glyphscope.core.triage.limits import TIME_BUDGET  # only when the triage parser is built
+    from glyphscope.core.triage.time_limits import TIME_BUDGET  # only when the triage parser is built
 
     p.add_argument(
         "--timeout",

@@ -3,7 +3,7 @@
 TEXTDIR holds `<name>.txt` for each `<name>.pdf` (their extractor's output, pages
 separated by form feeds). The triage worker — a local process or a Dask task — reads
 the file as triage does, then compares their text with glyphscope's plain text of
-the first `AGAINST_MAX_PAGES` pages (compare.page.compare_their_document) and sets
+the first `AGAINST_MAX_PAGES` pages (compare.compared_page.compare_their_document) and sets
 the row's `against_agreement` (0–1), `against_causes` (cause → differences) or
 `against_error` (no text for this file, an unreadable text). Rows go through
 `--jsonl` and `--resume` like every other field.
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from glyphscope.core.limits import Limits
     from glyphscope.core.params import Parameters
-    from glyphscope.core.triage.records import TriageRow
+    from glyphscope.core.triage.rows import TriageRow
 
 AGAINST_MAX_PAGES = 10
 """Pages of each file compared with their text: enough to rank a queue, cheap enough for a batch."""
@@ -63,7 +63,7 @@ def with_against(
         return dataclasses.replace(row, against_error=f"cannot read {txt.name}: {exc.strerror or exc}")
     try:
         from glyphscope.core.document import open_document
-        from glyphscope.inspector.compare.page import compare_their_document
+        from glyphscope.inspector.compare.compared_page import compare_their_document
 
         doc = open_document(path, password)
         try:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from glyphscope.core.document import Document
     from glyphscope.core.glyph import Glyph
     from glyphscope.core.params import Parameters
-    from glyphscope.inspector.compare.page import PageComparison
+    from glyphscope.inspector.compare.compared_page import PageComparison
     from glyphscope.inspector.compare.theirs import TheirText
     from glyphscope.inspector.jobs import CancelToken, Progress
 
@@ -265,7 +265,7 @@ def comparison_report(
     doc: Document, comparison: PageComparison, file: str, glyphs: Sequence[Glyph] | None = None
 ) -> str:
     """The ticket report of one compared page (the Compare panel's Export): `comparison` is a
-    compare.page.PageComparison of `doc`'s page; `glyphs` its glyph records (read again when None)."""
+    compare.compared_page.PageComparison of `doc`'s page; `glyphs` its glyph records (read again when None)."""
     if glyphs is None and any(d.glyphs for e in comparison.engines for d in e.differences):
         from glyphscope.core.analysis import analyze_page
 
@@ -290,7 +290,7 @@ def their_report_job(
     from glyphscope.core.analysis import document_analyses, document_texts
     from glyphscope.core.document import open_document
     from glyphscope.core.params import DEFAULT_PARAMETERS
-    from glyphscope.inspector.compare.page import compare_page
+    from glyphscope.inspector.compare.compared_page import compare_page
     from glyphscope.inspector.compare.theirs import foreign_verdict, form_feed_pages, page_result, page_texts
     from glyphscope.inspector.jobs import Progress
 

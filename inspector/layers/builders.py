@@ -518,7 +518,7 @@ def compare(facts: PageFacts, mode: str, spec: LayerSpec) -> LayerShapes | None:
     """Glyphs where other engines disagree with us, underlined by kind (COMPARE_COLOURS); a space
     difference is a tick between its two glyphs. None until the Compare panel has compared this page
     (compare_page.attach_comparison), so the canvas builds it again once the comparison is there."""
-    from glyphscope.inspector.compare.page import comparison_of
+    from glyphscope.inspector.compare.compared_page import comparison_of
 
     comparison = comparison_of(facts)
     if comparison is None:
@@ -761,7 +761,7 @@ def count_hidden(kind: VisibilityClass) -> Count:
 
 
 def count_differences(facts: PageFacts, mode: str) -> int:
-    from glyphscope.inspector.compare.page import compare_count
+    from glyphscope.inspector.compare.compared_page import compare_count
 
     return compare_count(facts)
 

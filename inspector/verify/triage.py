@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.diagnostics import Diagnostic
-from glyphscope.core.triage.records import TriageRow
+from glyphscope.core.triage.rows import TriageRow
 from glyphscope.inspector.cli.io import with_columns_before_file
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def with_verify_findings(
     first; the column in the same new order."""
     if column is None:
         return rows, column
-    from glyphscope.core.triage.records import sort_rows, with_findings
+    from glyphscope.core.triage.rows import sort_rows, with_findings
 
     updated = [with_findings(row, v.findings) if v.findings else row for row, v in zip(rows, column.values)]
     by_row = {id(r): v for r, v in zip(updated, column.values)}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings  # noqa: F401 — Qt loaded first: conftest redirects the settings
 
-from glyphscope.inspector.compare.page import comparison_of
+from glyphscope.inspector.compare.compared_page import comparison_of
 from glyphscope.inspector.gui.overlays import compare_layer
 from glyphscope.inspector.layers import registry as L
 from tests.gui_helpers import TIMEOUT, go_to, open_file

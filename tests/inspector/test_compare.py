@@ -22,8 +22,8 @@ from glyphscope.core.decision_protocol import fmt
 from glyphscope.core.document import open_document
 from glyphscope.inspector.compare import engines as E
 from glyphscope.inspector.compare.align import Run, align, normalise
+from glyphscope.inspector.compare.compared_page import compare_page
 from glyphscope.inspector.compare.explain import DecisionIndex, distance_outside, explain
-from glyphscope.inspector.compare.page import compare_page
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes
 
@@ -370,7 +370,7 @@ def test_compare_loads_no_qt(fixture_pdf: Path) -> None:
 
 
 def test_triage_compare_column_gives_each_files_agreement(fixture_pdf: Path, tmp_path: Path) -> None:
-    from glyphscope.inspector.compare.page import document_agreement
+    from glyphscope.inspector.compare.compared_page import document_agreement
 
     expected = document_agreement(str(fixture_pdf), "pdfminer")
     assert expected.pages == 3 and expected.error is None and 0.5 < expected.agreement < 1.0

@@ -19,8 +19,8 @@ from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
 from glyphscope.inspector.compare import theirs as T
 from glyphscope.inspector.compare.causes import CAUSES, Cause, public_kind
+from glyphscope.inspector.compare.compared_page import compare_page, compare_their_document
 from glyphscope.inspector.compare.engines import EngineText
-from glyphscope.inspector.compare.page import compare_page, compare_their_document
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from glyphscope.core.analysis import analyze_page
 from glyphscope.core.document import open_document
-from glyphscope.inspector.compare.page import compare_count
+from glyphscope.inspector.compare.compared_page import compare_count
 from glyphscope.inspector.views import page_facts as engine
 from glyphscope.inspector.views.page_facts import (
     DecisionMarks,

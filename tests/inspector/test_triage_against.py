@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.core.triage.records import TriageRow
+from glyphscope.core.triage.rows import TriageRow
 from glyphscope.inspector.compare.against import against_order, against_task, top_cause
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf

@@ -14,7 +14,7 @@ import pytest
 
 import glyphscope
 from glyphscope.core.serialize import SCHEMA_VERSION
-from glyphscope.core.triage.limits import Deadline, TimeBudgetExceeded
+from glyphscope.core.triage.time_limits import Deadline, TimeBudgetExceeded
 from glyphscope.inspector.cli.triage import SCHEDULER_CONNECT_SECONDS, scheduler_unreachable
 from tests.cli_run import run_cli
 from tests.pdfbuild import make_pdf, to_bytes

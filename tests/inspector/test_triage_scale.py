@@ -471,7 +471,7 @@ def test_the_report_renders_in_headless_chromium_with_its_table_visible(
 
 
 def test_the_report_ranks_garbled_text_and_a_garbled_ocr_layer_as_errors() -> None:
-    from glyphscope.core.triage.records import TriageFinding
+    from glyphscope.core.triage.rows import TriageFinding
     from glyphscope.inspector.report_html import kind_words, report_severity
 
     ocr = TriageFinding("ocr_layer_only", "info", "the page's only text is an invisible OCR layer", 3)

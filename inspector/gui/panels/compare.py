@@ -36,14 +36,14 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.inspector.compare.causes import CAUSE_COLOURS, CAUSE_TITLES, RunKind
-from glyphscope.inspector.compare.engines import EngineText, detect_engines
-from glyphscope.inspector.compare.page import (
+from glyphscope.inspector.compare.compared_page import (
     KIND_TITLES,
     Difference,
     PageComparison,
     attach_comparison,
     compare_page_job,
 )
+from glyphscope.inspector.compare.engines import EngineText, detect_engines
 from glyphscope.inspector.compare.theirs import (
     THEIRS_KEY,
     TheirText,

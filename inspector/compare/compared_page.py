@@ -36,7 +36,7 @@ from glyphscope.inspector.compare.explain import (
     explain,
     explain_leftovers,
 )
-from glyphscope.inspector.compare.limits import DOCUMENT_MAX_PAGES
+from glyphscope.inspector.compare.triage_pages import DOCUMENT_MAX_PAGES
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
