@@ -55,7 +55,7 @@ class StepOverlayItem(QGraphicsItem):
         self.stepper: Stepper = stepper_for(view.session)
         self._blocks: list[tuple[QPainterPath, QRectF]] = []
         self._blocks_of: Sequence[Glyph] | None = None  # the glyphs the cached blocks were built from
-        self._drawn: Marks | None = None  # `_marks()` at the last update
+        self._drawn: Marks | None = None  # `marks()` at the last update
         self._partial: tuple[Sequence[Glyph], int, int, QPainterPath] | None = None  # the last partial block
         self.setZValue(90)  # over the layers, under the selection
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -63,7 +63,8 @@ class StepOverlayItem(QGraphicsItem):
         view.scene_.addItem(self)
         self.stepper.changed.connect(self._on_step)
 
-    def _glyphs(self) -> GlyphTable | None:
+    def shown_glyphs(self) -> GlyphTable | None:
+        """The glyphs of the page the stepper traces, when that page is the one shown (else None)."""
         bundle = self.view.bundle
         if bundle is None or bundle.analysis is None or self.stepper.trace is None:
             return None
@@ -73,9 +74,9 @@ class StepOverlayItem(QGraphicsItem):
 
     def _on_step(self, _: object = None) -> None:
         """Repaint only what the step changed (a whole-page repaint redraws every layer)."""
-        marks = self._marks()
+        marks = self.marks()
         old, self._drawn = self._drawn, marks
-        glyphs = self._glyphs()
+        glyphs = self.shown_glyphs()
         if old is None or marks is None or glyphs is None or old[3] is not glyphs:
             self.prepareGeometryChange()
             self.update()
@@ -103,9 +104,9 @@ class StepOverlayItem(QGraphicsItem):
             box = QRectF(QPointF(min(xs), min(ys)), QPointF(max(xs), max(ys)))
             self.update(self.view.page_to_scene.mapRect(box).adjusted(-3, -3, 3, 3))
 
-    def _marks(self) -> Marks | None:
+    def marks(self) -> Marks | None:
         """What a paint shows: glyphs painted, the current glyphs, the pen, the glyphs they index."""
-        glyphs = self._glyphs()
+        glyphs = self.shown_glyphs()
         if glyphs is None:
             return None
         stepper = self.stepper
@@ -142,7 +143,7 @@ class StepOverlayItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        glyphs = self._glyphs()
+        glyphs = self.shown_glyphs()
         if glyphs is None:
             return
         stepper = self.stepper

@@ -221,11 +221,11 @@ def test_panel_steps_with_keys_and_draws_on_the_canvas(qtbot: Any, window: Any, 
     assert panel.table.currentIndex().row() == stepper.current
     # The canvas layer follows the stepper and paints without error.
     item = window.canvas.step_item
-    assert item._glyphs() is not None
+    assert item.shown_glyphs() is not None
     window.canvas.viewport().grab()
     # A breakpoint on an operator typed in the field stops there with F5.
     panel.operator_edit.setText("TJ")
-    panel._on_operators()
+    panel.operator_edit.editingFinished.emit()  # as Enter or leaving the field does
     stepper.to_start()
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert stepper.step is not None and stepper.step.operator == "TJ"
@@ -256,5 +256,5 @@ def test_one_step_repaints_one_line_of_a_dense_page(qtbot: Any, window: Any, tmp
     # A step repaints the glyphs it changed, not the page: one line of a 250-line page. (Its
     # time, ≤ 50 ms, is measured by benchmarks/bench_page_switch.py, not asserted here.)
     item = window.canvas.step_item
-    marks = item._marks()
+    marks = item.marks()
     assert marks is not None and marks[0] == stepper.painted and len(marks[1]) == 80
