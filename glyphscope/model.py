@@ -36,6 +36,7 @@ import uuid
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeAlias, TypedDict, overload
 
@@ -359,7 +360,6 @@ class _PageData:
         self._chars: dict[int, Char] = {}
         self._font_metrics: dict[tuple[str, tuple[str, ...]], tuple[str, float, float]] | None = None
         self._base: Matrix | None = None
-        self._objects: dict[str, tuple[Record, ...]] = {}
 
     @property
     def analysis(self) -> PageAnalysis:
@@ -528,77 +528,71 @@ class _PageData:
             height=bottom - top,
         )
 
+    @cached_property
     def shapes(self) -> tuple[Shape, ...]:
-        found = self._objects.get("shapes")
-        if found is None:
-            out: list[Shape] = []
-            matrix = self.frame[0]
-            for p in self.drawing.paths:
-                pts, x0, top, x1, bottom = self._place(p.points)
-                if p.kind == "rect":  # pdfminer's LTRect: its box's corners, from the lower left
-                    pts = ((x0, bottom), (x1, bottom), (x1, top), (x0, top))
-                path = tuple((op, *(apply(matrix, x, y) for x, y in points)) for op, points in p.segments)
-                out.append(
-                    Shape(
-                        object_type=p.kind,
-                        **self._box(x0, top, x1, bottom),
-                        pts=pts,
-                        path=path,
-                        linewidth=p.linewidth,
-                        stroke=p.stroke,
-                        fill=p.fill,
-                        evenodd=p.even_odd,
-                        stroking_color=p.stroking.components,
-                        non_stroking_color=p.non_stroking.components,
-                        dash=p.dash,
-                        mcid=p.mcid,
-                        page_number=self.page_number,
-                    )
+        out: list[Shape] = []
+        matrix = self.frame[0]
+        for p in self.drawing.paths:
+            pts, x0, top, x1, bottom = self._place(p.points)
+            if p.kind == "rect":  # pdfminer's LTRect: its box's corners, from the lower left
+                pts = ((x0, bottom), (x1, bottom), (x1, top), (x0, top))
+            path = tuple((op, *(apply(matrix, x, y) for x, y in points)) for op, points in p.segments)
+            out.append(
+                Shape(
+                    object_type=p.kind,
+                    **self._box(x0, top, x1, bottom),
+                    pts=pts,
+                    path=path,
+                    linewidth=p.linewidth,
+                    stroke=p.stroke,
+                    fill=p.fill,
+                    evenodd=p.even_odd,
+                    stroking_color=p.stroking.components,
+                    non_stroking_color=p.non_stroking.components,
+                    dash=p.dash,
+                    mcid=p.mcid,
+                    page_number=self.page_number,
                 )
-            found = self._objects["shapes"] = tuple(out)
-        return found  # type: ignore[return-value]
+            )
+        return tuple(out)
 
+    @cached_property
     def images(self) -> tuple[ImageRecord, ...]:
-        found = self._objects.get("images")
-        if found is None:
-            out = []
-            for im in self.drawing.images:
-                _, x0, top, x1, bottom = self._place(im.corners)
-                out.append(
-                    ImageRecord(
-                        **self._box(x0, top, x1, bottom),
-                        name=im.name,
-                        srcsize=im.srcsize,
-                        bits=im.bits,
-                        colorspace=im.colorspace,
-                        imagemask=im.imagemask,
-                        inline=im.inline,
-                        page_number=self.page_number,
-                    )
+        out = []
+        for im in self.drawing.images:
+            _, x0, top, x1, bottom = self._place(im.corners)
+            out.append(
+                ImageRecord(
+                    **self._box(x0, top, x1, bottom),
+                    name=im.name,
+                    srcsize=im.srcsize,
+                    bits=im.bits,
+                    colorspace=im.colorspace,
+                    imagemask=im.imagemask,
+                    inline=im.inline,
+                    page_number=self.page_number,
                 )
-            found = self._objects["images"] = tuple(out)
-        return found  # type: ignore[return-value]
+            )
+        return tuple(out)
 
+    @cached_property
     def annots(self) -> tuple[Annot, ...]:
-        found = self._objects.get("annots")
-        if found is None:
-            out = []
-            for subtype, rect, uri, title, contents in _read_annots(self.pdf.document, self.page_number):
-                _, x0, top, x1, bottom = self._place(
-                    [(rect[0], rect[1]), (rect[2], rect[1]), (rect[2], rect[3]), (rect[0], rect[3])]
+        out = []
+        for subtype, rect, uri, title, contents in _read_annots(self.pdf.document, self.page_number):
+            _, x0, top, x1, bottom = self._place(
+                [(rect[0], rect[1]), (rect[2], rect[1]), (rect[2], rect[3]), (rect[0], rect[3])]
+            )
+            out.append(
+                Annot(
+                    **self._box(x0, top, x1, bottom),
+                    subtype=subtype,
+                    uri=uri,
+                    title=title,
+                    contents=contents,
+                    page_number=self.page_number,
                 )
-                out.append(
-                    Annot(
-                        **self._box(x0, top, x1, bottom),
-                        subtype=subtype,
-                        uri=uri,
-                        title=title,
-                        contents=contents,
-                        page_number=self.page_number,
-                    )
-                )
-            found = self._objects["annots"] = tuple(out)
-        return found  # type: ignore[return-value]
+            )
+        return tuple(out)
 
 
 def _pdfminer_vertical_box(g: Glyph, em: Point, m: tuple[float, float, float, float], descent: float) -> Quad:
@@ -997,28 +991,28 @@ class Page:
     @property
     def rects(self) -> tuple[Shape, ...]:
         """The rectangles the page paints (stroked or filled), as pdfplumber's `rects`."""
-        return self._kept(tuple(s for s in self._data.shapes() if s.object_type == "rect"))
+        return self._kept(tuple(s for s in self._data.shapes if s.object_type == "rect"))
 
     @property
     def lines(self) -> tuple[Shape, ...]:
         """The straight lines the page paints, as pdfplumber's `lines` (graphic lines; the lines
         of text are `text_lines`)."""
-        return self._kept(tuple(s for s in self._data.shapes() if s.object_type == "line"))
+        return self._kept(tuple(s for s in self._data.shapes if s.object_type == "line"))
 
     @property
     def curves(self) -> tuple[Shape, ...]:
         """The other paths the page paints (curves and polygons), as pdfplumber's `curves`."""
-        return self._kept(tuple(s for s in self._data.shapes() if s.object_type == "curve"))
+        return self._kept(tuple(s for s in self._data.shapes if s.object_type == "curve"))
 
     @property
     def images(self) -> tuple[ImageRecord, ...]:
         """The images the page paints (XObjects and inline images), with their boxes."""
-        return self._kept(self._data.images())
+        return self._kept(self._data.images)
 
     @property
     def annots(self) -> tuple[Annot, ...]:
         """The entries of the page's /Annots that have a /Rect."""
-        return self._kept(self._data.annots())
+        return self._kept(self._data.annots)
 
     @property
     def hyperlinks(self) -> tuple[Annot, ...]:

@@ -592,11 +592,8 @@ class RenderService:
         time_limit: float | None = None,
         should_stop: Callable[[], bool] | None = None,
     ) -> Pixels:
-        process = self._acquire()
-        try:
+        with self.holding() as process:
             return process.render(pdf, width, height, time_limit or self.time_limit, should_stop)
-        finally:
-            self._release(process)
 
     def render_document(
         self,
@@ -607,11 +604,8 @@ class RenderService:
         should_stop: Callable[[], bool] | None = None,
     ) -> Pixels:
         """A page of a document kept open by the renderer (see RenderProcess.render_document)."""
-        process = self._acquire()
-        try:
+        with self.holding() as process:
             return process.render_document(page, width, height, time_limit or self.time_limit, should_stop)
-        finally:
-            self._release(process)
 
     def close(self) -> None:
         with self._condition:
