@@ -8,7 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from itertools import compress
+from operator import attrgetter
+from typing import Any, ClassVar, Protocol
 
 from glyphscope.core.decision_protocol import DecisionKind, fmt, glyph_json, pair_json, rounded
 from glyphscope.core.gcpause import gc_paused
@@ -203,69 +205,75 @@ RUN_AGREE_MIN = 0.9
 direction (a lone cell above another is no sideways run)."""
 
 
+class RunFacts(Protocol):
+    """What dedupe reads of a glyph's text state: its run (`GlyphRun`, shared by the glyphs of
+    one string) or the glyph's own record (`Glyph` has the same fields)."""
+
+    @property
+    def font_key(self) -> str: ...
+    @property
+    def height(self) -> float: ...
+    @property
+    def direction(self) -> Point: ...
+    @property
+    def form_path(self) -> tuple[str, ...]: ...
+    @property
+    def font_id(self) -> str: ...
+
+
+_HEIGHT = attrgetter("height")
+
+
 class Candidates:
     """The facts dedupe and run_directions compare, as parallel lists over a sequence of glyphs
-    (paint order): built from the page's columns (`of_table`) or from records (`of_records`)."""
+    (paint order): built from the page's columns (`of_table`) or from records (`of_records`).
+    Per glyph its paint index, text and origin; what its string's state fixes (height,
+    direction, font, form) is read off `run`, one object per string, not copied per glyph."""
 
-    __slots__ = (
-        "paint_index",
-        "unicode",
-        "ox",
-        "oy",
-        "height",
-        "ux",
-        "uy",
-        "font_key",
-        "form_path",
-        "font_id",
-    )
+    __slots__ = ("paint_index", "unicode", "ox", "oy", "run")
 
-    def __init__(self) -> None:
-        self.paint_index: list[int] = []
-        self.unicode: list[str] = []
-        self.ox: list[float] = []
-        self.oy: list[float] = []
-        self.height: list[float] = []
-        self.ux: list[float] = []
-        self.uy: list[float] = []
-        self.font_key: list[str] = []
-        self.form_path: list[tuple[str, ...]] = []
-        self.font_id: list[str] = []
+    def __init__(
+        self,
+        paint_index: Sequence[int],
+        unicode: Sequence[str],
+        ox: Sequence[float],
+        oy: Sequence[float],
+        run: Sequence[RunFacts],
+    ) -> None:
+        self.paint_index = paint_index
+        self.unicode = unicode
+        self.ox = ox
+        self.oy = oy
+        self.run = run
 
     def __len__(self) -> int:
         return len(self.paint_index)
 
     @classmethod
     def of_records(cls, glyphs: Sequence[Glyph]) -> Candidates:
-        c = cls()
-        c.paint_index = [g.paint_index for g in glyphs]
-        c.unicode = [g.unicode for g in glyphs]
-        c.ox = [g.origin[0] for g in glyphs]
-        c.oy = [g.origin[1] for g in glyphs]
-        c.height = [g.height for g in glyphs]
-        c.ux = [g.direction[0] for g in glyphs]
-        c.uy = [g.direction[1] for g in glyphs]
-        c.font_key = [g.font_key for g in glyphs]
-        c.form_path = [g.form_path for g in glyphs]
-        c.font_id = [g.font_id for g in glyphs]
-        return c
+        return cls(
+            [g.paint_index for g in glyphs],
+            [g.unicode for g in glyphs],
+            [g.origin[0] for g in glyphs],
+            [g.origin[1] for g in glyphs],
+            list(glyphs),
+        )
 
     @classmethod
     def of_table(cls, table: GlyphTable, run_of: list[int], indices: list[int]) -> Candidates:
-        c = cls()
-        runs = [table.runs[run_of[i]] for i in indices]
-        ox, oy, uni = table.column(0), table.column(1), table.unicode
-        c.paint_index = indices
-        c.unicode = [uni[i] for i in indices]
-        c.ox = [ox[i] for i in indices]
-        c.oy = [oy[i] for i in indices]
-        c.height = [r.height for r in runs]
-        c.ux = [r.direction[0] for r in runs]
-        c.uy = [r.direction[1] for r in runs]
-        c.font_key = [r.font_key for r in runs]
-        c.form_path = [r.form_path for r in runs]
-        c.font_id = [r.font_id for r in runs]
-        return c
+        """The glyphs `indices` (increasing paint indices) of the table."""
+        runs = table.runs
+        ox, oy = table.column(0), table.column(1)
+        if len(indices) == len(table):  # every glyph: the columns as they are
+            return cls(indices, table.unicode, ox.tolist(), oy.tolist(), list(map(runs.__getitem__, run_of)))
+        uni = table.unicode
+        return cls(
+            indices,
+            [uni[i] for i in indices],
+            [ox[i] for i in indices],
+            [oy[i] for i in indices],
+            [runs[run_of[i]] for i in indices],
+        )
 
 
 def _candidates(glyphs: Sequence[Glyph] | Candidates) -> Candidates:
@@ -275,15 +283,79 @@ def _candidates(glyphs: Sequence[Glyph] | Candidates) -> Candidates:
 def _step(c: Candidates, a: int, b: int, params: Parameters) -> Point | None:
     """Unit vector from a's origin to b's when b continues a's run (same font and form,
     a step longer than the along tolerance — a copy is no progression — and no jump)."""
-    if c.font_key[a] != c.font_key[b] or c.form_path[a] != c.form_path[b]:
+    ra, rb = c.run[a], c.run[b]
+    if ra.font_key != rb.font_key or ra.form_path != rb.form_path:
         return None
     dx = c.ox[b] - c.ox[a]
     dy = c.oy[b] - c.oy[a]
     length = math.hypot(dx, dy)
-    h = max(c.height[a], c.height[b])
+    h = max(ra.height, rb.height)
     if not math.isfinite(length) or h <= 0 or not (params.dedupe_along * h < length <= RUN_STEP_MAX * h):
         return None
     return (dx / length, dy / length)
+
+
+_ACROSS_MIN2 = RUN_ACROSS_MIN * RUN_ACROSS_MIN
+
+
+class _RunFrames:
+    """`run_directions`, one position of the candidates at a time (each answer depends only on
+    the steps around it): dedupe asks only about the glyphs it compares, a few in a hundred."""
+
+    __slots__ = ("c", "params", "n", "steps", "frames")
+
+    def __init__(self, c: Candidates, params: Parameters) -> None:
+        self.c = c
+        self.params = params
+        self.n = len(c)
+        self.steps: dict[int, Point | None] = {}
+        self.frames: dict[int, Point | None] = {}
+
+    def across(self, i: int) -> bool:
+        """Whether pair i → i+1 steps across glyph i's direction (by more than RUN_ACROSS_MIN)."""
+        c = self.c
+        ax, ay, bx, by = c.ox[i], c.oy[i], c.ox[i + 1], c.oy[i + 1]
+        ux, uy = c.run[i].direction
+        cross = (bx - ax) * uy - (by - ay) * ux
+        return cross * cross > _ACROSS_MIN2 * ((bx - ax) ** 2 + (by - ay) ** 2)
+
+    def step(self, i: int) -> Point | None:  # pair i → i+1, validated once
+        if i < 0 or i >= self.n - 1:
+            return None
+        steps = self.steps
+        if i not in steps:
+            steps[i] = _step(self.c, i, i + 1, self.params)
+        return steps[i]
+
+    def at(self, i: int) -> Point | None:
+        """The direction glyph i's run advances in, when it runs across the font's direction."""
+        frames = self.frames
+        if i in frames:
+            return frames[i]
+        n = self.n
+        frame = None
+        if (i < n - 1 and self.across(i)) or (i > 0 and self.across(i - 1)):
+            frame = self._measured(i)
+        frames[i] = frame
+        return frame
+
+    def _measured(self, i: int) -> Point | None:
+        before, after = self.step(i - 1), self.step(i)
+        chosen = after or before
+        if chosen is None:
+            return None
+        if before is not None and after is not None:
+            if before[0] * after[0] + before[1] * after[1] < RUN_AGREE_MIN:
+                return None
+        else:
+            # an end of a run: the neighbour's own next (or previous) step must agree
+            other = self.step(i + 1) if after is not None else self.step(i - 2)
+            if other is None or chosen[0] * other[0] + chosen[1] * other[1] < RUN_AGREE_MIN:
+                return None
+        ux, uy = self.c.run[i].direction
+        if abs(chosen[0] * uy - chosen[1] * ux) > RUN_ACROSS_MIN:
+            return chosen
+        return None
 
 
 def run_directions(
@@ -297,45 +369,17 @@ def run_directions(
     costs one cross product per pair: only pairs that step across are looked at closely.
     """
     c = _candidates(glyphs)
+    frames = _RunFrames(c, params)
     out: dict[int, Point] = {}
     n = len(c)
     if n < 2:
         return out
-    k2 = RUN_ACROSS_MIN * RUN_ACROSS_MIN
-    xs, ys = c.ox, c.oy
-    across = [
-        (cross := (bx - ax) * uy - (by - ay) * ux) * cross > k2 * ((bx - ax) ** 2 + (by - ay) ** 2)
-        for ax, ay, bx, by, ux, uy in zip(xs, ys, xs[1:], ys[1:], c.ux, c.uy)
-    ]  # pair i → i+1 steps across glyph i's direction
-    if not any(across):
-        return out
-    steps: dict[int, Point | None] = {}
-
-    def step(i: int) -> Point | None:  # pair i → i+1, validated once
-        if i < 0 or i >= n - 1:
-            return None
-        if i not in steps:
-            steps[i] = _step(c, i, i + 1, params)
-        return steps[i]
-
+    across = [frames.across(i) for i in range(n - 1)]  # pair i → i+1 steps across glyph i's direction
     for i in range(n):
-        if not ((i < n - 1 and across[i]) or (i > 0 and across[i - 1])):
-            continue
-        before, after = step(i - 1), step(i)
-        chosen = after or before
-        if chosen is None:
-            continue
-        if before is not None and after is not None:
-            if before[0] * after[0] + before[1] * after[1] < RUN_AGREE_MIN:
-                continue
-        else:
-            # an end of a run: the neighbour's own next (or previous) step must agree
-            other = step(i + 1) if after is not None else step(i - 2)
-            if other is None or chosen[0] * other[0] + chosen[1] * other[1] < RUN_AGREE_MIN:
-                continue
-        ux, uy = c.ux[i], c.uy[i]
-        if abs(chosen[0] * uy - chosen[1] * ux) > RUN_ACROSS_MIN:
-            out[c.paint_index[i]] = chosen
+        if (i < n - 1 and across[i]) or (i > 0 and across[i - 1]):
+            frame = frames._measured(i)
+            if frame is not None:
+                out[c.paint_index[i]] = frame
     return out
 
 
@@ -368,15 +412,17 @@ def _same_glyph(
     """(along, across) offset of b from a in a's frame (its writing direction, or `frame`:
     the direction a's run advances), and the size the tolerances were scaled by, if they
     are one glyph. Two Type3 glyphs (`em`: type3_em_factors) compare em sizes."""
-    aux, auy = c.ux[a], c.uy[a]
-    if aux != c.ux[b] or auy != c.uy[b]:
-        dx_dir = aux - c.ux[b]
-        dy_dir = auy - c.uy[b]
+    ra, rb = c.run[a], c.run[b]
+    aux, auy = ra.direction
+    bux, buy = rb.direction
+    if aux != bux or auy != buy:
+        dx_dir = aux - bux
+        dy_dir = auy - buy
         if dx_dir * dx_dir + dy_dir * dy_dir > 1e-6:
             return None
-    ha, hb = c.height[a], c.height[b]
+    ha, hb = ra.height, rb.height
     if em:
-        fa, fb = em.get(c.font_id[a]), em.get(c.font_id[b])
+        fa, fb = em.get(ra.font_id), em.get(rb.font_id)
         if fa is not None and fb is not None:
             ha, hb = ha * fa, hb * fb
     size = max(ha, hb)
@@ -392,7 +438,16 @@ def _same_glyph(
     return along, across, size
 
 
-_ROW = 1 << 32  # cell key = column × _ROW + row
+_ROW = 1 << 15
+"""Cell key = column × _ROW + row: one machine-size integer for cells within ±16,384 columns
+(any page at any ordinary size); farther cells share keys with cells _ROW rows away, which
+only costs a comparison (a glyph that far is no copy: tolerances scale with the glyph, the
+cells with the page's typical glyph, and a glyph that large searches cells of its own reach)."""
+
+
+def _block_offsets(reach: int) -> tuple[int, ...]:
+    """Key offsets of the (2·reach + 1)² cells around a cell, column by column, rows upward."""
+    return tuple(ix * _ROW + iy for ix in range(-reach, reach + 1) for iy in range(-reach, reach + 1))
 
 
 def dedupe(
@@ -413,26 +468,31 @@ def dedupe(
     separates nothing). `em` (type3_em_factors) makes Type3 sizes comparable (TYPE3_EM).
     """
     c = _candidates(glyphs)
-    unicode, height, font_id, paint_index = c.unicode, c.height, c.font_id, c.paint_index
-    heights = sorted(h for u, h in zip(unicode, height) if u and h > 0)
+    unicode, runs, paint_index = c.unicode, c.run, c.paint_index
+    # compress: the runs of glyphs with a text (unresolved glyphs are never candidates)
+    heights = sorted([h for h in map(_HEIGHT, compress(runs, unicode)) if h > 0])
     if not heights:
         return []
     # Cells twice the search radius of a typical glyph: its neighbourhood then lies in a
-    # 2×2 block of cells, so most glyphs cost 4 dictionary lookups.
+    # 2×2 block of cells, so most glyphs cost 4 dictionary lookups (all of them empty for
+    # most glyphs: nothing of the same text that near).
     typical = heights[len(heights) // 2]
-    frames = run_directions(c, params)
+    frames = _RunFrames(c, params)  # asked only about the glyphs compared
     cell = max(2.0 * params.dedupe_scan * typical, 1e-6)
     grid: dict[str, dict[int, list[int]]] = {}
     root: dict[int, int] = {}
     out: list[DuplicateDecision] = []
     scan = params.dedupe_scan
     half = cell / 2
-    isfinite, floor = math.isfinite, math.floor
+    floor = math.floor
+    last: RunFacts | None = None
+    radius = 0.0
+    offsets: dict[int, tuple[int, ...]] = {}
     for a, (u, ax, ay) in enumerate(zip(unicode, c.ox, c.oy)):
         if not u:
             continue
-        if not (isfinite(ax) and isfinite(ay)):
-            continue  # hostile matrices can overflow; such a glyph is nowhere to compare
+        if ax - ax or ay - ay:
+            continue  # not finite (inf - inf is NaN): hostile matrices can overflow; such a glyph is nowhere to compare
         fx, fy = ax / cell, ay / cell
         cx, cy = floor(fx), floor(fy)
         # Integer cell keys (no tuple per lookup); a collision only costs an extra comparison.
@@ -441,46 +501,58 @@ def dedupe(
         if cells is None:
             grid[u] = {key: [a]}
             continue
-        ha = height[a]
-        h = ha if ha > 0 else typical
-        if em and font_id[a] in em:
-            h = max(h, h * em[font_id[a]])  # the em may exceed the box: search its reach too
-        radius = scan * h
-        keys: tuple[int, ...]
+        run = runs[a]
+        if run is not last:  # the search radius is the string's: worked out once per string
+            last = run
+            ha = run.height
+            h = ha if ha > 0 else typical
+            if em and run.font_id in em:
+                h = max(h, h * em[run.font_id])  # the em may exceed the box: search its reach too
+            radius = scan * h
+        keys: Sequence[int]
         if radius <= half:
             kx = (cx - 1 if fx - cx < 0.5 else cx + 1) * _ROW
             ky = cy - 1 if fy - cy < 0.5 else cy + 1
+            get = cells.get
+            if (
+                get(key) is None
+                and get(kx + cy) is None
+                and get(cx * _ROW + ky) is None
+                and get(kx + ky) is None
+            ):
+                cells[key] = [a]  # nothing of this text in the block: no comparison
+                continue
             keys = (key, kx + cy, cx * _ROW + ky, kx + ky)
         else:
             reach = int(radius / cell) + 1
-            keys = tuple(
-                ix * _ROW + iy
-                for ix in range(cx - reach, cx + reach + 1)
-                for iy in range(cy - reach, cy + reach + 1)
-            )
+            block = offsets.get(reach)
+            if block is None:
+                block = offsets[reach] = _block_offsets(reach)
+            keys = [key + k for k in block]
         hit: DuplicateDecision | None = None
         for k in keys:
             bucket = cells.get(k)
             if bucket is None:
                 continue
             for b in bucket:
-                pb = paint_index[b]
-                frame = frames.get(pb)
+                frame = frames.at(b)
                 off = _same_glyph(c, b, a, params, frame, em)
                 if off is not None:
+                    pb = paint_index[b]
                     first = root.get(pb, pb)
                     along, across, size = off
+                    kept = runs[b]
                     hit = DuplicateDecision(
                         paint_index[a],
                         first,
                         along,
                         across,
-                        height[b],
+                        kept.height,
                         params.dedupe_along * size,
                         params.dedupe_across * size,
-                        (c.ux[b], c.uy[b]) if frame is None else frame,
+                        kept.direction if frame is None else frame,
                         "font" if frame is None else "run",
-                        TYPE3_EM if em and font_id[a] in em and font_id[b] in em else "box",
+                        TYPE3_EM if em and run.font_id in em and kept.font_id in em else "box",
                     )
                     break
             if hit is not None:
