@@ -485,6 +485,7 @@ def dedupe(
     scan = params.dedupe_scan
     half = cell / 2
     floor = math.floor
+    row = _ROW
     last: RunFacts | None = None
     radius = 0.0
     offsets: dict[int, tuple[int, ...]] = {}
@@ -496,7 +497,8 @@ def dedupe(
         fx, fy = ax / cell, ay / cell
         cx, cy = floor(fx), floor(fy)
         # Integer cell keys (no tuple per lookup); a collision only costs an extra comparison.
-        key = cx * _ROW + cy
+        column = cx * row
+        key = column + cy
         cells = grid.get(u)
         if cells is None:
             grid[u] = {key: [a]}
@@ -511,24 +513,26 @@ def dedupe(
             radius = scan * h
         keys: Sequence[int]
         if radius <= half:
-            kx = (cx - 1 if fx - cx < 0.5 else cx + 1) * _ROW
+            kx = column - row if fx - cx < 0.5 else column + row
             ky = cy - 1 if fy - cy < 0.5 else cy + 1
-            get = cells.get
             if (
-                get(key) is None
-                and get(kx + cy) is None
-                and get(cx * _ROW + ky) is None
-                and get(kx + ky) is None
+                key not in cells
+                and kx + cy not in cells
+                and column + ky not in cells
+                and kx + ky not in cells
             ):
                 cells[key] = [a]  # nothing of this text in the block: no comparison
                 continue
-            keys = (key, kx + cy, cx * _ROW + ky, kx + ky)
+            keys = (key, kx + cy, column + ky, kx + ky)
         else:
             reach = int(radius / cell) + 1
             block = offsets.get(reach)
             if block is None:
                 block = offsets[reach] = _block_offsets(reach)
             keys = [key + k for k in block]
+            if cells.keys().isdisjoint(keys):
+                cells[key] = [a]  # (its own cell is one of them)
+                continue
         hit: DuplicateDecision | None = None
         for k in keys:
             bucket = cells.get(k)

@@ -9,11 +9,15 @@ run — a stroked drawing costs nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
+
+import pikepdf
 
 from glyphscope.core.fonts.pdfobj import pdf_text
 from glyphscope.core.geometry import Point
+from glyphscope.core.instructions import Instruction
 from glyphscope.core.page import Polygon
 
 if TYPE_CHECKING:
@@ -54,6 +58,7 @@ FLT_MAX = 3.4028234663852886e38
 reads every real (ISO 32000-1 Annex C gives ±3.403 × 10^38 as the reals' range)."""
 
 _NUMBER_TYPES = frozenset((int, float, Decimal))  # exact types: bool is not a number here
+_INSTRUCTION = pikepdf.ContentStreamInstruction
 
 
 def path_behind(interp: PageInterpreter) -> tuple[tuple[Polygon, ...], int, int]:
@@ -82,38 +87,17 @@ def path_behind(interp: PageInterpreter) -> tuple[tuple[Polygon, ...], int, int]
     here: Point | None = None  # the current point
     begin: Point | None = None  # the subpath's start (h returns there)
     clip_rule, clip_at = first_rule, first_at
-    bad = (
-        False  # an operand that is not a number, or an operator of another kind: the next operator is skipped
-    )
-    number_types = _NUMBER_TYPES
-    for k in range(start, end):
-        ins = stream[k]
-        try:  # pdf_text's fallback, inlined: this runs for every instruction of a path
-            op = str(ins.operator)
-        except UnicodeDecodeError:
-            op = pdf_text(ins.operator)
-        if op not in PATH_OPS:
-            # a colour or line-style operator inside the path is stepped over; an operator of
-            # another kind (a marked-content point, an image) makes the next one unreadable
-            bad = op not in STATE_IN_PATH
-            continue
-        if bad:
-            bad = False
-            continue
-        args: list[float] = []
-        for value in ins.operands:
-            if value.__class__ not in number_types:
-                bad = True
-                break
-            x = float(value)
-            if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
-                if x != x:
-                    bad = True  # NaN
-                    break
-                x = math.copysign(FLT_MAX, x)
-            args.append(x)
-        if bad:
-            bad = False
+    read = _read_as_text(stream, start, end)
+    for k, op, args in read if read is not None else _read_as_objects(stream, start, end):
+        if op == "l":  # the most frequent: first (what follows handles it the same way)
+            if cur is None:
+                cur = [here] if here is not None else []
+                subpaths.append(cur)
+            if len(args) >= 2:
+                x = args[-2]
+                y = args[-1]
+                here = (a * x + c * y + e, b * x + d * y + f)
+                cur.append(here)
             continue
         if op == "W" or op == "W*":
             clip_rule, clip_at = (2 if op == "W*" else 1), k
@@ -177,3 +161,89 @@ def path_behind(interp: PageInterpreter) -> tuple[tuple[Polygon, ...], int, int]
             here = p3
     polygons = tuple(tuple(sp) for sp in subpaths if len(sp) >= 3)
     return polygons, clip_rule, clip_at
+
+
+PathInstruction: TypeAlias = tuple[int, str, list[float]]
+"""A path-construction instruction read back: its index in the stream, operator and operands."""
+
+
+def _read_as_objects(stream: Sequence[Instruction], start: int, end: int) -> list[PathInstruction]:
+    """The path-construction instructions of stream[start:end] with their operands as floats,
+    operand by operand from pikepdf's objects. An operand that is not a number skips its
+    instruction; an operator of another kind than a path's or a colour's also skips the next."""
+    out: list[PathInstruction] = []
+    bad = False
+    number_types = _NUMBER_TYPES
+    for k in range(start, end):
+        ins = stream[k]
+        try:  # pdf_text's fallback, inlined: this runs for every instruction of a path
+            op = str(ins.operator)
+        except UnicodeDecodeError:
+            op = pdf_text(ins.operator)
+        if op not in PATH_OPS:
+            # a colour or line-style operator inside the path is stepped over; an operator of
+            # another kind (a marked-content point, an image) makes the next one unreadable
+            bad = op not in STATE_IN_PATH
+            continue
+        if bad:
+            bad = False
+            continue
+        args: list[float] = []
+        for value in ins.operands:
+            if value.__class__ not in number_types:
+                bad = True
+                break
+            x = float(value)
+            if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
+                if x != x:
+                    bad = True  # NaN
+                    break
+                x = math.copysign(FLT_MAX, x)
+            args.append(x)
+        if bad:
+            bad = False
+            continue
+        out.append((k, op, args))
+    return out
+
+
+_OPERATORS = {op.encode(): op for op in PATH_OR_STATE}
+
+
+def _read_as_text(stream: Sequence[Instruction], start: int, end: int) -> list[PathInstruction] | None:
+    """`_read_as_objects` for the common path (pikepdf's instructions, numbers and path or colour
+    operators only), from the instructions written back out as content, one line each: pikepdf
+    writes each operand as the text it holds (the text it also makes a Decimal of), so float()
+    of that text is the same number, at a fraction of the cost of a Decimal per operand. None
+    for anything else (an inline image, a name, a string, an operator of another kind …): the
+    caller then reads object by object."""
+    span = stream[start:end]
+    if type(span[0]) is not _INSTRUCTION or len(set(map(type, span))) != 1:
+        return None
+    try:
+        lines = pikepdf.unparse_content_stream(span).split(b"\n")
+    except Exception:  # noqa: BLE001 — whatever pikepdf makes of it, the careful reading decides
+        return None
+    if len(lines) != end - start:
+        return None  # (a string operand holding a line break, say)
+    out: list[PathInstruction] = []
+    operators, path_ops = _OPERATORS, PATH_OPS
+    for k, line in enumerate(lines, start):
+        operands = line.split()
+        op = operators.get(operands.pop()) if operands else None
+        if op is None:
+            return None
+        if op in path_ops:
+            try:
+                args = list(map(float, operands))
+            except ValueError:
+                return None  # an operand that is no number (a name, a string, true …)
+            total = sum(args)
+            if total - total != 0.0:  # an infinite (or overflowing) operand
+                for i, x in enumerate(args):
+                    if x - x != 0.0:
+                        if x != x:
+                            return None
+                        args[i] = math.copysign(FLT_MAX, x)  # beyond a double: as _read_as_objects
+            out.append((k, op, args))
+    return out
