@@ -185,6 +185,17 @@ def cull(glyphs: Sequence[Glyph], visible_box: Rect) -> list[CullDecision]:
 def _cull_centres(xs: Sequence[float], ys: Sequence[float], visible_box: Rect) -> list[CullDecision]:
     """`cull` over the box centres of a page's glyphs (paint order)."""
     x0, y0, x1, y1 = visible_box
+    if xs and ys:
+        sx, sy = sum(xs), sum(ys)  # finite sums: no NaN or infinity, so min and max are the extremes
+        if (
+            sx - sx == 0.0
+            and sy - sy == 0.0
+            and x0 <= min(xs)
+            and max(xs) <= x1
+            and y0 <= min(ys)
+            and max(ys) <= y1
+        ):
+            return []  # every centre inside (most pages): four passes in C, none in Python
     return [
         CullDecision(i, (cx, cy), visible_box)
         for i, (cx, cy) in enumerate(zip(xs, ys))
@@ -669,14 +680,19 @@ def _classify(page: InterpretedPage, params: Parameters) -> ClassifiedGlyphs:
     for d in dups:
         status[d.paint_index] = GlyphStatus.DUPLICATE
         duplicate_of[d.paint_index] = d.duplicate_of
-    kept = GlyphStatus.KEPT
-    runs = table.runs
+    # kept: the survivors dedupe left (what has another status was set above, from these lists)
+    if dups:
+        copies = {d.paint_index for d in dups}
+        survivors = [i for i in survivors if i not in copies]
+    raw: Sequence[int] = range(n)  # the page stream's glyphs: all but the forms'
+    if any(run.form_path for run in table.runs):
+        raw = [i for _, run, painted in table.run_ranges() if not run.form_path for i in painted]
     return ClassifiedGlyphs(
         glyphs=glyphs,
         status=tuple(status),
         duplicate_of=tuple(duplicate_of),
-        raw=subset(glyphs, [i for i in range(n) if not runs[run_of[i]].form_path]),
-        visible=subset(glyphs, [i for i in range(n) if status[i] is kept]),
+        raw=subset(glyphs, raw),
+        visible=subset(glyphs, survivors),
         culls=tuple(culls),
         duplicates=tuple(dups),
         visibility=vis,
