@@ -66,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
+        from glyphscope.core import dataclass_code
+
+        dataclass_code.install()  # the record classes' methods come compiled (core/dataclass_code.py)
     from glyphscope.inspector.cli.parser import PAUSED_START, run_command_line
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always

@@ -628,3 +628,27 @@ def test_plain_text_of_a_simple_latin_page_loads_exactly_these_modules(tmp_path:
     # beyond the standard library, pikepdf only (the interpreter's own site hooks aside)
     others = {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"glyphscope"}
     assert sorted(m for m in others if not m.startswith("_")) == ["pikepdf"]
+
+
+COMPILED_PROBE = """
+import sys
+from glyphscope.__main__ import main
+
+sys.argv = ["glyphscope", "text", sys.argv[1]]
+main()
+from glyphscope.core import dataclass_code
+
+print(file=sys.stdout)
+print(sorted(set(dataclass_code.compiled)))
+"""
+
+
+def test_the_command_lines_records_come_compiled(tmp_path: Path) -> None:
+    """The process's own command line makes its record classes from dataclass_code's table: on a
+    simple page no `@dataclass` text is compiled (a miss: regenerate the table,
+    `python -m glyphscope.core.dataclass_code`)."""
+    path = _saved(tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"]), "hello.pdf")
+    proc = subprocess.run(
+        [sys.executable, "-c", COMPILED_PROBE, str(path)], cwd=REPO, capture_output=True, timeout=120
+    )
+    assert proc.stdout.decode().splitlines()[-1] == "[]", proc.stderr.decode()
