@@ -134,8 +134,8 @@ def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_u
         },
     )
     code, out, modules = _run(tmp_path, "text", str(_saved(tmp_path, differences, "differences.pdf")))
-    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list
-    assert "fontTools.agl" in modules
+    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list,
+    assert "fontTools" not in modules  # read from fontTools' agl.py without importing fontTools
 
     code, out, _ = _run(tmp_path, "glyphs", str(path), "--page", "1")
     rows = [line.split("\t") for line in out.decode().splitlines()[1:]]  # page, #, unicode, …, origin
@@ -252,6 +252,39 @@ def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
     names = {row[0] for row in latin_encodings()} | {"hyphen"}  # hyphen: WinAnsi 0xAD (Annex D)
     assert set(LATIN_GLYPH_UNICODE) == names
     assert {name: toUnicode(name) for name in names} == LATIN_GLYPH_UNICODE
+
+
+def test_the_glyph_list_read_from_fonttools_file_answers_as_its_to_unicode() -> None:
+    """third_party reads fontTools' glyph list from agl.py with str methods (no import of
+    fontTools, no regular expression a line): every name answers as `agl.toUnicode` does."""
+    from fontTools.agl import AGL2UV, LEGACY_AGL2UV, toUnicode
+
+    from glyphscope.core.fonts.third_party import _glyph_list_reader
+
+    to_unicode = _glyph_list_reader()
+    assert to_unicode is not None
+    forms = ["uni0041", "uni00410042", "uni004", "uniD800", "uniDFFF0041", "uni0041\n", "uni0061", "uni00e9"]
+    forms += ["u1F600", "u0041", "uD800", "u110000", "u10FFFF", "u1f600", "u0000", "uni0000", "uniFFFF"]
+    forms += [
+        "f_f_i",
+        "a.sc",
+        "f_i.alt",
+        "_",
+        "",
+        ".",
+        "uni0041_u0042.x",
+        "Aacute.sc_b",
+        "space_space",
+        "g12",
+    ]
+    names = [*LEGACY_AGL2UV, *AGL2UV, *forms]
+    assert len(names) > 4800
+    assert {n: to_unicode(n) for n in names} == {n: toUnicode(n) for n in names}
+    assert (to_unicode("f_f_i"), to_unicode("uni0416.sc"), to_unicode("afii10017")) == (
+        "ffi",
+        "\u0416",
+        "\u0410",
+    )
 
 
 def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
