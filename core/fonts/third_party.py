@@ -84,11 +84,7 @@ def _glyph_list_reader() -> Callable[[str], str] | None:
     if text is None:
         return None
     try:
-        table: dict[str, str] = dict(
-            line.split(";")
-            for line in text.splitlines()
-            if line and line[0] != "#"
-        )
+        table: dict[str, str] = dict(line.split(";") for line in text.splitlines() if line and line[0] != "#")
     except ValueError:  # not one ";" a line: a list fontTools would have read otherwise
         return None
     entry = re.compile("[A-Za-z0-9]+;(?:[0-9A-F]{4})(?: (?:[0-9A-F]{4}))*")
