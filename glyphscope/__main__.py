@@ -66,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
+    if argv is None and args and not args[0].startswith("-"):  # a command, not --version / --help
         from glyphscope.core import dataclass_code
 
         dataclass_code.install()  # the record classes' methods come compiled (core/dataclass_code.py)
