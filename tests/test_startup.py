@@ -673,15 +673,22 @@ from glyphscope.core import dataclass_code
 
 print(file=sys.stdout)
 print(sorted(set(dataclass_code.compiled)))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "glyphscope"))
 """
 
 
 def test_the_command_lines_records_come_compiled(tmp_path: Path) -> None:
     """The process's own command line makes its record classes from dataclass_code's table: on a
     simple page no `@dataclass` text is compiled (a miss: regenerate the table,
-    `python -m glyphscope.core.dataclass_code`)."""
-    path = _saved(tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET"]), "hello.pdf")
+    `python -m glyphscope.core.dataclass_code`), and the page loads the library's modules and
+    the table's two."""
+    path = _saved(
+        tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"]), "latin.pdf"
+    )
     proc = subprocess.run(
         [sys.executable, "-c", COMPILED_PROBE, str(path)], cwd=REPO, capture_output=True, timeout=120
     )
-    assert proc.stdout.decode().splitlines()[-1] == "[]", proc.stderr.decode()
+    lines = proc.stdout.decode().splitlines()
+    assert (lines[0], lines[-2]) == ("Hello", "[]"), proc.stderr.decode()
+    table = {"glyphscope.core.dataclass_code", "glyphscope.core.dataclass_code_table"}
+    assert set(json.loads(lines[-1].replace("'", '"'))) == SIMPLE_LATIN_PAGE_MODULES | table
