@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None and args and not args[0].startswith("-"):  # a command, not --version / --help
         from glyphscope.core import dataclass_code
 
-        dataclass_code.install()  # the record classes' methods come compiled (core/dataclass_code.py)
+        dataclass_code.install_compiled_methods()  # records' methods come compiled (core/dataclass_code.py)
     from glyphscope.inspector.cli.parser import PAUSED_START, run_command_line
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always

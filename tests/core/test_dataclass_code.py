@@ -48,7 +48,7 @@ import dataclasses, inspect, json, sys
 from types import CodeType
 if sys.argv[1] == "table":
     from glyphscope.core import dataclass_code
-    dataclass_code.install()
+    dataclass_code.install_compiled_methods()
 from glyphscope.core.dataclass_code import TABLE_MODULES
 import importlib
 
@@ -94,7 +94,7 @@ def test_classes_made_through_the_table_are_the_classes_exec_makes_and_none_is_c
 
 
 def test_a_text_not_in_the_table_is_compiled_as_always() -> None:
-    dataclass_code.install()
+    dataclass_code.install_compiled_methods()
     try:
         before = len(dataclass_code.compiled)
 
@@ -113,5 +113,5 @@ def test_a_text_not_in_the_table_is_compiled_as_always() -> None:
             True,
         )
     finally:
-        dataclass_code.uninstall()
+        dataclass_code.uninstall_compiled_methods()
     assert "exec" not in vars(dataclasses)
