@@ -27,6 +27,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import copysign
+from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar, overload
 
 from glyphscope.core.gcpause import gc_paused
@@ -342,15 +343,68 @@ def subset(glyphs: GlyphTable, indices: Sequence[int]) -> GlyphView:
     return GlyphView(glyphs, array("q", indices))
 
 
+class FlowColumns(Sequence[FlowGlyph]):
+    """Some glyphs of a table (paint indices `indices`, in the order a flow reads them) as
+    FlowGlyph records, made on demand: the pair rules of a flow read the columns instead
+    (`columns`, core/assembly/pair_runs.py), and no record is made for most glyphs."""
+
+    __slots__ = ("table", "indices")
+
+    def __init__(self, table: GlyphTable, indices: Sequence[int]) -> None:
+        self.table = table
+        self.indices = indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, i: int) -> FlowGlyph: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[FlowGlyph]: ...
+    def __getitem__(self, i: int | slice) -> FlowGlyph | list[FlowGlyph]:
+        if isinstance(i, slice):
+            return self.table.flow_glyphs(self.indices[i])
+        return self.table.flow_glyphs((self.indices[i],))[0]
+
+    def __iter__(self) -> Iterator[FlowGlyph]:
+        return iter(self.table.flow_glyphs(self.indices))
+
+    def __repr__(self) -> str:
+        return f"<FlowColumns: {len(self)} of {len(self.table)} glyphs>"
+
+    def columns(self) -> tuple[list[int], Iterator[tuple[int, str, Point, Point, float, Point]]]:
+        """The paint indices, and each glyph's first six FlowGlyph fields (paint_index, unicode,
+        origin, glyph_end, height, direction) read off the columns, in order."""
+        t = self.table
+        paints = list(self.indices)
+        geom = t.geom
+        columns: list[Sequence[Any]] = [
+            t.unicode,
+            geom[0::GEOM_STRIDE],
+            geom[1::GEOM_STRIDE],
+            geom[2::GEOM_STRIDE],
+            geom[3::GEOM_STRIDE],
+            t.spread(run.height for run in t.runs),
+            t.spread(run.direction for run in t.runs),
+        ]
+        if paints != list(range(len(t.unicode))):  # some glyphs, or another order: gather them
+            if len(paints) == 1:
+                columns = [(c[paints[0]],) for c in columns]
+            elif paints:
+                pick = itemgetter(*paints)
+                columns = [pick(c) for c in columns]
+        unicode, ox, oy, ex, ey, height, direction = columns
+        return paints, zip(paints, unicode, zip(ox, oy), zip(ex, ey), height, direction)
+
+
 def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:
-    """`glyphs` as a text flow reads them: FlowGlyph records off a view's columns when its
-    table keeps no records and no run writes vertically (the vertical path reads whole
+    """`glyphs` as a text flow reads them: FlowGlyph records off a view's columns (FlowColumns)
+    when its table keeps no records and no run writes vertically (the vertical path reads whole
     records: quads, centres); the records themselves otherwise."""
     if isinstance(glyphs, GlyphView) and glyphs._records() is None:
         table = glyphs.table
         if not any(run.wmode for run in table.runs):
-            with gc_paused():  # many young tuples at once
-                return table.flow_glyphs(glyphs.indices)
+            return FlowColumns(table, glyphs.indices)
     return tuple(glyphs)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import NamedTuple
 
 from glyphscope.core.glyph import FlowFields, is_space_like
@@ -70,13 +71,25 @@ _INFO_CACHE_LIMIT = 200_000  # distinct glyph strings; hostile files cannot grow
 
 def text_info(g: FlowFields) -> TextInfo:
     found = _INFO_CACHE.get(g.unicode)
+    return found if found is not None else text_info_of(g.unicode)
+
+
+def text_info_of(unicode: str) -> TextInfo:
+    """`text_info` of a glyph whose `unicode` is this (a run's columns hold no glyph records)."""
+    found = _INFO_CACHE.get(unicode)
     if found is None:
-        text = _text_of(g.unicode)
+        text = _text_of(unicode)
         first, last = text[0], text[-1]
         found = TextInfo(text, is_space_like(first), is_space_like(last), is_cjk(first), is_cjk(last))
         if len(_INFO_CACHE) < _INFO_CACHE_LIMIT:
-            _INFO_CACHE[g.unicode] = found
+            _INFO_CACHE[unicode] = found
     return found
+
+
+def info_lookup() -> tuple[Callable[[str], TextInfo | None], Callable[[str], TextInfo]]:
+    """The cache's own `get` and `text_info_of`, for a loop over many glyphs' strings: a hit
+    costs one C call (`get(u) or text_info_of(u)`; a TextInfo is never false)."""
+    return _INFO_CACHE.get, text_info_of
 
 
 LIGATURES: dict[str, str] = {

@@ -172,6 +172,31 @@ class DecisionColumns:
         self.word_height.append(word_height)
         return index
 
+    def extend_pairs(
+        self,
+        firsts: list[int],
+        codes: list[int],
+        before: list[int],
+        after: list[int],
+        gaps: list[float],
+        displacements: list[float],
+        line_heights: list[float],
+        word_heights: list[float],
+    ) -> None:
+        """Rows of pairs in bulk (one C call per column), each a LINE_BREAK or PAIR row as
+        `add_pair` would have made it (the pairs of a run: core/assembly/pair_runs.py):
+        `firsts` their first decisions' indices, from `count` on."""
+        self.first.extend(firsts)
+        self.code.extend(codes)
+        self.before.extend(before)
+        self.after.extend(after)
+        self.gap.extend(gaps)
+        self.displacement.extend(displacements)
+        self.line_height.extend(line_heights)
+        self.word_height.extend(word_heights)
+        if codes:
+            self.count = firsts[-1] + 1 + (codes[-1] & 3 == PAIR)
+
     def _same_pair(self, row: int, before: int, after: int, gap: float) -> bool:
         held = self.gap[row]
         # the same float: equal, and of the same sign when zero (JSON writes −0.0)

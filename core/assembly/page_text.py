@@ -33,6 +33,7 @@ from glyphscope.core.assembly.chars import (
     text_info,
 )
 from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
+from glyphscope.core.assembly.pair_runs import SPECIAL
 from glyphscope.core.assembly.verdicts import WG_SPACE
 from glyphscope.core.glyph import FlowFields, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
@@ -40,6 +41,7 @@ from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 if TYPE_CHECKING:
     from glyphscope.core.assembly.decisions import Decision
     from glyphscope.core.assembly.lines import LineBreakMeasure
+    from glyphscope.core.assembly.pair_runs import RunMeasures
     from glyphscope.core.assembly.words import WordGapMeasure
 
 
@@ -217,9 +219,10 @@ class TextBuilder:
             s = self.actual.span_of(g.paint_index)
             if s >= 0:
                 return self._span_glyph(g, s)
-        if text is None:
-            text = glyph_text(g)
-        p = g.paint_index
+        return self._text(g.paint_index, glyph_text(g) if text is None else text)
+
+    def _text(self, p: int, text: str) -> int:
+        """Glyph p writes `text` (its ligatures as letters, with their record); returns its length."""
         if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
             from glyphscope.core.assembly.decisions import LigatureDecision  # a page with ligatures
 
@@ -296,6 +299,96 @@ class TextBuilder:
             lengths[p] = 1
             parts_append(text)
             chars_append(p)
+
+    def emit_run(self, paints: list[int], measures: RunMeasures, first: int) -> None:
+        """Glyphs `first` … of a run (`paints`: their paint indices) measured by `measure_run`
+        (core/assembly/pair_runs.py): what `emit_measured` writes, with the pairs' decisions
+        taken by the store in bulk between the few it records one by one (a SPECIAL pair, a
+        glyph's ligature record)."""
+        if self.actual is not None:
+            raise ValueError("emit_run is for text without replacement spans")
+        decisions = self._decisions
+        codes, seps, infos = measures.codes, measures.seps, measures.infos
+        parts_append = self._parts.append
+        chars = self._glyph
+        chars_append = chars.append
+        runs_extend = self._generated.extend
+        starts, lengths = self._start, self._length
+        expand = self._expand
+        count = decisions.count
+        firsts: list[int] = []  # the first decision of each pair not yet in the store
+        firsts_append = firsts.append
+        pending = first  # pairs pending − 1 … are not in the store yet
+
+        def flush(upto: int) -> None:
+            """Pairs `pending − 1` … `upto − 1` (those ending at glyphs pending … upto) into the store."""
+            if upto > pending:
+                a, b = pending - 1 if pending else 0, upto - 1
+                decisions.extend_pairs(
+                    firsts,
+                    codes[a:b],
+                    paints[a:b],
+                    paints[a + 1 : b + 1],
+                    measures.gaps[a:b],
+                    measures.displacements[a:b],
+                    measures.line_heights[a:b],
+                    measures.word_heights[a:b],
+                )
+                firsts.clear()
+
+        size = self._size
+        for k in range(first, len(paints)):
+            p = paints[k]
+            if k:
+                code = codes[k - 1]
+                if code == SPECIAL:
+                    flush(k)
+                    lb, wg = measures.special[k - 1]
+                    i = decisions.add_pair(paints[k - 1], p, lb, wg)
+                    count = decisions.count
+                    pending = k + 1
+                    if wg is None:
+                        if chars:
+                            parts_append("\n")
+                            runs_extend((len(chars), 1, i))
+                            chars_append(-1)
+                    elif wg[0] in WG_SPACE:
+                        parts_append(" ")
+                        runs_extend((len(chars), 1, i + 1))
+                        chars_append(-1)
+                else:
+                    firsts_append(count)
+                    if code & 3:  # PAIR: the line-break decision, then the word gap's
+                        count += 2
+                        if seps[k - 1]:
+                            parts_append(" ")
+                            runs_extend((len(chars), 1, count - 1))
+                            chars_append(-1)
+                    else:  # a break
+                        count += 1
+                        if chars:
+                            parts_append("\n")
+                            runs_extend((len(chars), 1, count - 1))
+                            chars_append(-1)
+            text = infos[k][0]
+            if len(text) != 1 or (expand and text in LIGATURES):
+                flush(k + 1)
+                pending = k + 1
+                self._size = size
+                self._text(p, text)
+                size = self._size
+                count = decisions.count
+                continue
+            if p >= size:  # _place, inline
+                size = p + 1
+                if p >= len(starts):
+                    self._grow(p)  # grows the arrays in place
+            starts[p] = len(chars)
+            lengths[p] = 1
+            parts_append(text)
+            chars_append(p)
+        self._size = size
+        flush(len(paints))
 
     # ------------------------------------------------------------ ActualText spans
 
