@@ -186,14 +186,15 @@ class DecisionColumns:
         """Rows of pairs in bulk (one C call per column), each a LINE_BREAK or PAIR row as
         `add_pair` would have made it (the pairs of a run: core/assembly/pair_runs.py):
         `firsts` their first decisions' indices, from `count` on."""
-        self.first.extend(firsts)
-        self.code.extend(codes)
-        self.before.extend(before)
-        self.after.extend(after)
-        self.gap.extend(gaps)
-        self.displacement.extend(displacements)
-        self.line_height.extend(line_heights)
-        self.word_height.extend(word_heights)
+        # fromlist: a list converted in one C loop (extend takes the iterator protocol, 4× slower)
+        self.first.fromlist(firsts)
+        self.code.fromlist(codes)
+        self.before.fromlist(before)
+        self.after.fromlist(after)
+        self.gap.fromlist(gaps)
+        self.displacement.fromlist(displacements)
+        self.line_height.fromlist(line_heights)
+        self.word_height.fromlist(word_heights)
         if codes:
             self.count = firsts[-1] + 1 + (codes[-1] & 3 == PAIR)
 

@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import TypeVar, cast
 
-from glyphscope.core.assembly.chars import TextInfo
+from glyphscope.core.assembly.chars import TextInfo, text_info
 from glyphscope.core.assembly.lines import LineBreakMeasure, line_break_measure
 from glyphscope.core.assembly.page_text import TextBuilder
-from glyphscope.core.assembly.pair_runs import RunMeasures, measure_run
-from glyphscope.core.assembly.tracking import letter_spacing, track
+from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.verdicts import LB_JOINED, WG_SPACE, ColumnChangeVerdict
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields, Glyph
@@ -197,12 +196,10 @@ def _join_horizontal(
     run: Sequence[FlowFields], prev: FlowFields | None, out: TextBuilder, params: Parameters
 ) -> FlowFields | None:
     if out.actual is not None:
-        return _join_spans(run, prev, out, params)
+        return _join_measured(run, prev, out, params)
     if not run:
         return prev
-    # Every pair's measures first, in one pass over the run's values (core/assembly/pair_runs.py),
-    # so letter-spaced stretches can be re-decided with their tracking before anything is written
-    # (the decisions are still recorded in reading order).
+    # One pass over the run's values: every pair measured and written (core/assembly/pair_runs.py)
     columns = run.columns() if isinstance(run, FlowColumns) and prev is None else None
     if columns is not None:
         paints, rows = columns
@@ -210,10 +207,8 @@ def _join_horizontal(
         glyphs = run if prev is None else [prev, *run]
         paints = list(map(_paint_index, glyphs))
         rows = map(_flow_row, glyphs)
-    measures = measure_run(rows, params)
-    if params.tracking and measures.may_track():
-        _track(run, prev, measures, params)
-    out.emit_run(paints, measures, 0 if prev is None else 1)
+    if not out.join_run(paints, rows, params, 0 if prev is None else 1):
+        _join_measured(run, prev, out, params)  # letter-spaced: every pair measured before any is written
     return run[-1]
 
 
@@ -221,28 +216,15 @@ _paint_index = attrgetter("paint_index")
 _flow_row = attrgetter("paint_index", "unicode", "origin", "glyph_end", "height", "direction")
 
 
-def _track(run: Sequence[FlowFields], prev: FlowFields | None, measures: RunMeasures, params: Parameters) -> None:
-    """The pairs of letter-spaced stretches re-decided with their tracking (core/assembly/tracking.py)."""
-    gaps = measures.word_gaps()
-    tracking = letter_spacing(gaps, measures.infos)
-    if tracking is None:
-        return
-    glyphs = run if prev is None else [prev, *run]
-    for j, t in enumerate(tracking):
-        if t > 0.0 and gaps[j] is not None:
-            a, b, infos = glyphs[j], glyphs[j + 1], measures.infos
-            measures.set_pair(
-                j, measures.line_break(j), word_gap_measure(a, b, params, infos[j], infos[j + 1], t)
-            )
-
-
-def _join_spans(
+def _join_measured(
     run: Sequence[FlowFields], prev: FlowFields | None, out: TextBuilder, params: Parameters
 ) -> FlowFields | None:
-    """A run on a page with replacement spans (/ActualText): nothing is decided between two
-    glyphs of one span, and a glyph of a span writes the span's text (core/assembly/actual_text.py)."""
+    """Every pair's measures first, so letter-spaced stretches can be re-decided with their
+    tracking before anything is written (the decisions are still recorded in reading order); on
+    a page with replacement spans (/ActualText) nothing is decided between two glyphs of one span,
+    and a glyph of a span writes the span's text (core/assembly/actual_text.py)."""
     # Each glyph's text facts are looked up once and serve both pairs it belongs to.
-    info_of = out.info
+    info_of = text_info if out.actual is None else out.info
     glyphs = run if prev is None else [prev, *run]
     infos = [info_of(g) for g in glyphs]
     breaks: list[LineBreakMeasure | None] = []
