@@ -26,8 +26,9 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from math import copysign
-from operator import itemgetter
+from operator import attrgetter, itemgetter, sub
 from typing import Any, NamedTuple, TypeVar, overload
 
 from glyphscope.core.gcpause import gc_paused
@@ -378,14 +379,16 @@ class FlowColumns(Sequence[FlowGlyph]):
         t = self.table
         paints = list(self.indices)
         geom = t.geom
+        # each run's height and direction, once per glyph (C loops: a page may have thousands of runs)
+        counts = list(map(sub, [*t.run_start[1:], len(t.unicode)], t.run_start))
         columns: list[Sequence[Any]] = [
             t.unicode,
             geom[0::GEOM_STRIDE],
             geom[1::GEOM_STRIDE],
             geom[2::GEOM_STRIDE],
             geom[3::GEOM_STRIDE],
-            t.spread(run.height for run in t.runs),
-            t.spread(run.direction for run in t.runs),
+            list(chain.from_iterable(map(repeat, map(_height, t.runs), counts))),
+            list(chain.from_iterable(map(repeat, map(_direction, t.runs), counts))),
         ]
         if paints != list(range(len(t.unicode))):  # some glyphs, or another order: gather them
             if len(paints) == 1:
@@ -395,6 +398,10 @@ class FlowColumns(Sequence[FlowGlyph]):
                 columns = [pick(c) for c in columns]
         unicode, ox, oy, ex, ey, height, direction = columns
         return paints, zip(paints, unicode, zip(ox, oy), zip(ex, ey), height, direction)
+
+
+_height = attrgetter("height")
+_direction = attrgetter("direction")
 
 
 def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from glyphscope.core.glyph import FlowFields, is_space_like
@@ -90,6 +90,21 @@ def info_lookup() -> tuple[Callable[[str], TextInfo | None], Callable[[str], Tex
     """The cache's own `get` and `text_info_of`, for a loop over many glyphs' strings: a hit
     costs one C call (`get(u) or text_info_of(u)`; a TextInfo is never false)."""
     return _INFO_CACHE.get, text_info_of
+
+
+class _SpaceLike(dict[str, bool]):
+    """is_space_like by text, remembered (a geometric mode asks it of every glyph, several times)."""
+
+    def __missing__(self, text: str) -> bool:
+        found = is_space_like(text)
+        if len(self) < _INFO_CACHE_LIMIT:
+            self[text] = found
+        return found
+
+
+SPACE_LIKE: Mapping[str, bool] = _SpaceLike()
+"""`SPACE_LIKE[g.unicode]` is `g.is_space` (core/glyph.py: is_space_like) at the cost of one dict
+lookup, instead of a property's call and a function's."""
 
 
 LIGATURES: dict[str, str] = {

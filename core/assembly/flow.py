@@ -225,6 +225,8 @@ def _join_measured(
     and a glyph of a span writes the span's text (core/assembly/actual_text.py)."""
     # Each glyph's text facts are looked up once and serve both pairs it belongs to.
     info_of = text_info if out.actual is None else out.info
+    if isinstance(run, FlowColumns):
+        run = list(run)  # read over and over: its records made once
     glyphs = run if prev is None else [prev, *run]
     infos = [info_of(g) for g in glyphs]
     breaks: list[LineBreakMeasure | None] = []

@@ -7,7 +7,7 @@ from typing import Literal
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
-from glyphscope.core.assembly.chars import text_info
+from glyphscope.core.assembly.chars import SPACE_LIKE, text_info
 from glyphscope.core.assembly.decisions import Baseline, CoveredSpace, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
@@ -57,7 +57,7 @@ def layout_text(
     visible = sideways_as_horizontal(visible)
     frame = dominant_frame(visible)
     lines = cluster_baselines(visible, frame, params)
-    heights = [g.height for g in visible if not g.is_space and g.height > 0] or [1.0]
+    heights = [g.height for g in visible if not SPACE_LIKE[g.unicode] and g.height > 0] or [1.0]
     cell = mean_advance(visible) or 0.5 * median(heights)
     distances = [lines[i - 1].y - lines[i].y for i in range(1, len(lines))]
     pitch = median(distances)
@@ -103,15 +103,16 @@ def _covered_spaces(
     vertical column: `縦書きのテ  スト`). A space painted right after that letter is its own word
     space and stays (a vertical-form bracket turned into a line: its advance along the line is a
     full em, wider than its ink, and the space the producer wrote after it falls inside it). Extents are measured from the grid's left edge `left`."""
-    if not any(g.is_space for g in glyphs):
+    spaces = [SPACE_LIKE[g.unicode] for g in glyphs]  # g.is_space
+    if not any(spaces):
         return glyphs, []
     kept: list[Glyph] = []
     covered: list[CoveredSpace] = []
     reach: tuple[Glyph, float, float] | None = None  # the letter so far that reaches furthest
-    for g in glyphs:
+    for g, space in zip(glyphs, spaces):
         a, b = along(g.origin) - left, along(g.glyph_end) - left
         lo, hi = (a, b) if a <= b else (b, a)
-        if not g.is_space:
+        if not space:
             if reach is None or hi > reach[2]:
                 reach = (g, lo, hi)
         elif (

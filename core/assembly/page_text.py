@@ -653,9 +653,11 @@ class TextBuilder:
         glyph = self._glyph
         decision = array("i", [-1]) * len(glyph)
         runs = self._generated
-        for k in range(0, len(runs), 3):
-            first, n = runs[k], runs[k + 1]
-            decision[first : first + n] = array("i", [runs[k + 2]]) * n
+        for first, n, index in zip(runs[0::3], runs[1::3], runs[2::3]):
+            if n == 1:  # a space or a line break: most of them
+                decision[first] = index
+            else:
+                decision[first : first + n] = array("i", [index]) * n
         cut = len(text)
         while cut and text[cut - 1] == "\n" and glyph[cut - 1] < 0:
             cut -= 1  # no trailing newline (spec §9)
