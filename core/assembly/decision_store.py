@@ -133,11 +133,16 @@ class DecisionColumns:
             self.code[row] = PAIR + 4 * LB_SAME_LINE + 16 * code
             self.word_height[row] = height
             self.count += 1
-        else:
-            self._row(WORD_GAP + 16 * code, before, after, gap)
+        else:  # a row of its own (_row, inline: layout mode takes one per pair)
+            self.first.append(self.count)
+            self.code.append(WORD_GAP + 16 * code)
+            self.before.append(before)
+            self.after.append(after)
+            self.gap.append(gap)
             self.displacement.append(0.0)
             self.line_height.append(0.0)
             self.word_height.append(height)
+            self.count += 1
             row += 1
         if tracking != 0.0:
             self.tracking[row] = tracking

@@ -517,17 +517,17 @@ class TextBuilder:
             word_heights[j] = 0.0
         widths = bytes(codes).translate(_DECISIONS_OF_CODE)
         columns = (paints, codes, gaps, displacements, line_heights, word_heights, widths)
-        a = 0  # the first pair not in the store yet
+        done = 0  # the first pair not in the store yet
         for j, record in events:
-            self._pairs(a, j, *columns)
+            self._pairs(done, j, *columns)
             if record is None:
                 lb, wg = special[j]
                 decisions.add_pair(paints[j], paints[j + 1], lb, wg)
-                a = j + 1
+                done = j + 1
             else:
                 decisions.add(record)
-                a = j
-        self._pairs(a, len(codes), *columns)
+                done = j
+        self._pairs(done, len(codes), *columns)
         return True
 
     def _run_text(

@@ -142,6 +142,8 @@ def letter_spacing(
     return result
 
 
+_THREE_INSERTED_VERDICTS = bytes((WG_INSERTED,)) * 3
+
 _STRETCH = re.compile(re.escape(bytes((INSERTED,))) + b"[" + re.escape(bytes((INSERTED, EXISTING))) + b"]*")
 """A stretch in a run's pair codes: an inserted space, then inserted or existing ones."""
 
@@ -180,6 +182,10 @@ def track(
     """Re-decide, in place, the word gaps of `glyphs` (pair i: glyphs i, i + 1) that lie in
     letter-spaced stretches, with their tracking (Parameters.tracking off: nothing changes)."""
     if not params.tracking:
+        return
+    # three inserted spaces in a row or no stretch (`letter_spaced`): one C search over the verdicts
+    verdicts = bytes([255 if m is None else m[0] for m in measures])
+    if verdicts.find(_THREE_INSERTED_VERDICTS) < 0:
         return
     tracking = letter_spacing(measures, infos)
     if tracking is None:
