@@ -138,17 +138,19 @@ def _emit_line(
 ) -> None:
     cursor = 0
     prev: Glyph | None = None
-    info_of = text_info if out.actual is None else out.info  # a replacement span: its text's facts
+    spans = out.actual is not None
+    info_of = out.info if spans else text_info  # a replacement span: its text's facts
     # The line's word gaps first, re-decided in letter-spaced stretches (core/assembly/tracking.py).
     infos = [info_of(g) for g in glyphs]
     gaps = [
-        None if out.same_span(a, b) else word_gap_measure(a, b, params, infos[k], infos[k + 1])
+        None if spans and out.same_span(a, b) else word_gap_measure(a, b, params, infos[k], infos[k + 1])
         for k, (a, b) in enumerate(zip(glyphs, glyphs[1:]))
     ]
     track(glyphs, infos, gaps, params)
+    decide_word_gap, generated, write = out.decide_word_gap, out.generated, out.glyph
     for k, g in enumerate(glyphs):
-        if prev is not None and out.actual is not None and out.same_span(prev, g):
-            cursor += out.glyph(g)  # inside one /ActualText span: written once, nothing decided
+        if spans and prev is not None and out.same_span(prev, g):
+            cursor += write(g)  # inside one /ActualText span: written once, nothing decided
             prev = g
             continue
         info = infos[k]
@@ -157,7 +159,7 @@ def _emit_line(
         if prev is not None:
             before = infos[k - 1]
             wg = gaps[k - 1] or word_gap_measure(prev, g, params, before, info)
-            wi = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
+            wi = decide_word_gap(prev.paint_index, g.paint_index, wg)
             inserted = wg[0] in WG_SPACE  # WordGapDecision.inserted
             starts_word = inserted or before.last_space
         if starts_word and not info.first_space:
@@ -169,10 +171,11 @@ def _emit_line(
             placement = GridPlacement(li, g.paint_index, position, column, cursor, max(pad, 0))
             pi = out.decide(placement)
             if pad > 0:
-                out.generated(" " * pad, pi)
+                generated(" " * pad, pi)
                 cursor += pad
         elif inserted:
-            out.generated(" ", wi)
+            generated(" ", wi)
             cursor += 1
-        cursor += out.glyph(g)
+        # its text: the facts' own (a glyph of a replacement span writes the span's, `glyph` knows)
+        cursor += write(g) if spans else write(g, info.text)
         prev = g
