@@ -107,6 +107,24 @@ SPACE_LIKE: Mapping[str, bool] = _SpaceLike()
 lookup, instead of a property's call and a function's."""
 
 
+class _RtlEnds(dict[str, tuple[bool, bool]]):
+    """Whether a text's first and last characters are right-to-left candidates, remembered."""
+
+    def __missing__(self, text: str) -> tuple[bool, bool]:
+        found = (
+            bool(text and RTL_CANDIDATE.match(text[0])),
+            bool(text and RTL_CANDIDATE.match(text[-1])),
+        )
+        if len(self) < _INFO_CACHE_LIMIT:
+            self[text] = found
+        return found
+
+
+RTL_ENDS: Mapping[str, tuple[bool, bool]] = _RtlEnds()
+"""`RTL_ENDS[text]`: (first character, last character) of `text` matched by RTL_CANDIDATE — what
+words.rtl_sides asks of a pair's facing ends, at the cost of a dict lookup."""
+
+
 LIGATURES: dict[str, str] = {
     "\ufb00": "ff",
     "\ufb01": "fi",

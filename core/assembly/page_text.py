@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, written_text
 from glyphscope.core.assembly.chars import (
     LIGATURES,
+    RTL_ENDS,
     TextInfo,
     expand_ligatures,
     glyph_text,
@@ -57,7 +58,7 @@ from glyphscope.core.assembly.pair_runs import (
 )
 from glyphscope.core.assembly.tracking import letter_spaced, letter_spacing
 from glyphscope.core.assembly.verdicts import LB_JOINED, LB_SAME_LINE, WG_SPACE
-from glyphscope.core.assembly.words import rtl_sides, word_gap_measure
+from glyphscope.core.assembly.words import word_gap_measure
 from glyphscope.core.glyph import FlowFields, FlowGlyph, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
@@ -379,6 +380,7 @@ class TextBuilder:
             generated.extend,
         )
         get, info_of = info_lookup()
+        rtl_ends = RTL_ENDS
         line_break, word_gap, cjk_gap = params.line_break, params.word_gap, params.cjk_gap
         back = -BACKWARD_JUMP
         it = iter(rows)
@@ -447,7 +449,9 @@ class TextBuilder:
             elif gap >= 0.0 or gap != gap:  # below the threshold (NaN too, as the rule finds)
                 code = BELOW
                 d += 2
-            elif rtl_sides(t0, t1):  # right to left: the rule measures the gap on its reading side
+            elif (
+                rtl_ends[t0][1] or rtl_ends[t1][0]
+            ):  # rtl_sides: the rule measures the gap on its reading side
                 a = FlowGlyph(p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0), 0)
                 b = FlowGlyph(p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1), 0)
                 lb = (LB_SAME_LINE, displacement, height, gap)

@@ -238,3 +238,13 @@ def test_extent_and_space_lookups_answer_as_before() -> None:
     for text in ["", " ", "\u00a0", "\x01", "a", "  ", "a ", "\u3000"]:
         assert SPACE_LIKE[text] == is_space_like(text)
     assert mean_advance(glyphs) == sum(g.advance for g in glyphs if not g.is_space) / 2
+
+
+def test_right_to_left_ends_answer_as_the_rule_asks() -> None:
+    from glyphscope.core.assembly.chars import RTL_ENDS
+    from glyphscope.core.assembly.words import rtl_sides
+
+    texts = ["", "a", "ש", "aש", "שa", "ب", "\ufb01", "1", " "]
+    for before in texts:
+        for after in texts:
+            assert bool(rtl_sides(before, after)) == (RTL_ENDS[before][1] or RTL_ENDS[after][0])
