@@ -272,70 +272,15 @@ class TextBuilder:
             chars.extend(array("i", [p]) * n)
         return n
 
-    def emit_measured(
-        self,
-        glyphs: Sequence[FlowFields],
-        infos: Sequence[TextInfo],
-        breaks: Sequence[LineBreakMeasure | None],
-        gaps: Sequence[WordGapMeasure | None],
-        first: int,
-    ) -> None:
-        """Glyphs `first` … of a run whose pairs are measured (`breaks[k - 1]`, `gaps[k - 1]`:
-        pair k − 1, k), written in order: each pair's decisions (`decide_pair`), the line break
-        or inserted space they make, then the glyph's text (`infos[k].text`).
-
-        What `decide_pair`, `newline`, `generated` and `glyph` do in turn, in one loop: the
-        join's hottest code (a call less per pair, three per glyph). A page with replacement
-        spans, a glyph without a single-character text of its own or with a ligature takes
-        the methods themselves.
-        """
-        if self.actual is not None:
-            raise ValueError("emit_measured is for text without replacement spans")
-        add_pair = self._decisions.add_pair
-        parts_append = self._parts.append
-        chars = self._glyph
-        chars_append = chars.append
-        runs_extend = self._generated.extend
-        starts, lengths = self._start, self._length
-        expand = self._expand
-        for k in range(first, len(glyphs)):
-            g = glyphs[k]
-            if k:
-                measure = breaks[k - 1]
-                if measure is not None:
-                    wg = gaps[k - 1]  # None exactly when the measure is a break
-                    i = add_pair(glyphs[k - 1].paint_index, g.paint_index, measure, wg)
-                    if wg is None:
-                        if chars:  # newline(i): none at the start of the text
-                            parts_append("\n")
-                            runs_extend((len(chars), 1, i))
-                            chars_append(-1)
-                    elif wg[0] in WG_SPACE:  # generated(" ", i + 1)
-                        parts_append(" ")
-                        runs_extend((len(chars), 1, i + 1))
-                        chars_append(-1)
-            text = infos[k].text
-            if text is None or len(text) != 1 or (expand and text in LIGATURES):
-                self.glyph(g, text)
-                continue
-            p = g.paint_index
-            if p >= self._size:  # _place, inline
-                self._size = p + 1
-                if p >= len(starts):
-                    self._grow(p)  # grows the arrays in place
-            starts[p] = len(chars)
-            lengths[p] = 1
-            parts_append(text)
-            chars_append(p)
-
     def join_run(self, paints: list[int], rows: Iterable[FlowRow], params: Parameters, first: int) -> bool:
         """Join a run in one pass: both pair rules for every pair of consecutive `rows` (the
         values `line_break_measure` and `word_gap_measure` read; `paints`: the same glyphs' paint
         indices), each pair's decisions, the line break or space they make, and the glyphs'
         text, from glyph `first` on (1: glyph 0 is the previous part's last, written already).
 
-        What `emit_measured` writes after a flow measured every pair, decision for decision
-        and character for character: the common pair measured inline with the rules' own
+        What a flow writes when it measures every pair with the rules and then calls
+        `decide_pair`, `newline`, `generated` and `glyph` in turn (flow._join_measured), decision
+        for decision and character for character: the common pair measured inline with the rules' own
         expressions (the same doubles), the rest by the rules themselves on `FlowGlyph`s made
         for the pair (core/assembly/pair_runs.py); the run's text, character map and decision
         rows kept in lists and handed to the builder and the store at the end, in bulk between
