@@ -381,27 +381,31 @@ class FlowColumns(Sequence[FlowGlyph]):
         geom = t.geom
         # each run's height and direction, once per glyph (C loops: a page may have thousands of runs)
         counts = list(map(sub, [*t.run_start[1:], len(t.unicode)], t.run_start))
-        columns: list[Sequence[Any]] = [
-            t.unicode,
-            geom[0::GEOM_STRIDE],
-            geom[1::GEOM_STRIDE],
-            geom[2::GEOM_STRIDE],
-            geom[3::GEOM_STRIDE],
-            list(chain.from_iterable(map(repeat, map(_height, t.runs), counts))),
-            list(chain.from_iterable(map(repeat, map(_direction, t.runs), counts))),
-        ]
+        unicode: Sequence[str] = t.unicode
+        ox: Sequence[float] = geom[0::GEOM_STRIDE]
+        oy: Sequence[float] = geom[1::GEOM_STRIDE]
+        ex: Sequence[float] = geom[2::GEOM_STRIDE]
+        ey: Sequence[float] = geom[3::GEOM_STRIDE]
+        height: Sequence[float] = list(chain.from_iterable(map(repeat, map(_height, t.runs), counts)))
+        direction: Sequence[Point] = list(chain.from_iterable(map(repeat, map(_direction, t.runs), counts)))
         if paints != list(range(len(t.unicode))):  # some glyphs, or another order: gather them
-            if len(paints) == 1:
-                columns = [(c[paints[0]],) for c in columns]
-            elif paints:
-                pick = itemgetter(*paints)
-                columns = [pick(c) for c in columns]
-        unicode, ox, oy, ex, ey, height, direction = columns
+            unicode, ox, oy, ex, ey = (
+                _gather(unicode, paints),
+                *(_gather(c, paints) for c in (ox, oy, ex, ey)),
+            )
+            height, direction = _gather(height, paints), _gather(direction, paints)
         return paints, zip(paints, unicode, zip(ox, oy), zip(ex, ey), height, direction)
 
 
 _height = attrgetter("height")
 _direction = attrgetter("direction")
+
+
+def _gather(column: Sequence[T], indices: list[int]) -> Sequence[T]:
+    """`column[i] for i in indices`, in one C call (itemgetter)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)(column)  # type: ignore[no-any-return]
+    return [column[i] for i in indices]
 
 
 def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:
