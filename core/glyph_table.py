@@ -347,7 +347,7 @@ def subset(glyphs: GlyphTable, indices: Sequence[int]) -> GlyphView:
 class FlowColumns(Sequence[FlowGlyph]):
     """Some glyphs of a table (paint indices `indices`, in the order a flow reads them) as
     FlowGlyph records, made on demand: the pair rules of a flow read the columns instead
-    (`columns`, core/assembly/pair_runs.py), and no record is made for most glyphs."""
+    (`columns`, TextBuilder.join_run), and no record is made for most glyphs."""
 
     __slots__ = ("table", "indices")
 

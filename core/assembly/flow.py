@@ -199,7 +199,7 @@ def _join_horizontal(
         return _join_measured(run, prev, out, params)
     if not run:
         return prev
-    # One pass over the run's values: every pair measured and written (core/assembly/pair_runs.py)
+    # One pass over the run's values: every pair measured and written (TextBuilder.join_run)
     columns = run.columns() if isinstance(run, FlowColumns) and prev is None else None
     if columns is not None:
         paints, rows = columns

@@ -36,29 +36,27 @@ from glyphscope.core.assembly.chars import (
     text_info,
 )
 from glyphscope.core.assembly.decision_store import (
-    EMPTY_DECISIONS,
-    LINE_BREAK,
-    PAIR,
-    DecisionColumns,
-    DecisionList,
-)
-from glyphscope.core.assembly.lines import BACKWARD_JUMP, line_break_measure
-from glyphscope.core.assembly.pair_runs import (
     BELOW,
     CJK_GAP,
     CJK_PAIR,
+    EMPTY_DECISIONS,
     EXISTING,
     INSERTED,
+    LINE_BREAK,
     NEGATIVE,
+    PAIR,
     SAME,
     SPECIAL,
     THREE_INSERTED,
-    FlowRow,
+    DecisionColumns,
+    DecisionList,
     one_row,
 )
+from glyphscope.core.assembly.lines import BACKWARD_JUMP, line_break_measure
 from glyphscope.core.assembly.tracking import letter_spaced, letter_spacing
 from glyphscope.core.assembly.verdicts import LB_JOINED, LB_SAME_LINE, WG_SPACE
 from glyphscope.core.assembly.words import word_gap_measure
+from glyphscope.core.geometry import Point
 from glyphscope.core.glyph import FlowFields, FlowGlyph, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
@@ -67,6 +65,10 @@ if TYPE_CHECKING:
     from glyphscope.core.assembly.lines import LineBreakMeasure
     from glyphscope.core.assembly.words import WordGapMeasure
 
+
+FlowRow = tuple[int, str, Point, Point, float, Point]
+"""What the pair rules read of a glyph: paint_index, unicode, origin, glyph_end, height, direction
+(a FlowGlyph's first six fields), as `join_run` reads a run."""
 
 _DECISIONS_OF_CODE = bytes(2 if code & 3 else 1 for code in range(256))
 """How many decisions a pair's row holds, by its code (bytes.translate): a line break one, a pair
@@ -282,7 +284,7 @@ class TextBuilder:
         `decide_pair`, `newline`, `generated` and `glyph` in turn (flow._join_measured), decision
         for decision and character for character: the common pair measured inline with the rules' own
         expressions (the same doubles), the rest by the rules themselves on `FlowGlyph`s made
-        for the pair (core/assembly/pair_runs.py); the run's text, character map and decision
+        for the pair (the row codes: core/assembly/decision_store.py); the run's text, character map and decision
         rows kept in lists and handed to the builder and the store at the end, in bulk between
         the few decisions recorded one by one (a pair kept in two rows, a ligature's record).
 

@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.chars import TextInfo
-from glyphscope.core.assembly.pair_runs import EXISTING, INSERTED, PAIR, THREE_INSERTED
+from glyphscope.core.assembly.decision_store import EXISTING, INSERTED, PAIR, THREE_INSERTED
 from glyphscope.core.assembly.verdicts import WG_EXISTING_SPACE, WG_INSERTED
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields
@@ -152,7 +152,7 @@ def letter_spaced(
     codes: bytes, gaps: Sequence[float], heights: Sequence[float], infos: Sequence[TextInfo]
 ) -> bool:
     """Whether `letter_spacing` finds a letter-spaced stretch among a run's pairs, given as the
-    row codes `TextBuilder.join_run` writes them with (core/assembly/pair_runs.py; none SPECIAL),
+    row codes `TextBuilder.join_run` writes them with (the codes in core/assembly/decision_store.py; none SPECIAL),
     their gaps and word-gap heights, and the glyphs' text facts.
 
     Each stretch is decided by its own pairs, the pair before it (does its first glyph stand

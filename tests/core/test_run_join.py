@@ -20,11 +20,10 @@ import pytest
 
 from glyphscope.core.assembly.baselines import DirectionFrame, mean_advance
 from glyphscope.core.assembly.chars import SPACE_LIKE
-from glyphscope.core.assembly.decision_store import DecisionColumns
+from glyphscope.core.assembly.decision_store import INSERTED, PAIR, SPECIAL, DecisionColumns, one_row
 from glyphscope.core.assembly.flow import _join_horizontal, _join_measured
 from glyphscope.core.assembly.lines import line_break_measure
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
-from glyphscope.core.assembly.pair_runs import INSERTED, PAIR, SPECIAL, one_row
 from glyphscope.core.assembly.tracking import letter_spaced, letter_spacing
 from glyphscope.core.assembly.verdicts import LB_JOINED, LB_SAME_LINE, WG_EXISTING_SPACE, WG_INSERTED
 from glyphscope.core.assembly.words import word_gap_measure
