@@ -138,6 +138,7 @@ def table_source(texts: list[str]) -> str:
         "# fmt: off",
         "# mypy: ignore-errors",
         "",
+        f"PYTHON = {tuple(sys.version_info[:2])!r}  # the texts are this Python's: another's miss the table",
         "CODE = {}",
         "",
     ]

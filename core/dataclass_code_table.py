@@ -7,6 +7,7 @@ Python 3.11's `@dataclass` texts for the records of dataclass_code.TABLE_MODULES
 # fmt: off
 # mypy: ignore-errors
 
+PYTHON = (3, 11)  # the texts are this Python's: another's miss the table
 CODE = {}
 
 def __create_fn__(_type_kind, _type_content, _type_resources, _type_page, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):

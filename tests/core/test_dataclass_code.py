@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 from types import CodeType
 
+import pytest
+
 from glyphscope.core import dataclass_code
-from glyphscope.core.dataclass_code_table import CODE
+from glyphscope.core.dataclass_code_table import CODE, PYTHON
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -46,6 +48,8 @@ def test_each_compiled_function_is_its_text_compiled() -> None:
 FINGERPRINT = """
 import dataclasses, inspect, json, sys
 from types import CodeType
+
+import pytest
 if sys.argv[1] == "table":
     from glyphscope.core import dataclass_code
     dataclass_code.install_compiled_methods()
@@ -84,6 +88,8 @@ def _fingerprint(how: str) -> dict[str, object]:
 
 
 def test_classes_made_through_the_table_are_the_classes_exec_makes_and_none_is_compiled() -> None:
+    if sys.version_info[:2] != PYTHON:
+        pytest.skip(f"the table holds Python {PYTHON[0]}.{PYTHON[1]}'s texts; this Python's miss it")
     table, plain = _fingerprint("table"), _fingerprint("exec")
     # the table is current: every text of these modules' records is in it (after a change to a
     # record of TABLE_MODULES, regenerate: python -m glyphscope.core.dataclass_code)
