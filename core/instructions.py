@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import pikepdf
 
@@ -23,7 +23,19 @@ MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference 
 # all derive from PikepdfError.
 QpdfError = pikepdf.PikepdfError
 
-Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage
+
+
+class Lexed(NamedTuple):
+    """An instruction read by core/content_lexer.py: its operator, and its operands checked and
+    converted as the operator table's signature asks (numbers as floats, strings as bytes, names
+    as text, a TJ array as its strings and numbers); as read for an operator the table does not
+    check (path construction, the operators skipped unread)."""
+
+    operator: str
+    operands: list[Any]
+
+
+Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage | Lexed
 Handler: TypeAlias = Callable[["PageInterpreter", list[Any]], None]
 """An operator's handler: the interpreter and the operands its signature checked (numbers as floats,
 strings as bytes, names as text; `*` and `""` hand the operands over as pikepdf has them)."""
