@@ -21,6 +21,8 @@ The tests compare both readers over the corpus's streams and over the edge cases
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import chain
 from typing import Any, TypeAlias
 
 import pikepdf
@@ -39,7 +41,7 @@ _TOKEN = re.compile(
     # 1, 2: numbers separated by whitespace, then an operator (most instructions: one match)
     rb"((?:" + _NUMBER + rb"[\x00\t\n\x0c\r ]+)*)([A-Za-z'\"][A-Za-z0-9*']*)(?!" + _REGULAR + rb")"
     rb"|(" + _NUMBER + rb")(?!" + _REGULAR + rb")"  # 3: a number before a delimiter
-    rb"|(/" + _REGULAR + rb"*)"  # 4: a name
+    rb"|(/[!-$&-'*-.0-;=?-Z\\^-z|~]*)"  # 4: a name (printable ASCII; what follows must be a delimiter)
     rb"|(\((?:[^()\\]|\\[\s\S]|\((?:[^()\\]|\\[\s\S])*\))*\))"  # 5: a string (one level of nesting)
     rb"|(<[0-9A-Fa-f\x00\t\n\x0c\r ]*>)"  # 6: a hexadecimal string
     rb"|(\[|\]|<<|>>)"  # 7: array and dictionary brackets
@@ -111,9 +113,19 @@ def _numbers(text: bytes) -> list[float]:
     return values
 
 
+class Numbers(bytes):
+    """The numbers of a path construction operator, as written: converted only when a painting
+    operator reads its path back (most paths are stroked, and never read)."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[float]:  # type: ignore[override]
+        return iter(_numbers(self))
+
+
 def _name(token: bytes) -> str:
-    if b"#" in token or not token.isascii():
-        raise _GiveUp  # qpdf decodes #xx; a non-UTF-8 name is text only through pikepdf
+    if b"#" in token:
+        raise _GiveUp  # qpdf decodes #xx
     return token.decode("ascii")
 
 
@@ -204,6 +216,10 @@ def _tj_parts(items: list[Any]) -> list[bytes | float]:
 _UNREAD_OPERANDS: list[Any] = []  # shared: an operator whose operands no one reads
 
 
+WINDOW = 1 << 18
+"""Bytes tokenised at a time (the tokens of a window are held at once: ~13 bytes each per byte)."""
+
+
 def lex(data: bytes, vocab: Vocabulary) -> list[Lexed] | None:
     """The instructions of decoded content `data`, or None when pikepdf must read it."""
     try:
@@ -212,13 +228,27 @@ def lex(data: bytes, vocab: Vocabulary) -> list[Lexed] | None:
         return None
 
 
+def _windows(data: bytes) -> Iterator[list[tuple[bytes, ...]]]:
+    """The tokens of `data`, a window at a time. A window ends after a line feed: no number, name
+    or operator spans one, and a string or hexadecimal string cut by it does not close in its
+    window, so its opening bracket is `bad` there and the stream goes to pikepdf — a cut never
+    changes a token."""
+    pos, n = 0, len(data)
+    while pos < n:
+        end = data.find(b"\n", pos + WINDOW) + 1 if pos + WINDOW < n else 0
+        if end <= 0:
+            end = n
+        yield _TOKEN.findall(data, pos, end)
+        pos = end
+
+
 def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
     out: list[Lexed] = []
     append = out.append
     operands: list[Any] = []
     stack: list[tuple[list[Any], bool]] = []  # enclosing operand lists; True where a dictionary opened
     in_dict = False
-    for nums, op, num, name, string, hexa, bracket, comment, _bad in _TOKEN.findall(data):
+    for nums, op, num, name, string, hexa, bracket, comment, _bad in chain.from_iterable(_windows(data)):
         if op:
             entry = vocab.get(op)
             if entry is None or stack:
@@ -233,6 +263,9 @@ def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
                     operands.extend(_numbers(nums))
                 append(_new_lexed(Lexed, (word, _checked(operands, how, signature, need))))
                 operands = []
+                continue
+            if how == _AS_READ:
+                append(_new_lexed(Lexed, (word, Numbers(nums) if nums else _UNREAD_OPERANDS)))
                 continue
             values = _numbers(nums) if nums else []
             if how == _NUMBERS and need >= 0 and len(values) != need:
