@@ -21,14 +21,13 @@ The tests compare both readers over the corpus's streams and over the edge cases
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import chain
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import pikepdf
 
-from glyphscope.core.instructions import NO_OPERANDS, Lexed
-
+from glyphscope.core.instructions import NO_OPERANDS, Lexed, Operand
 
 _new_lexed = tuple.__new__  # a Lexed without its Python-level __new__: one C call
 
@@ -129,10 +128,10 @@ def _name(token: bytes) -> str:
     return token.decode("ascii")
 
 
-def _dictionary(items: list[Any]) -> dict[str, Any]:
+def _dictionary(items: list[Operand]) -> dict[str, Operand]:
     if len(items) % 2:
         raise _GiveUp
-    out: dict[str, Any] = {}
+    out: dict[str, Operand] = {}
     for i in range(0, len(items), 2):
         key = items[i]
         if key.__class__ is not str or key in out:
@@ -141,24 +140,23 @@ def _dictionary(items: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _pikepdf_dictionary(d: dict[str, Any]) -> pikepdf.Dictionary:
+def _pikepdf_dictionary(d: dict[str, Operand]) -> pikepdf.Dictionary:
     """A marked-content property list as pikepdf would have parsed it (integers, names and
     strings; anything else is left to pikepdf)."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for key, value in d.items():
-        cls = value.__class__
-        if cls is bytes:
+        if isinstance(value, bytes):
             values[key] = pikepdf.String(value)
-        elif cls is str:
+        elif isinstance(value, str):
             values[key] = pikepdf.Name(value)
-        elif cls is _Integer:
+        elif isinstance(value, _Integer):
             values[key] = int(value)
         else:
             raise _GiveUp
     return pikepdf.Dictionary(values)
 
 
-def _checked(operands: list[Any], how: int, signature: str, need: int) -> list[Any]:
+def _checked(operands: Sequence[Operand], how: int, signature: str, need: int) -> Sequence[Operand]:
     """The operands the interpreter's check would hand the handler; _GiveUp where it would not run
     the operator as is (it would write a finding)."""
     if how == _AS_READ:
@@ -178,7 +176,7 @@ def _checked(operands: list[Any], how: int, signature: str, need: int) -> list[A
         operands = operands[-need:]  # extra leading operands are ignored, as the table does
     if how == _NUMBERS:
         return operands
-    out: list[Any] = []
+    out: list[Operand] = []
     for kind, v in zip(signature, operands):
         cls = v.__class__
         if kind == "n":
@@ -191,10 +189,10 @@ def _checked(operands: list[Any], how: int, signature: str, need: int) -> list[A
             if cls is not str:
                 raise _GiveUp
         elif kind == "a":
-            if cls is not list:
+            if not isinstance(v, list):
                 raise _GiveUp
             v = _tj_parts(v)
-        elif cls is dict:  # "*": BDC's property list
+        elif isinstance(v, dict):  # "*": BDC's property list
             v = _pikepdf_dictionary(v)
         elif cls is list:
             raise _GiveUp
@@ -202,7 +200,7 @@ def _checked(operands: list[Any], how: int, signature: str, need: int) -> list[A
     return out
 
 
-def _tj_parts(items: list[Any]) -> list[bytes | float]:
+def _tj_parts(items: list[Operand]) -> list[Operand]:
     """A TJ array as op_TJ reads it: strings and numbers; names are junk it skips."""
     for item in items:
         cls = item.__class__
@@ -213,7 +211,7 @@ def _tj_parts(items: list[Any]) -> list[bytes | float]:
     return items
 
 
-_UNREAD_OPERANDS: list[Any] = []  # shared: an operator whose operands no one reads
+_UNREAD_OPERANDS: list[Operand] = []  # shared: an operator whose operands no one reads
 
 
 WINDOW = 1 << 18
@@ -245,8 +243,8 @@ def _windows(data: bytes) -> Iterator[list[tuple[bytes, ...]]]:
 def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
     out: list[Lexed] = []
     append = out.append
-    operands: list[Any] = []
-    stack: list[tuple[list[Any], bool]] = []  # enclosing operand lists; True where a dictionary opened
+    operands: list[Operand] = []
+    stack: list[tuple[list[Operand], bool]] = []  # enclosing operand lists; True where a dictionary opened
     in_dict = False
     for nums, op, num, name, string, hexa, bracket, comment, _bad in chain.from_iterable(_windows(data)):
         if op:
@@ -272,9 +270,11 @@ def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
                 if len(values) < need:
                     raise _GiveUp
                 values = values[-need:]
-            elif how == _CHECKED:
-                values = _checked(values, how, signature, need)
-            append(_new_lexed(Lexed, (word, values)))
+            append(
+                _new_lexed(
+                    Lexed, (word, _checked(values, how, signature, need) if how == _CHECKED else values)
+                )
+            )
         elif num:
             value = _numbers(num)[0]
             operands.append(_Integer(value) if in_dict and b"." not in num else value)

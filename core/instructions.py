@@ -7,7 +7,7 @@ Both import these names from here, so neither imports the other for them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -24,6 +24,9 @@ MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference 
 QpdfError = pikepdf.PikepdfError
 
 
+Operand: TypeAlias = "float | bytes | str | pikepdf.Dictionary | list[Operand] | dict[str, Operand]"
+"""An operand as core/content_lexer.py hands it on (a number, string, name, property list, array)."""
+
 
 class Lexed(NamedTuple):
     """An instruction read by core/content_lexer.py: its operator, and its operands checked and
@@ -32,7 +35,7 @@ class Lexed(NamedTuple):
     check (path construction, the operators skipped unread)."""
 
     operator: str
-    operands: list[Any]
+    operands: Sequence[Operand]  # a list; `Numbers` for path construction (read back lazily)
 
 
 Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage | Lexed

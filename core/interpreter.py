@@ -67,7 +67,12 @@ _INLINE_IMAGE = frozenset(("BI", "ID", "EI", "INLINE IMAGE"))
 _VOCABULARY = vocabulary(
     {
         **{op: None for op in IGNORED - _INLINE_IMAGE},
-        **{op: sig for operators, _ in GROUPS for op, (_, sig) in operators.items() if op not in _INLINE_IMAGE},
+        **{
+            op: sig
+            for operators, _ in GROUPS
+            for op, (_, sig) in operators.items()
+            if op not in _INLINE_IMAGE
+        },
     },
     PATH_OPS,
 )
@@ -104,7 +109,7 @@ class PageInterpreter:
         self.content_bytes_left = limits.page_content_bytes
         self.budget_exceeded: BudgetExceeded | None = None
         self.form_cache: dict[
-            str, list[Instruction] | str
+            str, Sequence[Instruction] | str
         ] = {}  # object id → instructions, or why unreadable
         self._scratch: pikepdf.Pdf | None = None
         self.diag = DiagnosticSink(page_number)
@@ -212,7 +217,7 @@ class PageInterpreter:
 
     def read_content(
         self, target: pikepdf.Object, streams: Sequence[pikepdf.Stream], what: str
-    ) -> list[Instruction] | None:
+    ) -> Sequence[Instruction] | None:
         """Tokenise a page's or form's content within the decoded-bytes budget.
 
         None (with a finding) when it cannot be read. Over the budget, the finding is
@@ -425,7 +430,8 @@ class PageInterpreter:
             self.stream_index = index
             handler, signature = entry
             try:
-                handler(self, _NO_OPERANDS if signature is NO_OPERANDS else operands)
+                # a table operator's operands are a list (`Numbers` are path construction's only)
+                handler(self, _NO_OPERANDS if signature is NO_OPERANDS else operands)  # type: ignore[arg-type]
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
                 self.note(
                     DiagnosticKind.MALFORMED_OPERATOR,

@@ -105,7 +105,7 @@ def path_behind(interp: PageInterpreter) -> tuple[tuple[Polygon, ...], int, int]
             if value.__class__ not in number_types:
                 bad = True
                 break
-            x = float(value)
+            x = float(value)  # type: ignore[arg-type]  # a number: its class was just checked
             if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
                 if x != x:
                     bad = True  # NaN
