@@ -34,17 +34,17 @@ _new_lexed = tuple.__new__  # a Lexed without its Python-level __new__: one C ca
 _REGULAR = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%]"
 # An integer of 16 digits or more, or a real of more than 300 before its point, matches no
 # number: qpdf reads the first otherwise (out of range), and the second is past a double.
-_NUMBER = rb"[+-]?(?:\d{1,300}\.\d*|\.\d+|\d{1,15})"
+_NUMBER = rb"[+-]?+(?:\d{1,300}+\.\d*+|\.\d++|\d{1,15}+)"  # possessive: read once, never re-read
 _TOKEN = re.compile(
-    rb"[\x00\t\n\x0c\r ]*(?:"
+    rb"[\x00\t\n\x0c\r ]*+(?:"
     # 1, 2: numbers separated by whitespace, then an operator (most instructions: one match)
-    rb"((?:" + _NUMBER + rb"[\x00\t\n\x0c\r ]+)*)([A-Za-z'\"][A-Za-z0-9*']*)(?!" + _REGULAR + rb")"
+    rb"((?:" + _NUMBER + rb"[\x00\t\n\x0c\r ]++)*+)([A-Za-z'\"][A-Za-z0-9*']*+)(?!" + _REGULAR + rb")"
     rb"|(" + _NUMBER + rb")(?!" + _REGULAR + rb")"  # 3: a number before a delimiter
-    rb"|(/[!-$&-'*-.0-;=?-Z\\^-z|~]*)"  # 4: a name (printable ASCII; what follows must be a delimiter)
-    rb"|(\((?:[^()\\]|\\[\s\S]|\((?:[^()\\]|\\[\s\S])*\))*\))"  # 5: a string (one level of nesting)
-    rb"|(<[0-9A-Fa-f\x00\t\n\x0c\r ]*>)"  # 6: a hexadecimal string
+    rb"|(/[!-$&-'*-.0-;=?-Z\\^-z|~]*+)"  # 4: a name (printable ASCII; anything else after it is `bad`)
+    rb"|(\((?:[^()\\]++|\\[\s\S]|\((?:[^()\\]++|\\[\s\S])*+\))*+\))"  # 5: a string (nested one level)
+    rb"|(<[0-9A-Fa-f\x00\t\n\x0c\r ]*+>)"  # 6: a hexadecimal string
     rb"|(\[|\]|<<|>>)"  # 7: array and dictionary brackets
-    rb"|(%[^\r\n]*)"  # 8: a comment
+    rb"|(%[^\r\n]*+)"  # 8: a comment
     rb"|([^\x00\t\n\x0c\r ])"  # 9: anything else: not ours to read
     rb")"
 )
@@ -107,8 +107,10 @@ _SIGNED_ZERO = re.compile(rb"(?<![^\x00\t\n\x0c\r ])-0+(?![^\x00\t\n\x0c\r ])")
 
 def _numbers(text: bytes) -> list[float]:
     values = list(map(float, text.split()))
-    if b"-0" in text and _SIGNED_ZERO.search(text):  # an integer zero has no sign (qpdf: -0 is 0)
-        values = [0.0 if v == 0.0 and b"." not in p else v for v, p in zip(values, text.split())]
+    # An integer zero has no sign (qpdf reads -0 as 0). `find`, not `in`: on bytes, `in` first
+    # tries its operand as an integer, and pays for the exception.
+    if text.find(b"-0") >= 0 and _SIGNED_ZERO.search(text):
+        values = [0.0 if v == 0.0 and p.find(b".") < 0 else v for v, p in zip(values, text.split())]
     return values
 
 
@@ -123,7 +125,7 @@ class Numbers(bytes):
 
 
 def _name(token: bytes) -> str:
-    if b"#" in token:
+    if token.find(b"#") >= 0:
         raise _GiveUp  # qpdf decodes #xx
     return token.decode("ascii")
 
@@ -277,10 +279,12 @@ def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
             )
         elif num:
             value = _numbers(num)[0]
-            operands.append(_Integer(value) if in_dict and b"." not in num else value)
+            operands.append(_Integer(value) if in_dict and num.find(b".") < 0 else value)
         elif string:
             body = string[1:-1]
-            operands.append(_ESCAPE.sub(_unescape, body) if b"\\" in body or b"\r" in body else body)
+            operands.append(
+                _ESCAPE.sub(_unescape, body) if body.find(b"\\") >= 0 or body.find(b"\r") >= 0 else body
+            )
         elif name:
             operands.append(_name(name))
         elif hexa:
