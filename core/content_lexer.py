@@ -267,7 +267,12 @@ def _lex(data: bytes, vocab: Vocabulary) -> list[Lexed]:
             if how == _AS_READ:
                 append(_new_lexed(Lexed, (word, Numbers(nums) if nums else _UNREAD_OPERANDS)))
                 continue
-            values = _numbers(nums) if nums else []
+            if nums:  # _numbers, inlined: most instructions come this way
+                values = list(map(float, nums.split()))
+                if nums.find(b"-0") >= 0 and _SIGNED_ZERO.search(nums):
+                    values = _numbers(nums)
+            else:
+                values = []
             if how == _NUMBERS and need >= 0 and len(values) != need:
                 if len(values) < need:
                     raise _GiveUp
