@@ -26,7 +26,9 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from math import copysign
+from operator import attrgetter, itemgetter, sub
 from typing import Any, NamedTuple, TypeVar, overload
 
 from glyphscope.core.gcpause import gc_paused
@@ -342,15 +344,78 @@ def subset(glyphs: GlyphTable, indices: Sequence[int]) -> GlyphView:
     return GlyphView(glyphs, array("q", indices))
 
 
+class FlowColumns(Sequence[FlowGlyph]):
+    """Some glyphs of a table (paint indices `indices`, in the order a flow reads them) as
+    FlowGlyph records, made on demand: the pair rules of a flow read the columns instead
+    (`columns`, TextBuilder.join_run), and no record is made for most glyphs."""
+
+    __slots__ = ("table", "indices")
+
+    def __init__(self, table: GlyphTable, indices: Sequence[int]) -> None:
+        self.table = table
+        self.indices = indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @overload
+    def __getitem__(self, i: int) -> FlowGlyph: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[FlowGlyph]: ...
+    def __getitem__(self, i: int | slice) -> FlowGlyph | list[FlowGlyph]:
+        if isinstance(i, slice):
+            return self.table.flow_glyphs(self.indices[i])
+        return self.table.flow_glyphs((self.indices[i],))[0]
+
+    def __iter__(self) -> Iterator[FlowGlyph]:
+        return iter(self.table.flow_glyphs(self.indices))
+
+    def __repr__(self) -> str:
+        return f"<FlowColumns: {len(self)} of {len(self.table)} glyphs>"
+
+    def columns(self) -> tuple[list[int], Iterator[tuple[int, str, Point, Point, float, Point]]]:
+        """The paint indices, and each glyph's first six FlowGlyph fields (paint_index, unicode,
+        origin, glyph_end, height, direction) read off the columns, in order."""
+        t = self.table
+        paints = list(self.indices)
+        geom = t.geom
+        # each run's height and direction, once per glyph (C loops: a page may have thousands of runs)
+        counts = list(map(sub, [*t.run_start[1:], len(t.unicode)], t.run_start))
+        unicode: Sequence[str] = t.unicode
+        ox: Sequence[float] = geom[0::GEOM_STRIDE]
+        oy: Sequence[float] = geom[1::GEOM_STRIDE]
+        ex: Sequence[float] = geom[2::GEOM_STRIDE]
+        ey: Sequence[float] = geom[3::GEOM_STRIDE]
+        height: Sequence[float] = list(chain.from_iterable(map(repeat, map(_height, t.runs), counts)))
+        direction: Sequence[Point] = list(chain.from_iterable(map(repeat, map(_direction, t.runs), counts)))
+        if paints != list(range(len(t.unicode))):  # some glyphs, or another order: gather them
+            unicode, ox, oy, ex, ey = (
+                _gather(unicode, paints),
+                *(_gather(c, paints) for c in (ox, oy, ex, ey)),
+            )
+            height, direction = _gather(height, paints), _gather(direction, paints)
+        return paints, zip(paints, unicode, zip(ox, oy), zip(ex, ey), height, direction)
+
+
+_height = attrgetter("height")
+_direction = attrgetter("direction")
+
+
+def _gather(column: Sequence[T], indices: list[int]) -> Sequence[T]:
+    """`column[i] for i in indices`, in one C call (itemgetter)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)(column)  # type: ignore[no-any-return]
+    return [column[i] for i in indices]
+
+
 def flow_glyphs(glyphs: Sequence[Glyph]) -> Sequence[FlowFields]:
-    """`glyphs` as a text flow reads them: FlowGlyph records off a view's columns when its
-    table keeps no records and no run writes vertically (the vertical path reads whole
+    """`glyphs` as a text flow reads them: FlowGlyph records off a view's columns (FlowColumns)
+    when its table keeps no records and no run writes vertically (the vertical path reads whole
     records: quads, centres); the records themselves otherwise."""
     if isinstance(glyphs, GlyphView) and glyphs._records() is None:
         table = glyphs.table
         if not any(run.wmode for run in table.runs):
-            with gc_paused():  # many young tuples at once
-                return table.flow_glyphs(glyphs.indices)
+            return FlowColumns(table, glyphs.indices)
     return tuple(glyphs)
 
 

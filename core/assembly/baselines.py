@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 
+from glyphscope.core.assembly.chars import SPACE_LIKE
 from glyphscope.core.geometry import Point, Quad
 from glyphscope.core.glyph import Glyph
 from glyphscope.core.params import Parameters
@@ -40,18 +43,17 @@ class DirectionFrame:
 
     def extent(self, glyphs: Sequence[Glyph]) -> tuple[float, float, float, float]:
         """(along min, across min, along max, across max) over the glyphs' quads."""
-        a0 = c0 = math.inf
-        a1 = c1 = -math.inf
         ux, uy, up = self.ux, self.uy, self.up
-        for g in glyphs:
-            for x, y in g.quad:
-                a = x * ux + y * uy
-                c = (y * ux - x * uy) * up
-                a0 = min(a0, a)
-                a1 = max(a1, a)
-                c0 = min(c0, c)
-                c1 = max(c1, c)
-        return a0, c0, a1, c1
+        corners = [point for g in glyphs for point in g.quad]
+        along = [x * ux + y * uy for x, y in corners]
+        across = [(y * ux - x * uy) * up for x, y in corners]
+        # min and max from ±inf on, as a running min(a0, a) keeps them (NaN never replaces a bound)
+        return (
+            min(chain((math.inf,), along)),
+            min(chain((math.inf,), across)),
+            max(chain((-math.inf,), along)),
+            max(chain((-math.inf,), across)),
+        )
 
 
 def _degrees(direction: Point) -> int:
@@ -64,7 +66,7 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> DirectionFrame:
     The ascent side is voted by the same glyphs (quad[0] → quad[3] against the left normal).
     """
     counts: dict[int, int] = {}
-    ink = [g for g in glyphs if not g.is_space]
+    ink = [g for g in glyphs if not SPACE_LIKE[g.unicode]]  # not g.is_space
     degrees: dict[tuple[float, float], int] = {}  # few distinct directions per page
     for g in ink:
         deg = degrees.get(g.direction)
@@ -83,6 +85,11 @@ def dominant_frame(glyphs: Sequence[Glyph]) -> DirectionFrame:
             side = (q[3][1] - q[0][1]) * ux - (q[3][0] - q[0][0]) * uy
             vote += 1 if side >= 0 else -1
     return DirectionFrame(ux, uy, 1.0 if vote >= 0 else -1.0)
+
+
+_origin = attrgetter("origin")
+_glyph_end = attrgetter("glyph_end")
+_unicode = attrgetter("unicode")
 
 
 BELOW_REACH = 0.8
@@ -116,7 +123,11 @@ def cluster_baselines(glyphs: Sequence[Glyph], frame: DirectionFrame, params: Pa
     The anchor is the line's tallest glyph, so superscripts and subscripts (smaller, raised or
     lowered) stay with their line. O(n log n).
     """
-    keyed = sorted(((-frame.across(g.origin), frame.along(g.origin), g.paint_index), g) for g in glyphs)
+    ux, uy, up = frame.ux, frame.uy, frame.up  # frame.across and frame.along, inline
+    keyed = sorted(
+        ((-((y * ux - x * uy) * up), x * ux + y * uy, g.paint_index), g)
+        for g, (x, y) in zip(glyphs, map(_origin, glyphs))
+    )
     lines: list[Line] = []
     members: list[tuple[float, int, Glyph]] = []
     anchor_y = 0.0
@@ -163,9 +174,11 @@ def mean_advance(glyphs: Sequence[Glyph]) -> float:
     """Mean own advance of the non-space glyphs; 0 when there is none."""
     total = 0.0
     n = 0
-    for g in glyphs:
-        if not g.is_space:
-            a = g.advance
+    for u, (ox, oy), (ex, ey) in zip(map(_unicode, glyphs), map(_origin, glyphs), map(_glyph_end, glyphs)):
+        if not SPACE_LIKE[u]:
+            dx = ex - ox  # Glyph.advance, inline
+            dy = ey - oy
+            a = (dx * dx + dy * dy) ** 0.5
             if a > 0:
                 total += a
                 n += 1

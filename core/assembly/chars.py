@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from glyphscope.core.glyph import FlowFields, is_space_like
@@ -70,13 +71,58 @@ _INFO_CACHE_LIMIT = 200_000  # distinct glyph strings; hostile files cannot grow
 
 def text_info(g: FlowFields) -> TextInfo:
     found = _INFO_CACHE.get(g.unicode)
+    return found if found is not None else text_info_of(g.unicode)
+
+
+def text_info_of(unicode: str) -> TextInfo:
+    """`text_info` of a glyph whose `unicode` is this (a run's columns hold no glyph records)."""
+    found = _INFO_CACHE.get(unicode)
     if found is None:
-        text = _text_of(g.unicode)
+        text = _text_of(unicode)
         first, last = text[0], text[-1]
         found = TextInfo(text, is_space_like(first), is_space_like(last), is_cjk(first), is_cjk(last))
         if len(_INFO_CACHE) < _INFO_CACHE_LIMIT:
-            _INFO_CACHE[g.unicode] = found
+            _INFO_CACHE[unicode] = found
     return found
+
+
+def info_lookup() -> tuple[Callable[[str], TextInfo | None], Callable[[str], TextInfo]]:
+    """The cache's own `get` and `text_info_of`, for a loop over many glyphs' strings: a hit
+    costs one C call (`get(u) or text_info_of(u)`; a TextInfo is never false)."""
+    return _INFO_CACHE.get, text_info_of
+
+
+class _SpaceLike(dict[str, bool]):
+    """is_space_like by text, remembered (a geometric mode asks it of every glyph, several times)."""
+
+    def __missing__(self, text: str) -> bool:
+        found = is_space_like(text)
+        if len(self) < _INFO_CACHE_LIMIT:
+            self[text] = found
+        return found
+
+
+SPACE_LIKE: Mapping[str, bool] = _SpaceLike()
+"""`SPACE_LIKE[g.unicode]` is `g.is_space` (core/glyph.py: is_space_like) at the cost of one dict
+lookup, instead of a property's call and a function's."""
+
+
+class _RtlEnds(dict[str, tuple[bool, bool]]):
+    """Whether a text's first and last characters are right-to-left candidates, remembered."""
+
+    def __missing__(self, text: str) -> tuple[bool, bool]:
+        found = (
+            bool(text and RTL_CANDIDATE.match(text[0])),
+            bool(text and RTL_CANDIDATE.match(text[-1])),
+        )
+        if len(self) < _INFO_CACHE_LIMIT:
+            self[text] = found
+        return found
+
+
+RTL_ENDS: Mapping[str, tuple[bool, bool]] = _RtlEnds()
+"""`RTL_ENDS[text]`: (first character, last character) of `text` matched by RTL_CANDIDATE — what
+words.rtl_sides asks of a pair's facing ends, at the cost of a dict lookup."""
 
 
 LIGATURES: dict[str, str] = {

@@ -15,6 +15,7 @@ from glyphscope.core.assembly.baselines import (
     mean_advance,
     median,
 )
+from glyphscope.core.assembly.chars import SPACE_LIKE
 from glyphscope.core.assembly.decisions import ColumnSplit, TextColumn
 from glyphscope.core.assembly.flow import join_flow, laid_out_sideways, wmode_runs
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
@@ -42,21 +43,23 @@ def _split_lines(
     segments: list[_Segment] = []
     splits: list[_Split] = []
     line_splits: list[bool] = []
+    ux, uy = frame.ux, frame.uy  # frame.along, inline
     for li, line in enumerate(lines):
         current: list[Glyph] = []
         last_ink: Glyph | None = None  # spaces never bridge nor open a column gap
         split = False
         for g in line.glyphs:
-            if not g.is_space and last_ink is not None:
-                gap = frame.along(g.origin) - frame.along(last_ink.glyph_end)
-                if gap > threshold:
-                    segments.append(_Segment(li, current))
-                    splits.append((last_ink, g, gap, len(segments) - 1, len(segments)))
-                    current = []
-                    split = True
-            current.append(g)
-            if not g.is_space:
+            if not SPACE_LIKE[g.unicode]:  # not g.is_space
+                if last_ink is not None:
+                    (x, y), (ex, ey) = g.origin, last_ink.glyph_end
+                    gap = (x * ux + y * uy) - (ex * ux + ey * uy)
+                    if gap > threshold:
+                        segments.append(_Segment(li, current))
+                        splits.append((last_ink, g, gap, len(segments) - 1, len(segments)))
+                        current = []
+                        split = True
                 last_ink = g
+            current.append(g)
         segments.append(_Segment(li, current))
         line_splits.append(split)
     for s in segments:

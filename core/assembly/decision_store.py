@@ -35,7 +35,15 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from glyphscope.core.assembly.verdicts import LB_SAME_LINE
+from glyphscope.core.assembly.verdicts import (
+    LB_SAME_LINE,
+    WG_BELOW_THRESHOLD,
+    WG_CJK_GAP,
+    WG_CJK_PAIR,
+    WG_EXISTING_SPACE,
+    WG_INSERTED,
+    WG_NEGATIVE_GAP,
+)
 from glyphscope.core.gcpause import gc_paused
 
 if TYPE_CHECKING:
@@ -47,6 +55,45 @@ if TYPE_CHECKING:
 
 LINE_BREAK, PAIR, WORD_GAP, RECORD = 0, 1, 2, 3
 """Row shapes (the low two bits of `code`)."""
+
+
+# ---------------------------------------------------------------- a run's pairs, one code each
+#
+# `TextBuilder.join_run` (core/assembly/page_text.py) takes both pair rules (spec §3, §4) for a
+# whole run in one loop — the common pair written inline with the very expressions of
+# `line_break_measure` and `word_gap_measure` (same operands, same order: the same doubles),
+# anything else handed to the rules themselves — and keeps each pair as the code of the row the
+# store holds for it, one byte:
+#
+# * a line break: LINE_BREAK + 4 × its verdict (one decision);
+# * read on along one line: PAIR + 4 × SAME_LINE + 16 × the word gap's verdict (two decisions,
+#   one gap);
+# * SPECIAL: a pair whose two decisions the store keeps in two rows (a stacked CJK pair, a
+#   right-to-left gap measured on its reading side: `one_row` is false), recorded by `add_pair`.
+
+SPECIAL = 255
+"""The code of a pair kept in two rows; above every row code (they fit a byte: the codes of a
+run are searched as bytes for three inserted spaces in a row, `THREE_INSERTED`)."""
+
+SAME = PAIR + 4 * LB_SAME_LINE  # + 16 × the word gap's verdict: a pair read on along one line
+EXISTING = SAME + 16 * WG_EXISTING_SPACE
+CJK_GAP = SAME + 16 * WG_CJK_GAP
+CJK_PAIR = SAME + 16 * WG_CJK_PAIR
+INSERTED = SAME + 16 * WG_INSERTED
+NEGATIVE = SAME + 16 * WG_NEGATIVE_GAP
+BELOW = SAME + 16 * WG_BELOW_THRESHOLD
+
+THREE_INSERTED = bytes((INSERTED,)) * 3
+"""A letter-spaced stretch needs three inserted spaces in a row (core/assembly/tracking.py: a run
+of at least TRACKING_MIN_GAPS equal gaps, each above the word-gap threshold); ordinary text has a
+word between two."""
+
+
+def one_row(lb: LineBreakMeasure, wg: WordGapMeasure) -> bool:
+    """Whether a pair's two decisions share one row of the store (`DecisionColumns.add_pair`):
+    read on along one line, with one gap (the same float: of the same sign when zero)."""
+    gap, word_gap = lb[3], wg[1]
+    return lb[0] == LB_SAME_LINE and word_gap == gap and (gap != 0.0 or str(gap) == str(word_gap))
 
 
 class DecisionColumns:
@@ -133,11 +180,16 @@ class DecisionColumns:
             self.code[row] = PAIR + 4 * LB_SAME_LINE + 16 * code
             self.word_height[row] = height
             self.count += 1
-        else:
-            self._row(WORD_GAP + 16 * code, before, after, gap)
+        else:  # a row of its own (_row, inline: layout mode takes one per pair)
+            self.first.append(self.count)
+            self.code.append(WORD_GAP + 16 * code)
+            self.before.append(before)
+            self.after.append(after)
+            self.gap.append(gap)
             self.displacement.append(0.0)
             self.line_height.append(0.0)
             self.word_height.append(height)
+            self.count += 1
             row += 1
         if tracking != 0.0:
             self.tracking[row] = tracking
@@ -171,6 +223,32 @@ class DecisionColumns:
         self.line_height.append(line_height)
         self.word_height.append(word_height)
         return index
+
+    def extend_pairs(
+        self,
+        firsts: list[int],
+        codes: list[int],
+        before: list[int],
+        after: list[int],
+        gaps: list[float],
+        displacements: list[float],
+        line_heights: list[float],
+        word_heights: list[float],
+    ) -> None:
+        """Rows of pairs in bulk (one C call per column), each a LINE_BREAK or PAIR row as
+        `add_pair` would have made it (the pairs of a run, TextBuilder.join_run):
+        `firsts` their first decisions' indices, from `count` on."""
+        # fromlist: a list converted in one C loop (extend takes the iterator protocol, 4× slower)
+        self.first.fromlist(firsts)
+        self.code.fromlist(codes)
+        self.before.fromlist(before)
+        self.after.fromlist(after)
+        self.gap.fromlist(gaps)
+        self.displacement.fromlist(displacements)
+        self.line_height.fromlist(line_heights)
+        self.word_height.fromlist(word_heights)
+        if codes:
+            self.count = firsts[-1] + 1 + (codes[-1] & 3 == PAIR)
 
     def _same_pair(self, row: int, before: int, after: int, gap: float) -> bool:
         held = self.gap[row]

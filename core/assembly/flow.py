@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TypeVar, cast
 
 from glyphscope.core.assembly.chars import TextInfo, text_info
@@ -13,6 +14,7 @@ from glyphscope.core.assembly.tracking import track
 from glyphscope.core.assembly.verdicts import LB_JOINED, WG_SPACE, ColumnChangeVerdict
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields, Glyph
+from glyphscope.core.glyph_table import FlowColumns
 from glyphscope.core.params import Parameters
 
 F = TypeVar("F", bound=FlowFields)
@@ -178,6 +180,8 @@ def join_flow(
     with the same rules). Returns the last glyph emitted. Vertical runs come as `Glyph`
     records (their path reads quads; flow_glyphs makes light records only without them).
     """
+    if isinstance(glyphs, FlowColumns):  # light records: written horizontally only
+        return _join_horizontal(glyphs, prev, out, params)
     for vertical, run in wmode_runs(glyphs):
         if vertical:
             if not isinstance(run[0], Glyph):
@@ -191,20 +195,46 @@ def join_flow(
 def _join_horizontal(
     run: Sequence[FlowFields], prev: FlowFields | None, out: TextBuilder, params: Parameters
 ) -> FlowFields | None:
-    # Each glyph's text facts are looked up once and serve both pairs it belongs to
-    # (a glyph of a replacement span: the span's text, see core/assembly/actual_text.py).
+    if out.actual is not None:
+        return _join_measured(run, prev, out, params)
+    if not run:
+        return prev
+    # One pass over the run's values: every pair measured and written (TextBuilder.join_run)
+    columns = run.columns() if isinstance(run, FlowColumns) and prev is None else None
+    if columns is not None:
+        paints, rows = columns
+    else:
+        glyphs = run if prev is None else [prev, *run]
+        paints = list(map(_paint_index, glyphs))
+        rows = map(_flow_row, glyphs)
+    if not out.join_run(paints, rows, params, 0 if prev is None else 1):
+        _join_measured(run, prev, out, params)  # letter-spaced: every pair measured before any is written
+    return run[-1]
+
+
+_paint_index = attrgetter("paint_index")
+_flow_row = attrgetter("paint_index", "unicode", "origin", "glyph_end", "height", "direction")
+
+
+def _join_measured(
+    run: Sequence[FlowFields], prev: FlowFields | None, out: TextBuilder, params: Parameters
+) -> FlowFields | None:
+    """Every pair's measures first, so letter-spaced stretches can be re-decided with their
+    tracking before anything is written (the decisions are still recorded in reading order); on
+    a page with replacement spans (/ActualText) nothing is decided between two glyphs of one span,
+    and a glyph of a span writes the span's text (core/assembly/actual_text.py)."""
+    # Each glyph's text facts are looked up once and serve both pairs it belongs to.
     info_of = text_info if out.actual is None else out.info
+    if isinstance(run, FlowColumns):
+        run = list(run)  # read over and over: its records made once
     glyphs = run if prev is None else [prev, *run]
     infos = [info_of(g) for g in glyphs]
-    # Every pair's measures first, so letter-spaced stretches can be re-decided with their
-    # tracking before anything is written (the decisions are still recorded in reading order).
     breaks: list[LineBreakMeasure | None] = []
     gaps: list[WordGapMeasure | None] = []
     line_break = params.line_break
-    spans = out.actual is not None
     for k in range(1, len(glyphs)):
         a, b = glyphs[k - 1], glyphs[k]
-        if spans and out.same_span(a, b):
+        if out.same_span(a, b):
             breaks.append(None)
             gaps.append(None)
             continue
@@ -213,9 +243,6 @@ def _join_horizontal(
         gaps.append(word_gap_measure(a, b, params, infos[k - 1], infos[k]) if lb[0] in LB_JOINED else None)
     track(glyphs, infos, gaps, params)
     # join_pair for every pair, with the measures already taken
-    if not spans:
-        out.emit_measured(glyphs, infos, breaks, gaps, 0 if prev is None else 1)
-        return glyphs[-1] if glyphs else prev
     glyph, decide_pair, newline, generated = out.glyph, out.decide_pair, out.newline, out.generated
     for k in range(0 if prev is None else 1, len(glyphs)):
         g = glyphs[k]

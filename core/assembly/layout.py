@@ -7,7 +7,7 @@ from typing import Literal
 
 from glyphscope.core.assembly.actual_text import ActualTextSpans
 from glyphscope.core.assembly.baselines import cluster_baselines, dominant_frame, mean_advance, median
-from glyphscope.core.assembly.chars import text_info
+from glyphscope.core.assembly.chars import SPACE_LIKE, text_info
 from glyphscope.core.assembly.decisions import Baseline, CoveredSpace, GridPlacement, LayoutGrid
 from glyphscope.core.assembly.flow import sideways_as_horizontal
 from glyphscope.core.assembly.page_text import PageText, TextBuilder
@@ -57,7 +57,7 @@ def layout_text(
     visible = sideways_as_horizontal(visible)
     frame = dominant_frame(visible)
     lines = cluster_baselines(visible, frame, params)
-    heights = [g.height for g in visible if not g.is_space and g.height > 0] or [1.0]
+    heights = [g.height for g in visible if not SPACE_LIKE[g.unicode] and g.height > 0] or [1.0]
     cell = mean_advance(visible) or 0.5 * median(heights)
     distances = [lines[i - 1].y - lines[i].y for i in range(1, len(lines))]
     pitch = median(distances)
@@ -103,15 +103,16 @@ def _covered_spaces(
     vertical column: `縦書きのテ  スト`). A space painted right after that letter is its own word
     space and stays (a vertical-form bracket turned into a line: its advance along the line is a
     full em, wider than its ink, and the space the producer wrote after it falls inside it). Extents are measured from the grid's left edge `left`."""
-    if not any(g.is_space for g in glyphs):
+    spaces = [SPACE_LIKE[g.unicode] for g in glyphs]  # g.is_space
+    if not any(spaces):
         return glyphs, []
     kept: list[Glyph] = []
     covered: list[CoveredSpace] = []
     reach: tuple[Glyph, float, float] | None = None  # the letter so far that reaches furthest
-    for g in glyphs:
+    for g, space in zip(glyphs, spaces):
         a, b = along(g.origin) - left, along(g.glyph_end) - left
         lo, hi = (a, b) if a <= b else (b, a)
-        if not g.is_space:
+        if not space:
             if reach is None or hi > reach[2]:
                 reach = (g, lo, hi)
         elif (
@@ -137,17 +138,19 @@ def _emit_line(
 ) -> None:
     cursor = 0
     prev: Glyph | None = None
-    info_of = text_info if out.actual is None else out.info  # a replacement span: its text's facts
+    spans = out.actual is not None
+    info_of = out.info if spans else text_info  # a replacement span: its text's facts
     # The line's word gaps first, re-decided in letter-spaced stretches (core/assembly/tracking.py).
     infos = [info_of(g) for g in glyphs]
     gaps = [
-        None if out.same_span(a, b) else word_gap_measure(a, b, params, infos[k], infos[k + 1])
+        None if spans and out.same_span(a, b) else word_gap_measure(a, b, params, infos[k], infos[k + 1])
         for k, (a, b) in enumerate(zip(glyphs, glyphs[1:]))
     ]
     track(glyphs, infos, gaps, params)
+    decide_word_gap, generated, write = out.decide_word_gap, out.generated, out.glyph
     for k, g in enumerate(glyphs):
-        if prev is not None and out.actual is not None and out.same_span(prev, g):
-            cursor += out.glyph(g)  # inside one /ActualText span: written once, nothing decided
+        if spans and prev is not None and out.same_span(prev, g):
+            cursor += write(g)  # inside one /ActualText span: written once, nothing decided
             prev = g
             continue
         info = infos[k]
@@ -156,7 +159,7 @@ def _emit_line(
         if prev is not None:
             before = infos[k - 1]
             wg = gaps[k - 1] or word_gap_measure(prev, g, params, before, info)
-            wi = out.decide_word_gap(prev.paint_index, g.paint_index, wg)
+            wi = decide_word_gap(prev.paint_index, g.paint_index, wg)
             inserted = wg[0] in WG_SPACE  # WordGapDecision.inserted
             starts_word = inserted or before.last_space
         if starts_word and not info.first_space:
@@ -168,10 +171,11 @@ def _emit_line(
             placement = GridPlacement(li, g.paint_index, position, column, cursor, max(pad, 0))
             pi = out.decide(placement)
             if pad > 0:
-                out.generated(" " * pad, pi)
+                generated(" " * pad, pi)
                 cursor += pad
         elif inserted:
-            out.generated(" ", wi)
+            generated(" ", wi)
             cursor += 1
-        cursor += out.glyph(g)
+        # its text: the facts' own (a glyph of a replacement span writes the span's, `glyph` knows)
+        cursor += write(g) if spans else write(g, info.text)
         prev = g

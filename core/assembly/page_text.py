@@ -19,28 +19,60 @@ and `chars_of_glyph(p)` is that same range for every visible glyph p of the span
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.assembly.actual_text import ActualTextDecision, ActualTextSpans, written_text
 from glyphscope.core.assembly.chars import (
     LIGATURES,
+    RTL_ENDS,
     TextInfo,
     expand_ligatures,
     glyph_text,
+    info_lookup,
     is_cjk,
     text_info,
 )
-from glyphscope.core.assembly.decision_store import EMPTY_DECISIONS, DecisionColumns, DecisionList
-from glyphscope.core.assembly.verdicts import WG_SPACE
-from glyphscope.core.glyph import FlowFields, is_space_like
+from glyphscope.core.assembly.decision_store import (
+    BELOW,
+    CJK_GAP,
+    CJK_PAIR,
+    EMPTY_DECISIONS,
+    EXISTING,
+    INSERTED,
+    LINE_BREAK,
+    NEGATIVE,
+    PAIR,
+    SAME,
+    SPECIAL,
+    THREE_INSERTED,
+    DecisionColumns,
+    DecisionList,
+    one_row,
+)
+from glyphscope.core.assembly.lines import BACKWARD_JUMP, line_break_measure
+from glyphscope.core.assembly.tracking import letter_spaced, letter_spacing
+from glyphscope.core.assembly.verdicts import LB_JOINED, LB_SAME_LINE, WG_SPACE
+from glyphscope.core.assembly.words import word_gap_measure
+from glyphscope.core.geometry import Point
+from glyphscope.core.glyph import FlowFields, FlowGlyph, is_space_like
 from glyphscope.core.params import DEFAULT_PARAMETERS, Parameters
 
 if TYPE_CHECKING:
     from glyphscope.core.assembly.decisions import Decision
     from glyphscope.core.assembly.lines import LineBreakMeasure
     from glyphscope.core.assembly.words import WordGapMeasure
+
+
+FlowRow = tuple[int, str, Point, Point, float, Point]
+"""What the pair rules read of a glyph: paint_index, unicode, origin, glyph_end, height, direction
+(a FlowGlyph's first six fields), as `join_run` reads a run."""
+
+_DECISIONS_OF_CODE = bytes(2 if code & 3 else 1 for code in range(256))
+"""How many decisions a pair's row holds, by its code (bytes.translate): a line break one, a pair
+read on along the line (PAIR, SPECIAL) two."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -217,9 +249,10 @@ class TextBuilder:
             s = self.actual.span_of(g.paint_index)
             if s >= 0:
                 return self._span_glyph(g, s)
-        if text is None:
-            text = glyph_text(g)
-        p = g.paint_index
+        return self._text(g.paint_index, glyph_text(g) if text is None else text)
+
+    def _text(self, p: int, text: str) -> int:
+        """Glyph p writes `text` (its ligatures as letters, with their record); returns its length."""
         if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
             from glyphscope.core.assembly.decisions import LigatureDecision  # a page with ligatures
 
@@ -241,61 +274,265 @@ class TextBuilder:
             chars.extend(array("i", [p]) * n)
         return n
 
-    def emit_measured(
-        self,
-        glyphs: Sequence[FlowFields],
-        infos: Sequence[TextInfo],
-        breaks: Sequence[LineBreakMeasure | None],
-        gaps: Sequence[WordGapMeasure | None],
-        first: int,
-    ) -> None:
-        """Glyphs `first` … of a run whose pairs are measured (`breaks[k - 1]`, `gaps[k - 1]`:
-        pair k − 1, k), written in order: each pair's decisions (`decide_pair`), the line break
-        or inserted space they make, then the glyph's text (`infos[k].text`).
+    def join_run(self, paints: list[int], rows: Iterable[FlowRow], params: Parameters, first: int) -> bool:
+        """Join a run in one pass: both pair rules for every pair of consecutive `rows` (the
+        values `line_break_measure` and `word_gap_measure` read; `paints`: the same glyphs' paint
+        indices), each pair's decisions, the line break or space they make, and the glyphs'
+        text, from glyph `first` on (1: glyph 0 is the previous part's last, written already).
 
-        What `decide_pair`, `newline`, `generated` and `glyph` do in turn, in one loop: the
-        join's hottest code (a call less per pair, three per glyph). A page with replacement
-        spans, a glyph without a single-character text of its own or with a ligature takes
-        the methods themselves.
+        What a flow writes when it measures every pair with the rules and then calls
+        `decide_pair`, `newline`, `generated` and `glyph` in turn (flow._join_measured), decision
+        for decision and character for character: the common pair measured inline with the rules' own
+        expressions (the same doubles), the rest by the rules themselves on `FlowGlyph`s made
+        for the pair (the row codes: core/assembly/decision_store.py); the run's text, character map and decision
+        rows kept in lists and handed to the builder and the store at the end, in bulk between
+        the few decisions recorded one by one (a pair kept in two rows, a ligature's record).
+
+        Returns False, having written nothing, when a letter-spaced stretch is there
+        (core/assembly/tracking.py: its pairs are re-decided once every pair is measured):
+        the caller then measures, tracks and emits the run the long way.
         """
         if self.actual is not None:
-            raise ValueError("emit_measured is for text without replacement spans")
-        add_pair = self._decisions.add_pair
-        parts_append = self._parts.append
-        chars = self._glyph
-        chars_append = chars.append
-        runs_extend = self._generated.extend
+            raise ValueError("join_run is for text without replacement spans")
+        if not paints:
+            return True
+        decisions = self._decisions
+        top = max(paints)
+        if top >= len(self._start):
+            self._grow(top)
         starts, lengths = self._start, self._length
         expand = self._expand
-        for k in range(first, len(glyphs)):
-            g = glyphs[k]
-            if k:
-                measure = breaks[k - 1]
-                if measure is not None:
-                    wg = gaps[k - 1]  # None exactly when the measure is a break
-                    i = add_pair(glyphs[k - 1].paint_index, g.paint_index, measure, wg)
-                    if wg is None:
-                        if chars:  # newline(i): none at the start of the text
-                            parts_append("\n")
-                            runs_extend((len(chars), 1, i))
-                            chars_append(-1)
-                    elif wg[0] in WG_SPACE:  # generated(" ", i + 1)
-                        parts_append(" ")
-                        runs_extend((len(chars), 1, i + 1))
-                        chars_append(-1)
-            text = infos[k].text
-            if text is None or len(text) != 1 or (expand and text in LIGATURES):
-                self.glyph(g, text)
-                continue
-            p = g.paint_index
-            if p >= self._size:  # _place, inline
-                self._size = p + 1
-                if p >= len(starts):
-                    self._grow(p)  # grows the arrays in place
-            starts[p] = len(chars)
-            lengths[p] = 1
-            parts_append(text)
-            chars_append(p)
+        ligatures = LIGATURES if expand else {}
+        pos = len(self._glyph)  # where the next character goes
+        d = decisions.count  # the next decision's index
+        # the run's rows of the store, one per pair (pair j: glyphs j, j + 1)
+        codes: list[int] = []
+        gaps: list[float] = []
+        displacements: list[float] = []
+        line_heights: list[float] = []
+        word_heights: list[float] = []  # the glyph's own height; 0.0 after a break (set in `breaks`)
+        breaks: list[int] = []  # pairs that break the line
+        events: list[tuple[int, Decision | None]] = []  # (pair, record before it | None: the pair is SPECIAL)
+        special: dict[int, tuple[LineBreakMeasure, WordGapMeasure]] = {}
+        infos: list[TextInfo] = []
+        pieces: list[str] = []  # the run's text
+        char_map: list[int] = []
+        generated: list[int] = []  # (first character, count, decision) of each generated one, flat
+        code_add, gap_add, displacement_add = codes.append, gaps.append, displacements.append
+        line_height_add, word_height_add = line_heights.append, word_heights.append
+        info_add, piece_add, char_add, generated_extend = (
+            infos.append,
+            pieces.append,
+            char_map.append,
+            generated.extend,
+        )
+        get, info_of = info_lookup()
+        rtl_ends = RTL_ENDS
+        line_break, word_gap, cjk_gap = params.line_break, params.word_gap, params.cjk_gap
+        back = -BACKWARD_JUMP
+        it = iter(rows)
+        p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0) = next(it)
+        info0 = get(u0) or info_of(u0)
+        info_add(info0)
+        t0, _, ls0, _, lc0 = info0
+        if first == 0:
+            pos, d = self._run_text(p0, t0, 0, pos, d, pieces, char_map, events)
+        k = 1
+        for p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1) in it:
+            info1 = get(u1) or info_of(u1)
+            info_add(info1)
+            t1, fs1, ls1, fc1, lc1 = info1
+            # line_break_measure, inline
+            displacement = (oy1 - oy0) * ux0 - (ox1 - ox0) * uy0
+            height = h0 if h0 > h1 else h1
+            gap = (ox1 - ex0) * ux0 + (oy1 - ey0) * uy0
+            if abs(displacement) > line_break * height or (height > 0.0 and gap < back * height):
+                # a break or a backward jump, unless the rule's exceptions hold: the rule decides
+                a = FlowGlyph(p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0), 0)
+                b = FlowGlyph(p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1), 0)
+                lb = line_break_measure(a, b, line_break)
+                if lb[0] in LB_JOINED:
+                    wg = word_gap_measure(a, b, params, info0, info1)
+                    code = SAME + 16 * wg[0] if one_row(lb, wg) else SPECIAL
+                    if code == SPECIAL:
+                        special[k - 1] = (lb, wg)
+                        events.append((k - 1, None))
+                    if wg[0] in WG_SPACE:
+                        piece_add(" ")
+                        char_add(-1)
+                        generated_extend((pos, 1, d + 1))
+                        pos += 1
+                    d += 2
+                else:
+                    code = LINE_BREAK + 4 * lb[0]
+                    breaks.append(k - 1)
+                    if pos:  # no line break at the start of the text
+                        piece_add("\n")
+                        char_add(-1)
+                        generated_extend((pos, 1, d))
+                        pos += 1
+                    d += 1
+            # word_gap_measure, inline (on the same line: the same gap, the glyph's own height)
+            elif ls0 or fs1:
+                code = EXISTING
+                d += 2
+            elif lc0 and fc1:
+                if gap > cjk_gap * h1:
+                    code = CJK_GAP
+                    piece_add(" ")
+                    char_add(-1)
+                    generated_extend((pos, 1, d + 1))
+                    pos += 1
+                else:
+                    code = CJK_PAIR
+                d += 2
+            elif gap > word_gap * h1:
+                code = INSERTED
+                piece_add(" ")
+                char_add(-1)
+                generated_extend((pos, 1, d + 1))
+                pos += 1
+                d += 2
+            elif gap >= 0.0 or gap != gap:  # below the threshold (NaN too, as the rule finds)
+                code = BELOW
+                d += 2
+            elif (
+                rtl_ends[t0][1] or rtl_ends[t1][0]
+            ):  # rtl_sides: the rule measures the gap on its reading side
+                a = FlowGlyph(p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0), 0)
+                b = FlowGlyph(p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1), 0)
+                lb = (LB_SAME_LINE, displacement, height, gap)
+                wg = word_gap_measure(a, b, params, info0, info1)
+                code = SAME + 16 * wg[0] if one_row(lb, wg) else SPECIAL
+                if code == SPECIAL:
+                    special[k - 1] = (lb, wg)
+                    events.append((k - 1, None))
+                if wg[0] in WG_SPACE:
+                    piece_add(" ")
+                    char_add(-1)
+                    generated_extend((pos, 1, d + 1))
+                    pos += 1
+                d += 2
+            else:
+                code = NEGATIVE
+                d += 2
+            code_add(code)
+            gap_add(gap)
+            displacement_add(displacement)
+            line_height_add(height)
+            word_height_add(h1)
+            if len(t1) == 1 and t1 not in ligatures:
+                starts[p1] = pos
+                lengths[p1] = 1
+                piece_add(t1)
+                char_add(p1)
+                pos += 1
+            else:
+                pos, d = self._run_text(p1, t1, k, pos, d, pieces, char_map, events)
+            p0 = p1
+            u0 = u1
+            ox0 = ox1
+            oy0 = oy1
+            ex0 = ex1
+            ey0 = ey1
+            h0 = h1
+            ux0 = ux1
+            uy0 = uy1
+            info0 = info1
+            t0 = t1
+            ls0 = ls1
+            lc0 = lc1
+            k += 1
+        if params.tracking:
+            code_bytes = bytes(codes)
+            if code_bytes.find(THREE_INSERTED) >= 0 or special:
+                for j in breaks:
+                    word_heights[j] = 0.0
+                if special:  # a pair in two rows (rare): the whole run asked
+                    measured: list[WordGapMeasure | None] = [
+                        special[j][1] if c == SPECIAL else (c >> 4, g, h, 0.0) if c & 3 == PAIR else None
+                        for j, (c, g, h) in enumerate(zip(codes, gaps, word_heights))
+                    ]
+                    tracked = letter_spacing(measured, infos) is not None
+                else:
+                    tracked = letter_spaced(code_bytes, gaps, word_heights, infos)
+                if tracked:
+                    return False  # nothing written but the characters' places, which the long way rewrites
+        # the run, written
+        if top >= self._size:
+            self._size = top + 1
+        self._parts.append("".join(pieces))
+        self._glyph.fromlist(char_map)  # one C loop (extend takes the iterator protocol, 4× slower)
+        self._generated.fromlist(generated)
+        for j in breaks:
+            word_heights[j] = 0.0
+        widths = bytes(codes).translate(_DECISIONS_OF_CODE)
+        columns = (paints, codes, gaps, displacements, line_heights, word_heights, widths)
+        done = 0  # the first pair not in the store yet
+        for j, record in events:
+            self._pairs(done, j, *columns)
+            if record is None:
+                lb, wg = special[j]
+                decisions.add_pair(paints[j], paints[j + 1], lb, wg)
+                done = j + 1
+            else:
+                decisions.add(record)
+                done = j
+        self._pairs(done, len(codes), *columns)
+        return True
+
+    def _run_text(
+        self,
+        p: int,
+        text: str,
+        k: int,
+        pos: int,
+        d: int,
+        pieces: list[str],
+        char_map: list[int],
+        events: list[tuple[int, Decision | None]],
+    ) -> tuple[int, int]:
+        """Glyph k (paint index p) of a run writes `text` at character `pos` (`join_run`): its
+        ligatures as letters, their record before pair k; returns the next character and decision."""
+        if self._expand and (text in LIGATURES or (len(text) > 1 and expand_ligatures(text) is not None)):
+            from glyphscope.core.assembly.decisions import LigatureDecision  # a page with ligatures
+
+            letters = expand_ligatures(text) or text
+            events.append((k, LigatureDecision(p, text, letters)))
+            d += 1
+            text = letters  # several characters, one glyph: the char map links each to it
+        n = len(text)
+        self._start[p] = pos
+        self._length[p] = n
+        pieces.append(text)
+        char_map.extend([p] * n)
+        return pos + n, d
+
+    def _pairs(
+        self,
+        a: int,
+        b: int,
+        paints: list[int],
+        codes: list[int],
+        gaps: list[float],
+        displacements: list[float],
+        line_heights: list[float],
+        word_heights: list[float],
+        widths: bytes,
+    ) -> None:
+        """Pairs a … b − 1 of a run (`join_run`) into the store, in bulk; `widths`: how many
+        decisions each pair's row holds."""
+        if b > a:
+            self._decisions.extend_pairs(
+                list(accumulate(widths[a : b - 1], initial=self._decisions.count)),
+                codes[a:b],
+                paints[a:b],
+                paints[a + 1 : b + 1],
+                gaps[a:b],
+                displacements[a:b],
+                line_heights[a:b],
+                word_heights[a:b],
+            )
 
     # ------------------------------------------------------------ ActualText spans
 
@@ -367,9 +604,11 @@ class TextBuilder:
         glyph = self._glyph
         decision = array("i", [-1]) * len(glyph)
         runs = self._generated
-        for k in range(0, len(runs), 3):
-            first, n = runs[k], runs[k + 1]
-            decision[first : first + n] = array("i", [runs[k + 2]]) * n
+        for first, n, index in zip(runs[0::3], runs[1::3], runs[2::3]):
+            if n == 1:  # a space or a line break: most of them
+                decision[first] = index
+            else:
+                decision[first : first + n] = array("i", [index]) * n
         cut = len(text)
         while cut and text[cut - 1] == "\n" and glyph[cut - 1] < 0:
             cut -= 1  # no trailing newline (spec §9)

@@ -34,6 +34,7 @@ from glyphscope.core.assembly.baselines import (
     dominant_frame,
     mean_advance,
 )
+from glyphscope.core.assembly.chars import SPACE_LIKE
 from glyphscope.core.assembly.decisions import ReadingOrderDecision
 from glyphscope.core.assembly.flow import laid_out_sideways, sideways_as_horizontal, wmode_runs
 from glyphscope.core.assembly.lines import line_break_measure
@@ -75,16 +76,19 @@ def _stream_lines(glyphs: Sequence[Glyph], frame: DirectionFrame, line_break: fl
         if ys:
             boxes.append((sum(ys) / len(ys), a0, a1, h))
 
+    ux, uy, up = frame.ux, frame.uy, frame.up  # frame.along and frame.across, inline
     for g in glyphs:
-        if g.is_space or g.wmode:
+        if g.wmode or SPACE_LIKE[g.unicode]:  # g.is_space
             continue
+        (x, y), (ex, ey) = g.origin, g.glyph_end
+        start = x * ux + y * uy
         if prev is None or line_break_measure(prev, g, line_break)[0] not in LB_JOINED:
             close()
             ys = []
-            a0 = a1 = frame.along(g.origin)
+            a0 = a1 = start
             h = 0.0
-        ys.append(frame.across(g.origin))
-        start, end = frame.along(g.origin), frame.along(g.glyph_end)
+        ys.append((y * ux - x * uy) * up)
+        end = ex * ux + ey * uy
         a0 = min(a0, start, end)
         a1 = max(a1, start, end)
         h = max(h, g.height)

@@ -30,9 +30,11 @@ tracking + word_gap × height (core/assembly/words.py, verdict `tracking` otherw
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from glyphscope.core.assembly.chars import TextInfo
+from glyphscope.core.assembly.decision_store import EXISTING, INSERTED, PAIR, THREE_INSERTED
 from glyphscope.core.assembly.verdicts import WG_EXISTING_SPACE, WG_INSERTED
 from glyphscope.core.assembly.words import WordGapMeasure, word_gap_measure
 from glyphscope.core.glyph import FlowFields
@@ -140,6 +142,37 @@ def letter_spacing(
     return result
 
 
+_THREE_INSERTED_VERDICTS = bytes((WG_INSERTED,)) * 3
+
+_STRETCH = re.compile(re.escape(bytes((INSERTED,))) + b"[" + re.escape(bytes((INSERTED, EXISTING))) + b"]*")
+"""A stretch in a run's pair codes: an inserted space, then inserted or existing ones."""
+
+
+def letter_spaced(
+    codes: bytes, gaps: Sequence[float], heights: Sequence[float], infos: Sequence[TextInfo]
+) -> bool:
+    """Whether `letter_spacing` finds a letter-spaced stretch among a run's pairs, given as the
+    row codes `TextBuilder.join_run` writes them with (the codes in core/assembly/decision_store.py; none SPECIAL),
+    their gaps and word-gap heights, and the glyphs' text facts.
+
+    Each stretch is decided by its own pairs, the pair before it (does its first glyph stand
+    alone?) and the pair that ends it (does its last?): `letter_spacing` is asked about each
+    stretch that holds three inserted spaces in a row, with those two pairs around it, and
+    never about the rest of the run (most pages have no such stretch at all)."""
+    for found in _STRETCH.finditer(codes):
+        start, end = found.span()
+        if codes.find(THREE_INSERTED, start, end) < 0:
+            continue
+        lo, hi = max(start - 1, 0), min(end + 1, len(codes))
+        window: list[WordGapMeasure | None] = [
+            (code >> 4, gaps[j], heights[j], 0.0) if code & 3 == PAIR else None
+            for j, code in zip(range(lo, hi), codes[lo:hi])
+        ]
+        if letter_spacing(window, infos[lo : hi + 1]) is not None:
+            return True
+    return False
+
+
 def track(
     glyphs: Sequence[FlowFields],
     infos: Sequence[TextInfo],
@@ -149,6 +182,10 @@ def track(
     """Re-decide, in place, the word gaps of `glyphs` (pair i: glyphs i, i + 1) that lie in
     letter-spaced stretches, with their tracking (Parameters.tracking off: nothing changes)."""
     if not params.tracking:
+        return
+    # three inserted spaces in a row or no stretch (`letter_spaced`): one C search over the verdicts
+    verdicts = bytes([255 if m is None else m[0] for m in measures])
+    if verdicts.find(_THREE_INSERTED_VERDICTS) < 0:
         return
     tracking = letter_spacing(measures, infos)
     if tracking is None:
