@@ -8,7 +8,9 @@ findings, clips, fills and marked content.
 
 from __future__ import annotations
 
+import io
 import math
+import re
 import zlib
 from decimal import Decimal
 from typing import Any
@@ -246,6 +248,22 @@ def test_a_page_reads_the_same_by_either_reader(monkeypatch: pytest.MonkeyPatch)
     assert any("operand" in d.message for d in ours[1].diagnostics)
     for a, b in zip(ours, theirs):
         _same_page(a, b)
+
+
+def test_a_repaired_stream_length_is_reported_the_same_by_either_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """qpdf warns when it first reads the stream (measuring it), whichever reader tokenises it next."""
+    buf = io.BytesIO()
+    make_pdf([b"BT /F1 12 Tf 100 700 Td (Hello) Tj ET " * 3]).save(buf, compress_streams=False)
+    data = buf.getvalue()
+    found = re.search(rb"/Length (\d+)", data)
+    assert found is not None
+    damaged = data[: found.start(1)] + str(int(found.group(1)) + 7).encode() + data[found.end(1) :]
+    ours, theirs, lexed = _pages_both_ways(damaged, monkeypatch)
+    assert lexed == 1
+    assert any("recovered stream length" in d.message for d in ours[0].diagnostics)
+    _same_page(ours[0], theirs[0])
 
 
 CORPUS_FILES = ["pdfjs__issue12810.pdf", "pdfplumber__issue-848.pdf", "pdfjs__issue6127.pdf"]
