@@ -4,10 +4,11 @@ Tokens come from core/content_lexer.py, which reads the plain streams (most of t
 their operands checked and converted, and from `pikepdf.parse_content_stream` for every
 stream it does not read exactly as qpdf would. One operator table (core/operators/) maps
 each operator to its handler and operand signature, checked before the handler runs, so a
-malformed operator is skipped with a diagnostic and never ends the page. The interpreter keeps the graphics and text
-state (q/Q, the CTM, the text matrices, marked content, the frame being run: the page's,
-or a form's as its child) and the budgets of `Limits`. Its text layout (core/glyph_layout.py),
-a collaborator it owns, places the glyphs of shown text and answers where the pen went;
+malformed operator is skipped with a diagnostic and never ends the page. The interpreter
+keeps the graphics and text state (q/Q, the CTM, the text matrices, marked content, the frame
+being run: the page's, or a form's as its child) and the budgets of `Limits`. Its text layout
+(core/glyph_layout.py), a collaborator it owns, places the glyphs of shown text and answers
+where the pen went;
 what else the page holds is written down by recorders (core/recorders/), which hear its
 events and never change its state: text shown, font chosen, path filled, clip set,
 colours or ExtGState changed, state saved or restored, image drawn, marked content begun
