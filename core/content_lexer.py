@@ -80,9 +80,15 @@ def vocabulary(signatures: dict[str, str | None], read_back: frozenset[str]) -> 
             vocab[op.encode("ascii")] = (op, _NUMBERS, sig, -1)
         elif set(sig) == {"n"}:
             vocab[op.encode("ascii")] = (op, _NUMBERS, sig, len(sig))
-        else:
+        elif set(sig) <= _READ_KINDS and ("a" not in sig or op == "TJ") and ("*" not in sig or op == "BDC"):
             vocab[op.encode("ascii")] = (op, _CHECKED, sig, len(sig))
+        # else: an operand kind this lexer does not hand on as its handler expects: pikepdf's
     return vocab
+
+
+_READ_KINDS = frozenset("nsNa*")
+"""The signature letters `_checked` hands on: an array only as TJ reads it, "anything" only as
+BDC's property list."""
 
 
 class _GiveUp(Exception):
