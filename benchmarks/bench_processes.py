@@ -18,6 +18,13 @@ figure the same figure in CPU time (user + system of the process and its workers
 average before and after. The last lines are the acceptance ratios, as the issue states them
 (wall clock). Compile the sources first (`python -m compileall`), as an installed package is.
 It prints; it is not a test.
+
+An editable install (`pip install -e .`, the development setup) adds a finder to `site` that
+imports pathlib, urllib.parse and ipaddress in every process of the environment: ~10 ms of a bare
+`python -c pass` (49 M of 88 M instructions). Neither tool's figure changes with it: pikepdf and
+pdfminer.six import those modules themselves. Measured with a regular `pip install .` in a copy of
+the environment, `glyphscope text` of a one-page file ran 488.7 M instructions against 489.2 M
+editable, pdf2txt.py 437.2 M against 437.8 M (valgrind --tool=callgrind).
 """
 
 from __future__ import annotations

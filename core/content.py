@@ -42,7 +42,7 @@ _FLATE = frozenset(("/FlateDecode", "/Fl"))
 _ASCII_HEX = frozenset(("/ASCIIHexDecode", "/AHx"))
 _ASCII_85 = frozenset(("/ASCII85Decode", "/A85"))
 _EXPANDING = _FLATE | frozenset(("/LZWDecode", "/LZW", "/RunLengthDecode", "/RL"))
-_WHITESPACE = re.compile(rb"[\x00\t\n\x0c\r ]+")
+_WHITESPACE = rb"[\x00\t\n\x0c\r ]+"  # compiled on first use (re's cache): start-up
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +90,14 @@ def _names(value: pikepdf.Object | None) -> list[str]:
 
 
 def _ascii_hex(data: bytes) -> bytes:
-    data = _WHITESPACE.sub(b"", data).split(b">", 1)[0]
+    data = re.sub(_WHITESPACE, b"", data).split(b">", 1)[0]
     if len(data) % 2:
         data += b"0"
     return binascii.unhexlify(data)
 
 
 def _ascii_85(data: bytes) -> bytes:
-    data = _WHITESPACE.sub(b"", data)
+    data = re.sub(_WHITESPACE, b"", data)
     if data.startswith(b"<~"):
         data = data[2:]
     data = data.split(b"~>", 1)[0]

@@ -706,14 +706,14 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-_BYTES_SOURCE = re.compile(r"^(stream )?<_io\.BytesIO object at 0x[0-9a-f]+>")
+_BYTES_SOURCE = r"^(stream )?<_io\.BytesIO object at 0x[0-9a-f]+>"  # compiled on first use
 
 
 def _short_warning(text: str, path: str | None) -> str:
     text = str(text).strip()
     if path and text.startswith(path):
         text = text[len(path) :].lstrip(":, ")
-    text = _BYTES_SOURCE.sub("", text).lstrip(":, ")  # qpdf names an in-memory file by its repr
+    text = re.sub(_BYTES_SOURCE, "", text).lstrip(":, ")  # qpdf names an in-memory file by its repr
     if text.endswith("EOF while reading token") and "(content" in text:
         text += " (the content ends inside an unfinished string, array or dictionary: it is lost)"
     return f"damaged file repaired by qpdf: {text}" if text else ""

@@ -1,6 +1,9 @@
-"""The glyph record: one painted glyph, with everything needed to explain it."""
+"""The glyph record: one painted glyph, with everything needed to explain it.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: a NamedTuple's field annotations written as
+strings each become a typing.ForwardRef, compiled when the class is made (~36 compilations,
+~0.6 ms of every start-up); written as objects they are only looked up.
+"""
 
 from enum import Enum
 from typing import NamedTuple, Protocol

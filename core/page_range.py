@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_PART = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
+_PART = r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$"  # compiled on first use (re's cache): start-up
 
 
 def parse_page_range(spec: str, page_count: int) -> list[int]:
@@ -21,7 +21,7 @@ def parse_page_range(spec: str, page_count: int) -> list[int]:
     pages: list[int] = []
     seen: set[int] = set()
     for part in spec.split(","):
-        m = _PART.match(part)
+        m = re.match(_PART, part)
         if m is None:
             raise ValueError(
                 f"bad page range {part.strip()!r} in {spec!r}: expected N, N-M or N- (e.g. '1-3,7')"

@@ -66,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         gcpause.pause_start()  # no collector passes over the modules being imported
+    if argv is None and args and not args[0].startswith("-"):  # a command, not --version / --help
+        from glyphscope.core import dataclass_code
+
+        dataclass_code.install_compiled_methods()  # records' methods come compiled (core/dataclass_code.py)
     from glyphscope.inspector.cli.parser import PAUSED_START, run_command_line
 
     if not args or args[0] not in PAUSED_START:  # the window, triage, --help, ...: as always

@@ -19,6 +19,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
+from glyphscope.core.dataclass_code_table import PYTHON as TABLE_PYTHON
 from glyphscope.inspector.cli.parser import SUBCOMMANDS, build_parser
 from tests.pdfbuild import identity_h_font, make_pdf
 
@@ -134,8 +135,8 @@ def test_a_font_without_tounicode_loads_the_glyph_list_and_pdfminers_tables_on_u
         },
     )
     code, out, modules = _run(tmp_path, "text", str(_saved(tmp_path, differences, "differences.pdf")))
-    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list
-    assert "fontTools.agl" in modules
+    assert (code, out.decode()) == (0, "ffi\u0416")  # names beyond the Latin tables: the whole list,
+    assert "fontTools" not in modules  # read from fontTools' agl.py without importing fontTools
 
     code, out, _ = _run(tmp_path, "glyphs", str(path), "--page", "1")
     rows = [line.split("\t") for line in out.decode().splitlines()[1:]]  # page, #, unicode, …, origin
@@ -252,6 +253,39 @@ def test_the_latin_glyph_names_say_what_the_adobe_glyph_list_says() -> None:
     names = {row[0] for row in latin_encodings()} | {"hyphen"}  # hyphen: WinAnsi 0xAD (Annex D)
     assert set(LATIN_GLYPH_UNICODE) == names
     assert {name: toUnicode(name) for name in names} == LATIN_GLYPH_UNICODE
+
+
+def test_the_glyph_list_read_from_fonttools_file_answers_as_its_to_unicode() -> None:
+    """third_party reads fontTools' glyph list from agl.py with str methods (no import of
+    fontTools, no regular expression a line): every name answers as `agl.toUnicode` does."""
+    from fontTools.agl import AGL2UV, LEGACY_AGL2UV, toUnicode
+
+    from glyphscope.core.fonts.third_party import _glyph_list_reader
+
+    to_unicode = _glyph_list_reader()
+    assert to_unicode is not None
+    forms = ["uni0041", "uni00410042", "uni004", "uniD800", "uniDFFF0041", "uni0041\n", "uni0061", "uni00e9"]
+    forms += ["u1F600", "u0041", "uD800", "u110000", "u10FFFF", "u1f600", "u0000", "uni0000", "uniFFFF"]
+    forms += [
+        "f_f_i",
+        "a.sc",
+        "f_i.alt",
+        "_",
+        "",
+        ".",
+        "uni0041_u0042.x",
+        "Aacute.sc_b",
+        "space_space",
+        "g12",
+    ]
+    names = [*LEGACY_AGL2UV, *AGL2UV, *forms]
+    assert len(names) > 4800
+    assert {n: to_unicode(n) for n in names} == {n: toUnicode(n) for n in names}
+    assert (to_unicode("f_f_i"), to_unicode("uni0416.sc"), to_unicode("afii10017")) == (
+        "ffi",
+        "\u0416",
+        "\u0410",
+    )
 
 
 def test_with_pdfminer_loaded_its_own_modules_are_used() -> None:
@@ -629,3 +663,36 @@ def test_plain_text_of_a_simple_latin_page_loads_exactly_these_modules(tmp_path:
     # beyond the standard library, pikepdf only (the interpreter's own site hooks aside)
     others = {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"glyphscope"}
     assert sorted(m for m in others if not m.startswith("_")) == ["pikepdf"]
+
+
+COMPILED_PROBE = """
+import sys
+from glyphscope.__main__ import main
+
+sys.argv = ["glyphscope", "text", sys.argv[1]]
+main()
+from glyphscope.core import dataclass_code
+
+print(file=sys.stdout)
+print(sorted(set(dataclass_code.compiled)))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "glyphscope"))
+"""
+
+
+def test_the_command_lines_records_come_compiled(tmp_path: Path) -> None:
+    """The process's own command line makes its record classes from dataclass_code's table: on a
+    simple page no `@dataclass` text is compiled (a miss: regenerate the table,
+    `python -m glyphscope.core.dataclass_code`), and the page loads the library's modules and
+    the table's two."""
+    path = _saved(
+        tmp_path, make_pdf([b"BT /F1 10 Tf 72 700 Td (Hello) Tj 0 -14 Td (world) Tj ET"]), "latin.pdf"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", COMPILED_PROBE, str(path)], cwd=REPO, capture_output=True, timeout=120
+    )
+    lines = proc.stdout.decode().splitlines()
+    # another Python writes other texts: they miss the table (compiled as always), not an error
+    misses = "[]" if sys.version_info[:2] == TABLE_PYTHON else lines[-2]
+    assert (lines[0], lines[-2]) == ("Hello", misses), proc.stderr.decode()
+    table = {"glyphscope.core.dataclass_code", "glyphscope.core.dataclass_code_table"}
+    assert set(json.loads(lines[-1].replace("'", '"'))) == SIMPLE_LATIN_PAGE_MODULES | table

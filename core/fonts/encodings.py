@@ -66,8 +66,8 @@ def parse_differences(obj: object) -> tuple[dict[int, str], int]:
     return out, bad
 
 
-_TYPE1_ENCODING_ENTRY = re.compile(rb"dup\s+(\d{1,3})\s*/([^\s/\[\]{}()<>%]+)\s+put")
-_TYPE1_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def")
+_TYPE1_ENCODING_ENTRY = rb"dup\s+(\d{1,3})\s*/([^\s/\[\]{}()<>%]+)\s+put"  # both compiled on first use
+_TYPE1_STANDARD = rb"/Encoding\s+StandardEncoding\s+def"
 
 
 def type1_builtin_encoding(program: bytes) -> dict[int, str] | None:
@@ -77,10 +77,10 @@ def type1_builtin_encoding(program: bytes) -> dict[int, str] | None:
     The cleartext part comes before ``eexec``; we only look there.
     """
     head = program.split(b"eexec", 1)[0]
-    if _TYPE1_STANDARD.search(head):
+    if re.search(_TYPE1_STANDARD, head):
         return None
     out: dict[int, str] = {}
-    for m in _TYPE1_ENCODING_ENTRY.finditer(head):
+    for m in re.finditer(_TYPE1_ENCODING_ENTRY, head):
         code = int(m.group(1))
         if code <= 255:
             out[code] = m.group(2).decode("latin-1")

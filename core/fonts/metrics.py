@@ -20,12 +20,12 @@ DEFAULT_DESCENT = -0.2
 DEFAULT_DW = 1000.0
 DEFAULT_DW2 = (880.0, -1000.0)
 
-_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
-_VENDOR_SUFFIX = re.compile(r"(PSMT|PS|MT)$")
+_SUBSET_PREFIX = r"^[A-Z]{6}\+"  # both compiled on first use (re's cache): start-up
+_VENDOR_SUFFIX = r"(PSMT|PS|MT)$"
 
 
 def strip_subset(base_font: str) -> str:
-    return _SUBSET_PREFIX.sub("", base_font)
+    return re.sub(_SUBSET_PREFIX, "", base_font)
 
 
 def standard14_name(base_font: str) -> str | None:
@@ -35,8 +35,8 @@ def standard14_name(base_font: str) -> str | None:
     if name in metrics:
         return name
     family, _, style = name.partition("-")
-    family = _VENDOR_SUFFIX.sub("", family)
-    style = _VENDOR_SUFFIX.sub("", style)
+    family = re.sub(_VENDOR_SUFFIX, "", family)
+    style = re.sub(_VENDOR_SUFFIX, "", style)
     candidate = f"{family},{style}" if style else family
     if candidate in metrics:
         return candidate

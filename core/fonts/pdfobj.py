@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pikepdf
 
-_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_NAME_ESCAPE = rb"#([0-9A-Fa-f]{2})"  # compiled on first use (re's cache): start-up
 _READ_ERRORS = (pikepdf.PdfError, pikepdf.DataDecodingError, ValueError, RuntimeError)
 
 
@@ -32,7 +32,7 @@ def as_name(obj: object) -> str | None:
         try:
             return str(obj)[1:]
         except UnicodeDecodeError:
-            raw = _NAME_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), obj.unparse()[1:])
+            raw = re.sub(_NAME_ESCAPE, lambda m: bytes([int(m.group(1), 16)]), obj.unparse()[1:])
             return raw.decode("latin-1")
     return None
 

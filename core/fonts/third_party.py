@@ -1,9 +1,12 @@
 """The third-party tables the decoding chain reads, each loaded on first use (start-up time).
 
 * the Adobe Glyph List (fontTools.agl): glyph name → Unicode; fontTools parses the
-  list when the module is imported (~10 ms), which a file whose fonts all carry a
-  ToUnicode CMap never needs, nor one whose glyph names are those of the standard Latin
-  encodings (`latin_glyphs`);
+  list when the module is imported (a regular expression a line, ~12 ms), which a file whose
+  fonts all carry a ToUnicode CMap never needs, nor one whose glyph names are those of the
+  standard Latin encodings (`latin_glyphs`). For other names the list's text is read from
+  fontTools' agl.py with str methods on first use (the same lines, ~1 ms) and looked up as
+  `agl.toUnicode` does, without importing fontTools; a fontTools whose agl.py is not laid out
+  so answers through its own `toUnicode`;
 * pdfminer.six's base encodings (``pdfminer.latin_enc.ENCODING``) and standard-14 AFM
   metrics (``pdfminer.fontmetrics.FONT_METRICS``): two modules of plain data. Importing
   them the usual way runs ``pdfminer/__init__.py`` first, which reads the distribution's
@@ -33,7 +36,7 @@ def agl_to_unicode(name: str) -> str:
     """fontTools' `agl.toUnicode`: the Unicode text of a glyph name ("" when it has none).
 
     The names of the standard Latin encodings are answered from `latin_glyphs` (the same
-    values, checked by a test): the whole list is loaded for the first other name."""
+    values, checked by a test): the whole list is read for the first other name."""
     from glyphscope.core.fonts.latin_glyphs import LATIN_GLYPH_UNICODE
 
     known = LATIN_GLYPH_UNICODE.get(name)
@@ -41,10 +44,79 @@ def agl_to_unicode(name: str) -> str:
         return known
     global _agl_to_unicode
     if _agl_to_unicode is None:
-        from fontTools.agl import toUnicode
-
-        _agl_to_unicode = toUnicode
+        _agl_to_unicode = _glyph_list_reader() or _fonttools_to_unicode()
     return _agl_to_unicode(name)
+
+
+def _fonttools_to_unicode() -> Callable[[str], str]:
+    from fontTools.agl import toUnicode
+
+    return toUnicode
+
+
+_AGL_TEXT_START = '\n_aglText = """\\\n'  # fontTools/agl.py: _aglText = """\<newline>name;XXXX…
+
+
+def _agl_text() -> str | None:
+    """The text of fontTools' `agl._aglText` (glyphlist.txt: "name;XXXX[ XXXX…]" lines), read
+    from the module's file without running it; None when the file is not laid out so."""
+    package = importlib.util.find_spec("fontTools")  # finds the package; runs none of it
+    for folder in list(package.submodule_search_locations or ()) if package else []:
+        try:
+            with open(f"{folder}/agl.py", encoding="utf-8") as fh:
+                source = fh.read()
+        except OSError:
+            continue
+        start = source.find(_AGL_TEXT_START)
+        end = source.find('"""', start + len(_AGL_TEXT_START)) if start >= 0 else -1
+        text = source[start + len(_AGL_TEXT_START) : end]
+        # a string literal with no escapes: its text is the file's characters as they are
+        return text if start >= 0 and end >= 0 and "\\" not in text else None
+    return None
+
+
+def _glyph_list_reader() -> Callable[[str], str] | None:
+    """`agl.toUnicode(name)` (not Zapf Dingbats) over the list read by `_agl_text`: glyph name →
+    its code points as written, turned into text on lookup; None without the list."""
+    import re
+
+    text = _agl_text()
+    if text is None:
+        return None
+    try:
+        table: dict[str, str] = dict(line.split(";") for line in text.splitlines() if line and line[0] != "#")
+    except ValueError:  # not one ";" a line: a list fontTools would have read otherwise
+        return None
+    entry = re.compile("[A-Za-z0-9]+;(?:[0-9A-F]{4})(?: (?:[0-9A-F]{4}))*")
+    uni = re.compile("^uni([0-9A-F]+)$")
+    u_hex = re.compile("^u([0-9A-F]{4,6})$")
+
+    def component(part: str) -> str:
+        # agl._glyphComponentToUnicode: the list, then uniXXXX[XXXX…], then uXXXX[XX]
+        codes = table.get(part)
+        if codes is not None:
+            if entry.fullmatch(f"{part};{codes}") is None:  # a line fontTools would have refused
+                return _fonttools_to_unicode()(part)
+            return "".join(chr(int(c, 16)) for c in codes.split(" "))
+        match = uni.match(part)
+        if match is not None:
+            digits = match.group(1)
+            if len(digits) % 4 == 0:
+                chars = [int(digits[i : i + 4], 16) for i in range(0, len(digits), 4)]
+                if not any(0xD800 <= c <= 0xDFFF for c in chars):  # no surrogates (the AGL spec)
+                    return "".join(chr(c) for c in chars)
+        match = u_hex.match(part)
+        if match is not None:
+            value = int(match.group(1), 16)
+            if value <= 0xD7FF or 0xE000 <= value <= 0x10FFFF:
+                return chr(value)
+        return ""
+
+    def to_unicode(name: str) -> str:
+        # agl.toUnicode: up to the first period, then each "_"-separated component
+        return "".join(component(part) for part in name.split(".", 1)[0].split("_"))
+
+    return to_unicode
 
 
 def _pdfminer_data_module(name: str, package_name: str = "pdfminer") -> ModuleType:

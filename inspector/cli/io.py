@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
+
+if TYPE_CHECKING:
+    import logging
 
 STDIO = "-"
 PASSWORD_ENV = "GLYPHSCOPE_PASSWORD"
@@ -132,25 +134,27 @@ def printable_line(text: str) -> str:
     return "".join(out)
 
 
-class _LogToNote(logging.Handler):
-    """Library log lines as `glyphscope: warning:` lines: qpdf's own messages (pikepdf routes them
-    to the `pikepdf` loggers, as they are), fontTools' and pypdfium2's (named by their library)."""
+def _log_to_note(args: argparse.Namespace) -> logging.Handler:
+    """A handler writing library log lines as `glyphscope: warning:` lines: qpdf's own messages
+    (pikepdf routes them to the `pikepdf` loggers, as they are), fontTools' and pypdfium2's (named
+    by their library). logging is imported here, by the commands that read a file, not by
+    `--version` or `--help`."""
+    import logging
 
-    def __init__(self, args: argparse.Namespace) -> None:
-        super().__init__(logging.INFO)
-        self.args = args
+    class LogToNote(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                text = record.getMessage()
+            except (TypeError, ValueError):
+                text = str(record.msg)
+            library = record.name.split(".")[0]
+            if library != "pikepdf":
+                if record.levelno < logging.WARNING:
+                    return  # fontTools' and pypdfium2's info lines are no warning
+                text = f"{library}: {text}"
+            note(args, f"warning: {text}")
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-        except (TypeError, ValueError):
-            text = str(record.msg)
-        library = record.name.split(".")[0]
-        if library != "pikepdf":
-            if record.levelno < logging.WARNING:
-                return  # fontTools' and pypdfium2's info lines are no warning
-            text = f"{library}: {text}"
-        note(self.args, f"warning: {text}")
+    return LogToNote(logging.INFO)
 
 
 @contextlib.contextmanager
@@ -159,10 +163,12 @@ def captured_messages(args: argparse.Namespace) -> Iterator[None]:
     deduplicated `glyphscope: warning: …` line (silent with --quiet), never a bare library line."""
     # Commands import the engine when they run (start-up time); pikepdf logs "C++ to Python logger
     # bridge initialized" as it loads, which is no message for the user: load it before listening.
+    import logging
+
     import pikepdf  # noqa: F401
 
     _said.clear()
-    handler = _LogToNote(args)
+    handler = _log_to_note(args)
     loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
     saved = [(logger.propagate, logger.level) for logger in loggers]
     for logger in loggers:
