@@ -54,6 +54,9 @@ class Measured:
     prefix: bytes  # the decoded bytes up to the budget (all of them when within it)
     culprit: str  # the stream (object id or "direct") that passed the budget, or was refused
     refused: str = ""  # why a stream could not be bounded at all
+    # Every stream was decoded here as qpdf decodes it, to its end and without a fault (no filter
+    # or FlateDecode layers only, no predictor): `prefix` is what pikepdf would tokenise.
+    clean: bool = False
 
 
 def content_streams(page_obj: pikepdf.Object) -> list[pikepdf.Stream]:
@@ -62,6 +65,20 @@ def content_streams(page_obj: pikepdf.Object) -> list[pikepdf.Stream]:
     if isinstance(contents, pikepdf.Array):
         return [s for s in contents if isinstance(s, pikepdf.Stream)]
     return [contents] if isinstance(contents, pikepdf.Stream) else []
+
+
+def contents_are_streams(target: pikepdf.Object, streams: Sequence[pikepdf.Stream]) -> bool:
+    """Whether `streams` are all of `target`'s content: the form stream itself, or every entry of
+    the page's /Contents (qpdf warns about an entry that is not a stream)."""
+    if len(streams) == 1 and streams[0] is target:
+        return True
+    try:
+        contents = target.get("/Contents")
+    except (pikepdf.PdfError, AttributeError, TypeError, ValueError):
+        return False
+    if isinstance(contents, pikepdf.Array):
+        return len(contents) == len(streams)
+    return len(streams) == 1
 
 
 def _names(value: pikepdf.Object | None) -> list[str]:
@@ -93,7 +110,16 @@ def _slices(data: bytes) -> Iterator[bytes]:
         yield bytes(view[start : start + CHUNK])
 
 
-def _inflated(chunks: Iterable[bytes]) -> Iterator[bytes]:
+class _Faults:
+    """Whether decoding found anything qpdf would warn about (or decode otherwise)."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found = False
+
+
+def _inflated(chunks: Iterable[bytes], faults: _Faults) -> Iterator[bytes]:
     """One FlateDecode layer, never producing more than CHUNK bytes per step."""
     inflater = zlib.decompressobj()
     try:
@@ -105,17 +131,21 @@ def _inflated(chunks: Iterable[bytes]) -> Iterator[bytes]:
                     yield out
                 pending = inflater.unconsumed_tail
             if inflater.eof:
+                if pending or inflater.unused_data or next(iter(chunks), b""):
+                    faults.found = True  # bytes after the end of the data
                 return
         while not inflater.eof:
             out = inflater.decompress(inflater.unconsumed_tail, CHUNK)
             if not out:
+                faults.found = True  # the data ends before its end
                 return
             yield out
     except zlib.error:
+        faults.found = True
         return  # damaged data: qpdf decodes what it can; what came before is counted
 
 
-def _decoded_chunks(stream: pikepdf.Stream) -> Iterator[bytes] | None:
+def _decoded_chunks(stream: pikepdf.Stream, faults: _Faults) -> Iterator[bytes] | None:
     """The stream's decoded bytes in bounded chunks, or None when qpdf must decode it."""
     filters = _names(stream.get("/Filter"))
     raw = stream.read_raw_bytes()
@@ -124,14 +154,17 @@ def _decoded_chunks(stream: pikepdf.Stream) -> Iterator[bytes] | None:
         while position < len(filters) and filters[position] in _ASCII_HEX | _ASCII_85:
             raw = _ascii_hex(raw) if filters[position] in _ASCII_HEX else _ascii_85(raw)
             position += 1
+            faults.found = True  # decoded here, but not necessarily byte for byte as qpdf does
     except (ValueError, binascii.Error):
         return None
     rest = filters[position:]
     if not all(f in _FLATE for f in rest):
         return None
+    if rest and "/DecodeParms" in stream:
+        faults.found = True  # a predictor is qpdf's to apply
     chunks: Iterable[bytes] = _slices(raw)
     for _ in rest:
-        chunks = _inflated(chunks)
+        chunks = _inflated(chunks, faults)
     return iter(chunks)
 
 
@@ -142,6 +175,7 @@ def measure(streams: Sequence[pikepdf.Stream], budget: int) -> Measured:
     """
     kept = bytearray()
     total = 0
+    faults = _Faults()
     for stream in streams:
         label = object_id(stream, "direct")
         if kept:
@@ -152,8 +186,9 @@ def measure(streams: Sequence[pikepdf.Stream], budget: int) -> Measured:
             problem = predictor_problem(stream, max(budget - len(kept), 0))
             if problem is not None:
                 return Measured(total, True, bytes(kept), label, problem)
-            chunks = _decoded_chunks(stream)
+            chunks = _decoded_chunks(stream, faults)
             if chunks is None:
+                faults.found = True
                 filters = _names(stream.get("/Filter"))
                 if sum(f in _EXPANDING for f in filters) > 1:
                     chain = " ".join(filters)
@@ -169,8 +204,9 @@ def measure(streams: Sequence[pikepdf.Stream], budget: int) -> Measured:
                     return Measured(total, True, bytes(kept), label)
                 kept += chunk
         except pikepdf.PdfError:
+            faults.found = True
             continue  # unreadable: the parse that follows reports it
-    return Measured(total, False, bytes(kept), "")
+    return Measured(total, False, bytes(kept), "", clean=bool(streams) and not faults.found)
 
 
 _PARSE_LOCK = threading.Lock()

@@ -1891,51 +1891,52 @@ def __create_fn__():
  return __eq__
 CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.operators_left,self.seconds_left,)==(other.operators_left,other.seconds_left,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
-def __create_fn__(_type_decoded_bytes, _type_over_budget, _type_prefix, _type_culprit, _type_refused, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_refused, _return_type):
- def __init__(self,decoded_bytes:_type_decoded_bytes,over_budget:_type_over_budget,prefix:_type_prefix,culprit:_type_culprit,refused:_type_refused=_dflt_refused)->_return_type:
+def __create_fn__(_type_decoded_bytes, _type_over_budget, _type_prefix, _type_culprit, _type_refused, _type_clean, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_refused, _dflt_clean, _return_type):
+ def __init__(self,decoded_bytes:_type_decoded_bytes,over_budget:_type_over_budget,prefix:_type_prefix,culprit:_type_culprit,refused:_type_refused=_dflt_refused,clean:_type_clean=_dflt_clean)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'decoded_bytes',decoded_bytes)
   __dataclass_builtins_object__.__setattr__(self,'over_budget',over_budget)
   __dataclass_builtins_object__.__setattr__(self,'prefix',prefix)
   __dataclass_builtins_object__.__setattr__(self,'culprit',culprit)
   __dataclass_builtins_object__.__setattr__(self,'refused',refused)
+  __dataclass_builtins_object__.__setattr__(self,'clean',clean)
  return __init__
-CODE["def __create_fn__(_type_decoded_bytes, _type_over_budget, _type_prefix, _type_culprit, _type_refused, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_refused, _return_type):\n def __init__(self,decoded_bytes:_type_decoded_bytes,over_budget:_type_over_budget,prefix:_type_prefix,culprit:_type_culprit,refused:_type_refused=_dflt_refused)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'decoded_bytes',decoded_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'over_budget',over_budget)\n  __dataclass_builtins_object__.__setattr__(self,'prefix',prefix)\n  __dataclass_builtins_object__.__setattr__(self,'culprit',culprit)\n  __dataclass_builtins_object__.__setattr__(self,'refused',refused)\n return __init__"] = __create_fn__.__code__
+CODE["def __create_fn__(_type_decoded_bytes, _type_over_budget, _type_prefix, _type_culprit, _type_refused, _type_clean, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_refused, _dflt_clean, _return_type):\n def __init__(self,decoded_bytes:_type_decoded_bytes,over_budget:_type_over_budget,prefix:_type_prefix,culprit:_type_culprit,refused:_type_refused=_dflt_refused,clean:_type_clean=_dflt_clean)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'decoded_bytes',decoded_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'over_budget',over_budget)\n  __dataclass_builtins_object__.__setattr__(self,'prefix',prefix)\n  __dataclass_builtins_object__.__setattr__(self,'culprit',culprit)\n  __dataclass_builtins_object__.__setattr__(self,'refused',refused)\n  __dataclass_builtins_object__.__setattr__(self,'clean',clean)\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(decoded_bytes={self.decoded_bytes!r}, over_budget={self.over_budget!r}, prefix={self.prefix!r}, culprit={self.culprit!r}, refused={self.refused!r})"
+  return self.__class__.__qualname__ + f"(decoded_bytes={self.decoded_bytes!r}, over_budget={self.over_budget!r}, prefix={self.prefix!r}, culprit={self.culprit!r}, refused={self.refused!r}, clean={self.clean!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(decoded_bytes={self.decoded_bytes!r}, over_budget={self.over_budget!r}, prefix={self.prefix!r}, culprit={self.culprit!r}, refused={self.refused!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(decoded_bytes={self.decoded_bytes!r}, over_budget={self.over_budget!r}, prefix={self.prefix!r}, culprit={self.culprit!r}, refused={self.refused!r}, clean={self.clean!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,)==(other.decoded_bytes,other.over_budget,other.prefix,other.culprit,other.refused,)
+   return (self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,self.clean,)==(other.decoded_bytes,other.over_budget,other.prefix,other.culprit,other.refused,other.clean,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,)==(other.decoded_bytes,other.over_budget,other.prefix,other.culprit,other.refused,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,self.clean,)==(other.decoded_bytes,other.over_budget,other.prefix,other.culprit,other.refused,other.clean,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('decoded_bytes','over_budget','prefix','culprit','refused',):
+  if type(self) is cls or name in ('decoded_bytes','over_budget','prefix','culprit','refused','clean',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'decoded_bytes\',\'over_budget\',\'prefix\',\'culprit\',\'refused\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'decoded_bytes\',\'over_budget\',\'prefix\',\'culprit\',\'refused\',\'clean\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('decoded_bytes','over_budget','prefix','culprit','refused',):
+  if type(self) is cls or name in ('decoded_bytes','over_budget','prefix','culprit','refused','clean',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'decoded_bytes\',\'over_budget\',\'prefix\',\'culprit\',\'refused\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'decoded_bytes\',\'over_budget\',\'prefix\',\'culprit\',\'refused\',\'clean\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,))
+  return hash((self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,self.clean,))
  return __hash__
-CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,))\n return __hash__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.decoded_bytes,self.over_budget,self.prefix,self.culprit,self.refused,self.clean,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__(_type_page_number, _type_items, _type__counts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_items, _dflt__counts, _return_type):
  def __init__(self,page_number:_type_page_number,items:_type_items=_HAS_DEFAULT_FACTORY,_counts:_type__counts=_HAS_DEFAULT_FACTORY)->_return_type:

@@ -10,18 +10,23 @@ glyph): it is the engine's hottest code.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from glyphscope.core.budgets import BudgetExceeded
 from glyphscope.core.fonts.base import LoadedFont
 from glyphscope.core.geometry import Matrix, multiply
-from glyphscope.core.glyph_table import GlyphRun, GlyphTable
+from glyphscope.core.glyph_table import GEOM_STRIDE, GlyphRun, GlyphTable
 
 if TYPE_CHECKING:
     from glyphscope.core.interpreter import PageInterpreter
 
 MAX_CODE_BYTES = 4  # the longest character code of any font (CMap codespaces are 1–4 bytes)
+
+_PACK_GEOM = struct.Struct(f"{GEOM_STRIDE}d").pack
+"""A glyph's geometry as the bytes of `GlyphTable.geom` (native doubles, as `array('d')` holds them):
+packing and `frombytes` cost a third of `array.extend` with a tuple."""
 
 
 class GlyphCapReached(BudgetExceeded):
@@ -86,7 +91,8 @@ class GlyphLayout:
         space_spacing = tc + tw  # Tw applies to the single-byte code 32 only (§9.3.3)
         index = len(table)
         run: GlyphRun | None = None  # started with the string's first glyph: runs are never empty
-        geom_extend = table.geom.extend
+        geom_add = table.geom.frombytes
+        pack = _PACK_GEOM
         unicode_append = table.unicode.append
         code_append = table.code.append
         bytes_append = table.code_bytes.append
@@ -156,8 +162,8 @@ class GlyphLayout:
                         text_matrix=(a, b, c, d),
                     )
                     table.start_run(run, token_index, stream_index)
-                geom_extend(
-                    (
+                geom_add(
+                    pack(
                         ox,
                         oy,
                         glyph_end_x,

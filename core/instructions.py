@@ -7,9 +7,9 @@ Both import these names from here, so neither imports the other for them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import pikepdf
 
@@ -23,7 +23,22 @@ MAX_FORM_DEPTH = 32  # deeper non-cyclic nesting is pathological; the reference 
 # all derive from PikepdfError.
 QpdfError = pikepdf.PikepdfError
 
-Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage
+
+Operand: TypeAlias = "float | bytes | str | pikepdf.Dictionary | list[Operand] | dict[str, Operand]"
+"""An operand as core/content_lexer.py hands it on (a number, string, name, property list, array)."""
+
+
+class Lexed(NamedTuple):
+    """An instruction read by core/content_lexer.py: its operator, and its operands checked and
+    converted as the operator table's signature asks (numbers as floats, strings as bytes, names
+    as text, a TJ array as its strings and numbers); as read for an operator the table does not
+    check (path construction, the operators skipped unread)."""
+
+    operator: str
+    operands: Sequence[Operand]  # a list; `Numbers` for path construction (read back lazily)
+
+
+Instruction: TypeAlias = pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage | Lexed
 Handler: TypeAlias = Callable[["PageInterpreter", list[Any]], None]
 """An operator's handler: the interpreter and the operands its signature checked (numbers as floats,
 strings as bytes, names as text; `*` and `""` hand the operands over as pikepdf has them)."""

@@ -1,12 +1,14 @@
 """The content-stream interpreter (spec §2): a dispatcher that runs operators and emits events.
 
-Tokens come from `pikepdf.parse_content_stream`; we write no lexer. One operator
-table (core/operators/) maps each operator to its handler and operand signature,
-checked before the handler runs, so a malformed operator is skipped with a
-diagnostic and never ends the page. The interpreter keeps the graphics and text
-state (q/Q, the CTM, the text matrices, marked content, the frame being run: the page's,
-or a form's as its child) and the budgets of `Limits`. Its text layout (core/glyph_layout.py),
-a collaborator it owns, places the glyphs of shown text and answers where the pen went;
+Tokens come from core/content_lexer.py, which reads the plain streams (most of them) with
+their operands checked and converted, and from `pikepdf.parse_content_stream` for every
+stream it does not read exactly as qpdf would. One operator table (core/operators/) maps
+each operator to its handler and operand signature, checked before the handler runs, so a
+malformed operator is skipped with a diagnostic and never ends the page. The interpreter
+keeps the graphics and text state (q/Q, the CTM, the text matrices, marked content, the frame
+being run: the page's, or a form's as its child) and the budgets of `Limits`. Its text layout
+(core/glyph_layout.py), a collaborator it owns, places the glyphs of shown text and answers
+where the pen went;
 what else the page holds is written down by recorders (core/recorders/), which hear its
 events and never change its state: text shown, font chosen, path filled, clip set,
 colours or ExtGState changed, state saved or restored, image drawn, marked content begun
@@ -22,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from glyphscope.core.budgets import BudgetExceeded, DocumentBudget
-from glyphscope.core.content import content_streams, measure, parse_instructions, truncated_instructions
+from glyphscope.core.content import (
+    content_streams,
+    contents_are_streams,
+    measure,
+    parse_instructions,
+    truncated_instructions,
+)
+from glyphscope.core.content_lexer import lex, vocabulary
 from glyphscope.core.diagnostic_sink import DiagnosticSink
 from glyphscope.core.diagnostics import DiagnosticKind, Severity
 from glyphscope.core.fonts.loader import FontCache
@@ -33,14 +42,16 @@ from glyphscope.core.glyph_table import GlyphTable
 from glyphscope.core.instructions import (
     NO_OPERANDS,
     Instruction,
+    Lexed,
     OperatorTable,
     QpdfError,
     one_line,
 )
 from glyphscope.core.limits import BUDGET_LABELS, DEFAULT_LIMITS, Limits, option_name
-from glyphscope.core.operators import IGNORED, operator_table
+from glyphscope.core.operators import GROUPS, IGNORED, operator_table
 from glyphscope.core.operators.operands import ALL_NUMBERS as _ALL_NUMBERS
 from glyphscope.core.operators.operands import all_numbers, checked_operands
+from glyphscope.core.operators.paths import PATH_OPS
 from glyphscope.core.operators.xobjects import draw_appearances
 from glyphscope.core.page import FormUse
 from glyphscope.core.recorders.base import InterpreterView, Recorder, hears, listeners
@@ -52,6 +63,22 @@ if TYPE_CHECKING:  # read from /Annots by the pages that have it (core/document.
 TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructions
 
 _NO_OPERANDS: list[Any] = []
+
+_INLINE_IMAGE = frozenset(("BI", "ID", "EI", "INLINE IMAGE"))
+_VOCABULARY = vocabulary(
+    {
+        **{op: None for op in IGNORED - _INLINE_IMAGE},
+        **{
+            op: sig
+            for operators, _ in GROUPS
+            for op, (_, sig) in operators.items()
+            if op not in _INLINE_IMAGE
+        },
+    },
+    PATH_OPS,
+)
+"""What the content lexer reads: every operator of every group (whichever this page's table holds)
+and those skipped unread; inline images are pikepdf's."""
 
 
 class PageInterpreter:
@@ -83,7 +110,7 @@ class PageInterpreter:
         self.content_bytes_left = limits.page_content_bytes
         self.budget_exceeded: BudgetExceeded | None = None
         self.form_cache: dict[
-            str, list[Instruction] | str
+            str, Sequence[Instruction] | str
         ] = {}  # object id → instructions, or why unreadable
         self._scratch: pikepdf.Pdf | None = None
         self.diag = DiagnosticSink(page_number)
@@ -191,7 +218,7 @@ class PageInterpreter:
 
     def read_content(
         self, target: pikepdf.Object, streams: Sequence[pikepdf.Stream], what: str
-    ) -> list[Instruction] | None:
+    ) -> Sequence[Instruction] | None:
         """Tokenise a page's or form's content within the decoded-bytes budget.
 
         None (with a finding) when it cannot be read. Over the budget, the finding is
@@ -217,6 +244,12 @@ class PageInterpreter:
             except (QpdfError, ValueError, TypeError):
                 return []
         self.content_bytes_left -= measured.decoded_bytes
+        if measured.clean and not self.on_observe and contents_are_streams(target, streams):
+            # Read here when it can be read exactly as qpdf would; a recorder that follows the
+            # instructions themselves (the stepper's trace) gets pikepdf's, as always.
+            lexed = lex(measured.prefix, _VOCABULARY)
+            if lexed is not None:
+                return lexed  # type: ignore[return-value]
         try:
             instructions = parse_instructions(target)
         except (QpdfError, ValueError, TypeError) as exc:
@@ -306,7 +339,10 @@ class PageInterpreter:
         for observe in self.on_observe:
             handed = observe(handed)
         try:
-            self._loop(handed, page_level)
+            if handed is instructions and instructions and instructions[0].__class__ is Lexed:
+                self._run_lexed(instructions, page_level)  # type: ignore[arg-type]
+            else:
+                self._loop(handed, page_level)
         finally:
             self.stream, self.prev_handled = saved_stream, saved_prev
 
@@ -360,6 +396,44 @@ class PageInterpreter:
                 handler(self, raw)
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
                 # A handler tripping over a broken object skips one operator, never the page.
+                self.note(
+                    DiagnosticKind.MALFORMED_OPERATOR,
+                    Severity.WARNING,
+                    f"operator '{op}' skipped: {type(exc).__name__}: {one_line(exc)}",
+                    once_key=f"'{op}' {type(exc).__name__}",
+                )
+
+    def _run_lexed(self, instructions: Sequence[Lexed], page_level: bool) -> None:
+        """`_loop` for a stream the content lexer read: its operands come checked and converted
+        (the lexer reads no stream whose operands the check would refuse)."""
+        table = self._table
+        ignored = self._ignored
+        for index, (op, operands) in enumerate(instructions):
+            self.ops_left -= 1
+            if self.ops_left < 0 or not (self.ops_left & TIME_CHECK_MASK):
+                self._over_ops_or_time(index, page_level)
+            entry = table.get(op)
+            if entry is None:
+                if op in ignored or self.compat_depth:
+                    continue
+                if page_level:
+                    self.token_index = index
+                self.note(
+                    DiagnosticKind.UNKNOWN_OPERATOR,
+                    Severity.WARNING,
+                    f"unknown operator '{op}' skipped",
+                    once_key=f"'{op}'",
+                )
+                continue
+            if page_level:
+                self.token_index = index
+            self.prev_handled = self.stream_index  # where a painting operator's path starts after
+            self.stream_index = index
+            handler, signature = entry
+            try:
+                # a table operator's operands are a list (`Numbers` are path construction's only)
+                handler(self, _NO_OPERANDS if signature is NO_OPERANDS else operands)  # type: ignore[arg-type]
+            except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
                 self.note(
                     DiagnosticKind.MALFORMED_OPERATOR,
                     Severity.WARNING,

@@ -588,6 +588,7 @@ SIMPLE_LATIN_PAGE_MODULES = {
     "glyphscope.core.budgets",
     "glyphscope.core.colours",
     "glyphscope.core.content",
+    "glyphscope.core.content_lexer",  # reads the page's content stream (pikepdf reads the others)
     "glyphscope.core.decision_protocol",
     "glyphscope.core.diagnostic_sink",
     "glyphscope.core.diagnostics",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 import pikepdf
 
@@ -193,7 +193,7 @@ def _read_as_objects(stream: Sequence[Instruction], start: int, end: int) -> lis
             if value.__class__ not in number_types:
                 bad = True
                 break
-            x = float(value)
+            x = float(value)  # type: ignore[arg-type]  # a number: its class was just checked
             if x - x != 0.0:  # beyond a double (a 400-digit width): as MuPDF, the largest there is
                 if x != x:
                     bad = True  # NaN
@@ -220,8 +220,9 @@ def _read_as_text(stream: Sequence[Instruction], start: int, end: int) -> list[P
     span = stream[start:end]
     if type(span[0]) is not _INSTRUCTION or len(set(map(type, span))) != 1:
         return None
+    pikepdf_read = cast("Sequence[pikepdf.ContentStreamInstruction]", span)  # (checked just above)
     try:
-        lines = pikepdf.unparse_content_stream(span).split(b"\n")
+        lines = pikepdf.unparse_content_stream(pikepdf_read).split(b"\n")
     except Exception:  # noqa: BLE001 — whatever pikepdf makes of it, the careful reading decides
         return None
     if len(lines) != end - start:

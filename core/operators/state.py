@@ -40,7 +40,7 @@ def op_BMC(interp: PageInterpreter, o: list[Any]) -> None:
 def op_BDC(interp: PageInterpreter, o: list[Any]) -> None:
     tag, props = o
     mcid: int | None = None
-    if isinstance(props, pikepdf.Name):
+    if isinstance(props, (pikepdf.Name, str)):  # a name (as text when the content lexer read it)
         try:
             res = interp.frame.resources
             table = res.get("/Properties") if res is not None else None

@@ -95,8 +95,12 @@ def op_dquote(interp: PageInterpreter, o: list[Any]) -> None:
 
 
 def op_TJ(interp: PageInterpreter, o: list[Any]) -> None:
+    items = o[0]
+    if items.__class__ is list:  # read by the content lexer: already its strings and numbers
+        show(interp, items)
+        return
     parts: list[bytes | float] = []
-    for item in o[0]:
+    for item in items:
         if isinstance(item, pikepdf.String):
             parts.append(bytes(item))
         else:

@@ -101,7 +101,7 @@ def _rect(raw: object) -> Rect | None:
 
 def form_instructions(
     interp: PageInterpreter, ident: str, xobj: pikepdf.Stream, name: str, path: tuple[str, ...]
-) -> list[Instruction] | None:
+) -> Sequence[Instruction] | None:
     """A form's instructions, parsed once per form object per page (every Do reuses them)."""
     cached = interp.form_cache.get(ident)
     if isinstance(cached, list):

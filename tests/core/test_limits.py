@@ -10,7 +10,7 @@ import zlib
 import pikepdf
 import pytest
 
-from glyphscope.core import content
+from glyphscope.core import content, interpreter
 from glyphscope.core.diagnostics import DiagnosticKind
 from glyphscope.core.document import open_document
 from glyphscope.core.limits import DEFAULT_LIMITS, Limits
@@ -66,12 +66,18 @@ def test_form_fan_out_stops_at_the_operator_budget():
 def test_each_form_is_parsed_once_per_page(monkeypatch):
     calls: list[object] = []
     real = pikepdf.parse_content_stream
+    real_lex = interpreter.lex
 
     def counting(obj, *args):
         calls.append(obj)
         return real(obj, *args)
 
+    def counting_lex(data, *args):  # the interpreter's own reader, for the plain streams
+        calls.append(data)
+        return real_lex(data, *args)
+
     monkeypatch.setattr(pikepdf, "parse_content_stream", counting)
+    monkeypatch.setattr(interpreter, "lex", counting_lex)
     page = open_document(hostile_files.form_fan_out(5)).interpret(1)
     assert not budget_findings(page)
     assert len(page.forms) == 2**6 - 1  # 1 + 2 + 4 + 8 + 16 + 32 Dos
