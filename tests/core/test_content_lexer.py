@@ -105,6 +105,7 @@ READ = [
     b"\x00BT\x0c/F1\t12 Tf\r(a) Tj ET",
     b"/F1 12 Tf /A;B~ gs /Q' gs",
     b"(junk) 1 2 m 3 4 l f",  # a string before a path operator: the path reading skips it
+    b"0 0 m 17\x007.45 -2 l 3\x00\x004 l f",  # NUL is white space between a path's numbers too
 ]
 
 GIVES_UP = [
