@@ -112,6 +112,8 @@ _SIGNED_ZERO = re.compile(rb"(?<![^\x00\t\n\x0c\r ])-0+(?![^\x00\t\n\x0c\r ])")
 
 
 def _numbers(text: bytes) -> list[float]:
+    if text.find(b"\x00") >= 0:
+        text = text.replace(b"\x00", b" ")  # NUL is white space in PDF, not to bytes.split
     values = list(map(float, text.split()))
     # An integer zero has no sign (qpdf reads -0 as 0). `find`, not `in`: on bytes, `in` first
     # tries its operand as an integer, and pays for the exception.
