@@ -363,14 +363,7 @@ class PageInterpreter:
             if entry is None:
                 if op in ignored or self.compat_depth:
                     continue
-                if page_level:
-                    self.token_index = index
-                self.note(
-                    DiagnosticKind.UNKNOWN_OPERATOR,
-                    Severity.WARNING,
-                    f"unknown operator '{op}' skipped",
-                    once_key=f"'{op}'",
-                )
+                self._unknown_operator(op, index, page_level)
                 continue
             if page_level:
                 self.token_index = index
@@ -395,13 +388,26 @@ class PageInterpreter:
             try:
                 handler(self, raw)
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
-                # A handler tripping over a broken object skips one operator, never the page.
-                self.note(
-                    DiagnosticKind.MALFORMED_OPERATOR,
-                    Severity.WARNING,
-                    f"operator '{op}' skipped: {type(exc).__name__}: {one_line(exc)}",
-                    once_key=f"'{op}' {type(exc).__name__}",
-                )
+                self._operator_failed(op, exc)
+
+    def _unknown_operator(self, op: str, index: int, page_level: bool) -> None:
+        if page_level:
+            self.token_index = index
+        self.note(
+            DiagnosticKind.UNKNOWN_OPERATOR,
+            Severity.WARNING,
+            f"unknown operator '{op}' skipped",
+            once_key=f"'{op}'",
+        )
+
+    def _operator_failed(self, op: str, exc: Exception) -> None:
+        """A handler tripping over a broken object skips one operator, never the page."""
+        self.note(
+            DiagnosticKind.MALFORMED_OPERATOR,
+            Severity.WARNING,
+            f"operator '{op}' skipped: {type(exc).__name__}: {one_line(exc)}",
+            once_key=f"'{op}' {type(exc).__name__}",
+        )
 
     def _run_lexed(self, instructions: Sequence[Lexed], page_level: bool) -> None:
         """`_loop` for a stream the content lexer read: its operands come checked and converted
@@ -416,14 +422,7 @@ class PageInterpreter:
             if entry is None:
                 if op in ignored or self.compat_depth:
                     continue
-                if page_level:
-                    self.token_index = index
-                self.note(
-                    DiagnosticKind.UNKNOWN_OPERATOR,
-                    Severity.WARNING,
-                    f"unknown operator '{op}' skipped",
-                    once_key=f"'{op}'",
-                )
+                self._unknown_operator(op, index, page_level)
                 continue
             if page_level:
                 self.token_index = index
@@ -434,12 +433,7 @@ class PageInterpreter:
                 # a table operator's operands are a list (`Numbers` are path construction's only)
                 handler(self, _NO_OPERANDS if signature is NO_OPERANDS else operands)  # type: ignore[arg-type]
             except (QpdfError, ValueError, TypeError, KeyError, AttributeError, ZeroDivisionError) as exc:
-                self.note(
-                    DiagnosticKind.MALFORMED_OPERATOR,
-                    Severity.WARNING,
-                    f"operator '{op}' skipped: {type(exc).__name__}: {one_line(exc)}",
-                    once_key=f"'{op}' {type(exc).__name__}",
-                )
+                self._operator_failed(op, exc)
 
     def note(
         self, kind: DiagnosticKind, severity: Severity, message: str, once_key: str | None = None
