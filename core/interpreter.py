@@ -65,7 +65,7 @@ TIME_CHECK_MASK = 1023  # the wall-time budget is looked at every 1024 instructi
 _NO_OPERANDS: list[Any] = []
 
 _INLINE_IMAGE = frozenset(("BI", "ID", "EI", "INLINE IMAGE"))
-_VOCABULARY = vocabulary(
+LEXER_VOCABULARY = vocabulary(
     {
         **{op: None for op in IGNORED - _INLINE_IMAGE},
         **{
@@ -247,7 +247,7 @@ class PageInterpreter:
         if measured.clean and not self.on_observe and contents_are_streams(target, streams):
             # Read here when it can be read exactly as qpdf would; a recorder that follows the
             # instructions themselves (the stepper's trace) gets pikepdf's, as always.
-            lexed = lex(measured.prefix, _VOCABULARY)
+            lexed = lex(measured.prefix, LEXER_VOCABULARY)
             if lexed is not None:
                 return lexed  # type: ignore[return-value]
         try:

@@ -27,7 +27,7 @@ from glyphscope.core.operators import GROUPS
 from tests import corpus
 from tests.pdfbuild import helvetica, make_pdf, to_bytes
 
-VOCABULARY = interpreter._VOCABULARY
+VOCABULARY = interpreter.LEXER_VOCABULARY
 SIGNATURES = {op: sig for operators, _ in GROUPS for op, (_, sig) in operators.items()}
 _SCRATCH = pikepdf.new()
 
