@@ -346,23 +346,14 @@ class TextBuilder:
             displacement = (oy1 - oy0) * ux0 - (ox1 - ox0) * uy0
             height = h0 if h0 > h1 else h1
             gap = (ox1 - ex0) * ux0 + (oy1 - ey0) * uy0
+            ruled: LineBreakMeasure | None = None  # a pair on one line the word-gap rule measures itself
             if abs(displacement) > line_break * height or (height > 0.0 and gap < back * height):
                 # a break or a backward jump, unless the rule's exceptions hold: the rule decides
                 a = FlowGlyph(p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0), 0)
                 b = FlowGlyph(p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1), 0)
                 lb = line_break_measure(a, b, line_break)
                 if lb[0] in LB_JOINED:
-                    wg = word_gap_measure(a, b, params, info0, info1)
-                    code = SAME + 16 * wg[0] if one_row(lb, wg) else SPECIAL
-                    if code == SPECIAL:
-                        special[k - 1] = (lb, wg)
-                        events.append((k - 1, None))
-                    if wg[0] in WG_SPACE:
-                        piece_add(" ")
-                        char_add(-1)
-                        generated_extend((pos, 1, d + 1))
-                        pos += 1
-                    d += 2
+                    ruled = lb
                 else:
                     code = LINE_BREAK + 4 * lb[0]
                     breaks.append(k - 1)
@@ -401,20 +392,21 @@ class TextBuilder:
             ):  # rtl_sides: the rule measures the gap on its reading side
                 a = FlowGlyph(p0, u0, (ox0, oy0), (ex0, ey0), h0, (ux0, uy0), 0)
                 b = FlowGlyph(p1, u1, (ox1, oy1), (ex1, ey1), h1, (ux1, uy1), 0)
-                lb = (LB_SAME_LINE, displacement, height, gap)
+                ruled = (LB_SAME_LINE, displacement, height, gap)
+            else:
+                code = NEGATIVE
+                d += 2
+            if ruled is not None:
                 wg = word_gap_measure(a, b, params, info0, info1)
-                code = SAME + 16 * wg[0] if one_row(lb, wg) else SPECIAL
+                code = SAME + 16 * wg[0] if one_row(ruled, wg) else SPECIAL
                 if code == SPECIAL:
-                    special[k - 1] = (lb, wg)
+                    special[k - 1] = (ruled, wg)
                     events.append((k - 1, None))
                 if wg[0] in WG_SPACE:
                     piece_add(" ")
                     char_add(-1)
                     generated_extend((pos, 1, d + 1))
                     pos += 1
-                d += 2
-            else:
-                code = NEGATIVE
                 d += 2
             code_add(code)
             gap_add(gap)
